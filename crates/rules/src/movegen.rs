@@ -1,0 +1,359 @@
+//! Move generation: pseudo-legal moves per piece, attacks on points, and the legality test
+//! (own general not attacked, generals not facing).
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
+use crate::piece::{Color, Piece, PieceKind};
+use crate::position::Position;
+use crate::square::Square;
+use crate::tables::{
+    ADVISOR_MOVES, DIAGONAL_NEIGHBOURS, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS,
+    HORSE_MOVES, LINES, NORTH, RAYS, SOLDIER_ATTACKERS, SOLDIER_MOVES, SOUTH, Steps,
+};
+
+/// Which moves a generator emits.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenKind {
+    /// Every pseudo-legal move.
+    All,
+    /// Captures only.
+    Captures,
+    /// Non-captures only.
+    Quiets,
+}
+
+#[inline]
+fn bit(sq: usize) -> u128 {
+    1u128 << sq
+}
+
+/// The nearest point of `mask` to the ray's origin, for ray direction `dir`.
+#[inline]
+fn nearest(mask: u128, dir: usize) -> Option<usize> {
+    if mask == 0 {
+        None
+    } else if dir == NORTH || dir == EAST {
+        Some(mask.trailing_zeros() as usize)
+    } else {
+        Some(127 - mask.leading_zeros() as usize)
+    }
+}
+
+impl Position {
+    #[inline]
+    fn piece_mask(&self, color: Color, kind: PieceKind) -> u128 {
+        self.by_piece[Piece::new(color, kind).index()]
+    }
+
+    /// Whether `color`'s general would be attacked with occupancy `occ`, the general on `king`,
+    /// and the opponent's pieces at `exclude` removed (a capture). The board array is not read,
+    /// so a move can be tested without being made.
+    #[inline]
+    fn general_attacked_with(&self, color: Color, king: usize, occ: u128, exclude: u128) -> bool {
+        let them = color.opponent();
+        let keep = !exclude;
+        let chariots = self.piece_mask(them, PieceKind::Chariot) & keep;
+        let cannons = self.piece_mask(them, PieceKind::Cannon) & keep;
+        let horses = self.piece_mask(them, PieceKind::Horse) & keep;
+        let soldiers = self.piece_mask(them, PieceKind::Soldier) & keep;
+        let general = self.piece_mask(them, PieceKind::General);
+
+        if SOLDIER_ATTACKERS[them.index()][king] & soldiers != 0 {
+            return true;
+        }
+        if horses != 0 {
+            let legs = &HORSE_ATTACKERS[king];
+            for i in 0..legs.len as usize {
+                if horses & bit(legs.to[i] as usize) != 0 && occ & bit(legs.block[i] as usize) == 0
+                {
+                    return true;
+                }
+            }
+        }
+        let straight = chariots | cannons | general;
+        if LINES[king] & straight == 0 {
+            return false;
+        }
+        for dir in 0..4 {
+            let ray = RAYS[king][dir].mask;
+            if ray & straight == 0 {
+                continue;
+            }
+            let blockers = ray & occ;
+            let Some(first) = nearest(blockers, dir) else {
+                continue;
+            };
+            let direct = if dir == NORTH || dir == SOUTH {
+                chariots | general
+            } else {
+                chariots
+            };
+            if direct & bit(first) != 0 {
+                return true;
+            }
+            if let Some(second) = nearest(blockers & !bit(first), dir)
+                && cannons & bit(second) != 0
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `color`'s general is attacked now, counting facing generals as an attack.
+    #[inline]
+    pub fn is_general_attacked(&self, color: Color) -> bool {
+        self.general_attacked_with(
+            color,
+            self.generals[color.index()].index(),
+            self.by_color[0] | self.by_color[1],
+            0,
+        )
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_general_attacked(self.side)
+    }
+
+    /// Whether the pseudo-legal move `m` for the side to move leaves its own general safe.
+    #[inline]
+    pub fn is_safe_move(&self, m: Move) -> bool {
+        let us = self.side;
+        let (from, to) = (m.from().index(), m.to().index());
+        let occ = ((self.by_color[0] | self.by_color[1]) & !bit(from)) | bit(to);
+        let mut king = self.generals[us.index()].index();
+        if king == from {
+            king = to;
+        }
+        self.general_attacked_with(us, king, occ, bit(to)) == false
+    }
+
+    /// Whether `sq` is attacked by any piece of `by` (a general attacks the points it could
+    /// step to, and the opposing general along an open file).
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        let target = sq.index();
+        let occ = self.by_color[0] | self.by_color[1];
+        let chariots = self.piece_mask(by, PieceKind::Chariot);
+        let cannons = self.piece_mask(by, PieceKind::Cannon);
+        let horses = self.piece_mask(by, PieceKind::Horse);
+        if SOLDIER_ATTACKERS[by.index()][target] & self.piece_mask(by, PieceKind::Soldier) != 0 {
+            return true;
+        }
+        let legs = &HORSE_ATTACKERS[target];
+        for i in 0..legs.len as usize {
+            if horses & bit(legs.to[i] as usize) != 0 && occ & bit(legs.block[i] as usize) == 0 {
+                return true;
+            }
+        }
+        for dir in 0..4 {
+            let blockers = RAYS[target][dir].mask & occ;
+            let Some(first) = nearest(blockers, dir) else {
+                continue;
+            };
+            if chariots & bit(first) != 0 {
+                return true;
+            }
+            if let Some(second) = nearest(blockers & !bit(first), dir)
+                && cannons & bit(second) != 0
+            {
+                return true;
+            }
+        }
+        let general = self.generals[by.index()];
+        if steps_contain(&GENERAL_MOVES[general.index()], target) {
+            return true;
+        }
+        let defender = self.piece_at(sq);
+        if defender == Some(Piece::new(by.opponent(), PieceKind::General)) {
+            let between = RAYS[target][if by == Color::Red { SOUTH } else { NORTH }].mask & occ;
+            let first = nearest(between, if by == Color::Red { SOUTH } else { NORTH });
+            if first == Some(general.index()) {
+                return true;
+            }
+        }
+        let elephants = self.piece_mask(by, PieceKind::Elephant);
+        for from in Bitboard(elephants) {
+            let st = &ELEPHANT_MOVES[from.index()];
+            for i in 0..st.len as usize {
+                if st.to[i] as usize == target && occ & bit(st.block[i] as usize) == 0 {
+                    return true;
+                }
+            }
+        }
+        for from in Bitboard(self.piece_mask(by, PieceKind::Advisor)) {
+            if steps_contain(&ADVISOR_MOVES[from.index()], target) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Appends the pseudo-legal moves of the side to move (own general may be left attacked).
+    pub fn generate_pseudo_legal(&self, kind: GenKind, list: &mut MoveList) {
+        let us = self.side;
+        let own = self.by_color[us.index()];
+        let theirs = self.by_color[us.index() ^ 1];
+        let targets = match kind {
+            GenKind::All => !own,
+            GenKind::Captures => theirs,
+            GenKind::Quiets => !(own | theirs),
+        };
+        let base = us.index() * 7;
+        let occ = own | theirs;
+
+        for from in Bitboard(self.by_piece[base + PieceKind::Chariot.index()]) {
+            for dir in 0..4 {
+                let ray = &RAYS[from.index()][dir];
+                for &t in &ray.squares[..ray.len as usize] {
+                    let t = t as usize;
+                    if occ & bit(t) == 0 {
+                        if kind != GenKind::Captures {
+                            list.push(Move::new(from, Square::from_index_unchecked(t)));
+                        }
+                    } else {
+                        if theirs & bit(t) != 0 && kind != GenKind::Quiets {
+                            list.push(Move::new(from, Square::from_index_unchecked(t)));
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Cannon.index()]) {
+            for dir in 0..4 {
+                let ray = &RAYS[from.index()][dir];
+                let squares = &ray.squares[..ray.len as usize];
+                let mut i = 0;
+                while i < squares.len() {
+                    let t = squares[i] as usize;
+                    if occ & bit(t) != 0 {
+                        break;
+                    }
+                    if kind != GenKind::Captures {
+                        list.push(Move::new(from, Square::from_index_unchecked(t)));
+                    }
+                    i += 1;
+                }
+                if kind == GenKind::Quiets {
+                    continue;
+                }
+                // Past the screen: the first piece is the only possible capture.
+                i += 1;
+                while i < squares.len() {
+                    let t = squares[i] as usize;
+                    if occ & bit(t) != 0 {
+                        if theirs & bit(t) != 0 {
+                            list.push(Move::new(from, Square::from_index_unchecked(t)));
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Horse.index()]) {
+            push_blockable(list, from, &HORSE_MOVES[from.index()], occ, targets);
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Elephant.index()]) {
+            push_blockable(list, from, &ELEPHANT_MOVES[from.index()], occ, targets);
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Advisor.index()]) {
+            push_steps(list, from, &ADVISOR_MOVES[from.index()], targets);
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Soldier.index()]) {
+            push_steps(list, from, &SOLDIER_MOVES[us.index()][from.index()], targets);
+        }
+        let general = self.generals[us.index()];
+        push_steps(list, general, &GENERAL_MOVES[general.index()], targets);
+    }
+
+    /// Appends the legal moves of the given kind to `list`.
+    pub fn generate_legal(&self, kind: GenKind, list: &mut MoveList) {
+        let start = list.len();
+        self.generate_pseudo_legal(kind, list);
+        let us = self.side;
+        let king = self.generals[us.index()].index();
+        // Out of check, only a move that touches the general's file or rank, or frees the leg
+        // of a horse that could reach the general, can expose it.
+        let (risky_from, risky_to) = if self.in_check() {
+            (u128::MAX, u128::MAX)
+        } else {
+            (
+                LINES[king] | DIAGONAL_NEIGHBOURS[king] | bit(king),
+                LINES[king],
+            )
+        };
+        let theirs = self.by_color[us.index() ^ 1];
+        let mut kept = start;
+        let moves = list_tail(list, start);
+        for i in 0..moves.len() {
+            let m = moves[i];
+            let (from, to) = (m.from().index(), m.to().index());
+            let risky = risky_from & bit(from) != 0 || (risky_to & bit(to) != 0 && theirs & bit(to) == 0);
+            if !risky || self.is_safe_move(m) {
+                moves[kept - start] = m;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+
+    /// Every legal move of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(GenKind::All, &mut list);
+        list
+    }
+
+    /// Whether `m` is a legal move here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.is_pseudo_legal(m) && self.is_safe_move(m)
+    }
+
+    /// Whether `m` obeys how the moving piece moves (the general's safety aside).
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        match self.piece_at(m.from()) {
+            Some(p) if p.color == self.side => {}
+            _ => return false,
+        }
+        let mut list = MoveList::new();
+        self.generate_pseudo_legal(GenKind::All, &mut list);
+        list.contains(m)
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+}
+
+#[inline]
+fn steps_contain(steps: &Steps, target: usize) -> bool {
+    steps.to[..steps.len as usize].iter().any(|&t| t as usize == target)
+}
+
+#[inline]
+fn push_steps(list: &mut MoveList, from: Square, steps: &Steps, targets: u128) {
+    for i in 0..steps.len as usize {
+        let t = steps.to[i] as usize;
+        if targets & bit(t) != 0 {
+            list.push(Move::new(from, Square::from_index_unchecked(t)));
+        }
+    }
+}
+
+#[inline]
+fn push_blockable(list: &mut MoveList, from: Square, steps: &Steps, occ: u128, targets: u128) {
+    for i in 0..steps.len as usize {
+        let t = steps.to[i] as usize;
+        if targets & bit(t) != 0 && occ & bit(steps.block[i] as usize) == 0 {
+            list.push(Move::new(from, Square::from_index_unchecked(t)));
+        }
+    }
+}
+
+fn list_tail(list: &mut MoveList, start: usize) -> &mut [Move] {
+    &mut list.as_mut_slice()[start..]
+}
