@@ -2,9 +2,11 @@
 //! perft. This crate depends on nothing but the standard library.
 
 pub mod bitboard;
+pub mod explain;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;

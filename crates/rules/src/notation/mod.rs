@@ -1,0 +1,1 @@
+//! Move notations: ICCS, WXF and Chinese.
