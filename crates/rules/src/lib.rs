@@ -11,6 +11,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod square;
+pub mod status;
 mod tables;
 mod zobrist;
 
@@ -22,3 +23,4 @@ pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};
 pub use square::Square;
+pub use status::GameStatus;

@@ -7,7 +7,7 @@ use crate::piece::{Color, Piece, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
 use crate::tables::{
-    ADVISOR_MOVES, DIAGONAL_NEIGHBOURS, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS,
+    ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS,
     HORSE_MOVES, LINES, NORTH, RAYS, SOLDIER_ATTACKERS, SOLDIER_MOVES, SOUTH, Steps,
 };
 
@@ -273,31 +273,79 @@ impl Position {
     pub fn generate_legal(&self, kind: GenKind, list: &mut MoveList) {
         let start = list.len();
         self.generate_pseudo_legal(kind, list);
-        let us = self.side;
-        let king = self.generals[us.index()].index();
-        // Out of check, only a move that touches the general's file or rank, or frees the leg
-        // of a horse that could reach the general, can expose it.
-        let (risky_from, risky_to) = if self.in_check() {
-            (u128::MAX, u128::MAX)
-        } else {
-            (
-                LINES[king] | DIAGONAL_NEIGHBOURS[king] | bit(king),
-                LINES[king],
-            )
-        };
-        let theirs = self.by_color[us.index() ^ 1];
+        let (risky_from, risky_to) = self.risky_masks();
         let mut kept = start;
         let moves = list_tail(list, start);
         for i in 0..moves.len() {
             let m = moves[i];
             let (from, to) = (m.from().index(), m.to().index());
-            let risky = risky_from & bit(from) != 0 || (risky_to & bit(to) != 0 && theirs & bit(to) == 0);
+            let risky = risky_from & bit(from) != 0 || risky_to & bit(to) != 0;
             if !risky || self.is_safe_move(m) {
                 moves[kept - start] = m;
                 kept += 1;
             }
         }
         list.truncate(kept);
+    }
+
+    /// Points from which a move, and empty points onto which a move, might expose the side to
+    /// move's general; any other move of a pseudo-legal move list is legal. In check, or for a
+    /// move of the general itself, everything counts as risky.
+    #[inline]
+    fn risky_masks(&self) -> (u128, u128) {
+        let us = self.side;
+        let them = us.opponent();
+        let king = self.generals[us.index()].index();
+        if self.in_check() {
+            return (u128::MAX, u128::MAX);
+        }
+        let occ = self.by_color[0] | self.by_color[1];
+        let chariots = self.piece_mask(them, PieceKind::Chariot);
+        let cannons = self.piece_mask(them, PieceKind::Cannon);
+        let general = self.piece_mask(them, PieceKind::General);
+        let mut risky_from = bit(king);
+        let mut risky_to = 0u128;
+        for dir in 0..4 {
+            let ray = RAYS[king][dir].mask;
+            let direct = if dir == NORTH || dir == SOUTH {
+                chariots | general
+            } else {
+                chariots
+            };
+            if ray & (direct | cannons) == 0 {
+                continue;
+            }
+            let blockers = ray & occ;
+            let Some(b1) = nearest(blockers, dir) else {
+                continue;
+            };
+            let rest = blockers & !bit(b1);
+            if cannons & bit(b1) != 0 {
+                // A piece dropped between the general and this cannon becomes its screen.
+                risky_to |= ray & !RAYS[b1][dir].mask & !bit(b1);
+            }
+            let Some(b2) = nearest(rest, dir) else {
+                continue;
+            };
+            let b3 = nearest(rest & !bit(b2), dir);
+            let b3_is_cannon = b3.is_some_and(|b| cannons & bit(b) != 0);
+            if direct & bit(b2) != 0 || b3_is_cannon {
+                risky_from |= bit(b1);
+            }
+            if b3_is_cannon {
+                risky_from |= bit(b2);
+            }
+        }
+        let horses = self.piece_mask(them, PieceKind::Horse);
+        if horses != 0 {
+            let legs = &HORSE_ATTACKERS[king];
+            for i in 0..legs.len as usize {
+                if horses & bit(legs.to[i] as usize) != 0 {
+                    risky_from |= bit(legs.block[i] as usize);
+                }
+            }
+        }
+        (risky_from, risky_to)
     }
 
     /// Every legal move of the side to move.

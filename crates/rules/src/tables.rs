@@ -273,26 +273,3 @@ const fn build_lines() -> [u128; SQUARE_COUNT] {
 
 /// `LINES[sq]`: every other point on the file and rank of `sq`.
 pub(crate) static LINES: [u128; SQUARE_COUNT] = build_lines();
-
-const fn build_diagonal_neighbours() -> [u128; SQUARE_COUNT] {
-    let mut out = [0u128; SQUARE_COUNT];
-    let mut s = 0;
-    while s < SQUARE_COUNT {
-        let f = (s % 9) as i8;
-        let r = (s / 9) as i8;
-        let diag = [(1i8, 1i8), (1, -1), (-1, 1), (-1, -1)];
-        let mut d = 0;
-        while d < 4 {
-            if on_board(f + diag[d].0, r + diag[d].1) {
-                out[s] |= 1u128 << sq(f + diag[d].0, r + diag[d].1);
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    out
-}
-
-/// `DIAGONAL_NEIGHBOURS[sq]`: the up to four points diagonally next to `sq` — the legs of
-/// every horse that could reach `sq`.
-pub(crate) static DIAGONAL_NEIGHBOURS: [u128; SQUARE_COUNT] = build_diagonal_neighbours();
