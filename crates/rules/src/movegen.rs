@@ -7,8 +7,8 @@ use crate::piece::{Color, Piece, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
 use crate::tables::{
-    ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS,
-    HORSE_MOVES, LINES, NORTH, RAYS, SOLDIER_ATTACKERS, SOLDIER_MOVES, SOUTH, Steps,
+    ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, LINES, NORTH,
+    RAYS, SOLDIER_ATTACKERS, SOLDIER_MOVES, SOUTH, Steps, WEST,
 };
 
 /// Which moves a generator emits.
@@ -263,7 +263,12 @@ impl Position {
             push_steps(list, from, &ADVISOR_MOVES[from.index()], targets);
         }
         for from in Bitboard(self.by_piece[base + PieceKind::Soldier.index()]) {
-            push_steps(list, from, &SOLDIER_MOVES[us.index()][from.index()], targets);
+            push_steps(
+                list,
+                from,
+                &SOLDIER_MOVES[us.index()][from.index()],
+                targets,
+            );
         }
         let general = self.generals[us.index()];
         push_steps(list, general, &GENERAL_MOVES[general.index()], targets);
@@ -360,15 +365,85 @@ impl Position {
         self.is_pseudo_legal(m) && self.is_safe_move(m)
     }
 
-    /// Whether `m` obeys how the moving piece moves (the general's safety aside).
+    /// Whether `m` obeys how the moving piece moves (the general's safety aside). Cheap: it
+    /// checks the geometry of the one move, for validating moves from tables and killers.
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
-        match self.piece_at(m.from()) {
-            Some(p) if p.color == self.side => {}
-            _ => return false,
+        let (from, to) = (m.from().index(), m.to().index());
+        let Some(piece) = self.piece_at(m.from()) else {
+            return false;
+        };
+        if piece.color != self.side || from == to || self.by_color[self.side.index()] & bit(to) != 0
+        {
+            return false;
         }
-        let mut list = MoveList::new();
-        self.generate_pseudo_legal(GenKind::All, &mut list);
-        list.contains(m)
+        let occ = self.by_color[0] | self.by_color[1];
+        match piece.kind {
+            PieceKind::General => steps_contain(&GENERAL_MOVES[from], to),
+            PieceKind::Advisor => steps_contain(&ADVISOR_MOVES[from], to),
+            PieceKind::Soldier => steps_contain(&SOLDIER_MOVES[self.side.index()][from], to),
+            PieceKind::Elephant => blockable_reaches(&ELEPHANT_MOVES[from], to, occ),
+            PieceKind::Horse => blockable_reaches(&HORSE_MOVES[from], to, occ),
+            PieceKind::Chariot => between(from, to).is_some_and(|b| b & occ == 0),
+            PieceKind::Cannon => between(from, to).is_some_and(|b| {
+                let screens = (b & occ).count_ones();
+                if occ & bit(to) == 0 {
+                    screens == 0
+                } else {
+                    screens == 1
+                }
+            }),
+        }
+    }
+
+    /// The pieces of `by` among `occupied` that attack `sq` when exactly the points of
+    /// `occupied` hold pieces (so pieces can be taken away, as in an exchange). The general
+    /// counts only for its steps inside the palace.
+    pub fn attackers_to(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let target = sq.index();
+        let occ = occupied.0;
+        let mine = |kind: PieceKind| self.piece_mask(by, kind) & occ;
+        let mut attackers = SOLDIER_ATTACKERS[by.index()][target] & mine(PieceKind::Soldier);
+        let horses = mine(PieceKind::Horse);
+        let legs = &HORSE_ATTACKERS[target];
+        for i in 0..legs.len as usize {
+            let h = legs.to[i] as usize;
+            if horses & bit(h) != 0 && occ & bit(legs.block[i] as usize) == 0 {
+                attackers |= bit(h);
+            }
+        }
+        let chariots = mine(PieceKind::Chariot);
+        let cannons = mine(PieceKind::Cannon);
+        if LINES[target] & (chariots | cannons) != 0 {
+            for dir in 0..4 {
+                let blockers = RAYS[target][dir].mask & occ;
+                let Some(first) = nearest(blockers, dir) else {
+                    continue;
+                };
+                attackers |= chariots & bit(first);
+                if let Some(second) = nearest(blockers & !bit(first), dir) {
+                    attackers |= cannons & bit(second);
+                }
+            }
+        }
+        let elephants = mine(PieceKind::Elephant);
+        let st = &ELEPHANT_MOVES[target];
+        for i in 0..st.len as usize {
+            let e = st.to[i] as usize;
+            if elephants & bit(e) != 0 && occ & bit(st.block[i] as usize) == 0 {
+                attackers |= bit(e);
+            }
+        }
+        let advisors = mine(PieceKind::Advisor);
+        let general = mine(PieceKind::General);
+        for (steps, pieces) in [
+            (&ADVISOR_MOVES[target], advisors),
+            (&GENERAL_MOVES[target], general),
+        ] {
+            for i in 0..steps.len as usize {
+                attackers |= pieces & bit(steps.to[i] as usize);
+            }
+        }
+        Bitboard(attackers)
     }
 
     /// Whether the side to move has any legal move.
@@ -379,7 +454,29 @@ impl Position {
 
 #[inline]
 fn steps_contain(steps: &Steps, target: usize) -> bool {
-    steps.to[..steps.len as usize].iter().any(|&t| t as usize == target)
+    steps.to[..steps.len as usize]
+        .iter()
+        .any(|&t| t as usize == target)
+}
+
+/// The points strictly between `from` and `to` when they share a file or rank.
+#[inline]
+fn between(from: usize, to: usize) -> Option<u128> {
+    let (ff, fr, tf, tr) = (from % 9, from / 9, to % 9, to / 9);
+    let dir = if ff == tf {
+        if tr > fr { NORTH } else { SOUTH }
+    } else if fr == tr {
+        if tf > ff { EAST } else { WEST }
+    } else {
+        return None;
+    };
+    Some(RAYS[from][dir].mask & !RAYS[to][dir].mask & !bit(to))
+}
+
+#[inline]
+fn blockable_reaches(steps: &Steps, target: usize, occ: u128) -> bool {
+    (0..steps.len as usize)
+        .any(|i| steps.to[i] as usize == target && occ & bit(steps.block[i] as usize) == 0)
 }
 
 #[inline]
@@ -404,4 +501,64 @@ fn push_blockable(list: &mut MoveList, from: Square, steps: &Steps, occ: u128, t
 
 fn list_tail(list: &mut MoveList, start: usize) -> &mut [Move] {
     &mut list.as_mut_slice()[start..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays a fixed pseudo-random game and calls `visit` on every position.
+    fn random_positions(seed: u64, plies: usize, mut visit: impl FnMut(&Position)) {
+        let mut state = seed;
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            visit(&pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos.make_move(moves[(state % moves.len() as u64) as usize]);
+        }
+    }
+
+    #[test]
+    fn single_move_check_agrees_with_generation() {
+        for seed in 1..40 {
+            random_positions(seed * 7919, 120, |pos| {
+                let mut list = MoveList::new();
+                pos.generate_pseudo_legal(GenKind::All, &mut list);
+                for from in Square::all() {
+                    for to in Square::all() {
+                        let m = Move::new(from, to);
+                        assert_eq!(pos.is_pseudo_legal(m), list.contains(m), "{pos:?} {m}");
+                    }
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn attackers_agree_with_captures() {
+        for seed in 1..40 {
+            random_positions(seed * 104_729, 120, |pos| {
+                let us = pos.side_to_move();
+                let mut captures = MoveList::new();
+                pos.generate_pseudo_legal(GenKind::Captures, &mut captures);
+                for to in pos.pieces_of(us.opponent()) {
+                    let expected: Vec<Square> = captures
+                        .iter()
+                        .filter(|m| m.to() == to)
+                        .map(|m| m.from())
+                        .collect();
+                    let found: Vec<Square> = pos.attackers_to(to, us, pos.occupied()).collect();
+                    let mut expected = expected;
+                    expected.sort();
+                    assert_eq!(found, expected, "{pos:?} attackers of {to}");
+                }
+            });
+        }
+    }
 }

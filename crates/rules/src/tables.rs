@@ -6,7 +6,7 @@ use crate::square::{FILES, RANKS, SQUARE_COUNT};
 pub(crate) const NORTH: usize = 0;
 pub(crate) const SOUTH: usize = 1;
 pub(crate) const EAST: usize = 2;
-/// West (towards file `a`) is direction 3.
+pub(crate) const WEST: usize = 3;
 const DIRECTIONS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 
 const fn on_board(f: i8, r: i8) -> bool {
