@@ -74,8 +74,8 @@ impl Position {
         if LINES[king] & straight == 0 {
             return false;
         }
-        for dir in 0..4 {
-            let ray = RAYS[king][dir].mask;
+        for (dir, ray) in RAYS[king].iter().enumerate() {
+            let ray = ray.mask;
             if ray & straight == 0 {
                 continue;
             }
@@ -127,7 +127,7 @@ impl Position {
         if king == from {
             king = to;
         }
-        self.general_attacked_with(us, king, occ, bit(to)) == false
+        !self.general_attacked_with(us, king, occ, bit(to))
     }
 
     /// Whether `sq` is attacked by any piece of `by` (a general attacks the points it could
@@ -147,8 +147,8 @@ impl Position {
                 return true;
             }
         }
-        for dir in 0..4 {
-            let blockers = RAYS[target][dir].mask & occ;
+        for (dir, ray) in RAYS[target].iter().enumerate() {
+            let blockers = ray.mask & occ;
             let Some(first) = nearest(blockers, dir) else {
                 continue;
             };
@@ -204,8 +204,7 @@ impl Position {
         let occ = own | theirs;
 
         for from in Bitboard(self.by_piece[base + PieceKind::Chariot.index()]) {
-            for dir in 0..4 {
-                let ray = &RAYS[from.index()][dir];
+            for ray in &RAYS[from.index()] {
                 for &t in &ray.squares[..ray.len as usize] {
                     let t = t as usize;
                     if occ & bit(t) == 0 {
@@ -222,8 +221,7 @@ impl Position {
             }
         }
         for from in Bitboard(self.by_piece[base + PieceKind::Cannon.index()]) {
-            for dir in 0..4 {
-                let ray = &RAYS[from.index()][dir];
+            for ray in &RAYS[from.index()] {
                 let squares = &ray.squares[..ray.len as usize];
                 let mut i = 0;
                 while i < squares.len() {
@@ -310,8 +308,8 @@ impl Position {
         let general = self.piece_mask(them, PieceKind::General);
         let mut risky_from = bit(king);
         let mut risky_to = 0u128;
-        for dir in 0..4 {
-            let ray = RAYS[king][dir].mask;
+        for (dir, ray) in RAYS[king].iter().enumerate() {
+            let ray = ray.mask;
             let direct = if dir == NORTH || dir == SOUTH {
                 chariots | general
             } else {
@@ -395,6 +393,56 @@ impl Position {
         }
     }
 
+    /// The points the piece on `sq` reaches: empty points it can move to and occupied points it
+    /// attacks, of either colour (so own pieces it protects are included). A cannon reaches the
+    /// empty points before its screen and the first piece beyond it; the general its palace
+    /// steps. Empty when `sq` is empty.
+    pub fn attacks_from(&self, sq: Square) -> Bitboard {
+        let Some(piece) = self.piece_at(sq) else {
+            return Bitboard::EMPTY;
+        };
+        let from = sq.index();
+        let occ = self.by_color[0] | self.by_color[1];
+        let steps_mask = |steps: &Steps, blockable: bool| {
+            let mut m = 0u128;
+            for i in 0..steps.len as usize {
+                if !blockable || occ & bit(steps.block[i] as usize) == 0 {
+                    m |= bit(steps.to[i] as usize);
+                }
+            }
+            m
+        };
+        let mask = match piece.kind {
+            PieceKind::General => steps_mask(&GENERAL_MOVES[from], false),
+            PieceKind::Advisor => steps_mask(&ADVISOR_MOVES[from], false),
+            PieceKind::Soldier => steps_mask(&SOLDIER_MOVES[piece.color.index()][from], false),
+            PieceKind::Elephant => steps_mask(&ELEPHANT_MOVES[from], true),
+            PieceKind::Horse => steps_mask(&HORSE_MOVES[from], true),
+            PieceKind::Chariot | PieceKind::Cannon => {
+                let mut m = 0u128;
+                for (dir, ray) in RAYS[from].iter().enumerate() {
+                    let ray = ray.mask;
+                    let blockers = ray & occ;
+                    let Some(first) = nearest(blockers, dir) else {
+                        m |= ray;
+                        continue;
+                    };
+                    let before = ray & !RAYS[first][dir].mask & !bit(first);
+                    if piece.kind == PieceKind::Chariot {
+                        m |= before | bit(first);
+                    } else {
+                        m |= before;
+                        if let Some(second) = nearest(blockers & !bit(first), dir) {
+                            m |= bit(second);
+                        }
+                    }
+                }
+                m
+            }
+        };
+        Bitboard(mask)
+    }
+
     /// The pieces of `by` among `occupied` that attack `sq` when exactly the points of
     /// `occupied` hold pieces (so pieces can be taken away, as in an exchange). The general
     /// counts only for its steps inside the palace.
@@ -414,8 +462,8 @@ impl Position {
         let chariots = mine(PieceKind::Chariot);
         let cannons = mine(PieceKind::Cannon);
         if LINES[target] & (chariots | cannons) != 0 {
-            for dir in 0..4 {
-                let blockers = RAYS[target][dir].mask & occ;
+            for (dir, ray) in RAYS[target].iter().enumerate() {
+                let blockers = ray.mask & occ;
                 let Some(first) = nearest(blockers, dir) else {
                     continue;
                 };
@@ -535,6 +583,28 @@ mod tests {
                         let m = Move::new(from, to);
                         assert_eq!(pos.is_pseudo_legal(m), list.contains(m), "{pos:?} {m}");
                     }
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn reach_agrees_with_generation() {
+        for seed in 1..30 {
+            random_positions(seed * 31, 120, |pos| {
+                let us = pos.side_to_move();
+                let mut list = MoveList::new();
+                pos.generate_pseudo_legal(GenKind::All, &mut list);
+                for from in pos.pieces_of(us) {
+                    let generated: Vec<Square> = list
+                        .iter()
+                        .filter(|m| m.from() == from)
+                        .map(|m| m.to())
+                        .collect();
+                    let reach = pos.attacks_from(from) & !pos.pieces_of(us);
+                    let mut generated = generated;
+                    generated.sort();
+                    assert_eq!(reach.collect::<Vec<_>>(), generated, "{pos:?} from {from}");
                 }
             });
         }
