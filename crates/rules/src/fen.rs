@@ -80,7 +80,8 @@ impl fmt::Display for FenError {
             FenError::Empty => write!(f, "the FEN is empty"),
             FenError::RankCount { found } => write!(
                 f,
-                "the board field has {found} ranks separated by '/', expected 10"
+                "the board field has {found} rank{}, expected 10 ranks separated by '/'",
+                if *found == 1 { "" } else { "s" }
             ),
             FenError::PointCount { rank, found } => write!(
                 f,
@@ -117,14 +118,10 @@ impl fmt::Display for FenError {
                     piece.kind.name()
                 )
             }
-            FenError::GeneralsFacing { file } => write!(
-                f,
-                "the generals face each other on the open {file}-file"
-            ),
-            FenError::OpponentInCheck(c) => write!(
-                f,
-                "{c} is in check but it is not {c}'s move"
-            ),
+            FenError::GeneralsFacing { file } => {
+                write!(f, "the generals face each other on the open {file}-file")
+            }
+            FenError::OpponentInCheck(c) => write!(f, "{c} is in check but it is not {c}'s move"),
             FenError::BadSide(s) if s.is_empty() => {
                 write!(f, "the side to move is missing; expected 'w' or 'b'")
             }
@@ -135,7 +132,11 @@ impl fmt::Display for FenError {
             FenError::BadCounter { which, found } => write!(
                 f,
                 "bad {which} '{found}'; expected a whole number{}",
-                if *which == "move number" { " from 1" } else { "" }
+                if *which == "move number" {
+                    " from 1"
+                } else {
+                    ""
+                }
             ),
             FenError::TrailingText(s) => write!(f, "unexpected text '{s}' after the move number"),
         }
@@ -154,10 +155,7 @@ pub fn is_reachable(piece: Piece, sq: Square) -> bool {
     };
     match piece.kind {
         PieceKind::General => (3..=5).contains(&f) && own_rank <= 2,
-        PieceKind::Advisor => matches!(
-            (f, own_rank),
-            (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)
-        ),
+        PieceKind::Advisor => matches!((f, own_rank), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)),
         PieceKind::Elephant => matches!(
             (f, own_rank),
             (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
@@ -172,18 +170,10 @@ impl Position {
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
         let mut fields = text.split_whitespace();
         let board = fields.next().ok_or(FenError::Empty)?;
-        let side = match fields.next() {
-            None => return Err(FenError::BadSide(String::new())),
-            Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-            Some("b") | Some("B") => Color::Black,
-            Some(other) => return Err(FenError::BadSide(other.to_string())),
-        };
-        let mut pos = Position::empty(side);
+        let mut pos = Position::empty(Color::Red);
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 10 {
-            return Err(FenError::RankCount {
-                found: ranks.len(),
-            });
+            return Err(FenError::RankCount { found: ranks.len() });
         }
         let mut column = 0;
         let mut counts = [0usize; 14];
@@ -231,6 +221,13 @@ impl Position {
                 return Err(FenError::MissingGeneral(color));
             }
         }
+        let side = match fields.next() {
+            None => return Err(FenError::BadSide(String::new())),
+            Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
+            Some("b") | Some("B") => Color::Black,
+            Some(other) => return Err(FenError::BadSide(other.to_string())),
+        };
+        pos.set_side(side);
         // Optional castling and en-passant placeholders, then optional counters.
         let rest: Vec<&str> = fields.collect();
         let mut idx = 0;
@@ -457,18 +454,27 @@ mod tests {
 
     #[test]
     fn bad_side_and_counters() {
-        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/3K5"), FenError::BadSide(String::new()));
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/3K5"),
+            FenError::BadSide(String::new())
+        );
         assert_eq!(
             err("4k4/9/9/9/9/9/9/9/9/3K5 x"),
             FenError::BadSide("x".into())
         );
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/9/3K5 w - - x 1"),
-            FenError::BadCounter { which: "halfmove clock", .. }
+            FenError::BadCounter {
+                which: "halfmove clock",
+                ..
+            }
         ));
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0"),
-            FenError::BadCounter { which: "move number", .. }
+            FenError::BadCounter {
+                which: "move number",
+                ..
+            }
         ));
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 extra"),

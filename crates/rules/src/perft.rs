@@ -29,11 +29,7 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         .into_iter()
         .map(|m| {
             let undo = pos.make_move(m);
-            let n = if depth <= 1 {
-                1
-            } else {
-                perft(pos, depth - 1)
-            };
+            let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
             pos.unmake_move(m, undo);
             (m, n)
         })

@@ -141,7 +141,11 @@ impl Position {
 
     /// The hash computed from scratch (equals [`Position::hash`] when all is well).
     pub fn compute_hash(&self) -> u64 {
-        let mut h = if self.side == Color::Black { SIDE_KEY } else { 0 };
+        let mut h = if self.side == Color::Black {
+            SIDE_KEY
+        } else {
+            0
+        };
         for sq in Square::all() {
             if let Some(p) = self.piece_at(sq) {
                 h ^= PIECE_KEYS[p.index()][sq.index()];
@@ -250,6 +254,14 @@ impl Position {
         let mut p = self.clone();
         p.make_move(m);
         p
+    }
+
+    /// Sets the side to move, keeping the hash in step (used by FEN parsing).
+    pub(crate) fn set_side(&mut self, side: Color) {
+        if side != self.side {
+            self.side = side;
+            self.hash ^= SIDE_KEY;
+        }
     }
 
     /// Sets the clocks (used by FEN parsing).

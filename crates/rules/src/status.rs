@@ -59,12 +59,7 @@ mod tests {
         // Two chariots: one checks on the e-file, the other holds the d-file and rank.
         let pos = Position::from_fen("3k5/4R4/3R5/9/9/9/9/9/9/5K3 b").unwrap();
         assert!(pos.in_check());
-        assert_eq!(
-            pos.status(),
-            GameStatus::Checkmate {
-                winner: Color::Red
-            }
-        );
+        assert_eq!(pos.status(), GameStatus::Checkmate { winner: Color::Red });
     }
 
     #[test]
@@ -74,12 +69,7 @@ mod tests {
         let pos = Position::from_fen("3k5/9/3P5/9/9/9/9/9/9/4RK3 b").unwrap();
         assert!(!pos.in_check());
         assert!(pos.legal_moves().is_empty(), "{:?}", pos.legal_moves());
-        assert_eq!(
-            pos.status(),
-            GameStatus::Stalemate {
-                winner: Color::Red
-            }
-        );
+        assert_eq!(pos.status(), GameStatus::Stalemate { winner: Color::Red });
         assert_eq!(pos.status().winner(), Some(Color::Red));
     }
 }

@@ -1,0 +1,55 @@
+//! ICCS coordinates: `h2e2`; on input also `h2-e2`, `H2E2`, `H2-E2`.
+
+use super::{NotationError, checked, shown};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::square::Square;
+
+const EXPECTED: &str = "an ICCS move such as h2e2 or h2-e2 (files a-i, ranks 0-9)";
+
+/// `m` in ICCS.
+pub(crate) fn format(m: Move) -> String {
+    m.to_string()
+}
+
+/// The move the ICCS text names, whether or not it is legal.
+fn read(t: &str) -> Option<Move> {
+    if !t.is_ascii() {
+        return None;
+    }
+    let (from, to) = match t.len() {
+        4 => (&t[..2], &t[2..]),
+        5 if t.as_bytes()[2] == b'-' => (&t[..2], &t[3..]),
+        _ => return None,
+    };
+    Some(Move::new(Square::parse(from)?, Square::parse(to)?))
+}
+
+/// Reads an ICCS move and checks it is legal in `pos`.
+pub(crate) fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
+    let t = checked(text)?;
+    let Some(m) = read(t) else {
+        return Err(NotationError::Malformed {
+            text: shown(t),
+            expected: EXPECTED,
+        });
+    };
+    let side = pos.side_to_move();
+    match pos.piece_at(m.from()) {
+        None => Err(NotationError::NoSuchPiece {
+            text: shown(t),
+            side,
+            kind: None,
+            place: format!("on {}", m.from()),
+        }),
+        Some(p) if p.color != side => Err(NotationError::WrongSide {
+            text: shown(t),
+            side_to_move: side,
+        }),
+        Some(_) if pos.legal_moves().contains(m) => Ok(m),
+        Some(_) => Err(NotationError::IllegalMove {
+            text: shown(t),
+            iccs: m.to_string(),
+        }),
+    }
+}
