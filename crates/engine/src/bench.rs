@@ -1,0 +1,86 @@
+//! The bench: a fixed-depth search of fixed positions with one thread and a 16 MB table.
+//! Its node count is a fingerprint of search behaviour; its speed is the engine's nps.
+
+use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::limits::SearchLimits;
+use std::time::Instant;
+use xiangqi_rules::Position;
+
+/// The bench positions, one FEN a line (openings, middlegames, endgames).
+pub const POSITIONS: &str = include_str!("../data/bench.fens");
+
+/// Depth searched per position when none is given.
+pub const DEFAULT_DEPTH: i32 = 9;
+
+/// What a bench run measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchReport {
+    /// Nodes searched over all positions.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Positions searched.
+    pub positions: usize,
+}
+
+impl BenchReport {
+    /// The closing line: `<nodes> nodes <nps> nps`.
+    pub fn summary(&self) -> String {
+        format!("{} nodes {} nps", self.nodes, self.nps)
+    }
+}
+
+/// The bench FENs, skipping blank lines and `#` comments.
+pub fn positions() -> Vec<&'static str> {
+    POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// Searches every bench position to `depth`, writing one progress line per position.
+pub fn run(depth: i32, progress: &mut dyn FnMut(&str)) -> BenchReport {
+    let start = Instant::now();
+    let mut nodes = 0;
+    let list = positions();
+    for (i, fen) in list.iter().enumerate() {
+        let position = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                progress(&format!(
+                    "info string error: bench position {} '{fen}': {e}",
+                    i + 1
+                ));
+                continue;
+            }
+        };
+        // A fresh engine per position keeps the count independent of order and history.
+        let engine = Engine::new(EngineOptions::default());
+        let request = SearchRequest::new(
+            position,
+            SearchLimits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+        );
+        let result = engine.think(&request, &mut |_| {});
+        nodes += result.nodes;
+        let best = result
+            .best_move
+            .map_or("(none)".to_string(), |m| m.to_string());
+        progress(&format!(
+            "position {:>2}/{}: bestmove {best} score {} nodes {}",
+            i + 1,
+            list.len(),
+            result.score,
+            result.nodes
+        ));
+    }
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    BenchReport {
+        nodes,
+        nps: nodes * 1000 / ms,
+        positions: list.len(),
+    }
+}

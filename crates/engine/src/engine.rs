@@ -1,0 +1,228 @@
+//! The engine as a library: options, a shared table, and blocking searches that the protocol
+//! front ends and the app drive (best move, hints, MultiPV analysis with progress reports).
+
+use crate::eval::{Evaluator, HandcraftedEval};
+use crate::levels::Level;
+use crate::limits::SearchLimits;
+use crate::search::{SearchConfig, SearchInfo, SearchResult, Shared, search};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use xiangqi_rules::{Move, Position};
+
+/// Settings a front end can change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Playing level.
+    pub level: Level,
+    /// Time kept back per move for communication.
+    pub move_overhead: Duration,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            level: Level::new(crate::levels::MAX_LEVEL),
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+/// A search request: the position, how it was reached, and the limits.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    /// Position to search.
+    pub position: Position,
+    /// Hashes of the earlier positions of the game, oldest first (for repetitions).
+    pub history: Vec<u64>,
+    /// Limits of this search.
+    pub limits: SearchLimits,
+    /// Root moves not to play.
+    pub excluded: Vec<Move>,
+    /// Root moves to choose from (all when empty).
+    pub search_moves: Vec<Move>,
+}
+
+impl SearchRequest {
+    /// A request for `position` with no game history.
+    pub fn new(position: Position, limits: SearchLimits) -> SearchRequest {
+        SearchRequest {
+            position,
+            history: Vec::new(),
+            limits,
+            excluded: Vec::new(),
+            search_moves: Vec::new(),
+        }
+    }
+}
+
+/// The engine. Clones share the table and the stop signal, so one clone can stop another's
+/// search from a different thread.
+#[derive(Clone)]
+pub struct Engine {
+    shared: Arc<Shared>,
+    eval: Arc<dyn Evaluator>,
+    options: EngineOptions,
+    random: Arc<AtomicU64>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineOptions::default())
+    }
+}
+
+impl Engine {
+    /// An engine with the handcrafted evaluation.
+    pub fn new(options: EngineOptions) -> Engine {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9E37_79B9, |d| d.as_nanos() as u64)
+            | 1;
+        Engine {
+            shared: Arc::new(Shared::new(options.hash_mb)),
+            eval: Arc::new(HandcraftedEval::new()),
+            options,
+            random: Arc::new(AtomicU64::new(seed)),
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Changes options; a new hash size reallocates the table (not during a search).
+    pub fn set_options(&mut self, options: EngineOptions) {
+        if options.hash_mb != self.options.hash_mb {
+            self.shared = Arc::new(Shared::new(options.hash_mb));
+        }
+        self.options = options;
+    }
+
+    /// Forgets what earlier searches learned (a new game).
+    pub fn new_game(&self) {
+        self.shared.tt.clear();
+    }
+
+    /// Asks a running search to stop soon; it then returns its best move.
+    pub fn stop(&self) {
+        self.shared.pondering.store(false, Ordering::Relaxed);
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Turns a ponder search into a normal one with its clock starting now.
+    pub fn ponderhit(&self) {
+        self.shared.restart_clock();
+        self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    fn next_random(&self) -> f64 {
+        let mut x = self.random.load(Ordering::Relaxed);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.random.store(x, Ordering::Relaxed);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Searches `request` at the configured level, calling `report` after each completed
+    /// line, and returns the move to play.
+    pub fn think(
+        &self,
+        request: &SearchRequest,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let level = self.options.level;
+        let mut limits = request.limits.clone();
+        let mut multipv = self.options.multipv;
+        if !level.is_full_strength() {
+            limits.depth = min_opt(limits.depth, level.depth_limit());
+            limits.nodes = min_opt(limits.nodes, level.node_limit());
+            if !limits.infinite && !limits.ponder {
+                // Learners never wait more than a second.
+                let cap = limits
+                    .time_budget(self.options.move_overhead)
+                    .map_or(Duration::from_secs(1), |b| {
+                        b.hard.min(Duration::from_secs(1))
+                    });
+                limits.movetime = Some(cap + self.options.move_overhead);
+            }
+            multipv = multipv.max(level.candidate_lines());
+        }
+        self.shared
+            .stop
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        self.shared
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        let config = SearchConfig {
+            limits,
+            threads: self.options.threads,
+            multipv,
+            move_overhead: self.options.move_overhead,
+            excluded: request.excluded.clone(),
+            search_moves: request.search_moves.clone(),
+        };
+        let shown = self.options.multipv;
+        let mut filtered = |info: &SearchInfo| {
+            if info.multipv <= shown {
+                report(info);
+            }
+        };
+        let mut result = search(
+            &request.position,
+            &request.history,
+            &config,
+            &self.shared,
+            self.eval.as_ref(),
+            &mut filtered,
+        );
+        if !level.is_full_strength()
+            && let Some(chosen) = level.choose(&result.lines, self.next_random())
+            && Some(chosen) != result.best_move
+            && let Some(line) = result.lines.iter().find(|l| l.pv.first() == Some(&chosen))
+        {
+            result.best_move = Some(chosen);
+            result.ponder_move = line.pv.get(1).copied();
+            result.score = line.score;
+            result.pv = line.pv.clone();
+        }
+        result
+    }
+
+    /// A hint for the side to move within `budget`: the best move, its line and score.
+    pub fn hint(&self, position: &Position, history: &[u64], budget: Duration) -> SearchResult {
+        let mut full = self.clone();
+        full.options.level = Level::new(crate::levels::MAX_LEVEL);
+        full.options.multipv = 1;
+        let request = SearchRequest {
+            history: history.to_vec(),
+            ..SearchRequest::new(
+                position.clone(),
+                SearchLimits {
+                    movetime: Some(budget),
+                    ..Default::default()
+                },
+            )
+        };
+        full.think(&request, &mut |_| {})
+    }
+}
+
+fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}

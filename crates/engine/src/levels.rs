@@ -1,0 +1,155 @@
+//! Playing levels for learners: `Skill Level` 0–20 and `UCI_LimitStrength`/`UCI_Elo`.
+//!
+//! A level below 20 searches shallowly and within a small node budget, looks at several
+//! candidate moves, and picks among those whose score is close to the best, with more
+//! freedom at lower levels. It never picks a move scored far below the best, so it does not
+//! hang pieces at random: its mistakes are the ones a shallow search makes, tactics beyond its
+//! horizon. Level 20 is full strength.
+
+use crate::score::{MATE_BOUND, Score};
+use crate::search::SearchInfo;
+use xiangqi_rules::Move;
+
+/// The strongest level: no handicap.
+pub const MAX_LEVEL: u32 = 20;
+/// Lowest and highest `UCI_Elo` accepted.
+pub const ELO_RANGE: (u32, u32) = (800, 2600);
+
+/// How one level limits the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// 0 (weakest) to 20 (full strength).
+    pub level: u32,
+}
+
+impl Level {
+    /// Level `level`, capped at 20.
+    pub fn new(level: u32) -> Level {
+        Level {
+            level: level.min(MAX_LEVEL),
+        }
+    }
+
+    /// The level for a requested Elo (`UCI_Elo`), linear over [`ELO_RANGE`].
+    pub fn from_elo(elo: u32) -> Level {
+        let (lo, hi) = ELO_RANGE;
+        let elo = elo.clamp(lo, hi);
+        Level::new(((elo - lo) * (MAX_LEVEL - 1) + (hi - lo) / 2) / (hi - lo))
+    }
+
+    /// Whether the level plays at full strength.
+    pub fn is_full_strength(self) -> bool {
+        self.level >= MAX_LEVEL
+    }
+
+    /// Deepest iteration at this level.
+    pub fn depth_limit(self) -> Option<i32> {
+        (!self.is_full_strength()).then(|| 1 + self.level as i32 / 2)
+    }
+
+    /// Node budget at this level.
+    pub fn node_limit(self) -> Option<u64> {
+        (!self.is_full_strength()).then(|| 400u64 << (self.level / 2).min(14))
+    }
+
+    /// Lines searched to choose from.
+    pub fn candidate_lines(self) -> usize {
+        if self.is_full_strength() { 1 } else { 4 }
+    }
+
+    /// How far below the best score a move may be and still be chosen, in centipawns.
+    pub fn margin(self) -> Score {
+        if self.is_full_strength() {
+            0
+        } else {
+            (20 - self.level as Score) * 8
+        }
+    }
+
+    /// Picks the move to play from `lines` (best first), using `random` in 0..1.
+    pub fn choose(self, lines: &[SearchInfo], random: f64) -> Option<Move> {
+        let best = lines.first()?;
+        if self.is_full_strength() || best.score.abs() >= MATE_BOUND {
+            return best.pv.first().copied();
+        }
+        let margin = self.margin();
+        let candidates: Vec<&SearchInfo> = lines
+            .iter()
+            .filter(|l| !l.pv.is_empty() && l.score >= best.score - margin)
+            .collect();
+        // Closer to the best is likelier: weight falls linearly to the edge of the margin.
+        let weights: Vec<f64> = candidates
+            .iter()
+            .map(|l| 1.0 + (margin - (best.score - l.score)) as f64 / margin.max(1) as f64)
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut pick = random.clamp(0.0, 0.999_999) * total;
+        for (line, w) in candidates.iter().zip(&weights) {
+            if pick < *w {
+                return line.pv.first().copied();
+            }
+            pick -= w;
+        }
+        best.pv.first().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+    use xiangqi_rules::Square;
+
+    fn line(score: Score, m: &str) -> SearchInfo {
+        let mv = Move::new(
+            Square::parse(&m[..2]).unwrap(),
+            Square::parse(&m[2..]).unwrap(),
+        );
+        SearchInfo {
+            depth: 3,
+            seldepth: 3,
+            multipv: 1,
+            score,
+            bound: None,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            hashfull: 0,
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn elo_maps_onto_levels() {
+        assert_eq!(Level::from_elo(0).level, 0);
+        assert_eq!(Level::from_elo(2600).level, 19);
+        assert!(Level::from_elo(1700).level > 5);
+    }
+
+    #[test]
+    fn full_strength_takes_the_best() {
+        let lines = [line(50, "h2e2"), line(45, "b2e2")];
+        for r in [0.0, 0.5, 0.99] {
+            assert_eq!(
+                Level::new(20).choose(&lines, r),
+                lines[0].pv.first().copied()
+            );
+        }
+    }
+
+    #[test]
+    fn weak_levels_never_pick_a_blunder() {
+        // The third line drops a horse; no level may choose it.
+        let lines = [line(50, "h2e2"), line(20, "b2e2"), line(-350, "h0g2")];
+        for level in 0..20 {
+            for i in 0..100 {
+                let m = Level::new(level).choose(&lines, i as f64 / 100.0).unwrap();
+                assert_ne!(m, lines[2].pv[0], "level {level}");
+            }
+        }
+        // Level 0 sometimes takes the second-best move.
+        let picks: Vec<_> = (0..100)
+            .map(|i| Level::new(0).choose(&lines, i as f64 / 100.0).unwrap())
+            .collect();
+        assert!(picks.contains(&lines[1].pv[0]));
+    }
+}

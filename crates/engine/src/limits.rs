@@ -1,0 +1,101 @@
+//! What bounds a search (depth, nodes, time, mate) and how much of the clock to spend.
+
+use std::time::Duration;
+
+/// The limits a `go` command sets. Unset fields do not limit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Deepest iteration.
+    pub depth: Option<i32>,
+    /// Node budget (summed over threads).
+    pub nodes: Option<u64>,
+    /// Exact time to think.
+    pub movetime: Option<Duration>,
+    /// Time left on the mover's clock.
+    pub time_left: Option<Duration>,
+    /// Increment per move for the mover.
+    pub increment: Duration,
+    /// Moves to the next time control.
+    pub moves_to_go: Option<u32>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Pondering: search until `ponderhit` turns this into a normal search, or `stop`.
+    pub ponder: bool,
+}
+
+/// The time a search may take: a soft target checked between iterations and a hard cap
+/// checked inside the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start another iteration after this.
+    pub soft: Duration,
+    /// Stop at once after this.
+    pub hard: Duration,
+}
+
+impl SearchLimits {
+    /// The search's time budget, or `None` when time does not limit it. `overhead` is kept
+    /// back for communication delays.
+    pub fn time_budget(&self, overhead: Duration) -> Option<TimeBudget> {
+        if self.infinite {
+            return None;
+        }
+        if let Some(t) = self.movetime {
+            let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+            return Some(TimeBudget { soft: t, hard: t });
+        }
+        let left = self.time_left?;
+        let usable = left.saturating_sub(overhead).max(Duration::from_millis(1));
+        let moves = self.moves_to_go.unwrap_or(30).clamp(1, 40);
+        let base = usable / (moves + 2) + self.increment * 3 / 4;
+        // Never plan to use more than a fifth of what is left (half when the control ends).
+        let cap = if moves == 1 { usable / 2 } else { usable / 5 };
+        let soft = base.min(cap).max(Duration::from_millis(1));
+        let hard = (soft * 4).min(usable * 2 / 5).max(soft);
+        Some(TimeBudget { soft, hard })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_exact_less_overhead() {
+        let limits = SearchLimits {
+            movetime: Some(Duration::from_millis(1000)),
+            ..Default::default()
+        };
+        let b = limits.time_budget(Duration::from_millis(10)).unwrap();
+        assert_eq!(b.hard, Duration::from_millis(990));
+    }
+
+    #[test]
+    fn short_clock_is_never_overspent() {
+        let limits = SearchLimits {
+            time_left: Some(Duration::from_millis(1000)),
+            increment: Duration::from_millis(10),
+            ..Default::default()
+        };
+        let b = limits.time_budget(Duration::from_millis(10)).unwrap();
+        assert!(b.hard <= Duration::from_millis(400));
+        assert!(b.soft >= Duration::from_millis(20));
+        let nearly_out = SearchLimits {
+            time_left: Some(Duration::from_millis(15)),
+            ..Default::default()
+        };
+        let b = nearly_out.time_budget(Duration::from_millis(10)).unwrap();
+        assert!(b.hard <= Duration::from_millis(5));
+    }
+
+    #[test]
+    fn infinite_has_no_budget() {
+        let limits = SearchLimits {
+            infinite: true,
+            ..Default::default()
+        };
+        assert_eq!(limits.time_budget(Duration::ZERO), None);
+    }
+}
