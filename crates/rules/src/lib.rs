@@ -1,5 +1,20 @@
 //! The rules of Xiangqi: board and pieces, positions, legal moves, FEN, move notations and
 //! perft. This crate depends on nothing but the standard library.
+//!
+//! # Board representation
+//! A [`Position`] keeps a 90-point mailbox (what stands on each point) beside 128-bit masks
+//! per side and per piece, and the square of each general. Geometry — rays, horse moves with
+//! their leg points, elephant moves with their eye points, palace steps, soldier steps — is
+//! computed at compile time. Moves are made and unmade in place with an incremental Zobrist
+//! hash. Legality needs no make/unmake: a move is tested against the masks with the moved
+//! piece's occupancy change, and only moves that can matter are tested at all — out of check,
+//! a move is risky only when it leaves a point the general's lines or horse legs depend on
+//! (a pinned piece, a cannon screen, a horse leg) or drops a piece between the general and an
+//! unscreened cannon.
+//!
+//! Measured with `scripts/bench-perft` (perft 5 from the start, 133,312,995 leaves, one
+//! thread, release build): about 60 million leaves a second, ten times fairy-stockfish's
+//! `go perft 5` in the same run.
 
 pub mod bitboard;
 pub mod explain;
