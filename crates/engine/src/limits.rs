@@ -29,7 +29,7 @@ pub struct SearchLimits {
 /// checked inside the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
-    /// Do not start another iteration after this.
+    /// Do not start another iteration after this (equal to `hard` for a fixed move time).
     pub soft: Duration,
     /// Stop at once after this.
     pub hard: Duration,
@@ -52,9 +52,13 @@ impl SearchLimits {
         let base = usable / (moves + 2) + self.increment * 3 / 4;
         // Never plan to use more than a fifth of what is left (half when the control ends).
         let cap = if moves == 1 { usable / 2 } else { usable / 5 };
-        let soft = base.min(cap).max(Duration::from_millis(1));
-        let hard = (soft * 4).min(usable * 2 / 5).max(soft);
-        Some(TimeBudget { soft, hard })
+        let target = base.min(cap).max(Duration::from_millis(1));
+        let hard = (target * 4).min(usable * 2 / 5).max(target);
+        // An iteration started after half the target rarely finishes within it.
+        Some(TimeBudget {
+            soft: target / 2,
+            hard,
+        })
     }
 }
 
@@ -81,7 +85,7 @@ mod tests {
         };
         let b = limits.time_budget(Duration::from_millis(10)).unwrap();
         assert!(b.hard <= Duration::from_millis(400));
-        assert!(b.soft >= Duration::from_millis(20));
+        assert!(b.soft >= Duration::from_millis(10));
         let nearly_out = SearchLimits {
             time_left: Some(Duration::from_millis(15)),
             ..Default::default()

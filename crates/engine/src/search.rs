@@ -828,7 +828,7 @@ fn iterate(
         }
         if let Some(b) = budget
             && !w.shared.pondering.load(Ordering::Relaxed)
-            && w.shared.elapsed() >= b.soft / 2
+            && w.shared.elapsed() >= b.soft
         {
             break;
         }

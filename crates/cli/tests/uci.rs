@@ -1,0 +1,323 @@
+//! The engine protocols as a GUI speaks them, through the `xiangqi` binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+use xiangqi_rules::{Move, Position, Square};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(mode: &str) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .arg(mode)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start xiangqi");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn expect(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> String {
+        let lines = self.expect("bestmove", timeout);
+        lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn parse(m: &str) -> Move {
+    Move::new(
+        Square::parse(&m[..2]).unwrap(),
+        Square::parse(&m[2..]).unwrap(),
+    )
+}
+
+const LONG: Duration = Duration::from_secs(20);
+
+#[test]
+fn handshake_lists_the_options() {
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    let lines = e.expect("uciok", LONG);
+    for option in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Skill Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "Move Overhead",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option} missing from {lines:?}"
+        );
+    }
+    e.send("isready");
+    e.expect("readyok", LONG);
+}
+
+#[test]
+fn search_to_a_depth_plays_a_legal_move_with_info() {
+    let mut e = Engine::start("uci");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 5");
+    let lines = e.expect("bestmove", LONG);
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 5"))
+        .expect("depth 5 info");
+    for field in [
+        "seldepth",
+        "multipv 1",
+        "score cp",
+        "nodes",
+        "nps",
+        "hashfull",
+        "time",
+        "pv",
+    ] {
+        assert!(info.contains(field), "{field} missing from {info}");
+    }
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let mut pos = Position::startpos();
+    pos.make_move(parse("h2e2"));
+    pos.make_move(parse("h9g7"));
+    assert!(pos.is_legal(parse(&best)), "{best}");
+}
+
+#[test]
+fn bad_input_is_reported_and_the_engine_stays_usable() {
+    let mut e = Engine::start("uci");
+    for bad in [
+        "frobnicate",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w",
+        "position startpos moves h2e2 h2e2",
+        "position startpos moves zz99",
+        "go depth banana",
+        "go sideways 3",
+        "setoption name Hash value -5",
+        "setoption name NoSuchOption value 1",
+        "banmoves a0a9",
+        "\u{1b}[2J garbage \u{0}",
+    ] {
+        e.send(bad);
+        let lines = e.expect("info string error:", LONG);
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+    }
+    // A rejected position leaves the previous one in place.
+    e.send("position startpos moves h2e2");
+    e.send("position startpos moves h2e2 b9c7 c9c7");
+    e.expect("info string error:", LONG);
+    e.send("isready");
+    e.expect("readyok", LONG);
+    e.send("go depth 3");
+    let best = e.bestmove(LONG);
+    let mut pos = Position::startpos();
+    pos.make_move(parse("h2e2"));
+    assert!(pos.is_legal(parse(&best)), "{best} after h2e2");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let mut e = Engine::start("uci");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    e.send("stop");
+    let best = e.bestmove(LONG);
+    let waited = sent.elapsed();
+    assert!(Position::startpos().is_legal(parse(&best)));
+    // The protocol promises 50 ms; the bound here leaves room for a loaded test machine.
+    assert!(waited < Duration::from_millis(250), "stop took {waited:?}");
+}
+
+#[test]
+fn movetime_is_kept() {
+    let mut e = Engine::start("uci");
+    e.send("position startpos");
+    let sent = Instant::now();
+    e.send("go movetime 1000");
+    e.bestmove(LONG);
+    let took = sent.elapsed();
+    assert!(
+        took >= Duration::from_millis(900),
+        "returned early: {took:?}"
+    );
+    assert!(took < Duration::from_millis(1300), "took {took:?}");
+}
+
+#[test]
+fn a_fast_game_never_runs_out_of_time() {
+    // Both sides play with 1 s + 0.01 s; the test keeps the clocks.
+    let mut e = Engine::start("uci");
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    let mut clocks = [1000i64, 1000];
+    for _ in 0..80 {
+        if pos.legal_moves().is_empty() {
+            break;
+        }
+        let side = pos.side_to_move().index();
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let sent = Instant::now();
+        e.send(&format!(
+            "go wtime {} btime {} winc 10 binc 10",
+            clocks[0], clocks[1]
+        ));
+        let best = e.bestmove(LONG);
+        clocks[side] -= sent.elapsed().as_millis() as i64;
+        assert!(
+            clocks[side] > 0,
+            "flagged after {} plies: {clocks:?}",
+            moves.len()
+        );
+        clocks[side] += 10;
+        let m = parse(&best);
+        assert!(pos.is_legal(m), "{best}");
+        pos.make_move(m);
+        moves.push(best);
+    }
+}
+
+#[test]
+fn mate_in_one_is_found_and_announced() {
+    let mut e = Engine::start("uci");
+    // The chariot checks along rank 9; d8 is covered by the soldier and e9 by the facing
+    // general, so a0a9 mates.
+    e.send("position fen 3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1");
+    e.send("go mate 1");
+    let lines = e.expect("bestmove", LONG);
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().nth(1),
+        Some("a0a9")
+    );
+}
+
+#[test]
+fn multipv_reports_several_lines() {
+    let mut e = Engine::start("uci");
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.expect("bestmove", LONG);
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4") && l.contains(&format!("multipv {k} "))),
+            "line {k} missing: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn weakest_level_answers_within_a_second() {
+    let mut e = Engine::start("uci");
+    e.send("setoption name Skill Level value 0");
+    e.send("position startpos");
+    let sent = Instant::now();
+    e.send("go wtime 600000 btime 600000");
+    let best = e.bestmove(LONG);
+    assert!(sent.elapsed() < Duration::from_millis(1200));
+    assert!(Position::startpos().is_legal(parse(&best)));
+}
+
+#[test]
+fn ucci_session() {
+    let mut e = Engine::start("ucci");
+    e.send("ucci");
+    e.expect("ucciok", LONG);
+    e.send("position startpos moves h2e2");
+    e.send("banmoves h9g7 b9c7");
+    e.send("go depth 3");
+    let lines = e.expect("bestmove", LONG);
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(
+        best != "h9g7" && best != "b9c7",
+        "banned move {best} played"
+    );
+    e.send("go time 2000 increment 0");
+    e.bestmove(LONG);
+    e.send("position fen 3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1 moves a0a9");
+    e.send("go depth 2");
+    e.expect("nobestmove", LONG);
+    e.send("quit");
+    e.expect("bye", LONG);
+}
