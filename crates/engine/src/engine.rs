@@ -109,6 +109,11 @@ impl Engine {
         self.options = options;
     }
 
+    /// The static evaluation of `position` for the side to move, in centipawns.
+    pub fn static_eval(&self, position: &Position) -> crate::score::Score {
+        self.eval.evaluate(position)
+    }
+
     /// Forgets what earlier searches learned (a new game).
     pub fn new_game(&self) {
         self.shared.tt.clear();

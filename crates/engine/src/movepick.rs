@@ -178,17 +178,37 @@ impl MovePicker {
                     self.list = MoveList::new();
                     pos.generate_legal(GenKind::Quiets, &mut self.list);
                     let us = pos.side_to_move();
-                    for i in 0..self.list.len() {
+                    let n = self.list.len();
+                    for i in 0..n {
                         self.scores[i] = history.score(us, self.list[i]);
+                    }
+                    // Insertion sort, best first: lists are short and often nearly sorted.
+                    let moves = self.list.as_mut_slice();
+                    for i in 1..n {
+                        let (m, s) = (moves[i], self.scores[i]);
+                        let mut j = i;
+                        while j > 0 && self.scores[j - 1] < s {
+                            moves[j] = moves[j - 1];
+                            self.scores[j] = self.scores[j - 1];
+                            j -= 1;
+                        }
+                        moves[j] = m;
+                        self.scores[j] = s;
                     }
                     self.index = 0;
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => match self.take_best() {
-                    Some((m, _)) if self.is_special(m) => {}
-                    Some((m, _)) => return Some(m),
-                    None => self.stage = Stage::BadCaptures,
-                },
+                Stage::Quiets => {
+                    if self.index >= self.list.len() {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let m = self.list[self.index];
+                    self.index += 1;
+                    if !self.is_special(m) {
+                        return Some(m);
+                    }
+                }
                 Stage::BadCaptures => {
                     if self.bad_index < self.bad_captures.len() {
                         let m = self.bad_captures[self.bad_index];

@@ -139,6 +139,12 @@ impl Session {
                 self.say(&self.position.to_string());
                 self.say(&format!("fen {}", self.position.to_fen()));
             }
+            "eval" => {
+                let score = self.engine.static_eval(&self.position);
+                self.say(&format!(
+                    "info string static evaluation {score} (side to move)"
+                ));
+            }
             "quit" => {
                 self.stop_search();
                 if self.dialect == Dialect::Ucci {

@@ -169,12 +169,21 @@ struct Worker<'a> {
     stopped: bool,
 }
 
-/// Late-move reduction for `depth` and move number `n`.
-fn reduction(depth: i32, n: usize) -> i32 {
-    if depth < 3 || n < 2 {
-        return 0;
+/// Late-move reductions by depth and move number, `0.75 + ln(depth) ln(n) / 2.25`.
+static REDUCTIONS: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut table = [[0u8; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(3) {
+        for (n, r) in row.iter_mut().enumerate().skip(2) {
+            *r = (0.75 + (depth as f64).ln() * (n as f64).ln() / 2.25) as u8;
+        }
     }
-    (0.75 + (depth as f64).ln() * (n as f64).ln() / 2.25) as i32
+    table
+});
+
+/// Late-move reduction for `depth` and move number `n`.
+#[inline]
+fn reduction(depth: i32, n: usize) -> i32 {
+    REDUCTIONS[(depth.max(0) as usize).min(63)][n.min(63)] as i32
 }
 
 fn has_big_pieces(pos: &Position) -> bool {

@@ -1,0 +1,127 @@
+//! The search finds what it must: mates, material, the stalemate win, and stays legal under
+//! every kind of limit.
+
+use std::time::Duration;
+use xiangqi_engine::score::{MATE_BOUND, mate_in};
+use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_rules::{Move, Position, Square};
+
+fn mv(s: &str) -> Move {
+    Move::new(
+        Square::parse(&s[..2]).unwrap(),
+        Square::parse(&s[2..]).unwrap(),
+    )
+}
+
+fn search(fen: &str, limits: SearchLimits) -> xiangqi_engine::SearchResult {
+    let engine = Engine::new(EngineOptions::default());
+    let request = SearchRequest::new(Position::from_fen(fen).unwrap(), limits);
+    engine.think(&request, &mut |_| {})
+}
+
+fn depth(d: i32) -> SearchLimits {
+    SearchLimits {
+        depth: Some(d),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let r = search("3k5/9/3P5/9/9/9/9/9/9/R3K4 w", depth(3));
+    assert_eq!(r.best_move, Some(mv("a0a9")));
+    assert_eq!(r.score, mate_in(1));
+}
+
+#[test]
+fn two_chariots_mate_a_bare_general() {
+    let r = search("4k4/9/9/9/9/9/9/9/R8/1R1K5 w", depth(9));
+    assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
+}
+
+#[test]
+fn stalemating_the_opponent_wins() {
+    // Red's chariot can take e9 away from the general (d8 is the soldier's); then Black has
+    // no move at all, and a side without moves loses.
+    let r = search("3k5/9/3P5/9/9/9/9/9/9/R4K3 w", depth(4));
+    assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
+}
+
+#[test]
+fn takes_a_hanging_chariot() {
+    let r = search(
+        "rnbakabn1/9/1c5c1/p1p1p1p1p/9/8r/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        depth(4),
+    );
+    assert_eq!(r.best_move, Some(mv("i3i4")), "pv {:?}", r.pv);
+}
+
+#[test]
+fn a_side_without_moves_has_no_best_move_and_a_lost_score() {
+    // Stalemated: d8 is covered by the chariot and the soldier, e9 by the facing general.
+    let stalemated = search("3k5/R8/3P5/9/9/9/9/9/9/4K4 b", depth(3));
+    assert_eq!(stalemated.best_move, None);
+    assert!(stalemated.score <= -MATE_BOUND);
+    let mated = search("R2k5/9/3P5/9/9/9/9/9/9/4K4 b", depth(3));
+    assert_eq!(mated.best_move, None);
+    assert!(mated.score <= -MATE_BOUND);
+}
+
+#[test]
+fn node_limit_is_respected_and_counts_are_repeatable() {
+    let limits = SearchLimits {
+        nodes: Some(20_000),
+        ..Default::default()
+    };
+    let a = search(xiangqi_rules::START_FEN, limits.clone());
+    let b = search(xiangqi_rules::START_FEN, limits);
+    assert!(a.nodes <= 20_100, "{} nodes", a.nodes);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best_move, b.best_move);
+}
+
+#[test]
+fn several_threads_agree_on_legality() {
+    let engine = Engine::new(EngineOptions {
+        threads: 2,
+        ..Default::default()
+    });
+    let pos = Position::startpos();
+    let request = SearchRequest::new(
+        pos.clone(),
+        SearchLimits {
+            movetime: Some(Duration::from_millis(300)),
+            ..Default::default()
+        },
+    );
+    let r = engine.think(&request, &mut |_| {});
+    assert!(pos.is_legal(r.best_move.unwrap()));
+    assert!(r.depth >= 3);
+}
+
+#[test]
+fn repetition_is_scored_as_a_draw() {
+    // Red is a chariot down. Without history the search sees the deficit; after a shuttle that
+    // returns to this position, stepping back into the shuttle repeats a position, which the
+    // search scores as a draw.
+    let start = Position::from_fen("3k5/9/9/9/9/9/9/9/r8/4K4 w").unwrap();
+    let engine = Engine::new(EngineOptions::default());
+    let fresh = engine.think(&SearchRequest::new(start.clone(), depth(6)), &mut |_| {});
+    assert!(fresh.score < -300, "a chariot down: {}", fresh.score);
+
+    let mut pos = start.clone();
+    let mut history = Vec::new();
+    for m in ["e0f0", "a1b1", "f0e0", "b1a1"] {
+        history.push(pos.hash());
+        pos.make_move(mv(m));
+    }
+    assert_eq!(pos.hash(), start.hash());
+    engine.new_game();
+    let request = SearchRequest {
+        history,
+        ..SearchRequest::new(pos, depth(6))
+    };
+    let r = engine.think(&request, &mut |_| {});
+    assert_eq!(r.score, 0, "pv {:?}", r.pv);
+    assert_eq!(r.best_move, Some(mv("e0f0")));
+}
