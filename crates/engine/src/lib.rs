@@ -13,6 +13,7 @@ pub mod score;
 pub mod search;
 pub mod see;
 pub mod tt;
+pub mod tune;
 
 pub use engine::{Engine, EngineOptions, SearchRequest};
 pub use limits::SearchLimits;

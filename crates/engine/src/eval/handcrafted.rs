@@ -1,9 +1,10 @@
 //! The handcrafted evaluation: material, piece-square tables, mobility, general safety,
 //! tempo.
 
+use super::features::{WeightedSum, visit_features};
 use super::{EvalParams, Evaluator};
 use crate::score::Score;
-use xiangqi_rules::{Bitboard, Color, Piece, PieceKind, Position, Square};
+use xiangqi_rules::{Color, Piece, PieceKind, Position};
 
 /// Evaluation from [`EvalParams`].
 #[derive(Clone, Debug, Default)]
@@ -12,106 +13,11 @@ pub struct HandcraftedEval {
     pub params: EvalParams,
 }
 
-/// Index into a Red-view table for a piece of `color` on `sq`.
-#[inline]
-fn table_index(color: Color, sq: Square) -> usize {
-    match color {
-        Color::Red => sq.index(),
-        Color::Black => (9 - sq.rank() as usize) * 9 + sq.file() as usize,
-    }
-}
-
 impl HandcraftedEval {
     /// The evaluation with the built-in parameters.
     pub fn new() -> HandcraftedEval {
         HandcraftedEval::default()
     }
-
-    /// Material, tables, mobility and attack potential of one side, from its own view.
-    fn side_terms(&self, pos: &Position, color: Color) -> (Score, Score) {
-        let p = &self.params;
-        let own = pos.pieces_of(color);
-        let mut score = 0;
-        let mut attack = 0;
-        for kind in PieceKind::ALL {
-            let pieces = pos.pieces(Piece::new(color, kind));
-            for sq in pieces {
-                score += p.piece_value[kind.index()] + p.pst[kind.index()][table_index(color, sq)];
-                match kind {
-                    PieceKind::Chariot => {
-                        score +=
-                            p.chariot_mobility * (pos.attacks_from(sq) & !own).count() as Score;
-                        attack += p.attack_units[0];
-                    }
-                    PieceKind::Horse => {
-                        score += p.horse_mobility * (pos.attacks_from(sq) & !own).count() as Score;
-                        attack += p.attack_units[1];
-                    }
-                    PieceKind::Cannon => {
-                        let quiet = pos.attacks_from(sq) & !pos.occupied();
-                        score += p.cannon_mobility * quiet.count() as Score;
-                        attack += p.attack_units[2];
-                    }
-                    PieceKind::Soldier if !color.is_own_half(sq.rank()) => {
-                        attack += p.attack_units[3];
-                    }
-                    _ => {}
-                }
-            }
-        }
-        (score, attack)
-    }
-
-    /// Danger to `color`'s general from the opponent, whose attack units are `enemy_attack`.
-    fn general_danger(&self, pos: &Position, color: Color, enemy_attack: Score) -> Score {
-        let p = &self.params;
-        let them = color.opponent();
-        let general = pos.general(color);
-        let defenders = pos.pieces(Piece::new(color, PieceKind::Advisor)).count()
-            + pos.pieces(Piece::new(color, PieceKind::Elephant)).count();
-        let mut danger = (4 - defenders as Score) * p.missing_defender * enemy_attack;
-
-        for cannon in pos.pieces(Piece::new(them, PieceKind::Cannon)) {
-            if cannon.file() == general.file() {
-                let screens = between_on_file(pos, cannon, general);
-                if screens == 0 {
-                    danger += p.empty_cannon;
-                } else if screens == 1 {
-                    danger += p.central_cannon;
-                }
-            }
-        }
-        for horse in pos.pieces(Piece::new(them, PieceKind::Horse)) {
-            let df = (horse.file() as i32 - general.file() as i32).abs();
-            let dr = (horse.rank() as i32 - general.rank() as i32).abs();
-            if df <= 2 && dr <= 2 {
-                danger += p.horse_near_general;
-            }
-        }
-        for chariot in pos.pieces(Piece::new(them, PieceKind::Chariot)) {
-            if (3..=5).contains(&chariot.file()) && color.is_own_half(chariot.rank()) {
-                danger += p.chariot_on_palace_file;
-            }
-        }
-        danger
-    }
-}
-
-/// Number of pieces strictly between two points of one file.
-fn between_on_file(pos: &Position, a: Square, b: Square) -> u32 {
-    let (lo, hi) = if a.rank() < b.rank() {
-        (a.rank(), b.rank())
-    } else {
-        (b.rank(), a.rank())
-    };
-    let file = a.file();
-    let mut mask = 0u128;
-    for r in lo + 1..hi {
-        if let Some(sq) = Square::new(file, r) {
-            mask |= 1u128 << sq.index();
-        }
-    }
-    (pos.occupied() & Bitboard(mask)).count()
 }
 
 /// Whether `color` still has a piece that can attack across the board.
@@ -128,16 +34,17 @@ fn has_attackers(pos: &Position, color: Color) -> bool {
 
 impl Evaluator for HandcraftedEval {
     fn evaluate(&self, pos: &Position) -> Score {
+        let mut sum = WeightedSum {
+            weights: &self.params.weights,
+            total: 0,
+        };
+        visit_features(pos, &mut sum);
+        let mut score = sum.total;
         let us = pos.side_to_move();
-        let them = us.opponent();
-        let (our_score, our_attack) = self.side_terms(pos, us);
-        let (their_score, their_attack) = self.side_terms(pos, them);
-        let mut score = our_score - their_score;
-        score += self.general_danger(pos, them, our_attack);
-        score -= self.general_danger(pos, us, their_attack);
-        score += self.params.tempo;
         // A side with nothing that can attack cannot win: pull its lead towards a draw.
-        if (score > 0 && !has_attackers(pos, us)) || (score < 0 && !has_attackers(pos, them)) {
+        if (score > 0 && !has_attackers(pos, us))
+            || (score < 0 && !has_attackers(pos, us.opponent()))
+        {
             score /= self.params.no_attacker_divisor;
         }
         score
@@ -147,12 +54,16 @@ impl Evaluator for HandcraftedEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::features::FeatureList;
 
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
         let eval = HandcraftedEval::new();
         let pos = Position::startpos();
-        assert_eq!(eval.evaluate(&pos), eval.params.tempo);
+        assert_eq!(
+            eval.evaluate(&pos),
+            eval.params.weights[super::super::features::TEMPO]
+        );
     }
 
     /// The position seen from the other side: ranks reversed, colours and side swapped.
@@ -190,6 +101,34 @@ mod tests {
             let a = Position::from_fen(fen).unwrap();
             let b = Position::from_fen(&mirrored(fen)).unwrap();
             assert_eq!(eval.evaluate(&a), eval.evaluate(&b), "{fen}");
+        }
+    }
+
+    #[test]
+    fn feature_list_dot_weights_equals_the_evaluation() {
+        let eval = HandcraftedEval::new();
+        let mut pos = Position::startpos();
+        let mut state = 0x1234_5678u64;
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                pos = Position::startpos();
+                continue;
+            }
+            let features = FeatureList::of(&pos);
+            let dot: i32 = features
+                .entries
+                .iter()
+                .map(|&(i, c)| eval.params.weights[i as usize] * c as i32)
+                .sum();
+            let us = pos.side_to_move();
+            if has_attackers(&pos, us) && has_attackers(&pos, us.opponent()) {
+                assert_eq!(dot, eval.evaluate(&pos), "{pos:?}");
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos.make_move(moves[(state % moves.len() as u64) as usize]);
         }
     }
 

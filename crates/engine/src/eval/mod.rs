@@ -1,8 +1,10 @@
 //! Static evaluation behind one interface, so a learned evaluation can replace the
 //! handcrafted one.
 
+pub mod features;
 mod handcrafted;
 pub mod params;
+pub mod weights;
 
 pub use handcrafted::HandcraftedEval;
 pub use params::EvalParams;

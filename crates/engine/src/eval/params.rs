@@ -1,39 +1,71 @@
 //! Every number the handcrafted evaluation uses, in one place so they can be tuned.
 //!
-//! Piece-square tables are written from Red's side: index `rank * 9 + file`, rank 0 is Red's
-//! back rank. Black reads them mirrored (`rank` → `9 - rank`).
+//! The evaluation is a weighted sum of the features in [`super::features`]; the weights live
+//! in [`super::weights`], written by `xiangqi tune` (see [`crate::tune`]). Piece-square
+//! tables are folded left to right and counted from each side's own back rank.
 
+use super::features::{
+    CANNON_CROWD, CANNON_MOBILITY, CENTRAL_CANNON, CHARIOT_MOBILITY, CHARIOT_ON_PALACE_FILE,
+    DEFENCE_GAP, EMPTY_CANNON, FEATURE_COUNT, FOLDED_POINTS, HORSE_CROWD, HORSE_MOBILITY,
+    HORSE_NEAR_GENERAL, PST, SOLDIER_VS_BARE_PALACE, TEMPO,
+};
 use crate::score::Score;
 
 /// The parameters of [`super::HandcraftedEval`].
 #[derive(Clone, Debug)]
 pub struct EvalParams {
-    /// Base value per kind in the order K A B N R C P.
-    pub piece_value: [Score; 7],
-    /// Piece-square bonus per kind, Red's view.
-    pub pst: [[Score; 90]; 7],
-    /// Per reachable point of a chariot.
-    pub chariot_mobility: Score,
-    /// Per unblocked, not self-occupied horse target.
-    pub horse_mobility: Score,
-    /// Per point a cannon can move to without capturing.
-    pub cannon_mobility: Score,
-    /// For each missing advisor or elephant, times the opponent's attack units.
-    pub missing_defender: Score,
-    /// Attack units per chariot, horse, cannon and crossed soldier.
-    pub attack_units: [Score; 4],
-    /// An enemy cannon on the general's file with no piece between.
-    pub empty_cannon: Score,
-    /// An enemy cannon on the general's file with one screen.
-    pub central_cannon: Score,
-    /// An enemy horse within two points of the general.
-    pub horse_near_general: Score,
-    /// An enemy chariot across the river on a palace file (d, e or f).
-    pub chariot_on_palace_file: Score,
-    /// For the side to move.
-    pub tempo: Score,
+    /// One weight per feature.
+    pub weights: [i32; FEATURE_COUNT],
     /// Divides the score when the leading side has nothing left that can attack.
     pub no_attacker_divisor: Score,
+}
+
+impl EvalParams {
+    /// The built-in values.
+    pub const DEFAULT: EvalParams = EvalParams {
+        weights: super::weights::WEIGHTS,
+        no_attacker_divisor: 8,
+    };
+}
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        EvalParams::DEFAULT
+    }
+}
+
+/// Hand-set starting weights, before tuning: material plus simple positional shapes.
+pub const fn starting_weights() -> [i32; FEATURE_COUNT] {
+    let values: [i32; 7] = [0, 120, 120, 400, 900, 450, 100];
+    let mut w = [0; FEATURE_COUNT];
+    let mut kind = 0;
+    while kind < 7 {
+        let table = build_pst(kind);
+        let mut rank = 0;
+        while rank < 10 {
+            let mut file = 0;
+            while file < 5 {
+                w[PST + kind * FOLDED_POINTS + rank * 5 + file] =
+                    values[kind] + table[rank * 9 + file];
+                file += 1;
+            }
+            rank += 1;
+        }
+        kind += 1;
+    }
+    w[CHARIOT_MOBILITY] = 3;
+    w[HORSE_MOBILITY] = 8;
+    w[CANNON_MOBILITY] = 1;
+    w[DEFENCE_GAP] = 4;
+    w[EMPTY_CANNON] = 60;
+    w[CENTRAL_CANNON] = 25;
+    w[HORSE_NEAR_GENERAL] = 20;
+    w[CHARIOT_ON_PALACE_FILE] = 20;
+    w[CANNON_CROWD] = 0;
+    w[HORSE_CROWD] = 0;
+    w[SOLDIER_VS_BARE_PALACE] = 0;
+    w[TEMPO] = 20;
+    w
 }
 
 const fn build_pst(kind: usize) -> [Score; 90] {
@@ -126,37 +158,4 @@ const fn build_pst(kind: usize) -> [Score; 90] {
         sq += 1;
     }
     t
-}
-
-impl EvalParams {
-    /// The built-in values.
-    pub const DEFAULT: EvalParams = EvalParams {
-        piece_value: [0, 120, 120, 400, 900, 450, 100],
-        pst: [
-            build_pst(0),
-            build_pst(1),
-            build_pst(2),
-            build_pst(3),
-            build_pst(4),
-            build_pst(5),
-            build_pst(6),
-        ],
-        chariot_mobility: 3,
-        horse_mobility: 8,
-        cannon_mobility: 1,
-        missing_defender: 4,
-        attack_units: [3, 2, 2, 1],
-        empty_cannon: 60,
-        central_cannon: 25,
-        horse_near_general: 20,
-        chariot_on_palace_file: 20,
-        tempo: 20,
-        no_attacker_divisor: 8,
-    };
-}
-
-impl Default for EvalParams {
-    fn default() -> Self {
-        EvalParams::DEFAULT
-    }
 }

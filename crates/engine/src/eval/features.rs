@@ -1,0 +1,211 @@
+//! The evaluation as a weighted sum of features. One function walks the position and hands
+//! every (feature, count) pair to a sink: the evaluation multiplies by the weights as it goes,
+//! the tuner records the pairs. Both therefore see exactly the same features.
+
+use xiangqi_rules::{Bitboard, Color, Piece, PieceKind, Position, Square};
+
+/// Points per piece-square table after folding the board left to right (files a–e, 10 ranks).
+pub const FOLDED_POINTS: usize = 50;
+/// First feature of the piece-square tables: `PST + kind * 50 + folded point`.
+pub const PST: usize = 0;
+/// Points a chariot reaches.
+pub const CHARIOT_MOBILITY: usize = 7 * FOLDED_POINTS;
+/// Unblocked horse targets not holding an own piece.
+pub const HORSE_MOBILITY: usize = CHARIOT_MOBILITY + 1;
+/// Empty points a cannon can move to.
+pub const CANNON_MOBILITY: usize = CHARIOT_MOBILITY + 2;
+/// Missing advisors and elephants times the opponent's attack units (counted against the
+/// defender).
+pub const DEFENCE_GAP: usize = CHARIOT_MOBILITY + 3;
+/// A cannon on the enemy general's file with nothing between.
+pub const EMPTY_CANNON: usize = CHARIOT_MOBILITY + 4;
+/// A cannon on the enemy general's file with one screen.
+pub const CENTRAL_CANNON: usize = CHARIOT_MOBILITY + 5;
+/// A horse within two points of the enemy general.
+pub const HORSE_NEAR_GENERAL: usize = CHARIOT_MOBILITY + 6;
+/// A chariot across the river on a palace file.
+pub const CHARIOT_ON_PALACE_FILE: usize = CHARIOT_MOBILITY + 7;
+/// Cannons times the pieces on the board (cannons gain with a crowded board).
+pub const CANNON_CROWD: usize = CHARIOT_MOBILITY + 8;
+/// Horses times the pieces on the board.
+pub const HORSE_CROWD: usize = CHARIOT_MOBILITY + 9;
+/// Crossed soldiers times the opponent's missing advisors and elephants.
+pub const SOLDIER_VS_BARE_PALACE: usize = CHARIOT_MOBILITY + 10;
+/// Being the side to move.
+pub const TEMPO: usize = CHARIOT_MOBILITY + 11;
+/// Number of features.
+pub const FEATURE_COUNT: usize = TEMPO + 1;
+
+/// Attack units per chariot, horse, cannon and crossed soldier, for [`DEFENCE_GAP`].
+const ATTACK_UNITS: [i32; 4] = [3, 2, 2, 1];
+
+/// Receives features one at a time.
+pub trait FeatureSink {
+    /// Adds `count` of feature `index`, for the side to move (`count` negative for the
+    /// opponent's).
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// The folded table point of a piece of `color` on `sq`: ranks counted from the owner's back
+/// rank, files folded onto a–e.
+#[inline]
+pub fn folded_point(color: Color, sq: Square) -> usize {
+    let rank = match color {
+        Color::Red => sq.rank(),
+        Color::Black => 9 - sq.rank(),
+    } as usize;
+    let file = sq.file().min(8 - sq.file()) as usize;
+    rank * 5 + file
+}
+
+fn pieces_between_on_file(pos: &Position, a: Square, b: Square) -> u32 {
+    let (lo, hi) = if a.rank() < b.rank() {
+        (a.rank(), b.rank())
+    } else {
+        (b.rank(), a.rank())
+    };
+    let mut mask = 0u128;
+    for r in lo + 1..hi {
+        if let Some(sq) = Square::new(a.file(), r) {
+            mask |= 1u128 << sq.index();
+        }
+    }
+    (pos.occupied() & Bitboard(mask)).count()
+}
+
+/// Walks one side's features, adding them with `sign` (+1 for the side to move, −1 for the
+/// other); returns that side's attack units.
+fn side_features(
+    pos: &Position,
+    color: Color,
+    sign: i32,
+    crowd: i32,
+    sink: &mut impl FeatureSink,
+) -> i32 {
+    let own = pos.pieces_of(color);
+    let enemy_general = pos.general(color.opponent());
+    let mut attack = 0;
+    for kind in PieceKind::ALL {
+        for sq in pos.pieces(Piece::new(color, kind)) {
+            sink.add(
+                PST + kind.index() * FOLDED_POINTS + folded_point(color, sq),
+                sign,
+            );
+            match kind {
+                PieceKind::Chariot => {
+                    sink.add(
+                        CHARIOT_MOBILITY,
+                        sign * (pos.attacks_from(sq) & !own).count() as i32,
+                    );
+                    attack += ATTACK_UNITS[0];
+                    if (3..=5).contains(&sq.file()) && !color.is_own_half(sq.rank()) {
+                        sink.add(CHARIOT_ON_PALACE_FILE, sign);
+                    }
+                }
+                PieceKind::Horse => {
+                    sink.add(
+                        HORSE_MOBILITY,
+                        sign * (pos.attacks_from(sq) & !own).count() as i32,
+                    );
+                    sink.add(HORSE_CROWD, sign * crowd);
+                    attack += ATTACK_UNITS[1];
+                    let df = sq.file().abs_diff(enemy_general.file());
+                    let dr = sq.rank().abs_diff(enemy_general.rank());
+                    if df <= 2 && dr <= 2 {
+                        sink.add(HORSE_NEAR_GENERAL, sign);
+                    }
+                }
+                PieceKind::Cannon => {
+                    let quiet = pos.attacks_from(sq) & !pos.occupied();
+                    sink.add(CANNON_MOBILITY, sign * quiet.count() as i32);
+                    sink.add(CANNON_CROWD, sign * crowd);
+                    attack += ATTACK_UNITS[2];
+                    if sq.file() == enemy_general.file() {
+                        match pieces_between_on_file(pos, sq, enemy_general) {
+                            0 => sink.add(EMPTY_CANNON, sign),
+                            1 => sink.add(CENTRAL_CANNON, sign),
+                            _ => {}
+                        }
+                    }
+                }
+                PieceKind::Soldier if !color.is_own_half(sq.rank()) => {
+                    attack += ATTACK_UNITS[3];
+                }
+                _ => {}
+            }
+        }
+    }
+    attack
+}
+
+fn defenders(pos: &Position, color: Color) -> i32 {
+    (pos.pieces(Piece::new(color, PieceKind::Advisor)).count()
+        + pos.pieces(Piece::new(color, PieceKind::Elephant)).count()) as i32
+}
+
+fn crossed_soldiers(pos: &Position, color: Color) -> i32 {
+    pos.pieces(Piece::new(color, PieceKind::Soldier))
+        .filter(|sq| !color.is_own_half(sq.rank()))
+        .count() as i32
+}
+
+/// Hands every feature of `pos`, from the side to move's view, to `sink`.
+pub fn visit_features(pos: &Position, sink: &mut impl FeatureSink) {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let crowd = pos.occupied().count() as i32;
+    let our_attack = side_features(pos, us, 1, crowd, sink);
+    let their_attack = side_features(pos, them, -1, crowd, sink);
+    let (our_gap, their_gap) = (4 - defenders(pos, us), 4 - defenders(pos, them));
+    sink.add(DEFENCE_GAP, their_gap * our_attack - our_gap * their_attack);
+    sink.add(
+        SOLDIER_VS_BARE_PALACE,
+        crossed_soldiers(pos, us) * their_gap - crossed_soldiers(pos, them) * our_gap,
+    );
+    sink.add(TEMPO, 1);
+}
+
+/// A sink that sums weighted features.
+pub struct WeightedSum<'a> {
+    /// The weights, indexed by feature.
+    pub weights: &'a [i32; FEATURE_COUNT],
+    /// The running sum.
+    pub total: i32,
+}
+
+impl FeatureSink for WeightedSum<'_> {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32) {
+        self.total += self.weights[index] * count;
+    }
+}
+
+/// A sink that records the features as a sparse list, merging repeats.
+#[derive(Default, Clone, Debug)]
+pub struct FeatureList {
+    /// `(feature, count)` pairs with non-zero counts.
+    pub entries: Vec<(u16, i16)>,
+}
+
+impl FeatureSink for FeatureList {
+    fn add(&mut self, index: usize, count: i32) {
+        if count == 0 {
+            return;
+        }
+        if let Some(e) = self.entries.iter_mut().find(|e| e.0 as usize == index) {
+            e.1 += count as i16;
+        } else {
+            self.entries.push((index as u16, count as i16));
+        }
+    }
+}
+
+impl FeatureList {
+    /// The features of `pos`.
+    pub fn of(pos: &Position) -> FeatureList {
+        let mut list = FeatureList::default();
+        visit_features(pos, &mut list);
+        list.entries.retain(|e| e.1 != 0);
+        list
+    }
+}
