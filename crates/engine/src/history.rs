@@ -83,12 +83,12 @@ impl History {
         ply: usize,
         depth: i32,
         best: Move,
-        tried: &[Move],
+        tried: &[Option<Move>],
         previous: Option<Move>,
     ) {
         let bonus = (depth * depth * 16).min(1600);
         self.bump(color, best, bonus);
-        for &m in tried {
+        for &m in tried.iter().flatten() {
             if m != best {
                 self.bump(color, m, -bonus);
             }

@@ -36,10 +36,12 @@ pub struct MovePicker {
     killers: [Option<Move>; 2],
     counter: Option<Move>,
     captures_only: bool,
+    /// Captures, then (after the losing captures kept at its front) quiet moves.
     list: MoveList,
     scores: [i32; xiangqi_rules::moves::MAX_MOVES],
     index: usize,
-    bad_captures: MoveList,
+    /// Losing captures are moved to `list[..bad_count]` as they are found.
+    bad_count: usize,
     bad_index: usize,
     killer_index: usize,
 }
@@ -72,7 +74,7 @@ impl MovePicker {
             list: MoveList::new(),
             scores: [0; xiangqi_rules::moves::MAX_MOVES],
             index: 0,
-            bad_captures: MoveList::new(),
+            bad_count: 0,
             bad_index: 0,
             killer_index: 0,
         }
@@ -139,7 +141,9 @@ impl MovePicker {
                         if see_ge(pos, m, 0) {
                             return Some(m);
                         }
-                        self.bad_captures.push(m);
+                        // Slots before `index` are spent, so the front can hold it.
+                        self.list.as_mut_slice()[self.bad_count] = m;
+                        self.bad_count += 1;
                     }
                     None => {
                         self.stage = if self.captures_only {
@@ -175,19 +179,20 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateQuiets => {
-                    self.list = MoveList::new();
+                    let first = self.bad_count;
+                    self.list.truncate(first);
                     pos.generate_legal(GenKind::Quiets, &mut self.list);
                     let us = pos.side_to_move();
                     let n = self.list.len();
-                    for i in 0..n {
+                    for i in first..n {
                         self.scores[i] = history.score(us, self.list[i]);
                     }
                     // Insertion sort, best first: lists are short and often nearly sorted.
                     let moves = self.list.as_mut_slice();
-                    for i in 1..n {
+                    for i in first + 1..n {
                         let (m, s) = (moves[i], self.scores[i]);
                         let mut j = i;
-                        while j > 0 && self.scores[j - 1] < s {
+                        while j > first && self.scores[j - 1] < s {
                             moves[j] = moves[j - 1];
                             self.scores[j] = self.scores[j - 1];
                             j -= 1;
@@ -195,7 +200,7 @@ impl MovePicker {
                         moves[j] = m;
                         self.scores[j] = s;
                     }
-                    self.index = 0;
+                    self.index = first;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -210,8 +215,8 @@ impl MovePicker {
                     }
                 }
                 Stage::BadCaptures => {
-                    if self.bad_index < self.bad_captures.len() {
-                        let m = self.bad_captures[self.bad_index];
+                    if self.bad_index < self.bad_count {
+                        let m = self.list[self.bad_index];
                         self.bad_index += 1;
                         return Some(m);
                     }

@@ -12,7 +12,7 @@ use crate::see::see_ge;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use xiangqi_rules::{Move, MoveList, PieceKind, Position};
+use xiangqi_rules::{Move, PieceKind, Position};
 
 /// Plies without a capture after which the game is drawn.
 const NO_CAPTURE_DRAW_PLIES: u32 = 120;
@@ -473,7 +473,8 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut moves_tried = 0usize;
-        let mut quiets_tried = MoveList::new();
+        let mut quiets_tried = [None; 32];
+        let mut quiet_count = 0;
         let late_move_limit = (3 + depth * depth) as usize / (2 - improving as usize);
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
@@ -528,8 +529,9 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
-            if quiet && Some(m) != best_move {
-                quiets_tried.push(m);
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = Some(m);
+                quiet_count += 1;
             }
             if score > best {
                 best = score;
@@ -545,7 +547,7 @@ impl<'a> Worker<'a> {
                                 ply,
                                 depth,
                                 m,
-                                quiets_tried.as_slice(),
+                                &quiets_tried[..quiet_count],
                                 previous,
                             );
                         }
