@@ -49,7 +49,7 @@ impl Level {
 
     /// Node budget at this level.
     pub fn node_limit(self) -> Option<u64> {
-        (!self.is_full_strength()).then(|| 400u64 << (self.level / 2).min(14))
+        (!self.is_full_strength()).then(|| 1000u64 << (self.level / 2))
     }
 
     /// Lines searched to choose from.

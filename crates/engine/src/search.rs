@@ -167,6 +167,9 @@ struct Worker<'a> {
     node_limit: Option<u64>,
     root_moves: Vec<RootMove>,
     stopped: bool,
+    /// Node and time limits apply only once one iteration is complete, so there is always a
+    /// searched move to play.
+    limits_armed: bool,
 }
 
 /// Late-move reductions by depth and move number, `0.75 + ln(depth) ln(n) / 2.25`.
@@ -205,7 +208,7 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return;
         }
-        if self.id != 0 {
+        if self.id != 0 || !self.limits_armed {
             return;
         }
         if let Some(limit) = self.node_limit
@@ -713,6 +716,7 @@ pub fn search(
         node_limit: limits.nodes,
         root_moves: root_moves.clone(),
         stopped: false,
+        limits_armed: false,
     };
 
     let mut result = None;
@@ -815,6 +819,7 @@ fn iterate(
             break;
         }
         completed_depth = depth;
+        w.limits_armed = true;
         best_pv = w.root_moves[0].pv.clone();
         best_score = w.root_moves[0].score;
         if w.id == 0 {
