@@ -17,14 +17,18 @@
 //! `go perft 5` in the same run.
 
 pub mod bitboard;
+pub mod draw;
 pub mod explain;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod repetition;
 pub mod square;
 pub mod status;
 mod tables;
@@ -32,10 +36,13 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN};
+pub use game::{Game, GameRules};
 pub use movegen::GenKind;
 pub use moves::{Move, MoveList};
+pub use outcome::{EndReason, GameResult, Outcome};
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};
+pub use repetition::{RuleSet, Verdict, VerdictKind};
 pub use square::Square;
 pub use status::GameStatus;
