@@ -1,0 +1,60 @@
+//! `xiangqi convert`: reads a game record in any format and writes it in another.
+
+use clap::Args;
+use std::path::{Path, PathBuf};
+use xiangqi_records::{OutputFormat, RecordFormat};
+
+/// The arguments of `xiangqi convert`.
+#[derive(Args)]
+pub struct ConvertArgs {
+    /// The record to read: PGN (UTF-8 or GBK), XQF or DhtmlXQ, told from its content and
+    /// extension.
+    input: PathBuf,
+    /// Where to write the converted record.
+    output: PathBuf,
+    /// The format to write: pgn-iccs, pgn-wxf, pgn-chinese, xqf or dhtmlxq. When absent,
+    /// OUT's extension decides: .pgn (Chinese notation), .xqf, .txt/.ubb/.dhtml (DhtmlXQ).
+    #[arg(long, value_parser = parse_format)]
+    to: Option<OutputFormat>,
+}
+
+fn parse_format(name: &str) -> Result<OutputFormat, String> {
+    OutputFormat::from_name(name)
+        .ok_or_else(|| format!("expected one of {}", OutputFormat::NAMES.join(", ")))
+}
+
+fn extension(path: &Path) -> Option<&str> {
+    path.extension().and_then(|e| e.to_str())
+}
+
+/// Runs `xiangqi convert`; on success prints one line saying what was written.
+pub fn run(args: &ConvertArgs) -> Result<(), String> {
+    let (input, output) = (args.input.display(), args.output.display());
+    let to = match args.to {
+        Some(format) => format,
+        None => extension(&args.output)
+            .and_then(OutputFormat::from_extension)
+            .ok_or_else(|| {
+                format!(
+                    "cannot tell the format to write from {output}: give --to with one of {}",
+                    OutputFormat::NAMES.join(", ")
+                )
+            })?,
+    };
+    let bytes = std::fs::read(&args.input).map_err(|e| format!("cannot read {input}: {e}"))?;
+    let from = RecordFormat::detect(&bytes, extension(&args.input));
+    let games = from
+        .read(&bytes)
+        .map_err(|e| format!("{input} ({from}): {e}"))?;
+    if games.is_empty() {
+        return Err(format!("{input} ({from}) holds no game"));
+    }
+    let out = to.write(&games).map_err(|e| format!("{input}: {e}"))?;
+    std::fs::write(&args.output, out).map_err(|e| format!("cannot write {output}: {e}"))?;
+    let s = if games.len() == 1 { "" } else { "s" };
+    println!(
+        "{} game{s} from {from} written to {output} as {to}",
+        games.len()
+    );
+    Ok(())
+}

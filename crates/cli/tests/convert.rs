@@ -1,0 +1,184 @@
+//! `xiangqi convert` as a user runs it: formats read and written, the output format from
+//! `--to` or the extension, and errors on stderr with exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use xiangqi_records::{RecordFormat, pgn};
+
+fn xiangqi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args)
+        .output()
+        .expect("run xiangqi")
+}
+
+/// A sample record of the records crate.
+fn sample(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../records/tests/data")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A fresh folder for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-convert-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn path(dir: &Path, name: &str) -> String {
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+fn convert(args: &[&str]) -> Output {
+    let mut all = vec!["convert"];
+    all.extend_from_slice(args);
+    xiangqi(&all)
+}
+
+fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn assert_error(out: &Output, needles: &[&str]) {
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: "), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in {err}");
+    }
+}
+
+#[test]
+fn pgn_to_xqf_and_back_keeps_moves_variations_and_comments() {
+    let dir = scratch("pgn-xqf");
+    let (xqf, back) = (path(&dir, "game.xqf"), path(&dir, "back.pgn"));
+    assert_ok(&convert(&[&sample("xqbase-chinese.pgn"), &xqf]));
+    let bytes = std::fs::read(&xqf).unwrap();
+    assert_eq!(&bytes[..3], b"XQ\x0A");
+    let out = convert(&[&xqf, &back, "--to", "pgn-iccs"]);
+    assert_ok(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 game from XQF"));
+    let original = pgn::read(&std::fs::read(sample("xqbase-chinese.pgn")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&back).unwrap();
+    assert!(text.contains("[Format \"ICCS\"]"), "{text}");
+    assert!(text.contains("1. H2-E2 H9-G7"), "{text}");
+    let read = pgn::read_str(&text).unwrap();
+    let moves = |g: &xiangqi_records::Game| g.mainline().collect::<Vec<_>>();
+    assert_eq!(moves(&read[0]), moves(&original[0]));
+    assert_eq!(read[0].move_count(), original[0].move_count());
+    assert_eq!(read[0].moves.comment, original[0].moves.comment);
+    assert_eq!(read[0].tags.get("Red"), Some("吕钦"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn every_target_format_is_written() {
+    let dir = scratch("targets");
+    let input = sample("dpxq.txt");
+    let cases = [
+        ("pgn-iccs", "a.out", "1. H2-E2 {中炮} 1... H9-G7"),
+        ("pgn-wxf", "b.out", "1. C2=5 {中炮} 1... H8+7"),
+        ("pgn-chinese", "c.out", "1. 炮二平五 {中炮} 1... 马8进7"),
+        ("dhtmlxq", "d.out", "[DhtmlXQ_movelist]7747706279678070"),
+    ];
+    for (to, name, needle) in cases {
+        let out = path(&dir, name);
+        assert_ok(&convert(&[&input, &out, "--to", to]));
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains(needle), "{to}: {text}");
+    }
+    let out = path(&dir, "e.out");
+    assert_ok(&convert(&[&input, &out, "--to", "xqf"]));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(RecordFormat::detect(&bytes, None), RecordFormat::Xqf);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_output_extension_picks_the_format() {
+    let dir = scratch("extensions");
+    let input = sample("hand-made-v18.xqf");
+    let pgn_out = path(&dir, "game.pgn");
+    assert_ok(&convert(&[&input, &pgn_out]));
+    let text = std::fs::read_to_string(&pgn_out).unwrap();
+    assert!(
+        text.contains("[Format \"Chinese\"]") && text.contains("炮二平五"),
+        "{text}"
+    );
+    let ubb = path(&dir, "game.ubb");
+    assert_ok(&convert(&[&input, &ubb]));
+    assert!(
+        std::fs::read_to_string(&ubb)
+            .unwrap()
+            .starts_with("[DhtmlXQ]")
+    );
+    let unknown = path(&dir, "game.doc");
+    assert_error(
+        &convert(&[&input, &unknown]),
+        &["cannot tell the format", "--to"],
+    );
+    assert!(!Path::new(&unknown).exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn gbk_input_becomes_utf8_output() {
+    let dir = scratch("gbk");
+    let out = path(&dir, "game.pgn");
+    assert_ok(&convert(&[&sample("gbk.pgn"), &out, "--to", "pgn-wxf"]));
+    let text = std::fs::read_to_string(&out).expect("UTF-8 output");
+    assert!(text.contains("[Red \"吕钦\"]"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_records_are_errors_that_say_where() {
+    let dir = scratch("errors");
+    let out = path(&dir, "out.pgn");
+
+    let illegal = path(&dir, "illegal.pgn");
+    std::fs::write(&illegal, "1. h2e2 h2e2 *\n").unwrap();
+    assert_error(
+        &convert(&[&illegal, &out]),
+        &["illegal.pgn (PGN)", "line 1, column 9", "move 1... h2e2"],
+    );
+
+    let cut = path(&dir, "cut.xqf");
+    let bytes = std::fs::read(sample("hand-made-v10.xqf")).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    assert_error(
+        &convert(&[&cut, &out]),
+        &["cut off", "byte offset", "partial game"],
+    );
+
+    let missing = path(&dir, "missing.pgn");
+    assert_error(&convert(&[&missing, &out]), &["cannot read"]);
+    assert!(!Path::new(&out).exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn xqf_holds_one_game() {
+    let dir = scratch("one-game");
+    let out = path(&dir, "out.xqf");
+    assert_error(
+        &convert(&[&sample("collection.pgn"), &out]),
+        &["XQF holds exactly one game", "there are 3"],
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_unknown_target_format_is_refused() {
+    let out = convert(&["a.pgn", "b.pgn", "--to", "cbf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pgn-iccs, pgn-wxf"));
+}

@@ -1,0 +1,32 @@
+//! Xiangqi game records: a game tree with variations, comments, NAGs and tags, and readers and
+//! writers for the files players keep their games in.
+//!
+//! - [`pgn`]: PGN in the xqbase convention (`[Game "Chinese Chess"]`, moves in ICCS, WXF or
+//!   Chinese as the `[Format]` tag says, Chinese when it is absent) and the `[Variant
+//!   "xiangqi"]` dialect of Fairy-Stockfish, pychess and WinBoard (algebraic moves, ranks 1–10
+//!   or 0–9); many games a file, UTF-8 or GBK.
+//! - [`xqf`]: the binary format of XQStudio; every version is read (1.1 and later are
+//!   encrypted), version 1.0 is written.
+//! - [`dhtmlxq`]: the DhtmlXQ/UBB text of dpxq.com and the web viewers that copy it.
+//! - [`format`](mod@format): telling the formats apart and reading or writing any of them.
+//!
+//! Readers never panic: bad input gives a [`RecordError`] that says where (line and column,
+//! or byte offset) and what was expected; a game cut off keeps what was read as a partial
+//! game in the error.
+
+pub mod dhtmlxq;
+pub mod error;
+pub mod format;
+pub mod game;
+pub mod pgn;
+mod piece_slots;
+pub mod result;
+pub mod tags;
+mod text;
+pub mod xqf;
+
+pub use error::{ErrorKind, Place, RecordError, WriteError};
+pub use format::{OutputFormat, RecordFormat};
+pub use game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, Nag, TreeError};
+pub use result::GameResult;
+pub use tags::Tags;

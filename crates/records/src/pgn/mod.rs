@@ -1,0 +1,53 @@
+//! PGN for Xiangqi.
+//!
+//! **Reading** takes UTF-8 or GBK text holding any number of games. Two dialects:
+//! - the xqbase convention: `[Game "Chinese Chess"]`, moves in the notation `[Format "ICCS"]`,
+//!   `"WXF"` or `"Chinese"` names (Chinese when the tag is absent); each move is tried in the
+//!   named notation first and then in any (`H2-E2`, `h2e2`, `C2=5`, `C2.5`, `炮二平五`);
+//! - `[Variant "xiangqi"]` (Fairy-Stockfish, pychess, WinBoard, elephantchess): algebraic
+//!   moves such as `Che3`, `Nhg8`, `Rih10`, `Pxc5`, or bare coordinates, with ranks counted
+//!   from 1, or from 0 when the game names a rank 0 and none 10; `White…` tags are read as
+//!   `Red…`.
+//!
+//! Movetext may hold move numbers (`12.`, `12...`, also glued to the move), `{…}` and `;`
+//! comments, `(…)` variations nested up to [`crate::MAX_VARIATION_DEPTH`] deep, NAGs (`$1`)
+//! and `!`, `?`, `!!`, `??`, `!?`, `?!`, and ends with `1-0`, `0-1`, `1/2-1/2` or `*`. A comment
+//! before the first move is the comment on the game (or on the variation); several comments
+//! in a row join a line apart. `%` lines are skipped. The tags `Game`, `Variant`, `FEN`,
+//! `Format`, `Result` and `SetUp` go into the model, not into [`crate::Tags`]. A game that
+//! ends without a result token is cut off, unless the tags of the next game follow.
+//!
+//! **Writing** gives the xqbase convention in UTF-8: `[Game "Chinese Chess"]`, the roster tags
+//! (Event, Site, Date, Round, RedTeam, Red, BlackTeam, Black), Result, the other tags, `[FEN]`
+//! when the start is not the standard position, `[Format]`; moves as `H2-E2`, `C2=5` or
+//! `炮二平五`; NAGs as `$n`; comments in braces, or as `;` lines when they hold a `}`; lines
+//! of at most 80 characters.
+
+mod lexer;
+mod reader;
+mod san;
+mod writer;
+
+pub use reader::Games;
+pub use writer::{write_game, write_games};
+
+use crate::error::RecordError;
+use crate::game::Game;
+
+/// Reads every game of a PGN file (UTF-8, UTF-16 with a byte order mark, or GBK). The first
+/// game that cannot be read is the error.
+pub fn read(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
+    let text = crate::text::decode(bytes)?;
+    read_str(&text)
+}
+
+/// Reads every game of a PGN text. The first game that cannot be read is the error.
+pub fn read_str(text: &str) -> Result<Vec<Game>, RecordError> {
+    Games::new(text).collect()
+}
+
+/// The games of a PGN text one at a time, each a game or the error that stopped it; reading
+/// goes on after a bad game.
+pub fn games(text: &str) -> Games<'_> {
+    Games::new(text)
+}

@@ -1,0 +1,132 @@
+//! The named facts about a game (event, players, date …), kept in a fixed order.
+
+/// Tags that come first, in this order, as the xqbase convention writes them.
+pub const ROSTER: [&str; 8] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "RedTeam",
+    "Red",
+    "BlackTeam",
+    "Black",
+];
+
+/// Tag names that the game model holds elsewhere (start position, result) or that only
+/// describe the file (which game, which notation). Readers take them out of the tags and
+/// writers write them from the model; [`Tags::set`] refuses them.
+pub const RESERVED: [&str; 6] = ["Game", "Variant", "FEN", "Format", "Result", "SetUp"];
+
+/// The tags of a game: name and value pairs with unique names, the [`ROSTER`] first in its
+/// order, then the others in the order they were set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tags {
+    pairs: Vec<(String, String)>,
+}
+
+impl Tags {
+    /// No tags.
+    pub fn new() -> Tags {
+        Tags::default()
+    }
+
+    /// The value of tag `name`, if set.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name` to `value`, replacing an earlier value. Returns false, and sets
+    /// nothing, for a [`RESERVED`] name or a name that is empty or holds anything but ASCII
+    /// letters, digits and `_`.
+    pub fn set(&mut self, name: &str, value: &str) -> bool {
+        if !is_valid_name(name) || RESERVED.contains(&name) {
+            return false;
+        }
+        if let Some(pair) = self.pairs.iter_mut().find(|(n, _)| n == name) {
+            pair.1 = value.to_string();
+            return true;
+        }
+        let at = match roster_index(name) {
+            Some(rank) => self
+                .pairs
+                .iter()
+                .position(|(n, _)| roster_index(n).is_none_or(|r| r > rank))
+                .unwrap_or(self.pairs.len()),
+            None => self.pairs.len(),
+        };
+        self.pairs.insert(at, (name.to_string(), value.to_string()));
+        true
+    }
+
+    /// Removes tag `name` and returns its value.
+    pub fn remove(&mut self, name: &str) -> Option<String> {
+        let i = self.pairs.iter().position(|(n, _)| n == name)?;
+        Some(self.pairs.remove(i).1)
+    }
+
+    /// The tags in order, as (name, value).
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// How many tags are set.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Whether no tag is set.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+}
+
+/// Whether `name` can be a tag name: ASCII letters, digits and `_`, not empty.
+pub fn is_valid_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn roster_index(name: &str) -> Option<usize> {
+    ROSTER.iter().position(|r| *r == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roster_tags_come_first_in_roster_order() {
+        let mut tags = Tags::new();
+        assert!(tags.set("Opening", "中炮"));
+        assert!(tags.set("Black", "B"));
+        assert!(tags.set("Event", "E"));
+        assert!(tags.set("ECCO", "A00"));
+        assert!(tags.set("Red", "R"));
+        let names: Vec<&str> = tags.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["Event", "Red", "Black", "Opening", "ECCO"]);
+    }
+
+    #[test]
+    fn setting_again_replaces_in_place() {
+        let mut tags = Tags::new();
+        tags.set("Red", "a");
+        tags.set("Site", "s");
+        tags.set("Red", "b");
+        assert_eq!(tags.get("Red"), Some("b"));
+        assert_eq!(tags.len(), 2);
+        assert_eq!(tags.remove("Red"), Some("b".to_string()));
+        assert_eq!(tags.get("Red"), None);
+    }
+
+    #[test]
+    fn reserved_and_malformed_names_are_refused() {
+        let mut tags = Tags::new();
+        assert!(!tags.set("FEN", "x"));
+        assert!(!tags.set("Result", "1-0"));
+        assert!(!tags.set("", "x"));
+        assert!(!tags.set("Bad Name", "x"));
+        assert!(tags.is_empty());
+    }
+}
