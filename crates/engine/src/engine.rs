@@ -42,8 +42,11 @@ impl Default for EngineOptions {
 pub struct SearchRequest {
     /// Position to search.
     pub position: Position,
-    /// Hashes of the earlier positions of the game, oldest first (for repetitions).
+    /// Hashes of the earlier positions of the game since the last capture, oldest first.
     pub history: Vec<u64>,
+    /// The move played from each of those positions (same length as `history`), so that
+    /// repeated cycles can be judged for perpetual check and chase; empty when unknown.
+    pub history_moves: Vec<Move>,
     /// Limits of this search.
     pub limits: SearchLimits,
     /// Root moves not to play.
@@ -58,6 +61,7 @@ impl SearchRequest {
         SearchRequest {
             position,
             history: Vec::new(),
+            history_moves: Vec::new(),
             limits,
             excluded: Vec::new(),
             search_moves: Vec::new(),
@@ -187,6 +191,7 @@ impl Engine {
         let mut result = search(
             &request.position,
             &request.history,
+            &request.history_moves,
             &config,
             &self.shared,
             self.eval.as_ref(),
@@ -206,12 +211,20 @@ impl Engine {
     }
 
     /// A hint for the side to move within `budget`: the best move, its line and score.
-    pub fn hint(&self, position: &Position, history: &[u64], budget: Duration) -> SearchResult {
+    /// `history` and `history_moves` are as in [`SearchRequest`].
+    pub fn hint(
+        &self,
+        position: &Position,
+        history: &[u64],
+        history_moves: &[Move],
+        budget: Duration,
+    ) -> SearchResult {
         let mut full = self.clone();
         full.options.level = Level::new(crate::levels::MAX_LEVEL);
         full.options.multipv = 1;
         let request = SearchRequest {
             history: history.to_vec(),
+            history_moves: history_moves.to_vec(),
             ..SearchRequest::new(
                 position.clone(),
                 SearchLimits {

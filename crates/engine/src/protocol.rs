@@ -46,6 +46,7 @@ pub struct Session {
     elo: u32,
     position: Position,
     history: Vec<u64>,
+    history_moves: Vec<Move>,
     banned: Vec<Move>,
     search: Option<JoinHandle<()>>,
     out: Output,
@@ -73,6 +74,7 @@ impl Session {
             elo: ELO_RANGE.1,
             position: Position::startpos(),
             history: Vec::new(),
+            history_moves: Vec::new(),
             banned: Vec::new(),
             search: None,
             out,
@@ -121,6 +123,7 @@ impl Session {
                 self.stop_search();
                 self.engine.new_game();
                 self.history.clear();
+                self.history_moves.clear();
                 self.banned.clear();
             }
             "setoption" => self.set_option(rest),
@@ -263,10 +266,11 @@ impl Session {
 
     fn set_position(&mut self, rest: &str) {
         match parse_position(rest) {
-            Ok((position, history)) => {
+            Ok(parsed) => {
                 self.stop_search();
-                self.position = position;
-                self.history = history;
+                self.position = parsed.position;
+                self.history = parsed.history;
+                self.history_moves = parsed.history_moves;
                 self.banned.clear();
             }
             Err(e) => self.error(&format!("{e}; position unchanged")),
@@ -308,6 +312,7 @@ impl Session {
         let request = SearchRequest {
             position: self.position.clone(),
             history: self.history.clone(),
+            history_moves: self.history_moves.clone(),
             limits,
             excluded: self.banned.clone(),
             search_moves: search_moves_checked,
@@ -322,9 +327,19 @@ impl Session {
     }
 }
 
-/// Parses `startpos|fen <fen> [moves …]` into the position and the hashes of the positions
-/// before it.
-pub fn parse_position(rest: &str) -> Result<(Position, Vec<u64>), String> {
+/// A position command's result: the position and how it was reached since the last capture.
+#[derive(Clone, Debug)]
+pub struct ParsedPosition {
+    /// The position reached.
+    pub position: Position,
+    /// Hashes of the positions since the last capture, oldest first, not the current one.
+    pub history: Vec<u64>,
+    /// The move played from each of those positions.
+    pub history_moves: Vec<Move>,
+}
+
+/// Parses `startpos|fen <fen> [moves …]`.
+pub fn parse_position(rest: &str) -> Result<ParsedPosition, String> {
     let (setup, moves) = match rest.split_once(" moves") {
         Some((s, m)) => (s.trim(), m.trim()),
         None => (rest.trim(), ""),
@@ -339,6 +354,7 @@ pub fn parse_position(rest: &str) -> Result<(Position, Vec<u64>), String> {
         ));
     };
     let mut history = Vec::new();
+    let mut history_moves = Vec::new();
     for (i, text) in moves.split_whitespace().enumerate() {
         let m = parse_iccs(text)
             .filter(|&m| position.is_legal(m))
@@ -350,12 +366,18 @@ pub fn parse_position(rest: &str) -> Result<(Position, Vec<u64>), String> {
                 )
             })?;
         history.push(position.hash());
+        history_moves.push(m);
         position.make_move(m);
         if position.halfmove_clock() == 0 {
             history.clear();
+            history_moves.clear();
         }
     }
-    Ok((position, history))
+    Ok(ParsedPosition {
+        position,
+        history,
+        history_moves,
+    })
 }
 
 /// Parses the arguments of `go` in either dialect: the limits and any `searchmoves`.

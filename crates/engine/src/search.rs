@@ -12,6 +12,7 @@ use crate::see::see_ge;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use xiangqi_rules::repetition::{RuleSet, judge_cycle};
 use xiangqi_rules::{Move, PieceKind, Position};
 
 /// Plies without a capture after which the game is drawn.
@@ -156,6 +157,9 @@ struct Worker<'a> {
     id: usize,
     pos: Position,
     keys: Vec<u64>,
+    /// `path[i]` is the move from the position `keys[i]` to `keys[i + 1]`; `None` for a null
+    /// move or an unknown game move.
+    path: Vec<Option<Move>>,
     history: History,
     stack: Vec<Frame>,
     pv: Vec<Vec<Move>>,
@@ -228,30 +232,43 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Whether the current position repeats an earlier one since the last capture.
-    fn is_repetition(&self) -> bool {
+    /// The score of the current position when it repeats an earlier one since the last
+    /// capture: the Asian rules' verdict on the cycle — a loss for a side that checked or
+    /// chased perpetually, otherwise a draw. `None` when it does not repeat.
+    fn repetition_score(&self, ply: usize) -> Option<Score> {
         let n = self.keys.len();
         let reach = (self.pos.halfmove_clock() as usize).min(n.saturating_sub(1));
         let key = self.pos.hash();
         let mut back = 4;
         while back <= reach {
             if self.keys[n - 1 - back] == key {
-                return true;
+                let cycle: Option<Vec<Move>> = self.path[n - 1 - back..].iter().copied().collect();
+                let Some(cycle) = cycle else {
+                    return Some(DRAW);
+                };
+                let judgement = judge_cycle(&self.pos, &cycle, RuleSet::Asian);
+                return Some(match judgement.score_for(self.pos.side_to_move()) {
+                    Some(1) => mate_in(ply),
+                    Some(-1) => mated_in(ply),
+                    _ => DRAW,
+                });
             }
             back += 2;
         }
-        false
+        None
     }
 
     fn make(&mut self, m: Move, ply: usize) -> xiangqi_rules::Undo {
         self.stack[ply].current = Some(m);
         let undo = self.pos.make_move(m);
         self.keys.push(self.pos.hash());
+        self.path.push(Some(m));
         undo
     }
 
     fn unmake(&mut self, m: Move, undo: xiangqi_rules::Undo) {
         self.keys.pop();
+        self.path.pop();
         self.pos.unmake_move(m, undo);
     }
 
@@ -383,7 +400,10 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(&self.pos);
         }
-        if self.is_repetition() || self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
+        if let Some(score) = self.repetition_score(ply) {
+            return score;
+        }
+        if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
             return DRAW;
         }
         // Mate-distance pruning.
@@ -442,11 +462,13 @@ impl<'a> Worker<'a> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let undo = self.pos.make_null_move();
                 self.keys.push(self.pos.hash());
+                self.path.push(None);
                 self.stack[ply].current = None;
                 self.stack[ply + 1].excluded_null = true;
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 self.stack[ply + 1].excluded_null = false;
                 self.keys.pop();
+                self.path.pop();
                 self.pos.unmake_null_move(undo);
                 if self.stopped {
                     return 0;
@@ -640,11 +662,13 @@ impl<'a> Worker<'a> {
 }
 
 /// Runs a search on `pos`, whose earlier positions' hashes since the last capture are
-/// `history` (oldest first, not including `pos`). `report` receives progress from the main
-/// thread: one call per completed line.
+/// `history` (oldest first, not including `pos`) and the moves played from them
+/// `history_moves` (empty when unknown; then repetitions score as draws). `report` receives
+/// progress from the main thread: one call per completed line.
 pub fn search(
     pos: &Position,
     history: &[u64],
+    history_moves: &[Move],
     config: &SearchConfig,
     shared: &Shared,
     eval: &dyn Evaluator,
@@ -694,6 +718,11 @@ pub fn search(
 
     let mut keys: Vec<u64> = history.to_vec();
     keys.push(pos.hash());
+    let path: Vec<Option<Move>> = if history_moves.len() == history.len() {
+        history_moves.iter().copied().map(Some).collect()
+    } else {
+        vec![None; history.len()]
+    };
     let max_depth = limits
         .depth
         .unwrap_or(MAX_PLY as i32 - 4)
@@ -705,6 +734,7 @@ pub fn search(
         id,
         pos: pos.clone(),
         keys: keys.clone(),
+        path: path.clone(),
         history: History::new(),
         stack: vec![Frame::default(); MAX_PLY + 2],
         pv: vec![Vec::new(); MAX_PLY + 2],

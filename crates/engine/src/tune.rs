@@ -38,7 +38,7 @@ impl Default for TuneConfig {
         TuneConfig {
             epochs: 400,
             scale: 400.0,
-            learning_rate: 2.0,
+            learning_rate: 5.0,
             regularisation: 1e-7,
             max_target: 2500.0,
         }
