@@ -59,3 +59,61 @@ pub fn perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<(), String> 
         write_lines([format!("total {total}")])
     }
 }
+
+/// `xiangqi tune`: fits the evaluation weights to labelled positions.
+pub fn tune(
+    data: &std::path::Path,
+    out: Option<&std::path::Path>,
+    epochs: usize,
+    check: Option<&std::path::Path>,
+) -> Result<(), String> {
+    use xiangqi_engine::tune::{TuneConfig, parse_samples, tune, weights_source};
+    let config = TuneConfig {
+        epochs,
+        ..Default::default()
+    };
+    let load = |path: &std::path::Path| {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("reading {}: {e}", path.display()))?;
+        parse_samples(&text, config.max_target).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let samples = load(data)?;
+    let held_out = match check {
+        Some(path) => load(path)?,
+        None => Vec::new(),
+    };
+    if samples.is_empty() {
+        return Err(format!("{}: no usable positions", data.display()));
+    }
+    let start = xiangqi_engine::eval::weights::WEIGHTS;
+    let before = xiangqi_engine::tune::loss(&start.map(f64::from), &samples, config.scale);
+    eprintln!(
+        "{} quiet positions; loss before tuning {before:.6}",
+        samples.len()
+    );
+    let weights = tune(&start, &samples, config, &mut |epoch, loss| {
+        eprintln!("epoch {epoch}: loss {loss:.6}");
+    });
+    if !held_out.is_empty() {
+        let loss = |w: &[i32; xiangqi_engine::eval::features::FEATURE_COUNT]| {
+            xiangqi_engine::tune::loss(&w.map(f64::from), &held_out, config.scale)
+        };
+        eprintln!(
+            "held-out loss on {} positions: {:.6} before, {:.6} after",
+            held_out.len(),
+            loss(&start),
+            loss(&weights)
+        );
+    }
+    let comment = format!(
+        "Tuned by `xiangqi tune` on {} quiet positions ({epochs} epochs).",
+        samples.len()
+    );
+    let source = weights_source(&weights, &comment);
+    match out {
+        Some(path) => {
+            std::fs::write(path, source).map_err(|e| format!("writing {}: {e}", path.display()))
+        }
+        None => write_lines([source]),
+    }
+}

@@ -1,6 +1,10 @@
 //! The `xiangqi` command: argument parsing and dispatch.
 
 mod commands;
+mod convert;
+mod judge;
+mod match_cmd;
+mod play;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -32,30 +36,53 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Replay a game and print how it stands: `result: red-wins|black-wins|draw|ongoing
+    /// reason: <text>`, judging perpetual checks and chases under the asian or cxq rules.
+    Judge(judge::JudgeArgs),
+    /// Convert a game record between PGN (ICCS, WXF or Chinese moves), XQF and DhtmlXQ.
+    Convert(convert::ConvertArgs),
     /// Speak UCI on standard input and output (ICCS moves, ranks 0-9).
     Uci,
     /// Speak UCCI on standard input and output.
     Ucci,
+    /// Tune the evaluation weights to labelled positions (`FEN;score[;capture]` lines) and
+    /// write them as the source of `eval/weights.rs`.
+    Tune {
+        /// The labelled positions.
+        data: std::path::PathBuf,
+        /// Where to write the weights source (standard output when absent).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        /// Held-out positions to report the loss on, before and after.
+        #[arg(long)]
+        check: Option<std::path::PathBuf>,
+    },
     /// Search the bench positions at a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth per position.
         #[arg(default_value_t = xiangqi_engine::bench::DEFAULT_DEPTH)]
         depth: i32,
     },
+    /// Play engines against each other (UCI or UCCI) with our arbiter; report Elo and SPRT.
+    Match(Box<match_cmd::MatchArgs>),
+    /// Play in the browser: serve the app on 127.0.0.1 (the default with no subcommand).
+    Play(play::PlayArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Ok(())
-        }
+        None => play::run(&play::PlayArgs::default()),
+        Some(Command::Play(args)) => play::run(&args),
         Some(Command::Moves { fen }) => commands::moves(fen.as_deref()),
         Some(Command::Perft { depth, fen, divide }) => {
             commands::perft(depth, fen.as_deref(), divide)
         }
+        Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Uci) => {
             xiangqi_engine::protocol::run_stdio(xiangqi_engine::protocol::Dialect::Uci);
             Ok(())
@@ -64,11 +91,18 @@ fn main() -> ExitCode {
             xiangqi_engine::protocol::run_stdio(xiangqi_engine::protocol::Dialect::Ucci);
             Ok(())
         }
+        Some(Command::Tune {
+            data,
+            out,
+            epochs,
+            check,
+        }) => commands::tune(&data, out.as_deref(), epochs, check.as_deref()),
         Some(Command::Bench { depth }) => {
             let report = xiangqi_engine::bench::run(depth, &mut |line| eprintln!("{line}"));
             println!("{}", report.summary());
             Ok(())
         }
+        Some(Command::Match(args)) => match_cmd::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

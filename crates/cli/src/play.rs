@@ -1,0 +1,65 @@
+//! `xiangqi play`: starts the browser app on a local port and prints its address.
+
+use clap::Args;
+
+/// Where to serve the app.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The port to try first; the next free one is taken when it is busy.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on (loopback unless given).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the app in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+impl Default for PlayArgs {
+    fn default() -> Self {
+        PlayArgs {
+            port: 8080,
+            host: "127.0.0.1".to_string(),
+            open: false,
+        }
+    }
+}
+
+/// Serves the app until the process is stopped.
+pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime.block_on(async {
+        let listener = xiangqi_web::bind(&args.host, args.port)
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the listening address: {e}"))?;
+        let url = xiangqi_web::url(&args.host, addr);
+        println!("Xiangqi is served at {url}  (Ctrl+C to stop)");
+        if args.open {
+            open_browser(&url);
+        }
+        xiangqi_web::serve(listener, &args.host)
+            .await
+            .map_err(|e| format!("the server stopped: {e}"))
+    })
+}
+
+/// Asks the desktop to open `url`; failing quietly, as the address is printed anyway.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(target_os = "windows") {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if std::process::Command::new(opener).arg(url).spawn().is_err() {
+        eprintln!("could not open a browser; open {url} yourself");
+    }
+}

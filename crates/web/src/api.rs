@@ -1,0 +1,561 @@
+//! The JSON API the page talks to: games, moves, undo/redo, engine replies, hints, analysis,
+//! FEN checks and the playing levels.
+
+use crate::error::ApiError;
+use crate::session::{GameSession, Sessions};
+use crate::view::{GameView, MoveView, game_view};
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use xiangqi_engine::levels::{ELO_RANGE, Level, MAX_LEVEL};
+use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest, SearchResult};
+use xiangqi_rules::{Game, GameRules, Move, Position, START_FEN, Square};
+
+/// How long the engine may think at full strength, per move.
+const FULL_STRENGTH_TIME: Duration = Duration::from_secs(3);
+/// How long a hint may take.
+const HINT_TIME: Duration = Duration::from_millis(600);
+/// Longest analysis a request may ask for.
+const MAX_ANALYSIS: Duration = Duration::from_secs(10);
+
+type ApiResult<T> = Result<Json<T>, ApiError>;
+
+fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    payload.map(|Json(v)| v).map_err(|e| {
+        ApiError::bad_request(format!("the request body is not valid: {}", e.body_text()))
+    })
+}
+
+fn parse_square(text: &str) -> Result<Square, ApiError> {
+    Square::parse(text).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "`{text}` is not a point: use a file a–i and a rank 0–9"
+        ))
+    })
+}
+
+fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
+    let (from, to) = text
+        .get(..2)
+        .zip(text.get(2..))
+        .ok_or_else(|| ApiError::bad_request(format!("`{text}` is not an ICCS move")))?;
+    let (from, to) = (parse_square(from)?, parse_square(to)?);
+    pos.check_move(from, to).map_err(|e| {
+        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message());
+        err.highlights = e.highlights().iter().map(Square::to_string).collect();
+        err
+    })
+}
+
+fn view_of(id: &str, s: &GameSession) -> GameView {
+    game_view(id, s.version, &s.game, &s.redo)
+}
+
+fn with_game<R>(
+    sessions: &Sessions,
+    id: &str,
+    f: impl FnOnce(&mut GameSession) -> Result<R, ApiError>,
+) -> Result<R, ApiError> {
+    sessions.with(id, f).ok_or_else(|| ApiError::no_game(id))?
+}
+
+/// A new game: from `fen` (the start position when absent), with `moves` already played.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The start position.
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Moves played from it (ICCS).
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Moves taken back that redo can replay, next first (ICCS).
+    #[serde(default)]
+    pub redo: Vec<String>,
+}
+
+/// `POST /api/games`: starts a game and returns it.
+pub async fn new_game(
+    State(sessions): State<Sessions>,
+    payload: Result<Json<NewGame>, JsonRejection>,
+) -> Result<(StatusCode, Json<GameView>), ApiError> {
+    let req = body(payload)?;
+    let fen = req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
+    let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
+        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-fen", e.to_string()))?;
+    for text in &req.moves {
+        let m = parse_move(game.position(), text)?;
+        game.play(m)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message()))?;
+    }
+    // Keep only the redo moves that replay legally from here.
+    let mut redo = Vec::new();
+    let mut pos = game.position().clone();
+    for text in &req.redo {
+        let Ok(m) = parse_move(&pos, text) else { break };
+        pos = pos.after(m);
+        redo.push(m);
+    }
+    redo.reverse();
+    let mut session = GameSession::new(game);
+    session.redo = redo;
+    let id = sessions.insert(session);
+    let view = with_game(&sessions, &id, |s| Ok(view_of(&id, s)))?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// `GET /api/games/{id}`: the game as it stands.
+pub async fn get_game(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+) -> ApiResult<GameView> {
+    with_game(&sessions, &id, |s| Ok(view_of(&id, s))).map(Json)
+}
+
+/// `DELETE /api/games/{id}`: forgets the game.
+pub async fn delete_game(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    if sessions.remove(&id) {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::no_game(&id))
+    }
+}
+
+/// A move by its two points.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The point the piece leaves.
+    pub from: String,
+    /// The point it goes to.
+    pub to: String,
+}
+
+/// `POST /api/games/{id}/move`: plays a move, or explains why it is illegal (422).
+pub async fn play_move(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Result<Json<MoveRequest>, JsonRejection>,
+) -> ApiResult<GameView> {
+    let req = body(payload)?;
+    let (from, to) = (parse_square(&req.from)?, parse_square(&req.to)?);
+    with_game(&sessions, &id, |s| {
+        if let Some(o) = s.game.outcome() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game-over",
+                format!("the game is over: {}", o.reason),
+            ));
+        }
+        let m = parse_move(s.game.position(), &format!("{from}{to}"))?;
+        s.game
+            .play(m)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message()))?;
+        // A move that is the one redo would play keeps the rest of the redo line.
+        if s.redo.last() == Some(&m) {
+            s.redo.pop();
+        } else {
+            s.redo.clear();
+        }
+        s.changed();
+        Ok(view_of(&id, s))
+    })
+    .map(Json)
+}
+
+/// How many moves undo or redo steps over (1 when absent).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct StepRequest {
+    /// Moves to step over.
+    #[serde(default)]
+    pub count: Option<usize>,
+}
+
+/// `POST /api/games/{id}/undo`: takes back moves (none left is not an error).
+pub async fn undo(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Option<Json<StepRequest>>,
+) -> ApiResult<GameView> {
+    let count = payload.and_then(|Json(r)| r.count).unwrap_or(1);
+    with_game(&sessions, &id, |s| {
+        for _ in 0..count {
+            match s.game.undo() {
+                Some(m) => s.redo.push(m),
+                None => break,
+            }
+        }
+        s.changed();
+        Ok(view_of(&id, s))
+    })
+    .map(Json)
+}
+
+/// `POST /api/games/{id}/redo`: replays moves taken back.
+pub async fn redo(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Option<Json<StepRequest>>,
+) -> ApiResult<GameView> {
+    let count = payload.and_then(|Json(r)| r.count).unwrap_or(1);
+    with_game(&sessions, &id, |s| {
+        for _ in 0..count {
+            let Some(m) = s.redo.pop() else { break };
+            if s.game.play(m).is_err() {
+                s.redo.clear();
+                break;
+            }
+        }
+        s.changed();
+        Ok(view_of(&id, s))
+    })
+    .map(Json)
+}
+
+/// The engine's level for a reply.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineRequest {
+    /// 0 (beginner) to 20 (full strength).
+    pub level: u32,
+}
+
+/// The game after the engine's reply, and the reply itself.
+#[derive(Serialize)]
+pub struct EngineReply {
+    /// The game after the reply.
+    pub game: GameView,
+    /// The move the engine played.
+    pub reply: MoveView,
+}
+
+fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
+    let mut history = s.game.hashes_since_capture();
+    history.pop();
+    SearchRequest {
+        history,
+        history_moves: s.game.moves_since_capture().to_vec(),
+        ..SearchRequest::new(s.game.position().clone(), limits)
+    }
+}
+
+async fn search_blocking(
+    run: impl FnOnce() -> SearchResult + Send + 'static,
+) -> Result<SearchResult, ApiError> {
+    tokio::task::spawn_blocking(run).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "engine-failed",
+            "the engine stopped unexpectedly; try again",
+        )
+    })
+}
+
+fn changed_meanwhile() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "game-changed",
+        "the game changed while the engine was thinking",
+    )
+}
+
+/// `POST /api/games/{id}/engine`: the engine plays the side to move at `level`.
+pub async fn engine_move(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Result<Json<EngineRequest>, JsonRejection>,
+) -> ApiResult<EngineReply> {
+    let req = body(payload)?;
+    if req.level > MAX_LEVEL {
+        return Err(ApiError::bad_request(format!(
+            "level {} does not exist: levels run from 0 to {MAX_LEVEL}",
+            req.level
+        )));
+    }
+    let (engine, request, version) = with_game(&sessions, &id, |s| {
+        if let Some(o) = s.game.outcome() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game-over",
+                format!("the game is over: {}", o.reason),
+            ));
+        }
+        let level = Level::new(req.level);
+        s.engine.set_options(EngineOptions {
+            level,
+            multipv: 1,
+            ..s.engine.options().clone()
+        });
+        let limits = SearchLimits {
+            movetime: level.is_full_strength().then_some(FULL_STRENGTH_TIME),
+            ..SearchLimits::default()
+        };
+        Ok((s.engine.clone(), request_for(s, limits), s.version))
+    })?;
+    let result = search_blocking(move || engine.think(&request, &mut |_| {})).await?;
+    with_game(&sessions, &id, |s| {
+        if s.version != version {
+            return Err(changed_meanwhile());
+        }
+        let m = result.best_move.ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "no-move",
+                "the engine has no legal move",
+            )
+        })?;
+        let reply = MoveView::new(s.game.position(), m);
+        s.game
+            .play(m)
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.code(), e.message()))?;
+        s.redo.clear();
+        s.changed();
+        Ok(EngineReply {
+            game: view_of(&id, s),
+            reply,
+        })
+    })
+    .map(Json)
+}
+
+/// A suggested move with its line and score.
+#[derive(Serialize)]
+pub struct Hint {
+    /// The suggested move.
+    pub hint: MoveView,
+    /// The line it starts (ICCS).
+    pub line: Vec<String>,
+    /// Score for the side to move, in centipawns.
+    pub score: i32,
+    /// What the move attacks that the other side has to answer, if anything (ICCS point and
+    /// FEN letter of the piece).
+    pub threat: Option<Threat>,
+}
+
+/// A piece the hinted move would attack.
+#[derive(Serialize)]
+pub struct Threat {
+    /// Where the piece stands.
+    pub square: String,
+    /// Its FEN letter.
+    pub piece: char,
+}
+
+/// `POST /api/games/{id}/hint`: the engine's suggestion for the side to move.
+pub async fn hint(State(sessions): State<Sessions>, Path(id): Path<String>) -> ApiResult<Hint> {
+    let (engine, pos, history, moves) = with_game(&sessions, &id, |s| {
+        if s.game.outcome().is_some() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game-over",
+                "the game is over",
+            ));
+        }
+        let req = request_for(s, SearchLimits::default());
+        Ok((
+            s.engine.clone(),
+            req.position,
+            req.history,
+            req.history_moves,
+        ))
+    })?;
+    let p = pos.clone();
+    let result = search_blocking(move || engine.hint(&p, &history, &moves, HINT_TIME)).await?;
+    let m = result
+        .best_move
+        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "no-move", "there is no legal move"))?;
+    let after = pos.after(m);
+    // The most valuable piece the moved piece then attacks and the reply cannot ignore.
+    let threat = after
+        .attacks_from(m.to())
+        .filter_map(|sq| after.piece_at(sq).map(|p| (sq, p)))
+        .filter(|(_, p)| p.color == after.side_to_move())
+        .max_by_key(|(_, p)| p.kind.index())
+        .map(|(sq, p)| Threat {
+            square: sq.to_string(),
+            piece: p.fen_char(),
+        });
+    Ok(Json(Hint {
+        hint: MoveView::new(&pos, m),
+        line: result.pv.iter().map(|m| m.iccs()).collect(),
+        score: result.score,
+        threat,
+    }))
+}
+
+/// What to analyse: how many lines and for how long.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyseRequest {
+    /// Lines to show (1–5).
+    #[serde(default = "one")]
+    pub lines: usize,
+    /// Thinking time in milliseconds (at most 10 000).
+    #[serde(default = "default_millis")]
+    pub millis: u64,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn default_millis() -> u64 {
+    800
+}
+
+/// One line of an analysis.
+#[derive(Serialize)]
+pub struct AnalysisLine {
+    /// Score for Red, in centipawns (mates as ±30000 less the distance).
+    pub score_red: i32,
+    /// Depth searched.
+    pub depth: i32,
+    /// The moves, ICCS.
+    pub pv: Vec<String>,
+    /// The moves in WXF, from the analysed position.
+    pub pv_wxf: Vec<String>,
+}
+
+/// `POST /api/games/{id}/analyse`: the best lines from the current position.
+pub async fn analyse(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Result<Json<AnalyseRequest>, JsonRejection>,
+) -> ApiResult<Vec<AnalysisLine>> {
+    let req = body(payload)?;
+    let lines = req.lines.clamp(1, 5);
+    let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
+    let (engine, request) = with_game(&sessions, &id, |s| {
+        if s.game.outcome().is_some() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game-over",
+                "the game is over",
+            ));
+        }
+        let mut engine = s.engine.clone();
+        engine.set_options(EngineOptions {
+            level: Level::new(MAX_LEVEL),
+            multipv: lines,
+            ..engine.options().clone()
+        });
+        let limits = SearchLimits {
+            movetime: Some(time),
+            ..SearchLimits::default()
+        };
+        Ok((engine, request_for(s, limits)))
+    })?;
+    let pos = request.position.clone();
+    let result = search_blocking(move || engine.think(&request, &mut |_| {})).await?;
+    let sign = if pos.side_to_move() == xiangqi_rules::Color::Red {
+        1
+    } else {
+        -1
+    };
+    let out = result
+        .lines
+        .iter()
+        .take(lines)
+        .map(|l| {
+            let mut p = pos.clone();
+            let mut wxf = Vec::new();
+            for &m in &l.pv {
+                if !p.is_legal(m) {
+                    break;
+                }
+                wxf.push(xiangqi_rules::notation::format_move(
+                    &p,
+                    m,
+                    xiangqi_rules::notation::Notation::Wxf,
+                ));
+                p = p.after(m);
+            }
+            AnalysisLine {
+                score_red: l.score * sign,
+                depth: l.depth,
+                pv: l.pv.iter().map(|m| m.iccs()).collect(),
+                pv_wxf: wxf,
+            }
+        })
+        .collect();
+    Ok(Json(out))
+}
+
+/// A FEN to check.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FenRequest {
+    /// The FEN.
+    pub fen: String,
+}
+
+/// Whether a FEN is valid, with the rules core's reason when it is not.
+#[derive(Serialize)]
+pub struct FenCheck {
+    /// Whether the position can be played.
+    pub valid: bool,
+    /// The reason it cannot, in plain words.
+    pub message: Option<String>,
+    /// The FEN as the rules core writes it, when valid.
+    pub fen: Option<String>,
+}
+
+/// `POST /api/fen`: checks a FEN (a position editor validates as the user edits).
+pub async fn check_fen(payload: Result<Json<FenRequest>, JsonRejection>) -> ApiResult<FenCheck> {
+    let req = body(payload)?;
+    Ok(Json(match Position::from_fen(req.fen.trim()) {
+        Ok(p) => FenCheck {
+            valid: true,
+            message: None,
+            fen: Some(p.to_fen()),
+        },
+        Err(e) => FenCheck {
+            valid: false,
+            message: Some(e.to_string()),
+            fen: None,
+        },
+    }))
+}
+
+/// One playing level the page offers.
+#[derive(Serialize)]
+pub struct LevelInfo {
+    /// The engine level, 0–20.
+    pub level: u32,
+    /// A key for the name: `beginner` … `full`.
+    pub key: &'static str,
+    /// Approximate strength in Elo.
+    pub elo: u32,
+}
+
+/// The named levels, weakest first.
+pub const NAMED_LEVELS: [(&str, u32); 6] = [
+    ("beginner", 0),
+    ("casual", 4),
+    ("club", 8),
+    ("strong", 12),
+    ("expert", 16),
+    ("full", MAX_LEVEL),
+];
+
+/// `GET /api/levels`: the named levels with their approximate strength.
+pub async fn levels() -> Json<Vec<LevelInfo>> {
+    let (lo, hi) = ELO_RANGE;
+    Json(
+        NAMED_LEVELS
+            .iter()
+            .map(|&(key, level)| LevelInfo {
+                level,
+                key,
+                elo: lo + level * (hi - lo) / MAX_LEVEL,
+            })
+            .collect(),
+    )
+}

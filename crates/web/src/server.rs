@@ -1,0 +1,78 @@
+//! The HTTP server: routes, the host check, and binding to the first free port.
+
+use crate::api;
+use crate::assets;
+use crate::host_guard::{AllowedHosts, check_host};
+use crate::session::Sessions;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::Uri;
+use axum::routing::{get, post};
+use std::net::SocketAddr;
+use tokio::net::TcpListener;
+
+/// Largest request body accepted, in bytes.
+const MAX_BODY: usize = 64 * 1024;
+/// Ports tried after the requested one when it is taken.
+const PORT_TRIES: u16 = 20;
+
+/// The app for a server that answers to `allowed` hosts.
+pub fn router(allowed: AllowedHosts) -> Router {
+    let api = Router::new()
+        .route("/api/games", post(api::new_game))
+        .route(
+            "/api/games/{id}",
+            get(api::get_game).delete(api::delete_game),
+        )
+        .route("/api/games/{id}/move", post(api::play_move))
+        .route("/api/games/{id}/undo", post(api::undo))
+        .route("/api/games/{id}/redo", post(api::redo))
+        .route("/api/games/{id}/engine", post(api::engine_move))
+        .route("/api/games/{id}/hint", post(api::hint))
+        .route("/api/games/{id}/analyse", post(api::analyse))
+        .route("/api/fen", post(api::check_fen))
+        .route("/api/levels", get(api::levels))
+        .with_state(Sessions::default());
+    Router::new()
+        .merge(api)
+        .fallback(get(|uri: Uri| async move { assets::serve(uri.path()) }))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(allowed, check_host))
+}
+
+/// Binds `host`:`port`, or the next free port among the following few.
+pub async fn bind(host: &str, port: u16) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for p in port..=port.saturating_add(PORT_TRIES) {
+        let addr = if host.contains(':') && !host.starts_with('[') {
+            format!("[{host}]:{p}")
+        } else {
+            format!("{host}:{p}")
+        };
+        match TcpListener::bind(&addr).await {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+        if port == 0 {
+            break;
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no port to try")))
+}
+
+/// The address a browser should open for a listener bound for `host`.
+pub fn url(host: &str, addr: SocketAddr) -> String {
+    let shown = match host {
+        "0.0.0.0" | "::" => "127.0.0.1".to_string(),
+        h if h.contains(':') && !h.starts_with('[') => format!("[{h}]"),
+        h => h.to_string(),
+    };
+    format!("http://{shown}:{}/", addr.port())
+}
+
+/// Serves the app on `listener` (bound for `host`) until the process ends.
+pub async fn serve(listener: TcpListener, host: &str) -> std::io::Result<()> {
+    let port = listener.local_addr()?.port();
+    let app = router(AllowedHosts::for_address(host, port));
+    axum::serve(listener, app).await
+}

@@ -1,0 +1,168 @@
+//! What the page is told about a game: the position, the record in every notation, the legal
+//! moves, check, the ending, and the capture markers.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use xiangqi_rules::notation::{Notation, format_move};
+use xiangqi_rules::{Color, Game, Move, PieceKind, Position, Square};
+
+/// A move in every notation, written from the position before it.
+#[derive(Serialize, Debug, Clone)]
+pub struct MoveView {
+    /// ICCS, e.g. `h2e2`.
+    pub iccs: String,
+    /// WXF, e.g. `C2=5`.
+    pub wxf: String,
+    /// Chinese, e.g. `炮二平五`.
+    pub chinese: String,
+    /// The point the piece left.
+    pub from: String,
+    /// The point it reached.
+    pub to: String,
+}
+
+impl MoveView {
+    /// `m` written from `pos`.
+    pub fn new(pos: &Position, m: Move) -> MoveView {
+        MoveView {
+            iccs: m.iccs(),
+            wxf: format_move(pos, m, Notation::Wxf),
+            chinese: format_move(pos, m, Notation::Chinese),
+            from: m.from().to_string(),
+            to: m.to().to_string(),
+        }
+    }
+}
+
+/// A piece that the other side can capture on its next move.
+#[derive(Serialize, Debug, Clone)]
+pub struct Marker {
+    /// Where it stands.
+    pub square: String,
+    /// Its FEN letter.
+    pub piece: char,
+    /// Whether no piece of its own side protects it.
+    pub unprotected: bool,
+}
+
+/// How the game ended.
+#[derive(Serialize, Debug, Clone)]
+pub struct OutcomeView {
+    /// `red-wins`, `black-wins` or `draw`.
+    pub result: &'static str,
+    /// A stable key for translations, e.g. `checkmate`.
+    pub code: &'static str,
+    /// The reason in plain English, with the verdict's explanation where there is one.
+    pub message: String,
+}
+
+/// Everything the page shows about one game.
+#[derive(Serialize, Debug, Clone)]
+pub struct GameView {
+    /// The game's id, to send back with every request.
+    pub id: String,
+    /// Changes with every move, undo or redo.
+    pub version: u64,
+    /// The start position.
+    pub start_fen: String,
+    /// The current position.
+    pub fen: String,
+    /// `red` or `black`.
+    pub turn: &'static str,
+    /// The moves played, in order.
+    pub moves: Vec<MoveView>,
+    /// The moves that redo would replay, next first (ICCS).
+    pub redo: Vec<String>,
+    /// The last move played, if any.
+    pub last_move: Option<MoveView>,
+    /// The point of the general in check, if the side to move is in check.
+    pub check: Option<String>,
+    /// Legal destinations by starting point (empty when the game is over).
+    pub legal: BTreeMap<String, Vec<String>>,
+    /// The ending, once the game has one.
+    pub outcome: Option<OutcomeView>,
+    /// Pieces of either side that can be captured on the next move.
+    pub markers: Vec<Marker>,
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+/// The view of `game` with id `id`, `redo` moves taken back and change count `version`.
+pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView {
+    let pos = game.position();
+    let moves: Vec<MoveView> = game
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(ply, &m)| MoveView::new(game.position_at(ply).unwrap_or(pos), m))
+        .collect();
+    let outcome = game.outcome().map(|o| OutcomeView {
+        result: o.result.as_str(),
+        code: o.reason.code(),
+        message: o.reason.to_string(),
+    });
+    let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if outcome.is_none() {
+        for m in pos.legal_moves().iter() {
+            legal
+                .entry(m.from().to_string())
+                .or_default()
+                .push(m.to().to_string());
+        }
+    }
+    let us = pos.side_to_move();
+    GameView {
+        id: id.to_string(),
+        version,
+        start_fen: game.start().to_fen(),
+        fen: pos.to_fen(),
+        turn: color_name(us),
+        last_move: moves.last().cloned(),
+        moves,
+        redo: redo.iter().rev().map(|m| m.iccs()).collect(),
+        check: pos.in_check().then(|| pos.general(us).to_string()),
+        legal,
+        outcome,
+        markers: capture_markers(pos),
+    }
+}
+
+/// The pieces (generals aside) that the side to move can capture by a legal move, and those
+/// of the side to move that the other side attacks; each with whether it is protected.
+pub fn capture_markers(pos: &Position) -> Vec<Marker> {
+    let us = pos.side_to_move();
+    let occupied = pos.occupied();
+    let legal = pos.legal_moves();
+    let mut markers = Vec::new();
+    for sq in Square::all() {
+        let Some(piece) = pos.piece_at(sq) else {
+            continue;
+        };
+        if piece.kind == PieceKind::General {
+            continue;
+        }
+        let threatened = if piece.color == us {
+            !pos.attackers_to(sq, us.opponent(), occupied).is_empty()
+        } else {
+            legal.iter().any(|m| m.to() == sq)
+        };
+        if threatened {
+            markers.push(Marker {
+                square: sq.to_string(),
+                piece: piece.fen_char(),
+                unprotected: pos.attackers_to(sq, piece.color, occupied).is_empty(),
+            });
+        }
+    }
+    markers
+}
+
+/// The side that moves in `pos`, as the page names it.
+pub fn turn_name(pos: &Position) -> &'static str {
+    color_name(pos.side_to_move())
+}

@@ -1,0 +1,229 @@
+// Board rendering: the SVG board, its pieces and every mark on it. Each point is a group with
+// data-square; the board reports clicks and keys through the `onPoint` callback.
+
+import { pieceGlyph } from './pieces.js';
+import { t, pieceName } from './i18n.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const CELL = 60;
+const MARGIN = 64;
+const FILES = 'abcdefghi';
+
+function el(name, attrs = {}, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+/** The pieces of a FEN's board field, by ICCS point. */
+export function piecesOfFen(fen) {
+  const pieces = {};
+  fen.split(' ')[0].split('/').forEach((row, i) => {
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) file += Number(ch);
+      else pieces[`${FILES[file++]}${9 - i}`] = ch;
+    }
+  });
+  return pieces;
+}
+
+/** An SVG board inside `container`; `onPoint(square)` is called when a point is chosen. */
+export class Board {
+  constructor(container, onPoint) {
+    this.onPoint = onPoint;
+    this.flipped = false;
+    this.style = 'characters';
+    this.focus = 'e0';
+    this.svg = el('svg', {
+      viewBox: `0 0 ${CELL * 8 + MARGIN * 2} ${CELL * 9 + MARGIN * 2}`,
+      class: 'board', role: 'grid',
+    });
+    container.append(this.svg);
+    this.svg.addEventListener('keydown', (e) => this.key(e));
+    this.svg.addEventListener('pointerdown', (e) => this.dragStart(e));
+  }
+
+  xy(square) {
+    let file = FILES.indexOf(square[0]);
+    let rank = Number(square[1]);
+    if (this.flipped) {
+      file = 8 - file;
+      rank = 9 - rank;
+    }
+    return [MARGIN + file * CELL, MARGIN + (9 - rank) * CELL];
+  }
+
+  drawGrid() {
+    const g = el('g', { class: 'grid', 'aria-hidden': 'true' }, this.svg);
+    el('rect', { x: 0, y: 0, width: CELL * 8 + MARGIN * 2, height: CELL * 9 + MARGIN * 2, class: 'board-bg', rx: 10 }, g);
+    const x0 = MARGIN, y0 = MARGIN, x1 = MARGIN + 8 * CELL, y1 = MARGIN + 9 * CELL;
+    el('rect', { x: x0, y: y0 + 4 * CELL, width: 8 * CELL, height: CELL, class: 'river' }, g);
+    el('rect', { x: x0 - 6, y: y0 - 6, width: 8 * CELL + 12, height: 9 * CELL + 12, class: 'frame' }, g);
+    for (let r = 0; r < 10; r++) el('line', { x1: x0, y1: y0 + r * CELL, x2: x1, y2: y0 + r * CELL }, g);
+    for (let f = 0; f < 9; f++) {
+      if (f === 0 || f === 8) el('line', { x1: x0 + f * CELL, y1: y0, x2: x0 + f * CELL, y2: y1 }, g);
+      else {
+        el('line', { x1: x0 + f * CELL, y1: y0, x2: x0 + f * CELL, y2: y0 + 4 * CELL }, g);
+        el('line', { x1: x0 + f * CELL, y1: y0 + 5 * CELL, x2: x0 + f * CELL, y2: y1 }, g);
+      }
+    }
+    for (const top of [0, 7]) {
+      const ya = y0 + top * CELL, yb = ya + 2 * CELL;
+      el('line', { x1: x0 + 3 * CELL, y1: ya, x2: x0 + 5 * CELL, y2: yb }, g);
+      el('line', { x1: x0 + 5 * CELL, y1: ya, x2: x0 + 3 * CELL, y2: yb }, g);
+    }
+    const riverY = y0 + 4.5 * CELL;
+    const left = el('text', { x: x0 + 2 * CELL, y: riverY, class: 'river-text', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
+    left.textContent = this.flipped ? '汉 界' : '楚 河';
+    const right = el('text', { x: x0 + 6 * CELL, y: riverY, class: 'river-text', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
+    right.textContent = this.flipped ? '楚 河' : '汉 界';
+    for (let f = 0; f < 9; f++) {
+      const file = this.flipped ? 8 - f : f;
+      for (const [y, label] of [[y0 - 46, this.coordTop(file)], [y1 + 46, this.coordBottom(file)]]) {
+        el('text', { x: x0 + f * CELL, y, class: 'coord', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = label;
+      }
+    }
+    for (let r = 0; r < 10; r++) {
+      const rank = this.flipped ? r : 9 - r;
+      el('text', { x: x0 - 46, y: y0 + r * CELL, class: 'coord', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = String(rank);
+    }
+  }
+
+  coordTop(file) {
+    return this.notation === 'iccs' ? FILES[file] : String(file + 1);
+  }
+
+  coordBottom(file) {
+    if (this.notation === 'iccs') return FILES[file];
+    const n = 9 - file;
+    return this.notation === 'chinese' ? '一二三四五六七八九'[n - 1] : String(n);
+  }
+
+  /** Draws everything from `state`: {fen, selected, targets, lastMove, check, markers, highlights, arrow}. */
+  render(state) {
+    this.state = state;
+    this.svg.replaceChildren();
+    this.drawGrid();
+    const pieces = state.pieces ?? piecesOfFen(state.fen);
+    const marks = el('g', { class: 'marks', 'aria-hidden': 'true' }, this.svg);
+    if (state.lastMove) {
+      for (const sq of [state.lastMove.from, state.lastMove.to]) {
+        const [x, y] = this.xy(sq);
+        el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 6, class: 'last-move' }, marks);
+      }
+    }
+    const points = el('g', { class: 'points' }, this.svg);
+    const markerBy = Object.fromEntries((state.markers ?? []).map((m) => [m.square, m]));
+    for (let rank = 9; rank >= 0; rank--) {
+      for (const f of FILES) {
+        const sq = `${f}${rank}`;
+        const [x, y] = this.xy(sq);
+        const piece = pieces[sq];
+        const point = el('g', {
+          'data-square': sq, class: 'point', role: 'gridcell', transform: `translate(${x} ${y})`,
+          tabindex: sq === this.focus ? '0' : '-1',
+        }, points);
+        el('circle', { r: 29, class: 'hit' }, point);
+        let label = t('point', { square: sq }) + ': ';
+        label += piece ? `${t(piece === piece.toUpperCase() ? 'red' : 'black')} ${pieceName(piece)}` : t('empty');
+        if (piece) {
+          const p = pieceGlyph(piece, this.style, 26);
+          p.setAttribute('data-piece', piece);
+          p.classList.add('piece');
+          if (sq === state.selected) p.classList.add('selected');
+          if (sq === state.check) p.classList.add('in-check');
+          point.append(p);
+        }
+        const marker = markerBy[sq];
+        if (marker) {
+          el('circle', { r: 29, class: `capture-marker${marker.unprotected ? ' unprotected' : ''}` }, point);
+          label += `, ${t('attacked')}${marker.unprotected ? `, ${t('unprotected')}` : ''}`;
+        }
+        if (state.targets?.includes(sq)) {
+          el('circle', { r: piece ? 29 : 8, class: piece ? 'target capture' : 'target' }, point);
+        }
+        if (state.highlights?.includes(sq)) el('circle', { r: 30, class: 'explain' }, point);
+        point.setAttribute('aria-label', label);
+        point.addEventListener('click', () => this.choose(sq));
+      }
+    }
+    if (state.arrow) this.drawArrow(state.arrow.from, state.arrow.to);
+  }
+
+  drawArrow(from, to) {
+    const defs = el('defs', {}, this.svg);
+    const marker = el('marker', { id: 'arrowhead', markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto' }, defs);
+    el('path', { d: 'M0 0 L4 2 L0 4 Z', class: 'arrow-head' }, marker);
+    const [x1, y1] = this.xy(from);
+    const [x2, y2] = this.xy(to);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const k = (len - 22) / len;
+    el('line', {
+      x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: 'hint-arrow', 'marker-end': 'url(#arrowhead)',
+      'data-hint': `${from}${to}`,
+    }, this.svg);
+  }
+
+  choose(square) {
+    this.focus = square;
+    this.onPoint(square);
+  }
+
+  key(event) {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      const sq = event.target.closest?.('[data-square]')?.dataset.square ?? this.focus;
+      this.choose(sq);
+      this.svg.querySelector(`[data-square="${sq}"]`)?.focus();
+      return;
+    }
+    const step = moves[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const sign = this.flipped ? -1 : 1;
+    const file = Math.min(8, Math.max(0, FILES.indexOf(this.focus[0]) + step[0] * sign));
+    const rank = Math.min(9, Math.max(0, Number(this.focus[1]) + step[1] * sign));
+    this.focus = `${FILES[file]}${rank}`;
+    for (const p of this.svg.querySelectorAll('[data-square]')) {
+      p.setAttribute('tabindex', p.dataset.square === this.focus ? '0' : '-1');
+    }
+    this.svg.querySelector(`[data-square="${this.focus}"]`)?.focus();
+  }
+
+  // Drag and drop: pressing on a piece chooses it; releasing over another point chooses that.
+  dragStart(event) {
+    const from = event.target.closest('[data-square]');
+    if (!from || !from.querySelector('.piece') || event.button !== 0) return;
+    const piece = from.querySelector('.piece');
+    const pt = this.svg.createSVGPoint();
+    const [x0, y0] = this.xy(from.dataset.square);
+    let moved = false;
+    const move = (e) => {
+      pt.x = e.clientX;
+      pt.y = e.clientY;
+      const p = pt.matrixTransform(this.svg.getScreenCTM().inverse());
+      if (!moved && Math.hypot(p.x - x0, p.y - y0) < 12) return;
+      if (!moved) {
+        moved = true;
+        this.choose(from.dataset.square);
+      }
+      const live = this.svg.querySelector(`[data-square="${from.dataset.square}"] .piece`) ?? piece;
+      live.setAttribute('transform', `translate(${p.x - x0} ${p.y - y0})`);
+      live.classList.add('dragging');
+    };
+    const up = (e) => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      if (!moved) return;
+      const target = document.elementsFromPoint(e.clientX, e.clientY)
+        .map((n) => n.closest?.('[data-square]')).find((n) => n && n.dataset.square !== from.dataset.square);
+      if (target) this.choose(target.dataset.square);
+      else this.render(this.state);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  }
+}

@@ -1,0 +1,53 @@
+// How pieces look: Chinese characters, or European-style symbols drawn in SVG.
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+const CHARACTERS = {
+  K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
+  k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒',
+};
+
+// Symbols on a 40×40 box centred on the piece: crown, shield, elephant, horse, tower, cannon,
+// soldier.
+const SYMBOLS = {
+  k: 'M-13 8 L-15 -8 L-7 -1 L0 -12 L7 -1 L15 -8 L13 8 Z M-13 11 H13 V14 H-13 Z',
+  a: 'M0 -14 L12 -9 C12 3 7 10 0 14 C-7 10 -12 3 -12 -9 Z M0 -8 V8 M-6 -2 H6',
+  b: 'M-12 8 V-2 C-12 -10 -4 -12 2 -11 C9 -10 12 -5 12 0 V6 C12 9 9 9 9 6 V3 L6 3 V8 H2 V3 H-5 V8 H-9 V3 '
+    + 'C-10 0 -12 4 -12 8 Z M6 -8 C10 -6 11 -2 10 2 M-2 -7 A1.5 1.5 0 1 0 -2 -6.9',
+  n: 'M-9 13 C-9 4 -4 1 -3 -3 C-7 -2 -10 -1 -11 -4 C-9 -9 -4 -13 2 -13 C9 -13 12 -5 11 4 L10 13 Z '
+    + 'M-1 -8 A1.5 1.5 0 1 0 -1 -7.9',
+  r: 'M-10 13 V10 H-7 V-4 H-10 V-13 H-5 V-9 H-2 V-13 H2 V-9 H5 V-13 H10 V-4 H7 V10 H10 V13 Z',
+  c: 'M-14 3 L8 -9 L11 -3 L-11 8 Z M-9 9 a6 6 0 1 0 12 0 a6 6 0 1 0 -12 0 Z M-6 9 a3 3 0 1 0 6 0 a3 3 0 1 0 -6 0 Z',
+  p: 'M0 -12 A5 5 0 1 0 0.1 -12 M-6 -4 C-3 -2 3 -2 6 -4 L8 10 H-8 Z M-11 10 H11 V13 H-11 Z',
+};
+
+/** Draws the piece with FEN letter `letter` into a new SVG group, centred at 0,0. */
+export function pieceGlyph(letter, style, radius) {
+  const g = document.createElementNS(SVG, 'g');
+  const red = letter === letter.toUpperCase();
+  g.setAttribute('class', `piece-body ${red ? 'red' : 'black'}`);
+  const disc = document.createElementNS(SVG, 'circle');
+  disc.setAttribute('r', radius);
+  disc.setAttribute('class', 'disc');
+  const ring = document.createElementNS(SVG, 'circle');
+  ring.setAttribute('r', radius - 4);
+  ring.setAttribute('class', 'ring');
+  g.append(disc, ring);
+  if (style === 'european') {
+    const path = document.createElementNS(SVG, 'path');
+    path.setAttribute('d', SYMBOLS[letter.toLowerCase()]);
+    path.setAttribute('class', 'symbol');
+    path.setAttribute('transform', `scale(${radius / 22})`);
+    path.setAttribute('fill-rule', 'evenodd');
+    g.append(path);
+  } else {
+    const text = document.createElementNS(SVG, 'text');
+    text.textContent = CHARACTERS[letter];
+    text.setAttribute('class', 'glyph');
+    text.setAttribute('text-anchor', 'middle');
+    text.setAttribute('dominant-baseline', 'central');
+    text.setAttribute('font-size', radius * 1.15);
+    g.append(text);
+  }
+  return g;
+}

@@ -1,0 +1,46 @@
+// Settings and the unfinished game, kept in localStorage so that they survive a reload.
+
+const SETTINGS_KEY = 'xiangqi.settings';
+const GAME_KEY = 'xiangqi.game';
+
+/** The settings used before the user changes any. */
+export const DEFAULTS = {
+  language: 'en', notation: 'wxf', pieceTheme: 'beijing', boardTheme: 'wood', pieceStyle: 'characters',
+  mode: 'engine', humanColor: 'red', level: 0, markers: true, analysis: false, flipped: false,
+};
+
+function read(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the app works, only without memory.
+  }
+}
+
+/** The saved settings, with defaults for anything missing. */
+export function loadSettings() {
+  return { ...DEFAULTS, ...(read(SETTINGS_KEY) ?? {}) };
+}
+
+/** Saves `settings`. */
+export function saveSettings(settings) {
+  write(SETTINGS_KEY, settings);
+}
+
+/** The saved game as `{fen, moves, redo}`, or null. */
+export function loadGame() {
+  return read(GAME_KEY);
+}
+
+/** Saves the game shown by the server view `game`. */
+export function saveGame(game) {
+  write(GAME_KEY, { fen: game.start_fen, moves: game.moves.map((m) => m.iccs), redo: game.redo });
+}

@@ -1,0 +1,249 @@
+//! The HTTP API end to end through the router: games, moves, explanations, the engine,
+//! undo/redo, the host check and bad requests.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+use xiangqi_web::{AllowedHosts, router};
+
+const HOST: &str = "127.0.0.1:8080";
+
+fn app() -> Router {
+    router(AllowedHosts::for_address("127.0.0.1", 8080))
+}
+
+async fn send(app: &Router, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
+    send_raw(app, method, path, HOST, body.map(|b| b.to_string())).await
+}
+
+async fn send_raw(
+    app: &Router,
+    method: &str,
+    path: &str,
+    host: &str,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, host);
+    if body.is_some() {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+    }
+    let request = request
+        .body(body.map_or_else(Body::empty, Body::from))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, value)
+}
+
+async fn new_game(app: &Router, body: Value) -> Value {
+    let (status, game) = send(app, "POST", "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    game
+}
+
+async fn play(app: &Router, id: &str, from: &str, to: &str) -> (StatusCode, Value) {
+    let path = format!("/api/games/{id}/move");
+    send(app, "POST", &path, Some(json!({"from": from, "to": to}))).await
+}
+
+#[tokio::test]
+async fn new_game_starts_from_the_initial_position() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    assert_eq!(game["turn"], "red");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(game["legal"]["h2"].as_array().unwrap().len(), 12);
+    assert!(game["outcome"].is_null());
+}
+
+#[tokio::test]
+async fn legal_move_is_played_and_written_in_every_notation() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    let (status, game) = play(&app, game["id"].as_str().unwrap(), "h2", "e2").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(game["turn"], "black");
+    let m = &game["last_move"];
+    assert_eq!(m["iccs"], "h2e2");
+    assert_eq!(m["wxf"], "C2=5");
+    assert_eq!(m["chinese"], "炮二平五");
+}
+
+#[tokio::test]
+async fn illegal_move_is_explained_with_points_to_highlight() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    let (status, answer) = play(&app, game["id"].as_str().unwrap(), "b0", "b2").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(!message.is_empty());
+    assert!(answer["error"]["code"].as_str().is_some());
+}
+
+#[tokio::test]
+async fn engine_replies_at_beginner_level() {
+    let app = app();
+    let game = new_game(&app, json!({"moves": ["h2e2"]})).await;
+    let path = format!("/api/games/{}/engine", game["id"].as_str().unwrap());
+    let (status, answer) = send(&app, "POST", &path, Some(json!({"level": 0}))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["game"]["turn"], "red");
+    assert_eq!(answer["game"]["moves"].as_array().unwrap().len(), 2);
+    assert!(answer["reply"]["iccs"].as_str().unwrap().len() == 4);
+}
+
+#[tokio::test]
+async fn undo_and_redo_step_through_the_moves() {
+    let app = app();
+    let game = new_game(&app, json!({"moves": ["h2e2", "h9g7", "h0g2"]})).await;
+    let id = game["id"].as_str().unwrap();
+    let (_, undone) = send(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        Some(json!({"count": 2})),
+    )
+    .await;
+    assert_eq!(undone["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(undone["redo"], json!(["h9g7", "h0g2"]));
+    let (_, redone) = send(&app, "POST", &format!("/api/games/{id}/redo"), None).await;
+    assert_eq!(redone["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(redone["redo"], json!(["h0g2"]));
+    let (_, other) = play(&app, id, "b0", "c2").await;
+    assert_eq!(other["redo"], json!([]));
+}
+
+#[tokio::test]
+async fn mate_ends_the_game_with_the_reason() {
+    let app = app();
+    // Red's chariot mates on the back rank: the black general cannot leave e9's file.
+    let game = new_game(&app, json!({"fen": "3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1"})).await;
+    let (status, over) = play(&app, game["id"].as_str().unwrap(), "a0", "a9").await;
+    assert_eq!(status, StatusCode::OK, "{over}");
+    assert_eq!(over["outcome"]["result"], "red-wins");
+    assert_eq!(over["outcome"]["code"], "checkmate");
+    let (status, _) = play(&app, game["id"].as_str().unwrap(), "d9", "e9").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn bad_fen_is_refused_with_the_rules_reason() {
+    let app = app();
+    let (status, answer) = send(&app, "POST", "/api/games", Some(json!({"fen": "9/9/9 w"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("rank")
+    );
+    let (status, check) = send(
+        &app,
+        "POST",
+        "/api/fen",
+        Some(json!({"fen": "4k4/9/9/9/9/9/9/9/9/9 w"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(check["valid"], false);
+}
+
+#[tokio::test]
+async fn foreign_host_header_is_rejected() {
+    let app = app();
+    let (status, answer) = send_raw(&app, "GET", "/", "evil.example:8080", None).await;
+    assert_eq!(status, StatusCode::MISDIRECTED_REQUEST);
+    assert_eq!(answer["error"]["code"], "bad-host");
+    let (status, _) = send_raw(&app, "GET", "/api/levels", "localhost:8080", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = send_raw(&app, "GET", "/api/levels", "127.0.0.1:9999", None).await;
+    assert_eq!(status, StatusCode::MISDIRECTED_REQUEST);
+}
+
+#[tokio::test]
+async fn bad_json_gets_a_client_error_with_a_message() {
+    let app = app();
+    let (status, answer) = send_raw(&app, "POST", "/api/games", HOST, Some("{oops".into())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("JSON")
+    );
+    let game = new_game(&app, json!({})).await;
+    let path = format!("/api/games/{}/move", game["id"].as_str().unwrap());
+    let (status, _) = send(&app, "POST", &path, Some(json!({"from": "z9", "to": "e2"}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = send(
+        &app,
+        "POST",
+        "/api/games/nope/move",
+        Some(json!({"from": "h2", "to": "e2"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn two_games_are_independent() {
+    let app = app();
+    let a = new_game(&app, json!({})).await;
+    let b = new_game(&app, json!({})).await;
+    assert_ne!(a["id"], b["id"]);
+    play(&app, a["id"].as_str().unwrap(), "h2", "e2").await;
+    let (_, b_now) = send(
+        &app,
+        "GET",
+        &format!("/api/games/{}", b["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(b_now["moves"].as_array().unwrap().len(), 0);
+    let (_, a_now) = send(
+        &app,
+        "GET",
+        &format!("/api/games/{}", a["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(a_now["moves"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn hint_suggests_a_legal_move() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    let path = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
+    let (status, hint) = send(&app, "POST", &path, None).await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    let from = hint["hint"]["from"].as_str().unwrap();
+    assert!(
+        game["legal"][from]
+            .as_array()
+            .unwrap()
+            .contains(&hint["hint"]["to"])
+    );
+}
+
+#[tokio::test]
+async fn static_page_is_served_with_its_modules() {
+    let app = app();
+    for path in ["/", "/js/main.js", "/style.css"] {
+        let request = Request::builder()
+            .uri(path)
+            .header(header::HOST, HOST)
+            .body(Body::empty())
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+    }
+}
