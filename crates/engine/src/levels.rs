@@ -47,14 +47,20 @@ impl Level {
         (!self.is_full_strength()).then(|| 1 + self.level as i32 / 2)
     }
 
-    /// Node budget at this level.
+    /// Node budget at this level: 1,000 at level 0, doubling every two levels.
     pub fn node_limit(self) -> Option<u64> {
-        (!self.is_full_strength()).then(|| 1000u64 << (self.level / 2))
+        (!self.is_full_strength())
+            .then(|| (1000.0 * 2f64.powf(self.level as f64 / 2.0)).round() as u64)
     }
 
-    /// Lines searched to choose from.
+    /// Lines searched to choose from: several at the low levels, one near the top, where
+    /// splitting the budget between lines would cost more strength than the level should.
     pub fn candidate_lines(self) -> usize {
-        if self.is_full_strength() { 1 } else { 4 }
+        match self.level {
+            0..=12 => 4,
+            13..=16 => 2,
+            _ => 1,
+        }
     }
 
     /// How far below the best score a move may be and still be chosen, in centipawns.

@@ -365,9 +365,12 @@ async function start() {
     editor.side = side === 'b' ? 'b' : 'w';
     editor.set(piecesOfFen(field ?? ''));
   });
-  levels = await api.levels().catch(() => []);
+  const loading = api.levels().catch(() => []);
   applySettings();
-  await restore();
+  const restored = restore();
+  levels = await loading;
+  applySettings();
+  await restored;
   document.body.dataset.ready = 'true';
 }
 

@@ -1,0 +1,18 @@
+// Starts headless Chromium with a fresh profile, as the tests and the measurements use it.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+/** A browser context with a fresh profile and its first page. */
+export async function launch() {
+  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'xq-chromium-')), {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+    viewport: { width: 1200, height: 820 },
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  return { context, page };
+}
