@@ -193,6 +193,18 @@ fn reduction(depth: i32, n: usize) -> i32 {
     REDUCTIONS[(depth.max(0) as usize).min(63)][n.min(63)] as i32
 }
 
+/// The stored score when its bound settles the window `alpha..beta`.
+#[inline]
+fn table_cutoff(e: &TtEntry, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+    let s = from_table(e.score, ply);
+    let settles = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    settles.then_some(s)
+}
+
 fn has_big_pieces(pos: &Position) -> bool {
     let us = pos.side_to_move();
     [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon]
@@ -280,29 +292,30 @@ impl<'a> Worker<'a> {
         line.extend_from_slice(&tail[0]);
     }
 
-    fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// Counts the node and checks the limits; returns a score when the node ends here
+    /// (stopped, or at the deepest ply).
+    fn enter_node(&mut self, ply: usize) -> Option<Score> {
         self.nodes += 1;
         self.check_limits();
         if self.stopped {
-            return 0;
+            return Some(0);
         }
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+            return Some(self.eval.evaluate(&self.pos));
+        }
+        None
+    }
+
+    fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
         let in_check = self.pos.in_check();
         let entry = self.shared.tt.probe(self.pos.hash());
-        if let Some(e) = entry {
-            let s = from_table(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+        if let Some(s) = entry.and_then(|e| table_cutoff(&e, ply, alpha, beta)) {
+            return s;
         }
         let mut best;
         let stand_pat;
@@ -390,15 +403,8 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
         }
-        self.nodes += 1;
-        self.check_limits();
-        if self.stopped {
-            return 0;
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
         if let Some(score) = self.repetition_score(ply) {
             return score;
@@ -419,16 +425,9 @@ impl<'a> Worker<'a> {
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
+            && let Some(s) = table_cutoff(&e, ply, alpha, beta)
         {
-            let s = from_table(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
 
         let in_check = self.pos.in_check();

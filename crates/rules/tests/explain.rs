@@ -396,23 +396,9 @@ fn display_equals_message() {
 // ---------------------------------------------------------------------------------------------
 // Property test: agreement with move generation on every pair of points.
 
-/// A small xorshift generator, so the test needs nothing beyond std.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng as XorShift;
 
 /// Sparse endgames where pins, checks and facing generals are common.
 const ENDGAMES: [&str; 6] = [

@@ -203,23 +203,9 @@ fn engine_move_to_ours(text: &str) -> Option<String> {
     rest.is_empty().then(|| format!("{f1}{r1}{f2}{r2}"))
 }
 
-/// Marsaglia's xorshift64, for reproducible random games.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng as XorShift;
 
 fn start_fens() -> Vec<String> {
     let path = concat!(

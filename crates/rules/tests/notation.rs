@@ -527,23 +527,9 @@ fn missing_pieces_and_wrong_side() {
 // ---------------------------------------------------------------------------------------------
 // Round trips
 // ---------------------------------------------------------------------------------------------
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng as XorShift;
 
 /// Every legal move of `p`, written in every notation, reads back as itself; the written
 /// forms of different moves differ.

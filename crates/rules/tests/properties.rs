@@ -283,23 +283,9 @@ proptest! {
     }
 }
 
-/// Marsaglia's xorshift64, for the reproducible long games below.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng as XorShift;
 
 /// Plays seeded random games, preferring checks and captures, until a side has no legal
 /// move, and checks that every such position is recognised as mate or stalemate.
