@@ -451,14 +451,7 @@ impl Position {
         let occ = occupied.0;
         let mine = |kind: PieceKind| self.piece_mask(by, kind) & occ;
         let mut attackers = SOLDIER_ATTACKERS[by.index()][target] & mine(PieceKind::Soldier);
-        let horses = mine(PieceKind::Horse);
-        let legs = &HORSE_ATTACKERS[target];
-        for i in 0..legs.len as usize {
-            let h = legs.to[i] as usize;
-            if horses & bit(h) != 0 && occ & bit(legs.block[i] as usize) == 0 {
-                attackers |= bit(h);
-            }
-        }
+        attackers |= unblocked(&HORSE_ATTACKERS[target], mine(PieceKind::Horse), occ);
         let chariots = mine(PieceKind::Chariot);
         let cannons = mine(PieceKind::Cannon);
         if LINES[target] & (chariots | cannons) != 0 {
@@ -473,14 +466,8 @@ impl Position {
                 }
             }
         }
-        let elephants = mine(PieceKind::Elephant);
-        let st = &ELEPHANT_MOVES[target];
-        for i in 0..st.len as usize {
-            let e = st.to[i] as usize;
-            if elephants & bit(e) != 0 && occ & bit(st.block[i] as usize) == 0 {
-                attackers |= bit(e);
-            }
-        }
+        // Elephant steps are symmetric: the points it comes from are the points it goes to.
+        attackers |= unblocked(&ELEPHANT_MOVES[target], mine(PieceKind::Elephant), occ);
         let advisors = mine(PieceKind::Advisor);
         let general = mine(PieceKind::General);
         for (steps, pieces) in [
@@ -519,6 +506,19 @@ fn between(from: usize, to: usize) -> Option<u128> {
         return None;
     };
     Some(RAYS[from][dir].mask & !RAYS[to][dir].mask & !bit(to))
+}
+
+/// The points of `steps` that hold one of `pieces` and whose blocking point is empty.
+#[inline]
+fn unblocked(steps: &Steps, pieces: u128, occ: u128) -> u128 {
+    let mut found = 0;
+    for i in 0..steps.len as usize {
+        let from = steps.to[i] as usize;
+        if pieces & bit(from) != 0 && occ & bit(steps.block[i] as usize) == 0 {
+            found |= bit(from);
+        }
+    }
+    found
 }
 
 #[inline]

@@ -207,27 +207,12 @@ fn engine_move_to_ours(text: &str) -> Option<String> {
 mod rng;
 use rng::Rng as XorShift;
 
+#[path = "support/vectors.rs"]
+mod vectors;
+
 fn start_fens() -> Vec<String> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/test-vectors/perft.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    let mut fens = vec![START_FEN.to_string()];
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fen = line.split_once('|').map_or(line, |(fen, _)| fen).trim();
-        if !fens.iter().any(|f| f == fen) {
-            fens.push(fen.to_string());
-        }
-    }
-    assert!(
-        fens.len() >= 10,
-        "expected the shared perft positions in {path}"
-    );
+    let fens = vectors::perft_start_fens();
+    assert!(fens.len() >= 10, "expected the shared perft positions");
     fens
 }
 

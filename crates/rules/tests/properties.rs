@@ -11,31 +11,16 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use xiangqi_rules::{
-    Color, GameStatus, GenKind, Move, MoveList, Position, START_FEN, Square, perft, perft_divide,
+    Color, GameStatus, GenKind, Move, MoveList, Position, Square, perft, perft_divide,
 };
+
+#[path = "support/vectors.rs"]
+mod vectors;
 
 /// The standard start position and the shared perft positions.
 fn start_fens() -> &'static [String] {
     static FENS: OnceLock<Vec<String>> = OnceLock::new();
-    FENS.get_or_init(|| {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/test-vectors/perft.txt"
-        );
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-        let mut fens = vec![START_FEN.to_string()];
-        for line in text.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let fen = line.split_once('|').map_or(line, |(fen, _)| fen).trim();
-            if !fens.iter().any(|f| f == fen) {
-                fens.push(fen.to_string());
-            }
-        }
-        fens
-    })
+    FENS.get_or_init(vectors::perft_start_fens)
 }
 
 fn checking_moves(pos: &Position, moves: &MoveList) -> Vec<Move> {
