@@ -70,28 +70,7 @@ pub(crate) fn board_of(points: &[Option<Square>; 32]) -> Result<[Option<Piece>; 
 /// The position of `board` with `side` to move and the counters at 0 and 1; the error says
 /// why it is no position of the game, with its FEN.
 pub(crate) fn position(board: &[Option<Piece>; 90], side: Color) -> Result<Position, String> {
-    let mut fen = String::with_capacity(100);
-    for rank in (0..10u8).rev() {
-        let mut empty = 0u8;
-        for file in 0..9u8 {
-            match Square::new(file, rank).and_then(|sq| board[sq.index()]) {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        fen.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    fen.push(p.fen_char());
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
+    let mut fen = xiangqi_rules::fen::board_field(|sq| board[sq.index()]);
     fen.push_str(if side == Color::Black { " b" } else { " w" });
     Position::from_fen(&fen).map_err(|e| format!("{e} (FEN {fen})"))
 }

@@ -165,6 +165,35 @@ pub fn is_reachable(piece: Piece, sq: Square) -> bool {
     }
 }
 
+/// The board field of a FEN (ranks 9 down to 0, runs of empty points as digits) for the
+/// pieces that `piece_at` names.
+pub fn board_field(piece_at: impl Fn(Square) -> Option<Piece>) -> String {
+    let mut out = String::with_capacity(90);
+    for rank in (0..10).rev() {
+        let mut empty = 0;
+        for file in 0..9 {
+            let sq = Square::new(file, rank).expect("on board");
+            match piece_at(sq) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        out.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    out.push(p.fen_char());
+                }
+            }
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
 impl Position {
     /// Parses a FEN, checking that the position could arise in a game.
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
@@ -285,29 +314,7 @@ impl Position {
 
     /// The position as FEN, always with `w`/`b`, `- -` and both counters.
     pub fn to_fen(&self) -> String {
-        let mut out = String::with_capacity(90);
-        for rank in (0..10).rev() {
-            let mut empty = 0;
-            for file in 0..9 {
-                let sq = Square::new(file, rank).expect("on board");
-                match self.piece_at(sq) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(p.fen_char());
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        let out = board_field(|sq| self.piece_at(sq));
         let side = match self.side_to_move() {
             Color::Red => 'w',
             Color::Black => 'b',
