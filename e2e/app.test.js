@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch } from './browser.js';
 
@@ -143,4 +143,125 @@ test('the game survives a reload', async () => {
   assert.equal(await moveCount(), 1);
   assert.equal(await page.inputValue('[data-setting="mode"]'), 'two');
   await choose('mode', 'engine');
+});
+
+test('an illegal move is explained in the chosen language', async () => {
+  await choose('mode', 'two');
+  await newGame();
+  await choose('language', 'ru');
+  await click('b0');
+  await click('d1');
+  await page.waitForFunction(() => /нога/.test(document.getElementById('message').textContent));
+  assert.match(await page.textContent('#message'), /Ход невозможен: «нога» коня на c0 занята/);
+  await choose('language', 'zh');
+  await click('b0');
+  await click('d1');
+  await page.waitForFunction(() => /蹩马腿/.test(document.getElementById('message').textContent));
+  assert.match(await page.textContent('#message'), /蹩马腿：c0有棋子/);
+  await shot('10-illegal-chinese');
+  await choose('language', 'en');
+});
+
+test('analysis deepens and follows pieces moved freely', async () => {
+  await choose('mode', 'engine');
+  await choose('notation', 'iccs');
+  await newGame();
+  await page.check('[data-setting="analysis"]');
+  const depth = () => page.evaluate(() => Number(document.getElementById('analysis').dataset.depth ?? 0));
+  await page.waitForFunction(() => Number(document.getElementById('analysis').dataset.depth ?? 0) >= 3, null, { timeout: 15000 });
+  const first = await depth();
+  await page.waitForFunction((d) => Number(document.getElementById('analysis').dataset.depth ?? 0) > d, first, { timeout: 20000 });
+  assert.ok((await depth()) > first, 'the analysis deepens while it runs');
+  // Both sides move by hand; the engine does not answer in analysis mode.
+  await click('h2');
+  await click('e2');
+  await click('h9');
+  await click('g7');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
+  await page.waitForFunction(() => {
+    const li = document.querySelector('#analysis li');
+    const from = li?.textContent.trim().split(/\s+/)[3]?.slice(0, 2);
+    const piece = from && document.querySelector(`[data-square="${from}"] [data-piece]`)?.dataset.piece;
+    return piece && piece === piece.toUpperCase();
+  }, null, { timeout: 15000 });
+  await shot('11-analysis');
+  assert.equal(await moveCount(), 2);
+  await page.uncheck('[data-setting="analysis"]');
+  await choose('notation', 'wxf');
+});
+
+test('a game is saved as PGN and opened again', async () => {
+  await choose('mode', 'two');
+  await newGame();
+  await click('h2');
+  await click('e2');
+  await click('h9');
+  await click('g7');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
+  await page.selectOption('#record-format', 'pgn-wxf');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="save-record"]')]);
+  assert.match(download.suggestedFilename(), /\.pgn$/);
+  const text = readFileSync(await download.path(), 'utf8');
+  assert.match(text, /C2=5/);
+  assert.match(text, /H8\+7/);
+  await newGame();
+  await page.setInputFiles('#record-file', { name: 'saved.pgn', mimeType: 'application/x-chess-pgn', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
+  assert.match(await page.textContent('#message'), /Opened saved\.pgn/);
+  assert.equal(await page.getAttribute('[data-square="g7"] [data-piece]', 'data-piece'), 'n');
+  await page.setInputFiles('#record-file', { name: 'broken.pgn', mimeType: 'text/plain', buffer: Buffer.from('[Event "x"]\n\n1. C2=5 Z9+9 *\n') });
+  await page.waitForFunction(() => /cannot be opened/.test(document.getElementById('message').textContent));
+  assert.equal(await moveCount(), 2, 'a file that cannot be read leaves the game alone');
+  await shot('12-record');
+});
+
+test('a perpetual chase ends the game with its verdict in the chosen language', async () => {
+  const record = await page.evaluate(async () => {
+    const game = await fetch('/api/games', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        fen: '2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1',
+        moves: 'c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2'.split(' '),
+      }),
+    }).then((r) => r.json());
+    return fetch(`/api/games/${game.id}/record?format=pgn-iccs`).then((r) => r.text());
+  });
+  await page.setInputFiles('#record-file', { name: 'chase.pgn', mimeType: 'text/plain', buffer: Buffer.from(record) });
+  await page.waitForFunction(() => /perpetually/.test(document.getElementById('status').textContent));
+  assert.match(await page.textContent('#status'), /Black wins/);
+  await choose('language', 'zh');
+  assert.match(await page.textContent('#status'), /红方长捉.*违例判负/);
+  await shot('13-verdict-chinese');
+  await choose('language', 'ru');
+  assert.match(await page.textContent('#status'), /Красные: вечное преследование/);
+  await choose('language', 'en');
+});
+
+test('the clock runs for the side to move and a fallen flag ends the game', async () => {
+  const timed = await browser.newPage();
+  await timed.clock.install();
+  await timed.goto(URL);
+  await timed.waitForSelector('body[data-ready="true"]');
+  await timed.selectOption('[data-setting="mode"]', 'two');
+  await timed.selectOption('[data-setting="clock"]', '3+2');
+  await timed.click('[data-action="new"]');
+  await timed.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  assert.ok(await timed.isVisible('#clocks'));
+  assert.match(await timed.getAttribute('[data-clock="red"]', 'class'), /running/);
+  await timed.clock.fastForward(5000);
+  await timed.click('[data-square="h2"]');
+  await timed.click('[data-square="e2"]');
+  await timed.waitForFunction(() => document.querySelector('[data-clock="black"]').classList.contains('running'));
+  assert.match(await timed.textContent('[data-clock="red"]'), /2:5[78]/, 'five seconds spent, two added');
+  await timed.clock.fastForward('03:05');
+  await timed.waitForFunction(() => /ran out of time/.test(document.getElementById('status').textContent));
+  assert.match(await timed.textContent('#status'), /Red wins/);
+  await timed.click('[data-square="h9"]');
+  await timed.click('[data-square="g7"]');
+  assert.equal(await timed.locator('#moves span[data-ply]').count(), 1, 'no move after the flag falls');
+  await timed.screenshot({ path: join(SHOTS, '14-clock.png') });
+  await timed.selectOption('[data-setting="clock"]', 'off');
+  await timed.selectOption('[data-setting="mode"]', 'engine');
+  await timed.close();
 });

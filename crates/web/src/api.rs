@@ -2,6 +2,7 @@
 //! FEN checks and the playing levels.
 
 use crate::error::ApiError;
+use crate::reasons::illegal_move_params;
 use crate::session::{GameSession, Sessions};
 use crate::view::{GameView, MoveView, game_view};
 use axum::Json;
@@ -12,18 +13,17 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi_engine::levels::{ELO_RANGE, Level, MAX_LEVEL};
 use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest, SearchResult};
+use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::{Game, GameRules, Move, Position, START_FEN, Square};
 
 /// How long the engine may think at full strength, per move.
 const FULL_STRENGTH_TIME: Duration = Duration::from_secs(3);
 /// How long a hint may take.
 const HINT_TIME: Duration = Duration::from_millis(600);
-/// Longest analysis a request may ask for.
-const MAX_ANALYSIS: Duration = Duration::from_secs(10);
 
 type ApiResult<T> = Result<Json<T>, ApiError>;
 
-fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
     payload.map(|Json(v)| v).map_err(|e| {
         ApiError::bad_request(format!("the request body is not valid: {}", e.body_text()))
     })
@@ -43,18 +43,22 @@ fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
         .zip(text.get(2..))
         .ok_or_else(|| ApiError::bad_request(format!("`{text}` is not an ICCS move")))?;
     let (from, to) = (parse_square(from)?, parse_square(to)?);
-    pos.check_move(from, to).map_err(|e| {
-        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message());
-        err.highlights = e.highlights().iter().map(Square::to_string).collect();
-        err
-    })
+    pos.check_move(from, to).map_err(|e| illegal(&e))
+}
+
+/// 422 for an illegal move: the rules core's reason with its points and blanks.
+fn illegal(e: &IllegalMove) -> ApiError {
+    let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message());
+    err.highlights = e.highlights().iter().map(Square::to_string).collect();
+    err.params = illegal_move_params(e);
+    err
 }
 
 fn view_of(id: &str, s: &GameSession) -> GameView {
     game_view(id, s.version, &s.game, &s.redo)
 }
 
-fn with_game<R>(
+pub(crate) fn with_game<R>(
     sessions: &Sessions,
     id: &str,
     f: impl FnOnce(&mut GameSession) -> Result<R, ApiError>,
@@ -88,8 +92,7 @@ pub async fn new_game(
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-fen", e.to_string()))?;
     for text in &req.moves {
         let m = parse_move(game.position(), text)?;
-        game.play(m)
-            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message()))?;
+        game.play(m).map_err(|e| illegal(&e))?;
     }
     // Keep only the redo moves that replay legally from here.
     let mut redo = Vec::new();
@@ -100,11 +103,20 @@ pub async fn new_game(
         redo.push(m);
     }
     redo.reverse();
+    let view = start_session(&sessions, game, redo)?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// Stores `game`, with `redo` moves to replay (next last), as a new session; its view.
+pub(crate) fn start_session(
+    sessions: &Sessions,
+    game: Game,
+    redo: Vec<Move>,
+) -> Result<GameView, ApiError> {
     let mut session = GameSession::new(game);
     session.redo = redo;
     let id = sessions.insert(session);
-    let view = with_game(&sessions, &id, |s| Ok(view_of(&id, s)))?;
-    Ok((StatusCode::CREATED, Json(view)))
+    with_game(sessions, &id, |s| Ok(view_of(&id, s)))
 }
 
 /// `GET /api/games/{id}`: the game as it stands.
@@ -154,9 +166,7 @@ pub async fn play_move(
             ));
         }
         let m = parse_move(s.game.position(), &format!("{from}{to}"))?;
-        s.game
-            .play(m)
-            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message()))?;
+        s.game.play(m).map_err(|e| illegal(&e))?;
         // A move that is the one redo would play keeps the rest of the redo line.
         if s.redo.last() == Some(&m) {
             s.redo.pop();
@@ -225,6 +235,13 @@ pub async fn redo(
 pub struct EngineRequest {
     /// 0 (beginner) to 20 (full strength).
     pub level: u32,
+    /// The engine's time left on a game clock, in milliseconds; without it the level's own
+    /// pace applies.
+    #[serde(default)]
+    pub clock_ms: Option<u64>,
+    /// The clock's increment per move, in milliseconds.
+    #[serde(default)]
+    pub increment_ms: u64,
 }
 
 /// The game after the engine's reply, and the reply itself.
@@ -236,7 +253,7 @@ pub struct EngineReply {
     pub reply: MoveView,
 }
 
-fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
+pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
     let mut history = s.game.hashes_since_capture();
     history.pop();
     SearchRequest {
@@ -246,7 +263,7 @@ fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
     }
 }
 
-async fn search_blocking(
+pub(crate) async fn search_blocking(
     run: impl FnOnce() -> SearchResult + Send + 'static,
 ) -> Result<SearchResult, ApiError> {
     tokio::task::spawn_blocking(run).await.map_err(|_| {
@@ -293,9 +310,16 @@ pub async fn engine_move(
             multipv: 1,
             ..s.engine.options().clone()
         });
-        let limits = SearchLimits {
-            movetime: level.is_full_strength().then_some(FULL_STRENGTH_TIME),
-            ..SearchLimits::default()
+        let limits = match req.clock_ms {
+            Some(ms) => SearchLimits {
+                time_left: Some(Duration::from_millis(ms)),
+                increment: Duration::from_millis(req.increment_ms),
+                ..SearchLimits::default()
+            },
+            None => SearchLimits {
+                movetime: level.is_full_strength().then_some(FULL_STRENGTH_TIME),
+                ..SearchLimits::default()
+            },
         };
         Ok((s.engine.clone(), request_for(s, limits), s.version))
     })?;
@@ -388,104 +412,6 @@ pub async fn hint(State(sessions): State<Sessions>, Path(id): Path<String>) -> A
         score: result.score,
         threat,
     }))
-}
-
-/// What to analyse: how many lines and for how long.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnalyseRequest {
-    /// Lines to show (1–5).
-    #[serde(default = "one")]
-    pub lines: usize,
-    /// Thinking time in milliseconds (at most 10 000).
-    #[serde(default = "default_millis")]
-    pub millis: u64,
-}
-
-fn one() -> usize {
-    1
-}
-
-fn default_millis() -> u64 {
-    800
-}
-
-/// One line of an analysis.
-#[derive(Serialize)]
-pub struct AnalysisLine {
-    /// Score for Red, in centipawns (mates as ±30000 less the distance).
-    pub score_red: i32,
-    /// Depth searched.
-    pub depth: i32,
-    /// The moves, ICCS.
-    pub pv: Vec<String>,
-    /// The moves in WXF, from the analysed position.
-    pub pv_wxf: Vec<String>,
-}
-
-/// `POST /api/games/{id}/analyse`: the best lines from the current position.
-pub async fn analyse(
-    State(sessions): State<Sessions>,
-    Path(id): Path<String>,
-    payload: Result<Json<AnalyseRequest>, JsonRejection>,
-) -> ApiResult<Vec<AnalysisLine>> {
-    let req = body(payload)?;
-    let lines = req.lines.clamp(1, 5);
-    let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
-    let (engine, request) = with_game(&sessions, &id, |s| {
-        if s.game.outcome().is_some() {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "game-over",
-                "the game is over",
-            ));
-        }
-        let mut engine = s.engine.clone();
-        engine.set_options(EngineOptions {
-            level: Level::new(MAX_LEVEL),
-            multipv: lines,
-            ..engine.options().clone()
-        });
-        let limits = SearchLimits {
-            movetime: Some(time),
-            ..SearchLimits::default()
-        };
-        Ok((engine, request_for(s, limits)))
-    })?;
-    let pos = request.position.clone();
-    let result = search_blocking(move || engine.think(&request, &mut |_| {})).await?;
-    let sign = if pos.side_to_move() == xiangqi_rules::Color::Red {
-        1
-    } else {
-        -1
-    };
-    let out = result
-        .lines
-        .iter()
-        .take(lines)
-        .map(|l| {
-            let mut p = pos.clone();
-            let mut wxf = Vec::new();
-            for &m in &l.pv {
-                if !p.is_legal(m) {
-                    break;
-                }
-                wxf.push(xiangqi_rules::notation::format_move(
-                    &p,
-                    m,
-                    xiangqi_rules::notation::Notation::Wxf,
-                ));
-                p = p.after(m);
-            }
-            AnalysisLine {
-                score_red: l.score * sign,
-                depth: l.depth,
-                pv: l.pv.iter().map(|m| m.iccs()).collect(),
-                pv_wxf: wxf,
-            }
-        })
-        .collect();
-    Ok(Json(out))
 }
 
 /// A FEN to check.

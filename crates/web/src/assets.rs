@@ -33,6 +33,9 @@ static ASSETS: &[Asset] = &[
     asset!("/js/i18n.js", JS),
     asset!("/js/pieces.js", JS),
     asset!("/js/editor.js", JS),
+    asset!("/js/reasons.js", JS),
+    asset!("/js/clock.js", JS),
+    asset!("/js/records.js", JS),
 ];
 
 /// The embedded file at `path` (`/` is the page), or 404.

@@ -1,5 +1,5 @@
 //! Errors the API answers with: a status code and a JSON body `{"error": {code, message,
-//! highlights}}` that the page shows as it is.
+//! highlights, params}}` that the page shows as it is.
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -17,6 +17,9 @@ pub struct ApiError {
     pub message: String,
     /// Points to highlight on the board (ICCS names).
     pub highlights: Vec<String>,
+    /// The blanks of the reason, for saying it in another language (an empty object when
+    /// the message has none).
+    pub params: serde_json::Value,
 }
 
 #[derive(Serialize)]
@@ -29,6 +32,7 @@ struct ErrorDetail<'a> {
     code: &'a str,
     message: &'a str,
     highlights: &'a [String],
+    params: &'a serde_json::Value,
 }
 
 impl ApiError {
@@ -39,6 +43,7 @@ impl ApiError {
             code: code.to_string(),
             message: message.into(),
             highlights: Vec::new(),
+            params: serde_json::Value::Object(Default::default()),
         }
     }
 
@@ -64,6 +69,7 @@ impl IntoResponse for ApiError {
                 code: &self.code,
                 message: &self.message,
                 highlights: &self.highlights,
+                params: &self.params,
             },
         };
         (self.status, Json(body)).into_response()

@@ -5,10 +5,13 @@
 //! thread so that the server keeps answering. The server answers only to the host it serves
 //! (see [`host_guard`]).
 
+pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod error;
 pub mod host_guard;
+pub mod reasons;
+pub mod records_api;
 pub mod server;
 pub mod session;
 pub mod view;

@@ -1,8 +1,10 @@
 //! The HTTP server: routes, the host check, and binding to the first free port.
 
+use crate::analysis;
 use crate::api;
 use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
+use crate::records_api;
 use crate::session::Sessions;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -29,7 +31,13 @@ pub fn router(allowed: AllowedHosts) -> Router {
         .route("/api/games/{id}/redo", post(api::redo))
         .route("/api/games/{id}/engine", post(api::engine_move))
         .route("/api/games/{id}/hint", post(api::hint))
-        .route("/api/games/{id}/analyse", post(api::analyse))
+        .route("/api/games/{id}/analyse", post(analysis::analyse))
+        .route("/api/games/{id}/analysis", get(analysis::analysis_stream))
+        .route("/api/games/{id}/record", get(records_api::export))
+        .route(
+            "/api/games/import",
+            post(records_api::import).layer(DefaultBodyLimit::max(records_api::MAX_IMPORT)),
+        )
         .route("/api/fen", post(api::check_fen))
         .route("/api/levels", get(api::levels))
         .with_state(Sessions::default());

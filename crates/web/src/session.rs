@@ -17,6 +17,9 @@ pub struct GameSession {
     pub redo: Vec<Move>,
     /// The engine for replies, hints and analysis; clones share its table and stop signal.
     pub engine: Engine,
+    /// The engine for analysis, made when first asked for, so that analysing never stops a
+    /// reply or a hint.
+    pub analyst: Option<Engine>,
     /// Bumped on every change, so a reply computed for an older state is not played.
     pub version: u64,
     last_used: u64,
@@ -32,15 +35,31 @@ impl GameSession {
                 hash_mb: 8,
                 ..EngineOptions::default()
             }),
+            analyst: None,
             version: 0,
             last_used: 0,
         }
     }
 
-    /// Records a change: stops a search in progress and bumps the version.
+    /// Records a change: stops the searches in progress and bumps the version.
     pub fn changed(&mut self) {
         self.engine.stop();
+        if let Some(analyst) = &self.analyst {
+            analyst.stop();
+        }
         self.version += 1;
+    }
+
+    /// The analysis engine, made on first use.
+    pub fn analyst(&mut self) -> Engine {
+        self.analyst
+            .get_or_insert_with(|| {
+                Engine::new(EngineOptions {
+                    hash_mb: 8,
+                    ..EngineOptions::default()
+                })
+            })
+            .clone()
     }
 }
 

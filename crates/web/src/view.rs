@@ -1,6 +1,7 @@
 //! What the page is told about a game: the position, the record in every notation, the legal
 //! moves, check, the ending, and the capture markers.
 
+use crate::reasons::end_reason_params;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use xiangqi_rules::notation::{Notation, format_move};
@@ -54,6 +55,9 @@ pub struct OutcomeView {
     pub code: &'static str,
     /// The reason in plain English, with the verdict's explanation where there is one.
     pub message: String,
+    /// The blanks of the reason (loser, the verdict's pieces and moves, counts), for saying
+    /// it in another language.
+    pub params: serde_json::Value,
 }
 
 /// Everything the page shows about one game.
@@ -105,6 +109,7 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
         result: o.result.as_str(),
         code: o.reason.code(),
         message: o.reason.to_string(),
+        params: end_reason_params(&o.reason),
     });
     let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
     if outcome.is_none() {

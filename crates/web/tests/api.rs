@@ -247,3 +247,80 @@ async fn static_page_is_served_with_its_modules() {
         assert_eq!(response.status(), StatusCode::OK, "{path}");
     }
 }
+
+#[tokio::test]
+async fn reasons_carry_their_blanks_for_translation() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    let id = game["id"].as_str().unwrap();
+    let (status, answer) = play(&app, id, "b0", "d1").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(answer["error"]["code"], "horse-leg-blocked");
+    assert_eq!(answer["error"]["params"], json!({"point": "c0"}));
+    let chase = new_game(
+        &app,
+        json!({
+            "fen": "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1",
+            "moves": "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2".split(' ').collect::<Vec<_>>(),
+        }),
+    )
+    .await;
+    let outcome = &chase["outcome"];
+    assert_eq!(outcome["code"], "perpetual-chase");
+    assert_eq!(outcome["params"]["loser"], "red");
+    assert_eq!(outcome["params"]["first"], 1);
+    assert_eq!(outcome["params"]["pieces"][0]["piece"], "r");
+}
+
+#[tokio::test]
+async fn engine_on_a_clock_answers_within_its_time() {
+    let app = app();
+    let game = new_game(&app, json!({"moves": ["h2e2"]})).await;
+    let path = format!("/api/games/{}/engine", game["id"].as_str().unwrap());
+    let started = std::time::Instant::now();
+    let body = json!({"level": 20, "clock_ms": 2000, "increment_ms": 0});
+    let (status, answer) = send(&app, "POST", &path, Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["game"]["moves"].as_array().unwrap().len(), 2);
+    assert!(started.elapsed() < std::time::Duration::from_millis(1500));
+}
+
+#[tokio::test]
+async fn analysis_streams_deepening_lines_and_ends() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    let path = format!(
+        "/api/games/{}/analysis?lines=2&millis=400",
+        game["id"].as_str().unwrap()
+    );
+    let request = Request::builder()
+        .uri(&path)
+        .header(header::HOST, HOST)
+        .body(Body::empty())
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let updates: Vec<Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    assert!(updates.len() >= 2, "{text}");
+    let last = updates.last().unwrap();
+    assert_eq!(last["done"], true);
+    assert_eq!(last["lines"].as_array().unwrap().len(), 2);
+    let depths: Vec<i64> = updates
+        .iter()
+        .filter_map(|u| u["lines"][0]["depth"].as_i64())
+        .collect();
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    assert!(depths.last().unwrap() > depths.first().unwrap());
+    let (status, _) = send(&app, "GET", "/api/games/none/analysis?lines=1", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

@@ -8,6 +8,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = detail?.code ?? 'error';
     this.highlights = detail?.highlights ?? [];
+    this.params = detail?.params ?? {};
   }
 }
 
@@ -34,8 +35,8 @@ export const playMove = (id, from, to) => call('POST', `/api/games/${id}/move`, 
 export const undo = (id, count = 1) => call('POST', `/api/games/${id}/undo`, { count });
 /** Replays `count` moves taken back. */
 export const redo = (id, count = 1) => call('POST', `/api/games/${id}/redo`, { count });
-/** The engine plays at `level`; answers `{game, reply}`. */
-export const engineMove = (id, level) => call('POST', `/api/games/${id}/engine`, { level });
+/** The engine plays at `level` (with `timed` = `{clock_ms, increment_ms}` on a clock); answers `{game, reply}`. */
+export const engineMove = (id, level, timed = {}) => call('POST', `/api/games/${id}/engine`, { level, ...timed });
 /** The engine's suggestion: `{hint, line, score, threat}`. */
 export const hint = (id) => call('POST', `/api/games/${id}/hint`);
 /** The best `lines` from the current position. */

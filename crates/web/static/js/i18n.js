@@ -2,6 +2,10 @@
 
 const STRINGS = {
   en: {
+    depth: 'depth', you: 'Player', saved: 'Saved {name}.', loaded: 'Opened {name} (game {index} of {games}).',
+    partly: 'Only part of it could be read: {reason}', badRecord: '{name} cannot be opened: {reason}',
+    clock: 'Clock', clockOff: 'No clock', clockControl: '{minutes} min + {seconds} s', lostOnTime: '{side} ran out of time.',
+    gameFile: 'Game file', saveGame: 'Save game', loadGame: 'Open game',
     title: 'Xiangqi', new: 'New game', undo: 'Undo', redo: 'Redo', hint: 'Hint', flip: 'Flip board',
     setup: 'Set up position', mode: 'Opponent', vsEngine: 'Computer', twoPlayers: 'Two players',
     playAs: 'You play', red: 'Red', black: 'Black', level: 'Level', notation: 'Notation',
@@ -23,6 +27,10 @@ const STRINGS = {
     pieces: { k: 'General', a: 'Advisor', b: 'Elephant', n: 'Horse', r: 'Chariot', c: 'Cannon', p: 'Soldier' },
   },
   ru: {
+    depth: 'глубина', you: 'Игрок', saved: 'Сохранено: {name}.', loaded: 'Открыта партия {index} из {games} ({name}).',
+    partly: 'Прочитана только часть: {reason}', badRecord: 'Не удалось открыть {name}: {reason}',
+    clock: 'Часы', clockOff: 'Без часов', clockControl: '{minutes} мин + {seconds} с', lostOnTime: '{side}: время истекло.',
+    gameFile: 'Файл партии', saveGame: 'Сохранить партию', loadGame: 'Открыть партию',
     title: 'Сянци', new: 'Новая игра', undo: 'Назад', redo: 'Вперёд', hint: 'Подсказка', flip: 'Перевернуть',
     setup: 'Расстановка', mode: 'Соперник', vsEngine: 'Компьютер', twoPlayers: 'Два игрока',
     playAs: 'Вы играете', red: 'Красные', black: 'Чёрные', level: 'Уровень', notation: 'Запись',
@@ -44,6 +52,10 @@ const STRINGS = {
     pieces: { k: 'Король', a: 'Советник', b: 'Слон', n: 'Конь', r: 'Ладья', c: 'Пушка', p: 'Пешка' },
   },
   zh: {
+    depth: '深度', you: '棋手', saved: '已保存 {name}。', loaded: '已打开 {name}（第 {index} 局，共 {games} 局）。',
+    partly: '只读出了一部分：{reason}', badRecord: '无法打开 {name}：{reason}',
+    clock: '棋钟', clockOff: '不计时', clockControl: '{minutes} 分 + {seconds} 秒', lostOnTime: '{side}超时。',
+    gameFile: '棋谱文件', saveGame: '保存棋谱', loadGame: '打开棋谱',
     title: '象棋', new: '新局', undo: '悔棋', redo: '还原', hint: '提示', flip: '翻转棋盘',
     setup: '摆棋', mode: '对手', vsEngine: '电脑', twoPlayers: '双人对弈',
     playAs: '执子', red: '红方', black: '黑方', level: '难度', notation: '记谱',
@@ -62,7 +74,10 @@ const STRINGS = {
     'levels.strong': '高手', 'levels.expert': '大师', 'levels.full': '全力',
     'end.checkmate': '{loser}被将死。', 'end.stalemate': '{loser}无子可走，困毙判负。',
     unprotected: '无保护', attacked: '可被吃', score: '评分',
-    pieces: { k: '帅/将', a: '仕/士', b: '相/象', n: '马', r: '车', c: '炮', p: '兵/卒' },
+    pieces: {
+      k: '将', a: '士', b: '象', n: '马', r: '车', c: '炮', p: '卒',
+      K: '帅', A: '仕', B: '相', N: '马', R: '车', C: '炮', P: '兵',
+    },
   },
 };
 
@@ -83,9 +98,15 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
 }
 
-/** The name of the piece with FEN letter `letter` in the current language. */
+/** The code of the current interface language. */
+export function currentLanguage() {
+  return current;
+}
+
+/** The name of the piece with FEN letter `letter` (upper case Red) in the current language. */
 export function pieceName(letter) {
-  return STRINGS[current].pieces[letter.toLowerCase()];
+  const names = STRINGS[current].pieces;
+  return names[letter] ?? names[letter.toLowerCase()];
 }
 
 /** Fills every element carrying `data-i18n` (text) or `data-i18n-label` (aria-label). */

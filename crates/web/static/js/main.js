@@ -2,8 +2,11 @@
 
 import * as api from './api.js';
 import { Board, piecesOfFen } from './board.js';
+import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Editor } from './editor.js';
+import { explainIllegal, explainOutcome } from './reasons.js';
 import { setLanguage, t, translatePage, pieceName } from './i18n.js';
+import { downloadRecord, importRecord } from './records.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
 
 const settings = loadSettings();
@@ -18,6 +21,8 @@ let thinking = false;
 let editing = false;
 let message = '';
 let levels = [];
+let clock = new Clock(settings.clock, loadGame()?.clock);
+let analysisSource = null;
 
 const isRed = (piece) => piece === piece.toUpperCase();
 const sideName = (color) => t(color);
@@ -30,15 +35,17 @@ function say(text) {
 function describeOutcome(o) {
   const winner = o.result === 'red-wins' ? 'red' : o.result === 'black-wins' ? 'black' : null;
   const result = winner ? t('wins', { side: sideName(winner) }) : t('draw');
-  const loser = winner === 'red' ? 'black' : 'red';
-  const reason = ['checkmate', 'stalemate'].includes(o.code) ? t(`end.${o.code}`, { loser: sideName(loser) }) : o.message;
-  return `${t('gameOver')}: ${result}. ${reason}`;
+  return `${t('gameOver')}: ${result}. ${explainOutcome(o)}`;
 }
 
 function statusText() {
   if (editing) return t('setup');
   if (!game) return '';
   if (game.outcome) return describeOutcome(game.outcome);
+  if (clock.flagged) {
+    const winner = clock.flagged === 'red' ? 'black' : 'red';
+    return `${t('gameOver')}: ${t('wins', { side: sideName(winner) })}. ${t('lostOnTime', { side: sideName(clock.flagged) })}`;
+  }
   if (thinking) return t('thinking');
   if (game.check) return t('inCheck', { side: sideName(game.turn) });
   return t('turn', { side: sideName(game.turn) });
@@ -99,24 +106,60 @@ function humanToMove() {
   return settings.mode === 'two' || settings.analysis || game.turn === settings.humanColor;
 }
 
+/** Whether the game can go on: not finished and no flag fallen. */
+function playable() {
+  return game && !game.outcome && !clock.flagged;
+}
+
+function followClock() {
+  if (game) clock.follow(game, editing || settings.analysis);
+}
+
+function drawClocks() {
+  const box = $('clocks');
+  box.hidden = !clock.enabled;
+  if (!clock.enabled) return;
+  box.classList.toggle('flipped', Boolean(settings.flipped));
+  for (const side of ['red', 'black']) {
+    const el = box.querySelector(`[data-clock="${side}"]`);
+    const ms = clock.remaining(side);
+    el.textContent = `${sideName(side)}  ${formatTime(ms)}`;
+    el.classList.toggle('running', clock.running === side);
+    el.classList.toggle('low', ms < 20000);
+  }
+}
+
+function tickClock() {
+  const fallen = clock.flagged;
+  if (clock.check() && !fallen) {
+    if (game) saveGame(game, clock);
+    selected = null;
+    render();
+  }
+  drawClocks();
+}
+
 async function show(view) {
   game = view;
   selected = null;
   arrow = null;
-  saveGame(game);
+  followClock();
+  saveGame(game, clock);
   render();
   analyse();
   engineTurn();
 }
 
 async function engineTurn() {
-  if (thinking || !game || game.outcome || humanToMove() || editing) return;
+  if (thinking || !playable() || humanToMove() || editing) return;
   thinking = true;
   render();
   try {
-    const answer = await api.engineMove(game.id, settings.level);
+    const timed = clock.enabled ? { clock_ms: Math.floor(clock.remaining(game.turn)), increment_ms: clock.increment } : {};
+    const answer = await api.engineMove(game.id, settings.level, timed);
     game = answer.game;
-    saveGame(game);
+    followClock();
+    saveGame(game, clock);
   } catch (e) {
     if (e.status !== 409) say(e.message);
   } finally {
@@ -127,30 +170,61 @@ async function engineTurn() {
   engineTurn();
 }
 
-async function analyse() {
+/** A score for Red as the page shows it: pawns, or the moves to mate. */
+function scoreText(score) {
+  const MATE = 30000;
+  if (Math.abs(score) > MATE - 1000) {
+    const moves = Math.ceil((MATE - Math.abs(score)) / 2);
+    return `${score > 0 ? '+' : '−'}M${moves}`;
+  }
+  return `${score > 0 ? '+' : score < 0 ? '−' : ''}${(Math.abs(score) / 100).toFixed(2)}`;
+}
+
+function showLines(lines, done) {
+  const best = lines[0]?.score_red ?? 0;
+  $('eval-fill').style.height = `${50 + Math.max(-48, Math.min(48, best / 10))}%`;
+  const ol = document.createElement('ol');
+  for (const l of lines) {
+    const li = document.createElement('li');
+    const moves = settings.notation === 'iccs' ? l.pv : settings.notation === 'chinese' ? l.pv_chinese : l.pv_wxf;
+    li.textContent = `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})  ${moves.slice(0, 10).join(' ')}`;
+    ol.append(li);
+  }
+  const title = document.createElement('h2');
+  title.textContent = `${t('analysis')} — ${t('score')}: ${scoreText(best)}${done ? '' : ' …'}`;
+  $('analysis').replaceChildren(title, ol);
+  $('analysis').dataset.depth = String(lines[0]?.depth ?? 0);
+}
+
+function stopAnalysis() {
+  analysisSource?.close();
+  analysisSource = null;
+}
+
+/** Streams the analysis of the position shown; a newer position replaces it. */
+function analyse() {
+  stopAnalysis();
   const panel = $('analysis');
   panel.hidden = !settings.analysis;
   $('eval-bar').hidden = !settings.analysis;
-  if (!settings.analysis || !game || game.outcome) return;
-  const version = game.version;
-  const id = game.id;
-  try {
-    const lines = await api.analyse(id, 3, 700);
-    if (!game || game.id !== id || game.version !== version) return;
-    const best = lines[0]?.score_red ?? 0;
-    $('eval-fill').style.height = `${50 + Math.max(-48, Math.min(48, best / 10))}%`;
-    const ol = document.createElement('ol');
-    for (const l of lines) {
-      const li = document.createElement('li');
-      li.textContent = `${(l.score_red / 100).toFixed(2)}  (${l.depth})  ${l.pv_wxf.slice(0, 8).join(' ')}`;
-      ol.append(li);
-    }
-    const title = document.createElement('h2');
-    title.textContent = `${t('analysis')} — ${t('score')}: ${(best / 100).toFixed(2)}`;
-    panel.replaceChildren(title, ol);
-  } catch {
-    // A position that changed meanwhile is analysed by the next call.
+  if (!settings.analysis || !game || game.outcome) {
+    panel.replaceChildren();
+    return;
   }
+  const { id, version } = game;
+  const source = new EventSource(`/api/games/${id}/analysis?lines=3&millis=30000`);
+  analysisSource = source;
+  source.addEventListener('lines', (event) => {
+    if (source !== analysisSource) return;
+    const update = JSON.parse(event.data);
+    if (!game || game.id !== id || game.version !== version || update.version !== version) return;
+    showLines(update.lines, update.done);
+    $('analysis').dataset.version = String(update.version);
+    if (update.done) stopAnalysis();
+  });
+  source.onerror = () => {
+    if (source === analysisSource) stopAnalysis();
+  };
 }
 
 async function recover(error) {
@@ -171,7 +245,7 @@ async function tryMove(from, to) {
   } catch (e) {
     if (await recover(e)) return;
     if (e.status === 422) {
-      say(t('illegal', { reason: e.message }));
+      say(t('illegal', { reason: explainIllegal(e) }));
       highlights = e.highlights.length ? e.highlights : [from, to];
     } else say(e.message);
     render();
@@ -185,8 +259,8 @@ function onPoint(square) {
     return;
   }
   if (!game || thinking) return;
-  if (game.outcome) {
-    say(describeOutcome(game.outcome));
+  if (!playable()) {
+    say(statusText());
     return;
   }
   if (!humanToMove()) return;
@@ -214,7 +288,9 @@ const actions = {
   async new() {
     highlights = [];
     say('');
-    show(await api.newGame(null));
+    const view = await api.newGame(null);
+    clock = new Clock(settings.clock);
+    show(view);
   },
   async undo() {
     if (!game || game.moves.length === 0) return;
@@ -237,7 +313,7 @@ const actions = {
     }
   },
   async hint() {
-    if (!game || game.outcome || thinking) return;
+    if (!playable() || thinking) return;
     try {
       const h = await api.hint(game.id);
       arrow = { from: h.hint.from, to: h.hint.to };
@@ -268,6 +344,7 @@ const actions = {
     try {
       const view = await api.newGame(editor.fen());
       editing = false;
+      clock = new Clock(settings.clock);
       say('');
       highlights = [];
       show(view);
@@ -299,10 +376,29 @@ const actions = {
     try {
       highlights = [];
       say('');
-      show(await api.newGame($('fen').value));
+      const view = await api.newGame($('fen').value);
+      clock = new Clock(settings.clock);
+      show(view);
     } catch (e) {
       say(t('badFen', { reason: e.message }));
     }
+  },
+  async 'save-record'() {
+    if (!game) return;
+    const engineName = `Xiangqi (${t('level')} ${settings.level})`;
+    const human = t('you');
+    const names = settings.mode === 'engine'
+      ? { red: settings.humanColor === 'red' ? human : engineName, black: settings.humanColor === 'black' ? human : engineName }
+      : {};
+    try {
+      const name = await downloadRecord(game.id, $('record-format').value, names);
+      say(t('saved', { name }));
+    } catch (e) {
+      if (!(await recover(e))) say(e.message);
+    }
+  },
+  'load-record'() {
+    $('record-file').click();
   },
 };
 
@@ -320,6 +416,12 @@ function applySettings() {
     o.textContent = `${t(`levels.${l.key}`)} (~${l.elo} Elo)`;
     return o;
   }));
+  $('clock-setting').replaceChildren(...Object.keys(TIME_CONTROLS).map((key) => {
+    const o = document.createElement('option');
+    o.value = key;
+    o.textContent = key === 'off' ? t('clockOff') : t('clockControl', { minutes: key.split('+')[0], seconds: key.split('+')[1] });
+    return o;
+  }));
   for (const input of document.querySelectorAll('[data-setting]')) {
     const value = settings[input.dataset.setting];
     if (input.type === 'checkbox') input.checked = Boolean(value);
@@ -335,9 +437,14 @@ function settingChanged(event) {
   settings[key] = key === 'level' ? Number(value) : value;
   if (key === 'humanColor') settings.flipped = value === 'black';
   saveSettings(settings);
+  if (key === 'clock') clock = new Clock(settings.clock);
+  if (key === 'clock' || key === 'analysis') {
+    followClock();
+    if (game) saveGame(game, clock);
+  }
   applySettings();
   render();
-  if (key === 'analysis') analyse();
+  if (key === 'analysis' || key === 'notation') analyse();
   engineTurn();
 }
 
@@ -364,6 +471,26 @@ async function start() {
     const [field, side] = e.target.value.trim().split(/\s+/);
     editor.side = side === 'b' ? 'b' : 'w';
     editor.set(piecesOfFen(field ?? ''));
+  });
+  $('record-file').addEventListener('change', async (e) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    try {
+      const answer = await importRecord(file);
+      highlights = [];
+      clock = new Clock(settings.clock);
+      await show(answer.game);
+      let text = t('loaded', { name: file.name, index: answer.index + 1, games: answer.games });
+      if (answer.warning) text += ` ${t('partly', { reason: answer.warning })}`;
+      say(text);
+    } catch (err) {
+      say(t('badRecord', { name: file.name, reason: err.message }));
+    }
+  });
+  setInterval(tickClock, 100);
+  window.addEventListener('pagehide', () => {
+    if (game) saveGame(game, clock);
   });
   const loading = api.levels().catch(() => []);
   applySettings();

@@ -6,7 +6,7 @@ const GAME_KEY = 'xiangqi.game';
 /** The settings used before the user changes any. */
 export const DEFAULTS = {
   language: 'en', notation: 'wxf', pieceTheme: 'beijing', boardTheme: 'wood', pieceStyle: 'characters',
-  mode: 'engine', humanColor: 'red', level: 0, markers: true, analysis: false, flipped: false,
+  mode: 'engine', humanColor: 'red', level: 0, markers: true, analysis: false, flipped: false, clock: 'off',
 };
 
 function read(key) {
@@ -35,12 +35,12 @@ export function saveSettings(settings) {
   write(SETTINGS_KEY, settings);
 }
 
-/** The saved game as `{fen, moves, redo}`, or null. */
+/** The saved game as `{fen, moves, redo, clock}`, or null. */
 export function loadGame() {
   return read(GAME_KEY);
 }
 
-/** Saves the game shown by the server view `game`. */
-export function saveGame(game) {
-  write(GAME_KEY, { fen: game.start_fen, moves: game.moves.map((m) => m.iccs), redo: game.redo });
+/** Saves the game shown by the server view `game`, with its `clock` when given. */
+export function saveGame(game, clock = null) {
+  write(GAME_KEY, { fen: game.start_fen, moves: game.moves.map((m) => m.iccs), redo: game.redo, clock: clock?.toJSON() ?? null });
 }

@@ -1,0 +1,242 @@
+//! Analysis: the best lines from the current position, either at once after a fixed time
+//! (`POST …/analyse`) or as a stream of server-sent events that deepens until the position
+//! changes, the time is up or the page stops listening (`GET …/analysis`).
+
+use crate::api::{body, request_for, search_blocking, with_game};
+use crate::error::ApiError;
+use crate::session::Sessions;
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+use std::convert::Infallible;
+use std::time::Duration;
+use xiangqi_engine::levels::{Level, MAX_LEVEL};
+use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchLimits, SearchRequest};
+use xiangqi_rules::notation::{Notation, format_move};
+use xiangqi_rules::{Color, Move, Position};
+
+/// Longest analysis a request may ask for.
+const MAX_ANALYSIS: Duration = Duration::from_secs(60);
+/// Most lines an analysis shows.
+const MAX_LINES: usize = 5;
+
+/// What to analyse: how many lines and for how long.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyseRequest {
+    /// Lines to show (1–5).
+    #[serde(default = "one")]
+    pub lines: usize,
+    /// Thinking time in milliseconds (at most 60 000).
+    #[serde(default = "default_millis")]
+    pub millis: u64,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn default_millis() -> u64 {
+    800
+}
+
+/// One line of an analysis.
+#[derive(Serialize, Clone)]
+pub struct AnalysisLine {
+    /// Score for Red, in centipawns (mates as ±30000 less the distance).
+    pub score_red: i32,
+    /// Depth searched.
+    pub depth: i32,
+    /// The moves, ICCS.
+    pub pv: Vec<String>,
+    /// The moves in WXF, from the analysed position.
+    pub pv_wxf: Vec<String>,
+    /// The moves in Chinese notation, from the analysed position.
+    pub pv_chinese: Vec<String>,
+}
+
+impl AnalysisLine {
+    /// The line `pv` from `pos` with `score` for the side to move after `depth` plies.
+    fn new(pos: &Position, score: i32, depth: i32, pv: &[Move]) -> AnalysisLine {
+        let sign = if pos.side_to_move() == Color::Red {
+            1
+        } else {
+            -1
+        };
+        let mut p = pos.clone();
+        let (mut wxf, mut chinese) = (Vec::new(), Vec::new());
+        for &m in pv {
+            if !p.is_legal(m) {
+                break;
+            }
+            wxf.push(format_move(&p, m, Notation::Wxf));
+            chinese.push(format_move(&p, m, Notation::Chinese));
+            p = p.after(m);
+        }
+        AnalysisLine {
+            score_red: score * sign,
+            depth,
+            pv: pv.iter().map(|m| m.iccs()).collect(),
+            pv_wxf: wxf,
+            pv_chinese: chinese,
+        }
+    }
+
+    fn of(pos: &Position, info: &SearchInfo) -> AnalysisLine {
+        AnalysisLine::new(pos, info.score, info.depth, &info.pv)
+    }
+}
+
+/// The analysis engine of game `id` at full strength with `lines` lines, and the request
+/// for its current position.
+fn prepare(
+    sessions: &Sessions,
+    id: &str,
+    lines: usize,
+    time: Duration,
+) -> Result<(Engine, SearchRequest), ApiError> {
+    with_game(sessions, id, |s| {
+        if s.game.outcome().is_some() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game-over",
+                "the game is over",
+            ));
+        }
+        let mut engine = s.analyst();
+        engine.set_options(EngineOptions {
+            level: Level::new(MAX_LEVEL),
+            multipv: lines,
+            ..engine.options().clone()
+        });
+        let limits = SearchLimits {
+            movetime: Some(time),
+            ..SearchLimits::default()
+        };
+        Ok((engine, request_for(s, limits)))
+    })
+}
+
+/// `POST /api/games/{id}/analyse`: the best lines from the current position after the time
+/// asked for.
+pub async fn analyse(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Result<Json<AnalyseRequest>, JsonRejection>,
+) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
+    let req = body(payload)?;
+    let lines = req.lines.clamp(1, MAX_LINES);
+    let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
+    let (engine, request) = prepare(&sessions, &id, lines, time)?;
+    let pos = request.position.clone();
+    let result = search_blocking(move || engine.think(&request, &mut |_| {})).await?;
+    Ok(Json(
+        result
+            .lines
+            .iter()
+            .take(lines)
+            .map(|l| AnalysisLine::of(&pos, l))
+            .collect(),
+    ))
+}
+
+/// What a streamed analysis shows: how many lines and for how long at most.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamRequest {
+    /// Lines to show (1–5).
+    #[serde(default = "one")]
+    pub lines: usize,
+    /// The longest the analysis runs, in milliseconds (at most 60 000; 20 000 when absent).
+    #[serde(default = "default_stream_millis")]
+    pub millis: u64,
+}
+
+fn default_stream_millis() -> u64 {
+    20_000
+}
+
+/// One event of a streamed analysis: the lines as they stand, and whether the search ended.
+#[derive(Serialize)]
+pub struct AnalysisUpdate {
+    /// The game's change count the analysis belongs to.
+    pub version: u64,
+    /// The best lines so far, best first.
+    pub lines: Vec<AnalysisLine>,
+    /// Whether this is the last event.
+    pub done: bool,
+}
+
+/// `GET /api/games/{id}/analysis?lines=N&millis=T`: server-sent events, one `lines` event
+/// each time a line deepens and a last one with `done` set. The search stops when the game
+/// changes, when `millis` have passed, or when the page closes the stream.
+pub async fn analysis_stream(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    query: Result<Query<StreamRequest>, axum::extract::rejection::QueryRejection>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let Query(req) = query
+        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
+    let lines = req.lines.clamp(1, MAX_LINES);
+    let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
+    let (engine, request) = prepare(&sessions, &id, lines, time)?;
+    let version = with_game(&sessions, &id, |s| Ok(s.version))?;
+    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(8);
+
+    // A page that stops listening stops the search; a search that ends stops the watch.
+    let (finished, mut ended) = tokio::sync::oneshot::channel::<()>();
+    let (watch, stopper) = (tx.clone(), engine.clone());
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = watch.closed() => stopper.stop(),
+            _ = &mut ended => {}
+        }
+    });
+
+    let event = |update: &AnalysisUpdate| {
+        Event::default()
+            .event("lines")
+            .json_data(update)
+            .unwrap_or_else(|_| Event::default().event("lines").data("{}"))
+    };
+    tokio::task::spawn_blocking(move || {
+        let pos = request.position.clone();
+        let mut shown: Vec<Option<AnalysisLine>> = vec![None; lines];
+        let send = |shown: &[Option<AnalysisLine>], done: bool| {
+            let update = event(&AnalysisUpdate {
+                version,
+                lines: shown.iter().flatten().cloned().collect(),
+                done,
+            });
+            // A closed page, or a full channel for an update that a later one replaces,
+            // only means the update is not seen.
+            if done {
+                let _ = tx.blocking_send(update);
+            } else {
+                let _ = tx.try_send(update);
+            }
+        };
+        let result = engine.think(&request, &mut |info| {
+            if info.bound.is_some() || info.multipv == 0 || info.multipv > lines {
+                return;
+            }
+            shown[info.multipv - 1] = Some(AnalysisLine::of(&pos, info));
+            send(&shown, false);
+        });
+        for (slot, line) in shown.iter_mut().zip(&result.lines) {
+            *slot = Some(AnalysisLine::of(&pos, line));
+        }
+        let _ = finished.send(());
+        send(&shown, true);
+    });
+    let stream =
+        futures_util::stream::unfold(
+            rx,
+            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
+        );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
