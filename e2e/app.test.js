@@ -182,8 +182,8 @@ test('analysis deepens and follows pieces moved freely', async () => {
     const li = document.querySelector('#analysis li');
     const from = li?.textContent.trim().split(/\s+/)[3]?.slice(0, 2);
     const piece = from && document.querySelector(`[data-square="${from}"] [data-piece]`)?.dataset.piece;
-    return piece && piece === piece.toUpperCase();
-  }, null, { timeout: 15000 });
+    return piece && piece === piece.toUpperCase() && Number(document.getElementById('analysis').dataset.depth) >= 4;
+  }, null, { timeout: 20000 });
   await shot('11-analysis');
   assert.equal(await moveCount(), 2);
   await page.uncheck('[data-setting="analysis"]');

@@ -91,6 +91,15 @@ impl AnalysisLine {
     }
 }
 
+/// An analysis about to run: the engine, the request, the game's change count, and which
+/// analysis of the game it is.
+struct Prepared {
+    engine: Engine,
+    request: SearchRequest,
+    version: u64,
+    run: u64,
+}
+
 /// The analysis engine of game `id` at full strength with `lines` lines, and the request
 /// for its current position.
 fn prepare(
@@ -98,7 +107,7 @@ fn prepare(
     id: &str,
     lines: usize,
     time: Duration,
-) -> Result<(Engine, SearchRequest), ApiError> {
+) -> Result<Prepared, ApiError> {
     with_game(sessions, id, |s| {
         if s.game.outcome().is_some() {
             return Err(ApiError::new(
@@ -117,7 +126,13 @@ fn prepare(
             movetime: Some(time),
             ..SearchLimits::default()
         };
-        Ok((engine, request_for(s, limits)))
+        s.analyses += 1;
+        Ok(Prepared {
+            engine,
+            request: request_for(s, limits),
+            version: s.version,
+            run: s.analyses,
+        })
     })
 }
 
@@ -131,7 +146,9 @@ pub async fn analyse(
     let req = body(payload)?;
     let lines = req.lines.clamp(1, MAX_LINES);
     let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
-    let (engine, request) = prepare(&sessions, &id, lines, time)?;
+    let Prepared {
+        engine, request, ..
+    } = prepare(&sessions, &id, lines, time)?;
     let pos = request.position.clone();
     let result = search_blocking(move || engine.think(&request, &mut |_| {})).await?;
     Ok(Json(
@@ -183,8 +200,12 @@ pub async fn analysis_stream(
         .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
     let lines = req.lines.clamp(1, MAX_LINES);
     let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
-    let (engine, request) = prepare(&sessions, &id, lines, time)?;
-    let version = with_game(&sessions, &id, |s| Ok(s.version))?;
+    let Prepared {
+        engine,
+        request,
+        version,
+        run,
+    } = prepare(&sessions, &id, lines, time)?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(8);
 
     // A page that stops listening stops the search; a search that ends stops the watch.
@@ -192,7 +213,12 @@ pub async fn analysis_stream(
     let (watch, stopper) = (tx.clone(), engine.clone());
     tokio::spawn(async move {
         tokio::select! {
-            _ = watch.closed() => stopper.stop(),
+            _ = watch.closed() => {
+                let latest = sessions.with(&id, |s| s.analyses == run).unwrap_or(false);
+                if latest {
+                    stopper.stop();
+                }
+            }
             _ = &mut ended => {}
         }
     });

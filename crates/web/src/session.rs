@@ -20,6 +20,9 @@ pub struct GameSession {
     /// The engine for analysis, made when first asked for, so that analysing never stops a
     /// reply or a hint.
     pub analyst: Option<Engine>,
+    /// Counts the analyses started, so that a page leaving an older one does not stop a newer
+    /// one on the same engine.
+    pub analyses: u64,
     /// Bumped on every change, so a reply computed for an older state is not played.
     pub version: u64,
     last_used: u64,
@@ -36,6 +39,7 @@ impl GameSession {
                 ..EngineOptions::default()
             }),
             analyst: None,
+            analyses: 0,
             version: 0,
             last_used: 0,
         }
