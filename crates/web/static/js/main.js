@@ -448,7 +448,25 @@ function settingChanged(event) {
   engineTurn();
 }
 
+/** The answer to a request the page made before the modules loaded, if it succeeded. */
+async function early(key) {
+  const pending = window.xiangqiEarly?.[key];
+  if (!pending) return null;
+  window.xiangqiEarly[key] = null;
+  try {
+    const response = await pending;
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
 async function restore() {
+  const ready = await early('game');
+  if (ready) {
+    await show(ready);
+    return;
+  }
   const saved = loadGame();
   try {
     game = saved ? await api.newGame(saved.fen, saved.moves, saved.redo) : await api.newGame(null);
@@ -492,7 +510,7 @@ async function start() {
   window.addEventListener('pagehide', () => {
     if (game) saveGame(game, clock);
   });
-  const loading = api.levels().catch(() => []);
+  const loading = early('levels').then((l) => l ?? api.levels()).catch(() => []);
   applySettings();
   const restored = restore();
   levels = await loading;
