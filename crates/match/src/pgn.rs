@@ -6,7 +6,6 @@
 use crate::game::GameRecord;
 use crate::outcome::pgn_result;
 use std::fmt::Write as _;
-use std::time::{SystemTime, UNIX_EPOCH};
 use xiangqi_rules::{Color, Position};
 
 /// The tags that are the same for every game of a match, plus the round.
@@ -131,29 +130,6 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-/// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
-pub fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,13 +218,6 @@ mod tests {
         let text = format_game(&header(), &game);
         assert!(!text.contains("[FEN"), "{text}");
         assert!(text.contains("{draw: the game reached 0 plies} 1/2-1/2"));
-    }
-
-    #[test]
-    fn dates_from_days() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::engine_spec::EngineSpec;
 use crate::game::{GameRecord, GameSettings, play_game};
 use crate::openings::Opening;
 use crate::outcome::{Termination, points_for};
-use crate::pgn::{PgnHeader, format_game, today};
+use crate::pgn::{PgnHeader, format_game};
 use crate::player::Player;
 use crate::process::EngineLog;
 use crate::sprt::{Sprt, SprtDecision};
@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
+use xiangqi_records::date::pgn_today;
 use xiangqi_rules::{Color, EndReason};
 
 /// Everything a match needs.
@@ -186,7 +187,7 @@ pub fn run_match(
         sprt: config.sprt,
         ..Standing::default()
     };
-    let date = today();
+    let date = pgn_today();
     let mut first_half = HashMap::new();
     let mut write_error = None;
 

@@ -14,6 +14,7 @@
 //! or byte offset) and what was expected; a game cut off keeps what was read as a partial
 //! game in the error.
 
+pub mod date;
 pub mod dhtmlxq;
 pub mod error;
 pub mod format;

@@ -13,7 +13,6 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
-use std::time::{SystemTime, UNIX_EPOCH};
 use xiangqi_records::{GameResult, Line, OutputFormat, RecordError, RecordFormat, Tags};
 use xiangqi_rules::{Game, GameRules, Outcome};
 
@@ -50,28 +49,6 @@ pub struct RecordQuery {
     /// The Black player's name.
     #[serde(default)]
     pub black: Option<String>,
-}
-
-/// The days since 1970-01-01 as a civil (proleptic Gregorian) date: year, month, day.
-fn civil_date(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// Today's date (UTC).
-fn today() -> (i64, u32, u32) {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    civil_date(i64::try_from(secs / 86_400).unwrap_or(0))
 }
 
 /// The record's result for a game's outcome.
@@ -163,7 +140,7 @@ pub async fn export(
             OutputFormat::NAMES.join(", ")
         ))
     })?;
-    let date = today();
+    let date = xiangqi_records::date::today();
     let record = with_game(&sessions, &id, |s| {
         Ok(game_record(
             &s.game,
@@ -360,15 +337,6 @@ pub async fn import(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(59), (1970, 3, 1));
-        assert_eq!(civil_date(11_016), (2000, 2, 29));
-        assert_eq!(civil_date(20_000), (2024, 10, 4));
-        assert_eq!(civil_date(-1), (1969, 12, 31));
-    }
 
     #[test]
     fn extensions() {
