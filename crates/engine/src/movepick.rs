@@ -127,7 +127,6 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    self.list = MoveList::new();
                     pos.generate_legal(GenKind::Captures, &mut self.list);
                     for i in 0..self.list.len() {
                         self.scores[i] = mvv_lva(pos, self.list[i]);

@@ -151,6 +151,8 @@ struct Frame {
     static_eval: Score,
     current: Option<Move>,
     excluded_null: bool,
+    /// A move this node must not search (singular-extension test).
+    excluded: Option<Move>,
 }
 
 struct Worker<'a> {
@@ -419,11 +421,13 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
+        let excluded = self.stack[ply].excluded;
         let key = self.pos.hash();
         let entry = self.shared.tt.probe(key);
         let table_move = entry.and_then(|e| e.best_move);
         if let Some(e) = entry
             && !pv_node
+            && excluded.is_none()
             && e.depth >= depth
             && let Some(s) = table_cutoff(&e, ply, alpha, beta)
         {
@@ -440,7 +444,7 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         self.history.clear_killers(ply + 1);
 
-        if !pv_node && !in_check && !is_mate(beta) {
+        if !pv_node && !in_check && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
             if depth <= 7 && static_eval - (80 - 20 * improving as Score) * depth >= beta {
                 return static_eval;
@@ -502,6 +506,9 @@ impl<'a> Worker<'a> {
         let late_move_limit = (3 + depth * depth) as usize / (2 - improving as usize);
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
+            if Some(m) == excluded {
+                continue;
+            }
             moves_tried += 1;
             let is_capture = !self.pos.is_empty(m.to());
             let quiet = !is_capture;
@@ -517,9 +524,50 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let undo = self.make(m, ply);
+            // Singular extension: extend the table move when every other move falls well
+            // short of its stored score.
+            let mut singular = false;
+            if Some(m) == table_move
+                && depth >= 8
+                && ply > 0
+                && excluded.is_none()
+                && let Some(e) = entry
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && !is_mate(e.score)
+            {
+                let tt_score = from_table(e.score, ply);
+                let singular_beta = tt_score - 2 * depth;
+                self.stack[ply].excluded = Some(m);
+                let s = self.search(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                    cut_node,
+                );
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if s < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+            let mut undo = self.make(m, ply);
             let gives_check = self.pos.in_check();
-            let extension = (gives_check && ply < 2 * MAX_PLY / 3) as i32;
+            // Extend checks that do not simply give material away.
+            let safe = gives_check && {
+                self.unmake(m, undo);
+                let safe = see_ge(&self.pos, m, 0);
+                undo = self.make(m, ply);
+                safe
+            };
+            let extension =
+                ((gives_check && safe) || singular) as i32 * (ply < 2 * MAX_PLY / 3) as i32;
             let new_depth = depth - 1 + extension;
             let mut score;
             if moves_tried == 1 {
@@ -582,8 +630,14 @@ impl<'a> Worker<'a> {
             }
         }
         if moves_tried == 0 {
+            if excluded.is_some() {
+                return alpha;
+            }
             // Mate and stalemate both lose in Xiangqi.
             return mated_in(ply);
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
