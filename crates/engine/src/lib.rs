@@ -31,9 +31,13 @@
 //! of one engine usually are; the anchor (a beginner who knows the rules at about 800) is an
 //! assumption, not a measurement against people.
 //!
-//! Against fairy-stockfish (5 s + 0.05 s, one thread each, Hash 16): see the closing figures
-//! of the strength benchmark in the project's notes; 160 earlier games scored 35.0%
-//! (+51 =10 −99), about −108 Elo.
+//! # Against fairy-stockfish
+//! 5 s + 0.05 s a game, one thread and Hash 16 each, the shipped openings with colours
+//! swapped, judged by our rules (`Bench: 1694187`): 400 games, +124 =10 −266, score 32.2%,
+//! **−129 ± 36 Elo** (24 of fairy-stockfish's losses were perpetual chases under the Asian
+//! rules). Command: `xiangqi match --engine name=xiangqi "cmd=xiangqi uci" --engine name=fsf
+//! cmd=/usr/games/fairy-stockfish ranks=1 --each option.Hash=16 option.Threads=1 --tc 5+0.05
+//! --games 400 --concurrency 2`.
 pub mod bench;
 pub mod engine;
 pub mod eval;

@@ -72,6 +72,7 @@ function renderMoves() {
 }
 
 function render() {
+  drawClocks();
   board.style = settings.pieceStyle;
   board.notation = settings.notation;
   board.flipped = settings.flipped;
