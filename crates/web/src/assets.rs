@@ -2,6 +2,7 @@
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use std::sync::OnceLock;
 
 /// One embedded file: its URL path, content type and bytes.
 struct Asset {
@@ -38,18 +39,75 @@ static ASSETS: &[Asset] = &[
     asset!("/js/records.js", JS),
 ];
 
-/// The embedded file at `path` (`/` is the page), or 404.
+/// Where versioned copies of the files live: `/v/<version>/js/main.js` is `/js/main.js` of
+/// this build, cached by the browser for good since a new build has a new version.
+const VERSIONED: &str = "/v/";
+
+/// A short fingerprint of every embedded file (FNV-1a), naming this build's assets.
+pub fn version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for asset in ASSETS {
+            for byte in asset.path.bytes().chain(asset.body.bytes()) {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        format!("{hash:016x}")
+    })
+}
+
+/// The page, with its style sheet and modules named under this build's versioned path.
+fn page() -> &'static str {
+    static PAGE: OnceLock<String> = OnceLock::new();
+    PAGE.get_or_init(|| {
+        let prefix = format!("{VERSIONED}{}", version());
+        let index = ASSETS
+            .iter()
+            .find(|a| a.path == "/index.html")
+            .map_or("", |a| a.body);
+        index
+            .replace("\"/style.css\"", &format!("\"{prefix}/style.css\""))
+            .replace("\"/js/", &format!("\"{prefix}/js/"))
+    })
+}
+
+/// The embedded file at `path` (`/` is the page), or 404. Files under this build's versioned
+/// path may be cached for good; everything else is checked again on every load.
 pub fn serve(path: &str) -> Response {
     let path = if path == "/" { "/index.html" } else { path };
+    let (path, cache) = match path
+        .strip_prefix(VERSIONED)
+        .and_then(|rest| rest.split_once('/'))
+    {
+        Some((v, rest)) => (
+            &path[path.len() - rest.len() - 1..],
+            // A page of an older build gets today's file, not to be kept.
+            if v == version() {
+                "public, max-age=31536000, immutable"
+            } else {
+                "no-cache"
+            },
+        ),
+        None => (path, "no-cache"),
+    };
     match ASSETS.iter().find(|a| a.path == path) {
-        Some(asset) => (
-            [
-                (header::CONTENT_TYPE, asset.content_type),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            asset.body,
-        )
-            .into_response(),
+        Some(asset) => {
+            let body = if asset.path == "/index.html" {
+                page()
+            } else {
+                asset.body
+            };
+            (
+                [
+                    (header::CONTENT_TYPE, asset.content_type),
+                    (header::CACHE_CONTROL, cache),
+                ],
+                body,
+            )
+                .into_response()
+        }
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }

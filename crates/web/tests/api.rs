@@ -249,6 +249,47 @@ async fn static_page_is_served_with_its_modules() {
 }
 
 #[tokio::test]
+async fn the_page_names_versioned_files_that_are_cached_for_good() {
+    let app = app();
+    let get = |path: String| {
+        let app = app.clone();
+        async move {
+            let request = Request::builder()
+                .uri(path)
+                .header(header::HOST, HOST)
+                .body(Body::empty())
+                .unwrap();
+            let response = app.oneshot(request).await.unwrap();
+            let status = response.status();
+            let cache = response
+                .headers()
+                .get(header::CACHE_CONTROL)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            (status, cache, String::from_utf8_lossy(&body).into_owned())
+        }
+    };
+    let (status, cache, page) = get("/".into()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(cache, "no-cache");
+    let version = xiangqi_web::assets::version();
+    let main = format!("/v/{version}/js/main.js");
+    assert!(page.contains(&format!("\"{main}\"")), "{page}");
+    assert!(page.contains(&format!("\"/v/{version}/style.css\"")));
+    let (status, cache, body) = get(main).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(cache.contains("immutable"), "{cache}");
+    assert!(body.contains("import"));
+    let (status, cache, _) = get("/v/0000/js/main.js".into()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(cache, "no-cache");
+    let (status, _, _) = get(format!("/v/{version}/js/none.js")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
 async fn reasons_carry_their_blanks_for_translation() {
     let app = app();
     let game = new_game(&app, json!({})).await;
