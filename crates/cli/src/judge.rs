@@ -2,7 +2,7 @@
 
 use clap::Args;
 use xiangqi_rules::notation::parse_any;
-use xiangqi_rules::{Game, GameRules, Move, Outcome, Position, RuleSet, Square, Verdict};
+use xiangqi_rules::{Game, GameRules, Move, Outcome, Position, RuleSet, Verdict};
 
 /// The arguments of `xiangqi judge`.
 #[derive(Args)]
@@ -26,10 +26,8 @@ pub struct JudgeArgs {
 fn read_move(pos: &Position, number: usize, text: &str) -> Result<Move, String> {
     let fail = |why: &dyn std::fmt::Display| format!("move {number} ({text}): {why}");
     let coords = text.replace('-', "");
-    if coords.len() == 4
-        && let (Some(from), Some(to)) = (Square::parse(&coords[..2]), Square::parse(&coords[2..]))
-    {
-        return pos.check_move(from, to).map_err(|e| fail(&e));
+    if let Some(m) = Move::parse_iccs(&coords) {
+        return pos.check_move(m.from(), m.to()).map_err(|e| fail(&e));
     }
     parse_any(pos, text).map_err(|e| fail(&e))
 }

@@ -104,13 +104,9 @@ impl Level {
 mod tests {
     use super::*;
     use std::time::Duration;
-    use xiangqi_rules::Square;
 
     fn line(score: Score, m: &str) -> SearchInfo {
-        let mv = Move::new(
-            Square::parse(&m[..2]).unwrap(),
-            Square::parse(&m[2..]).unwrap(),
-        );
+        let mv = Move::parse_iccs(m).unwrap();
         SearchInfo {
             depth: 3,
             seldepth: 3,

@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use xiangqi_rules::{Move, Position, Square};
+use xiangqi_rules::{Move, Position};
 
 /// Which protocol the session speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,13 +52,9 @@ pub struct Session {
     out: Output,
 }
 
-/// Reads a move in ICCS (ranks 0–9), e.g. `h2e2`.
+/// Reads a move in ICCS (ranks 0–9), e.g. `h2e2`, around which spaces are allowed.
 pub fn parse_iccs(text: &str) -> Option<Move> {
-    let t = text.trim();
-    if t.len() != 4 || !t.is_ascii() {
-        return None;
-    }
-    Some(Move::new(Square::parse(&t[..2])?, Square::parse(&t[2..])?))
+    Move::parse_iccs(text.trim())
 }
 
 impl Session {

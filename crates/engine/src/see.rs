@@ -70,13 +70,9 @@ fn least_valuable(pos: &Position, attackers: Bitboard) -> (PieceKind, xiangqi_ru
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xiangqi_rules::Square;
 
     fn mv(s: &str) -> Move {
-        Move::new(
-            Square::parse(&s[..2]).unwrap(),
-            Square::parse(&s[2..]).unwrap(),
-        )
+        Move::parse_iccs(s).unwrap()
     }
 
     #[test]

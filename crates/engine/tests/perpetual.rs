@@ -5,13 +5,10 @@
 
 use xiangqi_engine::score::MATE_BOUND;
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
-use xiangqi_rules::{Color, Move, Position, Square};
+use xiangqi_rules::{Color, Move, Position};
 
 fn mv(s: &str) -> Move {
-    Move::new(
-        Square::parse(&s[..2]).unwrap(),
-        Square::parse(&s[2..]).unwrap(),
-    )
+    Move::parse_iccs(s).unwrap()
 }
 
 struct Case {

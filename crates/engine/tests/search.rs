@@ -4,13 +4,10 @@
 use std::time::Duration;
 use xiangqi_engine::score::{MATE_BOUND, mate_in};
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
-use xiangqi_rules::{Move, Position, Square};
+use xiangqi_rules::{Move, Position};
 
 fn mv(s: &str) -> Move {
-    Move::new(
-        Square::parse(&s[..2]).unwrap(),
-        Square::parse(&s[2..]).unwrap(),
-    )
+    Move::parse_iccs(s).unwrap()
 }
 
 fn search(fen: &str, limits: SearchLimits) -> xiangqi_engine::SearchResult {

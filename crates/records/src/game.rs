@@ -266,10 +266,7 @@ pub(crate) fn check_for_writing(games: &[Game]) -> Result<(), WriteError> {
 /// The move between two ICCS points written together, e.g. `h2e2`.
 #[cfg(test)]
 pub(crate) fn mv(text: &str) -> Move {
-    Move::new(
-        xiangqi_rules::Square::parse(&text[..2]).expect("a point"),
-        xiangqi_rules::Square::parse(&text[2..]).expect("a point"),
-    )
+    Move::parse_iccs(text).expect("two points")
 }
 
 /// Trims a comment; `None` when nothing is left.

@@ -107,17 +107,13 @@ impl CxqDrawCounters {
 mod tests {
     use super::*;
     use crate::repetition::{RuleSet, classify};
-    use crate::square::Square;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).unwrap()
     }
 
     fn mv(s: &str) -> Move {
-        Move::new(
-            Square::parse(&s[..2]).unwrap(),
-            Square::parse(&s[2..]).unwrap(),
-        )
+        Move::parse_iccs(s).unwrap()
     }
 
     #[test]

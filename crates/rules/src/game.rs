@@ -501,13 +501,9 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::Square;
 
     fn mv(s: &str) -> Move {
-        Move::new(
-            Square::parse(&s[..2]).unwrap(),
-            Square::parse(&s[2..]).unwrap(),
-        )
+        Move::parse_iccs(s).unwrap()
     }
 
     fn play(fen: &str, moves: &str, rules: GameRules) -> Game {

@@ -3,7 +3,6 @@
 use super::{NotationError, checked, shown};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::square::Square;
 
 const EXPECTED: &str = "an ICCS move such as h2e2 or h2-e2 (files a-i, ranks 0-9)";
 
@@ -14,15 +13,10 @@ pub(crate) fn format(m: Move) -> String {
 
 /// The move the ICCS text names, whether or not it is legal.
 fn read(t: &str) -> Option<Move> {
-    if !t.is_ascii() {
-        return None;
+    match t.as_bytes() {
+        [a, b, b'-', c, d] => Move::parse_iccs(std::str::from_utf8(&[*a, *b, *c, *d]).ok()?),
+        _ => Move::parse_iccs(t),
     }
-    let (from, to) = match t.len() {
-        4 => (&t[..2], &t[2..]),
-        5 if t.as_bytes()[2] == b'-' => (&t[..2], &t[3..]),
-        _ => return None,
-    };
-    Some(Move::new(Square::parse(from)?, Square::parse(to)?))
 }
 
 /// Reads an ICCS move and checks it is legal in `pos`.

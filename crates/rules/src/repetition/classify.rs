@@ -508,7 +508,7 @@ mod tests {
     }
 
     fn mv(s: &str) -> Move {
-        Move::new(sq(&s[..2]), sq(&s[2..]))
+        Move::parse_iccs(s).unwrap()
     }
 
     fn class(fen: &str, m: &str) -> MoveClass {

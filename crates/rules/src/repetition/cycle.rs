@@ -278,12 +278,7 @@ mod tests {
 
     fn moves(text: &str) -> Vec<Move> {
         text.split_whitespace()
-            .map(|t| {
-                Move::new(
-                    Square::parse(&t[..2]).unwrap(),
-                    Square::parse(&t[2..]).unwrap(),
-                )
-            })
+            .map(|t| Move::parse_iccs(t).unwrap())
             .collect()
     }
 
