@@ -54,9 +54,9 @@ impl SearchLimits {
         let cap = if moves == 1 { usable / 2 } else { usable / 5 };
         let target = base.min(cap).max(Duration::from_millis(1));
         let hard = (target * 4).min(usable * 2 / 5).max(target);
-        // An iteration started after half the target rarely finishes within it.
+        // An iteration started late rarely finishes within the target.
         Some(TimeBudget {
-            soft: target / 2,
+            soft: target * 3 / 5,
             hard,
         })
     }

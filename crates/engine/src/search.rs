@@ -831,6 +831,22 @@ pub fn search(
     result
 }
 
+/// When to stop deepening: the budget's soft limit, shortened while the best move has
+/// stood for several iterations and lengthened after it changed or the score fell by
+/// `score_drop` centipawns; never past the hard limit.
+fn soft_limit(b: TimeBudget, stable_iterations: usize, score_drop: Score) -> Duration {
+    if b.soft >= b.hard {
+        return b.hard;
+    }
+    let stability = [2.0, 1.4, 1.1, 0.9, 0.75][stable_iterations.min(4)];
+    let drop = if score_drop > -INFINITE / 2 && score_drop < INFINITE / 2 {
+        (1.0 + score_drop.max(0) as f64 / 200.0).min(1.5)
+    } else {
+        1.0
+    };
+    b.soft.mul_f64(stability * drop).min(b.hard)
+}
+
 fn iterate(
     w: &mut Worker,
     max_depth: i32,
@@ -844,6 +860,9 @@ fn iterate(
     let mut best_pv: Vec<Move> = vec![w.root_moves[0].mv];
     let mut best_score = -INFINITE;
     let start_depth = 1 + (w.id % 2) as i32;
+    let mut last_best = None;
+    let mut stable_iterations = 0usize;
+    let mut previous_best_score = -INFINITE;
     for depth in start_depth..=max_depth {
         for rm in &mut w.root_moves {
             rm.previous_score = rm.score;
@@ -925,12 +944,23 @@ fn iterate(
         if w.root_moves.len() == 1 && budget.is_some() {
             break;
         }
+        // Spend less time when the best move keeps standing, more when it changes or the
+        // score falls.
+        let best_now = w.root_moves[0].mv;
+        if Some(best_now) == last_best {
+            stable_iterations += 1;
+        } else {
+            stable_iterations = 0;
+        }
+        last_best = Some(best_now);
         if let Some(b) = budget
             && !w.shared.pondering.load(Ordering::Relaxed)
-            && w.shared.elapsed() >= b.soft
+            && w.shared.elapsed()
+                >= soft_limit(b, stable_iterations, previous_best_score - best_score)
         {
             break;
         }
+        previous_best_score = best_score;
     }
     SearchResult {
         best_move: best_pv.first().copied(),
@@ -940,5 +970,33 @@ fn iterate(
         nodes: w.nodes,
         pv: best_pv,
         lines,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_standing_best_move_stops_sooner_than_a_changing_one() {
+        let b = TimeBudget {
+            soft: Duration::from_millis(100),
+            hard: Duration::from_millis(400),
+        };
+        let changing = soft_limit(b, 0, 0);
+        let standing = soft_limit(b, 6, 0);
+        assert!(standing < b.soft && b.soft < changing && changing <= b.hard);
+        // A falling score buys time; a rising one does not cut it.
+        assert!(soft_limit(b, 3, 100) > soft_limit(b, 3, 0));
+        assert_eq!(soft_limit(b, 3, -300), soft_limit(b, 3, 0));
+        // The first iteration's drop from "no score yet" changes nothing.
+        assert_eq!(soft_limit(b, 3, -INFINITE - 50), soft_limit(b, 3, 0));
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_used_whole() {
+        let t = Duration::from_millis(250);
+        let b = TimeBudget { soft: t, hard: t };
+        assert_eq!(soft_limit(b, 10, 0), t);
     }
 }
