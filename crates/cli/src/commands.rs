@@ -95,7 +95,7 @@ pub fn tune(
         eprintln!("epoch {epoch}: loss {loss:.6}");
     });
     if !held_out.is_empty() {
-        let loss = |w: &[i32; xiangqi_engine::eval::features::FEATURE_COUNT]| {
+        let loss = |w: &[i32; xiangqi_engine::eval::features::WEIGHT_COUNT]| {
             xiangqi_engine::tune::loss(&w.map(f64::from), &held_out, config.scale)
         };
         eprintln!(

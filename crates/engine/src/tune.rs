@@ -6,7 +6,7 @@
 //! gradient descent on every weight, with a small pull towards the starting weights so that
 //! rarely seen features stay sensible.
 
-use crate::eval::features::{FEATURE_COUNT, FeatureList, TEMPO};
+use crate::eval::features::{FEATURE_COUNT, FeatureList, PHASE_FULL, TEMPO, WEIGHT_COUNT};
 use xiangqi_rules::Position;
 
 /// One labelled position.
@@ -102,7 +102,8 @@ fn predict(weights: &[f64], sample: &Sample) -> f64 {
         .entries
         .iter()
         .map(|&(i, c)| weights[i as usize] * c as f64)
-        .sum()
+        .sum::<f64>()
+        / PHASE_FULL as f64
 }
 
 /// Mean squared difference of win probabilities under `weights`.
@@ -119,28 +120,28 @@ pub fn loss(weights: &[f64], samples: &[Sample], scale: f64) -> f64 {
 
 /// Tunes `start` to `samples`; `progress` gets (epoch, loss) every few epochs.
 pub fn tune(
-    start: &[i32; FEATURE_COUNT],
+    start: &[i32; WEIGHT_COUNT],
     samples: &[Sample],
     config: TuneConfig,
     progress: &mut dyn FnMut(usize, f64),
-) -> [i32; FEATURE_COUNT] {
+) -> [i32; WEIGHT_COUNT] {
     let origin: Vec<f64> = start.iter().map(|&w| w as f64).collect();
     let mut w = origin.clone();
-    let mut m = vec![0.0; FEATURE_COUNT];
-    let mut v = vec![0.0; FEATURE_COUNT];
+    let mut m = vec![0.0; WEIGHT_COUNT];
+    let mut v = vec![0.0; WEIGHT_COUNT];
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let n = samples.len().max(1) as f64;
     for epoch in 1..=config.epochs {
-        let mut grad = vec![0.0; FEATURE_COUNT];
+        let mut grad = vec![0.0; WEIGHT_COUNT];
         for s in samples {
             let p = sigmoid(predict(&w, s) / config.scale);
             let t = sigmoid(s.target / config.scale);
-            let g = 2.0 * (p - t) * p * (1.0 - p) / config.scale / n;
+            let g = 2.0 * (p - t) * p * (1.0 - p) / config.scale / n / PHASE_FULL as f64;
             for &(i, c) in &s.features.entries {
                 grad[i as usize] += g * c as f64;
             }
         }
-        for i in 0..FEATURE_COUNT {
+        for i in 0..WEIGHT_COUNT {
             let g = grad[i] + config.regularisation * (w[i] - origin[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
@@ -152,7 +153,7 @@ pub fn tune(
             progress(epoch, loss(&w, samples, config.scale));
         }
     }
-    let mut out = [0; FEATURE_COUNT];
+    let mut out = [0; WEIGHT_COUNT];
     for (o, x) in out.iter_mut().zip(&w) {
         *o = x.round() as i32;
     }
@@ -160,40 +161,49 @@ pub fn tune(
 }
 
 /// The weights as the Rust source of `eval/weights.rs`.
-pub fn weights_source(weights: &[i32; FEATURE_COUNT], comment: &str) -> String {
+pub fn weights_source(weights: &[i32; WEIGHT_COUNT], comment: &str) -> String {
     let mut s = String::new();
-    s.push_str("//! The evaluation weights, indexed by feature (see [`super::features`]).\n");
+    s.push_str("//! The evaluation weights, indexed by feature (see [`super::features`]): the\n");
+    s.push_str("//! middlegame weights of every feature, then the endgame weights.\n");
     for line in comment.lines() {
         s.push_str("//! ");
         s.push_str(line);
         s.push('\n');
     }
-    s.push_str("\nuse super::features::FEATURE_COUNT;\n\n");
+    s.push_str("\nuse super::features::WEIGHT_COUNT;\n\n");
     s.push_str("/// Weights of the handcrafted evaluation.\n");
     s.push_str("#[rustfmt::skip]\n");
-    s.push_str("pub const WEIGHTS: [i32; FEATURE_COUNT] = [\n");
+    s.push_str("pub const WEIGHTS: [i32; WEIGHT_COUNT] = [\n");
     let names = [
         "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier",
     ];
-    for (k, name) in names.iter().enumerate() {
-        s.push_str(&format!(
-            "    // {name}: ranks from the own back rank, files a-e\n"
-        ));
-        for rank in 0..10 {
-            s.push_str("   ");
-            for file in 0..5 {
-                s.push_str(&format!(" {:5},", weights[k * 50 + rank * 5 + file]));
+    for (half, stage) in ["middlegame", "endgame"].iter().enumerate() {
+        let weights = &weights[half * FEATURE_COUNT..(half + 1) * FEATURE_COUNT];
+        for (k, name) in names.iter().enumerate() {
+            s.push_str(&format!(
+                "    // {stage} {name}: ranks from the own back rank, files a-e\n"
+            ));
+            for rank in 0..10 {
+                s.push_str("   ");
+                for file in 0..5 {
+                    s.push_str(&format!(" {:5},", weights[k * 50 + rank * 5 + file]));
+                }
+                s.push('\n');
             }
-            s.push('\n');
         }
+        s.push_str(&format!(
+            "    // {stage}: chariot, horse, cannon mobility; defence gap; empty and central\n"
+        ));
+        s.push_str(
+            "    // cannon; horse near general; chariot on palace file; cannon and horse crowd;\n",
+        );
+        s.push_str("    // soldiers against a bare palace; chariot, horse, cannon palace reach; tempo\n   ");
+        for w in &weights[7 * 50..=TEMPO] {
+            s.push_str(&format!(" {w},"));
+        }
+        s.push('\n');
     }
-    s.push_str("    // chariot, horse, cannon mobility; defence gap; empty and central cannon;\n");
-    s.push_str("    // horse near general; chariot on palace file; cannon and horse crowd;\n");
-    s.push_str("    // soldiers against a bare palace; tempo\n   ");
-    for w in &weights[7 * 50..=TEMPO] {
-        s.push_str(&format!(" {w},"));
-    }
-    s.push_str("\n];\n");
+    s.push_str("];\n");
     s
 }
 
@@ -245,6 +255,6 @@ mod tests {
             .split(|c: char| !(c.is_ascii_digit() || c == '-'))
             .filter(|t| t.parse::<i32>().is_ok())
             .count();
-        assert!(numbers >= FEATURE_COUNT);
+        assert!(numbers >= WEIGHT_COUNT);
     }
 }

@@ -1,6 +1,7 @@
 //! The evaluation as a weighted sum of features. One function walks the position and hands
 //! every (feature, count) pair to a sink: the evaluation multiplies by the weights as it goes,
-//! the tuner records the pairs. Both therefore see exactly the same features.
+//! the tuner records the pairs. Both therefore see exactly the same features. Each feature
+//! has a middlegame and an endgame weight; the [`phase`] blends the two sums.
 
 use xiangqi_rules::{Bitboard, Color, Piece, PieceKind, Position, Square};
 
@@ -31,13 +32,57 @@ pub const CANNON_CROWD: usize = CHARIOT_MOBILITY + 8;
 pub const HORSE_CROWD: usize = CHARIOT_MOBILITY + 9;
 /// Crossed soldiers times the opponent's missing advisors and elephants.
 pub const SOLDIER_VS_BARE_PALACE: usize = CHARIOT_MOBILITY + 10;
+/// Points of the enemy palace a chariot reaches.
+pub const CHARIOT_PALACE_REACH: usize = CHARIOT_MOBILITY + 11;
+/// Points of the enemy palace a horse reaches.
+pub const HORSE_PALACE_REACH: usize = CHARIOT_MOBILITY + 12;
+/// Points of the enemy palace a cannon reaches.
+pub const CANNON_PALACE_REACH: usize = CHARIOT_MOBILITY + 13;
 /// Being the side to move.
-pub const TEMPO: usize = CHARIOT_MOBILITY + 11;
+pub const TEMPO: usize = CHARIOT_MOBILITY + 14;
 /// Number of features.
 pub const FEATURE_COUNT: usize = TEMPO + 1;
+/// Number of weights: every feature has one weight for the middlegame (`index`) and one for
+/// the endgame (`FEATURE_COUNT + index`), blended by the game phase.
+pub const WEIGHT_COUNT: usize = 2 * FEATURE_COUNT;
+/// The phase of a position with all chariots, horses and cannons on the board.
+pub const PHASE_FULL: i32 = 32;
 
 /// Attack units per chariot, horse, cannon and crossed soldier, for [`DEFENCE_GAP`].
 const ATTACK_UNITS: [i32; 4] = [3, 2, 2, 1];
+
+/// The game phase: chariots count 4, horses and cannons 2, up to [`PHASE_FULL`] (middlegame)
+/// down to 0 (no chariot, horse or cannon left).
+pub fn phase(pos: &Position) -> i32 {
+    let mut phase = 0;
+    for color in [Color::Red, Color::Black] {
+        for (kind, weight) in [
+            (PieceKind::Chariot, 4),
+            (PieceKind::Horse, 2),
+            (PieceKind::Cannon, 2),
+        ] {
+            phase += weight * pos.pieces(Piece::new(color, kind)).count() as i32;
+        }
+    }
+    phase.min(PHASE_FULL)
+}
+
+/// The nine palace points of `color`.
+fn palace(color: Color) -> Bitboard {
+    let ranks = match color {
+        Color::Red => 0..3,
+        Color::Black => 7..10,
+    };
+    let mut mask = 0u128;
+    for rank in ranks {
+        for file in 3..6 {
+            if let Some(sq) = Square::new(file, rank) {
+                mask |= 1u128 << sq.index();
+            }
+        }
+    }
+    Bitboard(mask)
+}
 
 /// Receives features one at a time.
 pub trait FeatureSink {
@@ -84,6 +129,7 @@ fn side_features(
 ) -> i32 {
     let own = pos.pieces_of(color);
     let enemy_general = pos.general(color.opponent());
+    let enemy_palace = palace(color.opponent());
     let mut attack = 0;
     for kind in PieceKind::ALL {
         for sq in pos.pieces(Piece::new(color, kind)) {
@@ -93,9 +139,11 @@ fn side_features(
             );
             match kind {
                 PieceKind::Chariot => {
+                    let reach = pos.attacks_from(sq);
+                    sink.add(CHARIOT_MOBILITY, sign * (reach & !own).count() as i32);
                     sink.add(
-                        CHARIOT_MOBILITY,
-                        sign * (pos.attacks_from(sq) & !own).count() as i32,
+                        CHARIOT_PALACE_REACH,
+                        sign * (reach & enemy_palace).count() as i32,
                     );
                     attack += ATTACK_UNITS[0];
                     if (3..=5).contains(&sq.file()) && !color.is_own_half(sq.rank()) {
@@ -103,9 +151,11 @@ fn side_features(
                     }
                 }
                 PieceKind::Horse => {
+                    let reach = pos.attacks_from(sq);
+                    sink.add(HORSE_MOBILITY, sign * (reach & !own).count() as i32);
                     sink.add(
-                        HORSE_MOBILITY,
-                        sign * (pos.attacks_from(sq) & !own).count() as i32,
+                        HORSE_PALACE_REACH,
+                        sign * (reach & enemy_palace).count() as i32,
                     );
                     sink.add(HORSE_CROWD, sign * crowd);
                     attack += ATTACK_UNITS[1];
@@ -116,8 +166,13 @@ fn side_features(
                     }
                 }
                 PieceKind::Cannon => {
-                    let quiet = pos.attacks_from(sq) & !pos.occupied();
+                    let reach = pos.attacks_from(sq);
+                    let quiet = reach & !pos.occupied();
                     sink.add(CANNON_MOBILITY, sign * quiet.count() as i32);
+                    sink.add(
+                        CANNON_PALACE_REACH,
+                        sign * (reach & enemy_palace).count() as i32,
+                    );
                     sink.add(CANNON_CROWD, sign * crowd);
                     attack += ATTACK_UNITS[2];
                     if sq.file() == enemy_general.file() {
@@ -165,18 +220,37 @@ pub fn visit_features(pos: &Position, sink: &mut impl FeatureSink) {
     sink.add(TEMPO, 1);
 }
 
-/// A sink that sums weighted features.
+/// A sink that sums weighted features, the middlegame and endgame weights apart.
 pub struct WeightedSum<'a> {
-    /// The weights, indexed by feature.
-    pub weights: &'a [i32; FEATURE_COUNT],
-    /// The running sum.
-    pub total: i32,
+    /// The weights, middlegame then endgame.
+    pub weights: &'a [i32; WEIGHT_COUNT],
+    /// The running middlegame sum.
+    pub middlegame: i32,
+    /// The running endgame sum.
+    pub endgame: i32,
+}
+
+impl<'a> WeightedSum<'a> {
+    /// An empty sum over `weights`.
+    pub fn new(weights: &'a [i32; WEIGHT_COUNT]) -> WeightedSum<'a> {
+        WeightedSum {
+            weights,
+            middlegame: 0,
+            endgame: 0,
+        }
+    }
+
+    /// The two sums blended at `phase` (0 to [`PHASE_FULL`]).
+    pub fn blend(&self, phase: i32) -> i32 {
+        (self.middlegame * phase + self.endgame * (PHASE_FULL - phase)) / PHASE_FULL
+    }
 }
 
 impl FeatureSink for WeightedSum<'_> {
     #[inline]
     fn add(&mut self, index: usize, count: i32) {
-        self.total += self.weights[index] * count;
+        self.middlegame += self.weights[index] * count;
+        self.endgame += self.weights[FEATURE_COUNT + index] * count;
     }
 }
 
@@ -201,10 +275,20 @@ impl FeatureSink for FeatureList {
 }
 
 impl FeatureList {
-    /// The features of `pos`.
+    /// The weight indices and counts of `pos`, scaled by the phase: each feature's count
+    /// times the phase on its middlegame weight and times [`PHASE_FULL`] less the phase on
+    /// its endgame weight, so that the dot product with the weights divided by
+    /// [`PHASE_FULL`] is the evaluation.
     pub fn of(pos: &Position) -> FeatureList {
+        let mut plain = FeatureList::default();
+        visit_features(pos, &mut plain);
+        let phase = phase(pos);
         let mut list = FeatureList::default();
-        visit_features(pos, &mut list);
+        for &(i, c) in &plain.entries {
+            let c = c as i32;
+            list.add(i as usize, c * phase);
+            list.add(FEATURE_COUNT + i as usize, c * (PHASE_FULL - phase));
+        }
         list.entries.retain(|e| e.1 != 0);
         list
     }

@@ -1,7 +1,9 @@
-//! The handcrafted evaluation: material, piece-square tables, mobility, general safety,
-//! tempo.
+//! The handcrafted evaluation: material, piece-square tables, mobility, general safety
+//! (defenders against attackers, cannons on the general's file, pieces reaching the enemy
+//! palace), tempo — each with a middlegame and an endgame weight, blended by how many
+//! chariots, horses and cannons are left.
 
-use super::features::{WeightedSum, visit_features};
+use super::features::{WeightedSum, phase, visit_features};
 use super::{EvalParams, Evaluator};
 use crate::score::Score;
 use xiangqi_rules::{Color, Piece, PieceKind, Position};
@@ -34,12 +36,9 @@ fn has_attackers(pos: &Position, color: Color) -> bool {
 
 impl Evaluator for HandcraftedEval {
     fn evaluate(&self, pos: &Position) -> Score {
-        let mut sum = WeightedSum {
-            weights: &self.params.weights,
-            total: 0,
-        };
+        let mut sum = WeightedSum::new(&self.params.weights);
         visit_features(pos, &mut sum);
-        let mut score = sum.total;
+        let mut score = sum.blend(phase(pos));
         let us = pos.side_to_move();
         // A side with nothing that can attack cannot win: pull its lead towards a draw.
         if (score > 0 && !has_attackers(pos, us))
@@ -120,7 +119,8 @@ mod tests {
                 .entries
                 .iter()
                 .map(|&(i, c)| eval.params.weights[i as usize] * c as i32)
-                .sum();
+                .sum::<i32>()
+                / super::super::features::PHASE_FULL;
             let us = pos.side_to_move();
             if has_attackers(&pos, us) && has_attackers(&pos, us.opponent()) {
                 assert_eq!(dot, eval.evaluate(&pos), "{pos:?}");

@@ -7,15 +7,15 @@
 use super::features::{
     CANNON_CROWD, CANNON_MOBILITY, CENTRAL_CANNON, CHARIOT_MOBILITY, CHARIOT_ON_PALACE_FILE,
     DEFENCE_GAP, EMPTY_CANNON, FEATURE_COUNT, FOLDED_POINTS, HORSE_CROWD, HORSE_MOBILITY,
-    HORSE_NEAR_GENERAL, PST, SOLDIER_VS_BARE_PALACE, TEMPO,
+    HORSE_NEAR_GENERAL, PST, SOLDIER_VS_BARE_PALACE, TEMPO, WEIGHT_COUNT,
 };
 use crate::score::Score;
 
 /// The parameters of [`super::HandcraftedEval`].
 #[derive(Clone, Debug)]
 pub struct EvalParams {
-    /// One weight per feature.
-    pub weights: [i32; FEATURE_COUNT],
+    /// Two weights per feature: middlegame, then endgame.
+    pub weights: [i32; WEIGHT_COUNT],
     /// Divides the score when the leading side has nothing left that can attack.
     pub no_attacker_divisor: Score,
 }
@@ -34,8 +34,21 @@ impl Default for EvalParams {
     }
 }
 
-/// Hand-set starting weights, before tuning: material plus simple positional shapes.
-pub const fn starting_weights() -> [i32; FEATURE_COUNT] {
+/// Hand-set starting weights, before tuning: material plus simple positional shapes, the
+/// same in the middlegame and the endgame.
+pub const fn starting_weights() -> [i32; WEIGHT_COUNT] {
+    let plain = plain_starting_weights();
+    let mut w = [0; WEIGHT_COUNT];
+    let mut i = 0;
+    while i < FEATURE_COUNT {
+        w[i] = plain[i];
+        w[FEATURE_COUNT + i] = plain[i];
+        i += 1;
+    }
+    w
+}
+
+const fn plain_starting_weights() -> [i32; FEATURE_COUNT] {
     let values: [i32; 7] = [0, 120, 120, 400, 900, 450, 100];
     let mut w = [0; FEATURE_COUNT];
     let mut kind = 0;

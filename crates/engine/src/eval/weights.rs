@@ -1,15 +1,16 @@
-//! The evaluation weights, indexed by feature (see [`super::features`]).
-//! Tuned by `xiangqi tune` on 28946 quiet positions (300 epochs).
+//! The evaluation weights, indexed by feature (see [`super::features`]): the
+//! middlegame weights of every feature, then the endgame weights.
+//! Tuned by `xiangqi tune` on 36389 quiet positions (400 epochs).
 
-use super::features::FEATURE_COUNT;
+use super::features::WEIGHT_COUNT;
 
 /// Weights of the handcrafted evaluation.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; FEATURE_COUNT] = [
-    // general: ranks from the own back rank, files a-e
-        5,     5,     5,     0,    22,
-      -15,   -15,   -15,   -17,   -13,
-      -30,   -30,   -30,   -30,   -26,
+pub const WEIGHTS: [i32; WEIGHT_COUNT] = [
+    // middlegame general: ranks from the own back rank, files a-e
+        5,     5,     5,    -5,    34,
+      -15,   -15,   -15,   -20,   -16,
+      -30,   -30,   -30,   -31,   -26,
       -30,   -30,   -30,   -30,   -25,
       -30,   -30,   -30,   -30,   -25,
       -30,   -30,   -30,   -30,   -25,
@@ -17,10 +18,10 @@ pub const WEIGHTS: [i32; FEATURE_COUNT] = [
       -30,   -30,   -30,   -30,   -25,
       -30,   -30,   -30,   -30,   -25,
       -30,   -30,   -30,   -30,   -25,
-    // advisor: ranks from the own back rank, files a-e
-      120,   120,   120,   125,   120,
-      120,   120,   120,   120,   146,
-      115,   115,   115,   126,   115,
+    // middlegame advisor: ranks from the own back rank, files a-e
+      120,   120,   120,   126,   120,
+      120,   120,   120,   120,   164,
+      115,   115,   115,   125,   115,
       120,   120,   120,   120,   120,
       120,   120,   120,   120,   120,
       120,   120,   120,   120,   120,
@@ -28,63 +29,144 @@ pub const WEIGHTS: [i32; FEATURE_COUNT] = [
       120,   120,   120,   120,   120,
       120,   120,   120,   120,   120,
       120,   120,   120,   120,   120,
-    // elephant: ranks from the own back rank, files a-e
+    // middlegame elephant: ranks from the own back rank, files a-e
+      125,   125,   109,   125,   125,
+      115,   120,   120,   120,   120,
+      109,   120,   120,   120,   150,
+      115,   120,   120,   120,   120,
+      115,   120,   110,   120,   120,
+      115,   120,   120,   120,   120,
+      115,   120,   120,   120,   120,
+      115,   120,   120,   120,   120,
+      115,   120,   120,   120,   120,
+      115,   120,   120,   120,   120,
+    // middlegame horse: ranks from the own back rank, files a-e
+      365,   371,   387,   389,   393,
+      383,   398,   399,   403,   391,
+      388,   403,   412,   419,   415,
+      393,   410,   413,   413,   425,
+      399,   422,   429,   436,   430,
+      404,   423,   428,   444,   434,
+      406,   430,   419,   441,   432,
+      415,   432,   435,   439,   445,
+      405,   421,   431,   437,   432,
+      385,   402,   406,   409,   412,
+    // middlegame chariot: ranks from the own back rank, files a-e
+      866,   892,   888,   899,   895,
+      876,   895,   890,   909,   902,
+      877,   900,   902,   921,   911,
+      890,   904,   905,   921,   912,
+      899,   908,   910,   925,   915,
+      903,   913,   920,   915,   918,
+      905,   917,   923,   921,   917,
+      911,   911,   917,   933,   927,
+      909,   915,   920,   925,   923,
+      899,   902,   912,   921,   912,
+    // middlegame cannon: ranks from the own back rank, files a-e
+      447,   448,   454,   458,   473,
+      449,   449,   451,   453,   479,
+      452,   445,   460,   466,   476,
+      445,   446,   451,   449,   452,
+      446,   452,   453,   449,   467,
+      443,   446,   446,   451,   462,
+      439,   451,   450,   447,   456,
+      450,   455,   452,   459,   456,
+      450,   458,   449,   456,   460,
+      463,   467,   457,   457,   460,
+    // middlegame soldier: ranks from the own back rank, files a-e
+      100,   100,   100,   100,   110,
+      100,   100,   100,   100,   110,
+      100,   100,   100,   100,   110,
+       62,   100,    67,   100,   111,
+       85,   105,   108,   105,   108,
+      162,   185,   184,   199,   204,
+      185,   199,   210,   228,   229,
+      214,   216,   225,   259,   247,
+      217,   224,   232,   258,   245,
+      194,   199,   204,   206,   215,
+    // middlegame: chariot, horse, cannon mobility; defence gap; empty and central
+    // cannon; horse near general; chariot on palace file; cannon and horse crowd;
+    // soldiers against a bare palace; chariot, horse, cannon palace reach; tempo
+    6, 15, 1, 12, 61, 25, 9, 26, 5, -2, -23, 7, 7, 3, 95,
+    // endgame general: ranks from the own back rank, files a-e
+        5,     5,     5,    -2,    19,
+      -15,   -15,   -15,   -15,   -12,
+      -30,   -30,   -30,   -30,   -25,
+      -30,   -30,   -30,   -30,   -25,
+      -30,   -30,   -30,   -30,   -25,
+      -30,   -30,   -30,   -30,   -25,
+      -30,   -30,   -30,   -30,   -25,
+      -30,   -30,   -30,   -30,   -25,
+      -30,   -30,   -30,   -30,   -25,
+      -30,   -30,   -30,   -30,   -25,
+    // endgame advisor: ranks from the own back rank, files a-e
+      120,   120,   120,   137,   120,
+      120,   120,   120,   120,   150,
+      115,   115,   115,   128,   115,
+      120,   120,   120,   120,   120,
+      120,   120,   120,   120,   120,
+      120,   120,   120,   120,   120,
+      120,   120,   120,   120,   120,
+      120,   120,   120,   120,   120,
+      120,   120,   120,   120,   120,
+      120,   120,   120,   120,   120,
+    // endgame elephant: ranks from the own back rank, files a-e
       125,   125,   116,   125,   125,
       115,   120,   120,   120,   120,
-      111,   120,   120,   120,   142,
+      108,   120,   120,   120,   131,
       115,   120,   120,   120,   120,
-      115,   120,   115,   120,   120,
-      115,   120,   120,   120,   120,
-      115,   120,   120,   120,   120,
+      115,   120,   111,   120,   120,
       115,   120,   120,   120,   120,
       115,   120,   120,   120,   120,
       115,   120,   120,   120,   120,
-    // horse: ranks from the own back rank, files a-e
-      365,   371,   386,   388,   393,
-      382,   398,   400,   404,   390,
-      388,   405,   419,   419,   415,
-      395,   412,   415,   414,   425,
-      399,   419,   426,   430,   430,
-      405,   422,   428,   438,   435,
-      408,   429,   425,   437,   435,
-      415,   433,   438,   439,   444,
-      405,   421,   428,   439,   432,
+      115,   120,   120,   120,   120,
+      115,   120,   120,   120,   120,
+    // endgame horse: ranks from the own back rank, files a-e
+      365,   371,   386,   389,   393,
+      382,   398,   399,   403,   390,
+      388,   404,   420,   419,   415,
+      394,   411,   415,   414,   425,
+      399,   419,   428,   430,   430,
+      405,   423,   428,   438,   434,
+      407,   429,   424,   438,   434,
+      415,   433,   435,   438,   444,
+      405,   420,   430,   438,   432,
       385,   402,   406,   409,   412,
-    // chariot: ranks from the own back rank, files a-e
-      863,   887,   889,   898,   895,
-      880,   897,   891,   916,   903,
-      881,   901,   904,   918,   911,
-      895,   902,   906,   919,   911,
-      902,   907,   910,   925,   915,
-      905,   915,   919,   916,   918,
-      905,   916,   922,   918,   917,
-      910,   912,   918,   933,   926,
-      909,   916,   921,   930,   922,
+    // endgame chariot: ranks from the own back rank, files a-e
+      861,   886,   888,   898,   895,
+      879,   896,   891,   915,   903,
+      880,   900,   903,   918,   911,
+      894,   903,   906,   920,   911,
+      901,   907,   910,   925,   915,
+      905,   914,   920,   916,   917,
+      905,   917,   923,   917,   916,
+      911,   912,   917,   933,   927,
+      910,   915,   920,   921,   923,
       899,   902,   911,   920,   912,
-    // cannon: ranks from the own back rank, files a-e
-      448,   450,   454,   456,   474,
-      449,   450,   452,   453,   479,
-      449,   455,   455,   460,   476,
-      444,   449,   450,   450,   452,
-      446,   454,   454,   449,   465,
-      443,   444,   448,   452,   460,
-      439,   452,   446,   447,   452,
-      451,   458,   454,   459,   457,
-      451,   459,   452,   459,   460,
-      460,   462,   456,   458,   460,
-    // soldier: ranks from the own back rank, files a-e
+    // endgame cannon: ranks from the own back rank, files a-e
+      447,   449,   453,   456,   473,
+      449,   450,   451,   453,   479,
+      449,   454,   455,   460,   477,
+      444,   449,   450,   449,   452,
+      446,   454,   453,   449,   466,
+      443,   445,   448,   452,   461,
+      439,   453,   446,   447,   453,
+      451,   457,   454,   459,   457,
+      451,   459,   450,   457,   460,
+      461,   464,   456,   457,   459,
+    // endgame soldier: ranks from the own back rank, files a-e
       100,   100,   100,   100,   110,
       100,   100,   100,   100,   110,
       100,   100,   100,   100,   110,
-       67,   100,    79,   100,   113,
-       90,   105,   104,   105,   110,
-      175,   189,   187,   200,   206,
-      195,   204,   212,   231,   229,
-      218,   221,   228,   257,   246,
-      219,   226,   233,   256,   245,
-      194,   200,   204,   206,   215,
-    // chariot, horse, cannon mobility; defence gap; empty and central cannon;
-    // horse near general; chariot on palace file; cannon and horse crowd;
-    // soldiers against a bare palace; tempo
-    0, 7, -2, 5, 63, 25, 10, 27, 0, -5, -29, 72,
+       62,   100,    78,   100,   107,
+       88,   105,   102,   105,   111,
+      167,   184,   185,   197,   203,
+      186,   199,   207,   223,   225,
+      214,   215,   224,   259,   248,
+      216,   222,   229,   255,   246,
+      192,   198,   204,   206,   215,
+    // endgame: chariot, horse, cannon mobility; defence gap; empty and central
+    // cannon; horse near general; chariot on palace file; cannon and horse crowd;
+    // soldiers against a bare palace; chariot, horse, cannon palace reach; tempo
+    -8, -2, -6, -6, 59, 25, 5, 17, -8, -10, -21, -11, -1, -5, 56,
 ];
