@@ -197,7 +197,10 @@ pub fn weights_source(weights: &[i32; WEIGHT_COUNT], comment: &str) -> String {
         s.push_str(
             "    // cannon; horse near general; chariot on palace file; cannon and horse crowd;\n",
         );
-        s.push_str("    // soldiers against a bare palace; chariot, horse, cannon palace reach; tempo\n   ");
+        s.push_str("    // soldiers against a bare palace; chariot, horse, cannon palace reach;\n");
+        s.push_str(
+            "    // own and other side's chariot, horse, cannon, other pieces en prise; tempo\n   ",
+        );
         for w in &weights[7 * 50..=TEMPO] {
             s.push_str(&format!(" {w},"));
         }

@@ -38,8 +38,13 @@ pub const CHARIOT_PALACE_REACH: usize = CHARIOT_MOBILITY + 11;
 pub const HORSE_PALACE_REACH: usize = CHARIOT_MOBILITY + 12;
 /// Points of the enemy palace a cannon reaches.
 pub const CANNON_PALACE_REACH: usize = CHARIOT_MOBILITY + 13;
+/// The side to move's pieces en prise — attacked and not defended, or attacked by a cheaper
+/// piece — counted for chariots, horses, cannons and the rest (soldiers, advisors, elephants).
+pub const OURS_EN_PRISE: usize = CHARIOT_MOBILITY + 14;
+/// The other side's pieces en prise, counted as for [`OURS_EN_PRISE`].
+pub const THEIRS_EN_PRISE: usize = CHARIOT_MOBILITY + 18;
 /// Being the side to move.
-pub const TEMPO: usize = CHARIOT_MOBILITY + 14;
+pub const TEMPO: usize = CHARIOT_MOBILITY + 22;
 /// Number of features.
 pub const FEATURE_COUNT: usize = TEMPO + 1;
 /// Number of weights: every feature has one weight for the middlegame (`index`) and one for
@@ -119,14 +124,19 @@ fn pieces_between_on_file(pos: &Position, a: Square, b: Square) -> u32 {
 }
 
 /// Walks one side's features, adding them with `sign` (+1 for the side to move, −1 for the
-/// other); returns that side's attack units.
+/// other); returns that side's attack units and the points its pieces reach.
 fn side_features(
     pos: &Position,
     color: Color,
     sign: i32,
     crowd: i32,
     sink: &mut impl FeatureSink,
-) -> i32 {
+) -> (i32, AttackMaps) {
+    let mut maps = AttackMaps {
+        all: Bitboard::EMPTY,
+        cheap: Bitboard::EMPTY,
+        below_chariot: Bitboard::EMPTY,
+    };
     let own = pos.pieces_of(color);
     let enemy_general = pos.general(color.opponent());
     let enemy_palace = palace(color.opponent());
@@ -137,9 +147,17 @@ fn side_features(
                 PST + kind.index() * FOLDED_POINTS + folded_point(color, sq),
                 sign,
             );
+            let reach = pos.attacks_from(sq);
+            maps.all = maps.all | reach;
+            match kind {
+                PieceKind::Chariot => {}
+                PieceKind::Horse | PieceKind::Cannon => {
+                    maps.below_chariot = maps.below_chariot | reach;
+                }
+                _ => maps.cheap = maps.cheap | reach,
+            }
             match kind {
                 PieceKind::Chariot => {
-                    let reach = pos.attacks_from(sq);
                     sink.add(CHARIOT_MOBILITY, sign * (reach & !own).count() as i32);
                     sink.add(
                         CHARIOT_PALACE_REACH,
@@ -151,7 +169,6 @@ fn side_features(
                     }
                 }
                 PieceKind::Horse => {
-                    let reach = pos.attacks_from(sq);
                     sink.add(HORSE_MOBILITY, sign * (reach & !own).count() as i32);
                     sink.add(
                         HORSE_PALACE_REACH,
@@ -166,7 +183,6 @@ fn side_features(
                     }
                 }
                 PieceKind::Cannon => {
-                    let reach = pos.attacks_from(sq);
                     let quiet = reach & !pos.occupied();
                     sink.add(CANNON_MOBILITY, sign * quiet.count() as i32);
                     sink.add(
@@ -190,7 +206,46 @@ fn side_features(
             }
         }
     }
-    attack
+    maps.below_chariot = maps.below_chariot | maps.cheap;
+    (attack, maps)
+}
+
+/// The points one side's pieces reach, all together and by the cheaper pieces.
+struct AttackMaps {
+    /// Reached by any piece.
+    all: Bitboard,
+    /// Reached by a soldier, advisor, elephant or the general.
+    cheap: Bitboard,
+    /// Reached by anything but a chariot.
+    below_chariot: Bitboard,
+}
+
+/// Adds the four en-prise counts of `color`'s pieces from feature `first` on.
+fn en_prise(
+    pos: &Position,
+    color: Color,
+    own: &AttackMaps,
+    enemy: &AttackMaps,
+    first: usize,
+    sink: &mut impl FeatureSink,
+) {
+    let loose = enemy.all & !own.all;
+    let of = |kind| pos.pieces(Piece::new(color, kind));
+    let count = |b: Bitboard| b.count() as i32;
+    sink.add(
+        first,
+        count(of(PieceKind::Chariot) & (loose | enemy.below_chariot)),
+    );
+    sink.add(
+        first + 1,
+        count(of(PieceKind::Horse) & (loose | enemy.cheap)),
+    );
+    sink.add(
+        first + 2,
+        count(of(PieceKind::Cannon) & (loose | enemy.cheap)),
+    );
+    let rest = of(PieceKind::Soldier) | of(PieceKind::Advisor) | of(PieceKind::Elephant);
+    sink.add(first + 3, count(rest & loose));
 }
 
 fn defenders(pos: &Position, color: Color) -> i32 {
@@ -209,14 +264,16 @@ pub fn visit_features(pos: &Position, sink: &mut impl FeatureSink) {
     let us = pos.side_to_move();
     let them = us.opponent();
     let crowd = pos.occupied().count() as i32;
-    let our_attack = side_features(pos, us, 1, crowd, sink);
-    let their_attack = side_features(pos, them, -1, crowd, sink);
+    let (our_attack, our_maps) = side_features(pos, us, 1, crowd, sink);
+    let (their_attack, their_maps) = side_features(pos, them, -1, crowd, sink);
     let (our_gap, their_gap) = (4 - defenders(pos, us), 4 - defenders(pos, them));
     sink.add(DEFENCE_GAP, their_gap * our_attack - our_gap * their_attack);
     sink.add(
         SOLDIER_VS_BARE_PALACE,
         crossed_soldiers(pos, us) * their_gap - crossed_soldiers(pos, them) * our_gap,
     );
+    en_prise(pos, us, &our_maps, &their_maps, OURS_EN_PRISE, sink);
+    en_prise(pos, them, &their_maps, &our_maps, THEIRS_EN_PRISE, sink);
     sink.add(TEMPO, 1);
 }
 
