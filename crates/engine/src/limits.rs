@@ -48,7 +48,7 @@ impl SearchLimits {
         }
         let left = self.time_left?;
         let usable = left.saturating_sub(overhead).max(Duration::from_millis(1));
-        let moves = self.moves_to_go.unwrap_or(30).clamp(1, 40);
+        let moves = self.moves_to_go.unwrap_or(24).clamp(1, 40);
         let base = usable / (moves + 2) + self.increment * 3 / 4;
         // Never plan to use more than a fifth of what is left (half when the control ends).
         let cap = if moves == 1 { usable / 2 } else { usable / 5 };
