@@ -33,11 +33,13 @@
 //!
 //! # Against fairy-stockfish
 //! 5 s + 0.05 s a game, one thread and Hash 16 each, the shipped openings with colours
-//! swapped, judged by our rules (`Bench: 1694187`): 400 games, +124 =10 −266, score 32.2%,
-//! **−129 ± 36 Elo** (24 of fairy-stockfish's losses were perpetual chases under the Asian
-//! rules). Command: `xiangqi match --engine name=xiangqi "cmd=xiangqi uci" --engine name=fsf
-//! cmd=/usr/games/fairy-stockfish ranks=1 --each option.Hash=16 option.Threads=1 --tc 5+0.05
-//! --games 400 --concurrency 2`.
+//! swapped, judged by our rules (`Bench: 1760212`): 400 games, +174 =26 −200, score 46.8%,
+//! **−22.6 ± 33.1 Elo** (34 of fairy-stockfish's losses were perpetual chases under the Asian
+//! rules; our side used 7.0 s of the 8.1 s a game allowed on average, fairy-stockfish 7.3 s).
+//! Before the phase-blended, retuned evaluation and the stability-based time management
+//! (`Bench: 1694187`) the same match stood at −129 ± 36. Command: `xiangqi match --engine
+//! name=xiangqi "cmd=xiangqi uci" --engine name=fsf cmd=/usr/games/fairy-stockfish ranks=1
+//! --each option.Hash=16 option.Threads=1 --tc 5+0.05 --games 400 --concurrency 2`.
 pub mod bench;
 pub mod engine;
 pub mod eval;
