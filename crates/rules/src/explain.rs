@@ -8,6 +8,7 @@
 //! key for translation tables, the variant's fields fill in the blanks, and
 //! [`IllegalMove::message`] (or `Display`) gives plain English.
 
+use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::piece::{Color, Piece, PieceKind};
 use crate::position::Position;
@@ -321,11 +322,7 @@ impl std::error::Error for IllegalMove {}
 
 /// Whether `sq` lies in `color`'s palace.
 fn in_palace(color: Color, sq: Square) -> bool {
-    let own_rank = match color {
-        Color::Red => sq.rank(),
-        Color::Black => 9 - sq.rank(),
-    };
-    (3..=5).contains(&sq.file()) && own_rank <= 2
+    Bitboard::palace(color).contains(sq)
 }
 
 /// The points strictly between `from` and `to`, nearest to `from` first; empty unless the two

@@ -72,23 +72,6 @@ pub fn phase(pos: &Position) -> i32 {
     phase.min(PHASE_FULL)
 }
 
-/// The nine palace points of `color`.
-fn palace(color: Color) -> Bitboard {
-    let ranks = match color {
-        Color::Red => 0..3,
-        Color::Black => 7..10,
-    };
-    let mut mask = 0u128;
-    for rank in ranks {
-        for file in 3..6 {
-            if let Some(sq) = Square::new(file, rank) {
-                mask |= 1u128 << sq.index();
-            }
-        }
-    }
-    Bitboard(mask)
-}
-
 /// Receives features one at a time.
 pub trait FeatureSink {
     /// Adds `count` of feature `index`, for the side to move (`count` negative for the
@@ -139,7 +122,7 @@ fn side_features(
     };
     let own = pos.pieces_of(color);
     let enemy_general = pos.general(color.opponent());
-    let enemy_palace = palace(color.opponent());
+    let enemy_palace = Bitboard::palace(color.opponent());
     let mut attack = 0;
     for kind in PieceKind::ALL {
         for sq in pos.pieces(Piece::new(color, kind)) {

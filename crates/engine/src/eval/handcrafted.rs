@@ -1,7 +1,7 @@
 //! The handcrafted evaluation: material, piece-square tables, mobility, general safety
 //! (defenders against attackers, cannons on the general's file, pieces reaching the enemy
-//! palace), tempo — each with a middlegame and an endgame weight, blended by how many
-//! chariots, horses and cannons are left.
+//! palace), pieces en prise, tempo — each with a middlegame and an endgame weight, blended by
+//! how many chariots, horses and cannons are left.
 
 use super::features::{WeightedSum, phase, visit_features};
 use super::{EvalParams, Evaluator};
