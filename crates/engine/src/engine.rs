@@ -121,6 +121,7 @@ impl Engine {
     /// Forgets what earlier searches learned (a new game).
     pub fn new_game(&self) {
         self.shared.tt.clear();
+        self.shared.clear_histories();
     }
 
     /// Asks a running search to stop soon; it then returns its best move.

@@ -1,17 +1,39 @@
-//! Move-ordering memory of one search thread: killer moves, history and counter-moves.
+//! Move-ordering memory of one search thread: killer moves, history, counter-moves and
+//! continuation history (how well a quiet move did after a given move one and two plies
+//! before).
 
 use crate::score::Score;
-use xiangqi_rules::{Color, Move};
+use xiangqi_rules::{Color, Move, Piece, Square};
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
 const HISTORY_MAX: i32 = 16_384;
 
-/// Killers per ply, butterfly history per side, counter-move per previous move.
+/// Piece-and-destination slots: 14 pieces × 90 squares.
+const PIECE_TO: usize = 14 * 90;
+
+/// A move as continuation history sees it: the piece that moved and where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// The slot of `piece` arriving on `to`.
+    #[inline]
+    pub fn new(piece: Piece, to: Square) -> PieceTo {
+        PieceTo((piece.index() * 90 + to.index()) as u16)
+    }
+}
+
+/// The moves one and two plies before a node, as continuation history keys.
+pub type Continuation = [Option<PieceTo>; 2];
+
+/// Killers per ply, butterfly history per side, counter-move per previous move, and
+/// continuation history per (earlier move, this move).
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     butterfly: Vec<i32>,
     counter: Vec<Option<Move>>,
+    continuation: Vec<i16>,
 }
 
 impl Default for History {
@@ -37,12 +59,25 @@ impl History {
             killers: [[None; 2]; MAX_PLY + 1],
             butterfly: vec![0; 2 * 90 * 90],
             counter: vec![None; 90 * 90],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
         *self = History::new();
+    }
+
+    /// Prepares for a new search: killers are forgotten, and the history scores halved so
+    /// that what the last search learned guides this one without outweighing it.
+    pub fn new_search(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
+        for h in &mut self.butterfly {
+            *h /= 2;
+        }
+        for h in &mut self.continuation {
+            *h /= 2;
+        }
     }
 
     /// The two killer moves stored at `ply`.
@@ -64,35 +99,63 @@ impl History {
         self.butterfly[butterfly_index(color, m)]
     }
 
+    /// The ordering score of the quiet move `m` of `piece`: its butterfly history plus its
+    /// continuation history after each of the earlier moves in `context`.
+    #[inline]
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        piece: Piece,
+        m: Move,
+        context: &Continuation,
+    ) -> Score {
+        let here = PieceTo::new(piece, m.to()).0 as usize;
+        let mut score = self.score(color, m);
+        for earlier in context.iter().flatten() {
+            score += self.continuation[earlier.0 as usize * PIECE_TO + here] as i32;
+        }
+        score
+    }
+
     /// The reply that refuted `previous` last time.
     #[inline]
     pub fn counter_move(&self, previous: Option<Move>) -> Option<Move> {
         previous.and_then(|p| self.counter[counter_index(p)])
     }
 
-    fn bump(&mut self, color: Color, m: Move, bonus: i32) {
+    fn bump(&mut self, color: Color, piece: Piece, m: Move, context: &Continuation, bonus: i32) {
         let entry = &mut self.butterfly[butterfly_index(color, m)];
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        let here = PieceTo::new(piece, m.to()).0 as usize;
+        for earlier in context.iter().flatten() {
+            let entry = &mut self.continuation[earlier.0 as usize * PIECE_TO + here];
+            let old = *entry as i32;
+            *entry = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+        }
     }
 
     /// Rewards the quiet move `best` that caused a cut at `ply` and punishes the quiet moves
-    /// tried before it.
+    /// tried before it; each move comes with the piece that made it, and `context` holds the
+    /// moves one and two plies before.
+    #[allow(clippy::too_many_arguments)]
     pub fn update_quiet(
         &mut self,
         color: Color,
         ply: usize,
         depth: i32,
-        best: Move,
-        tried: &[Option<Move>],
+        best: (Piece, Move),
+        tried: &[Option<(Piece, Move)>],
         previous: Option<Move>,
+        context: &Continuation,
     ) {
         let bonus = (depth * depth * 16).min(1600);
-        self.bump(color, best, bonus);
-        for &m in tried.iter().flatten() {
-            if m != best {
-                self.bump(color, m, -bonus);
+        self.bump(color, best.0, best.1, context, bonus);
+        for &(piece, m) in tried.iter().flatten() {
+            if m != best.1 {
+                self.bump(color, piece, m, context, -bonus);
             }
         }
+        let best = best.1;
         let k = &mut self.killers[ply.min(MAX_PLY)];
         if k[0] != Some(best) {
             k[1] = k[0];
@@ -101,5 +164,46 @@ impl History {
         if let Some(p) = previous {
             self.counter[counter_index(p)] = Some(best);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi_rules::PieceKind;
+
+    fn mv(text: &str) -> Move {
+        Move::parse_iccs(text).expect("valid move")
+    }
+
+    #[test]
+    fn a_cut_raises_the_move_after_the_same_earlier_moves_most() {
+        let red = Color::Red;
+        let chariot = Piece::new(red, PieceKind::Chariot);
+        let horse = Piece::new(Color::Black, PieceKind::Horse);
+        let cannon = Piece::new(Color::Black, PieceKind::Cannon);
+        let after_horse: Continuation = [Some(PieceTo::new(horse, mv("b9c7").to())), None];
+        let after_cannon: Continuation = [Some(PieceTo::new(cannon, mv("h7e7").to())), None];
+        let (best, other) = (mv("a0a1"), mv("i0i1"));
+        let mut h = History::new();
+        h.update_quiet(
+            red,
+            3,
+            6,
+            (chariot, best),
+            &[Some((chariot, other)), Some((chariot, best))],
+            None,
+            &after_horse,
+        );
+        let same = h.quiet_score(red, chariot, best, &after_horse);
+        let different = h.quiet_score(red, chariot, best, &after_cannon);
+        assert!(same > different && different > 0, "{same} {different}");
+        assert!(h.quiet_score(red, chariot, other, &after_horse) < 0);
+        assert_eq!(h.killers(3)[0], Some(best));
+
+        // A new search keeps half of what was learned and forgets the killers.
+        h.new_search();
+        assert_eq!(h.quiet_score(red, chariot, best, &after_horse), same / 2);
+        assert_eq!(h.killers(3), [None; 2]);
     }
 }

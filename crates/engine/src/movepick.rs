@@ -2,7 +2,7 @@
 //! counter-move, quiet moves by history, and losing captures last. Every move it yields is
 //! legal, and each at most once.
 
-use crate::history::History;
+use crate::history::{Continuation, History};
 use crate::see::{SEE_VALUE, see_ge};
 use xiangqi_rules::{GenKind, Move, MoveList, Position};
 
@@ -35,6 +35,8 @@ pub struct MovePicker {
     table_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
+    /// The earlier moves whose continuation history orders the quiet moves.
+    context: Continuation,
     captures_only: bool,
     /// Captures, then (after the losing captures kept at its front) quiet moves.
     list: MoveList,
@@ -70,6 +72,7 @@ impl MovePicker {
             table_move: table_move.filter(|&m| pos.is_legal(m)),
             killers,
             counter,
+            context: [None; 2],
             captures_only: false,
             list: MoveList::new(),
             scores: [0; xiangqi_rules::moves::MAX_MOVES],
@@ -78,6 +81,12 @@ impl MovePicker {
             bad_index: 0,
             killer_index: 0,
         }
+    }
+
+    /// Orders quiet moves also by how they did after the moves in `context`.
+    pub fn with_context(mut self, context: Continuation) -> MovePicker {
+        self.context = context;
+        self
     }
 
     /// A picker for quiescence search: captures only (all moves when in check, by the caller's
@@ -184,7 +193,11 @@ impl MovePicker {
                     let us = pos.side_to_move();
                     let n = self.list.len();
                     for i in first..n {
-                        self.scores[i] = history.score(us, self.list[i]);
+                        let m = self.list[i];
+                        self.scores[i] = match pos.piece_at(m.from()) {
+                            Some(piece) => history.quiet_score(us, piece, m, &self.context),
+                            None => history.score(us, m),
+                        };
                     }
                     // Insertion sort, best first: lists are short and often nearly sorted.
                     let moves = self.list.as_mut_slice();

@@ -2,7 +2,7 @@
 //! alpha-beta search with quiescence, pruning and reductions; Lazy SMP across threads.
 
 use crate::eval::Evaluator;
-use crate::history::{History, MAX_PLY};
+use crate::history::{Continuation, History, MAX_PLY, PieceTo};
 use crate::limits::{SearchLimits, TimeBudget};
 use crate::movepick::MovePicker;
 use crate::score::{
@@ -10,6 +10,7 @@ use crate::score::{
 };
 use crate::see::see_ge;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use xiangqi_rules::repetition::{RuleSet, judge_cycle};
@@ -27,6 +28,8 @@ pub struct Shared {
     /// Set while pondering: time limits do not apply until `ponderhit` clears it.
     pub pondering: AtomicBool,
     nodes: AtomicU64,
+    /// Each thread's move-ordering memory, kept from one search to the next.
+    histories: Mutex<Vec<History>>,
     epoch: Instant,
     start_micros: AtomicU64,
 }
@@ -39,9 +42,18 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            histories: Mutex::new(Vec::new()),
             epoch: Instant::now(),
             start_micros: AtomicU64::new(0),
         }
+    }
+
+    /// Forgets the move-ordering memory of earlier searches (a new game).
+    pub fn clear_histories(&self) {
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// Restarts the search clock (at the start of a search, and on `ponderhit`).
@@ -150,6 +162,8 @@ struct RootMove {
 struct Frame {
     static_eval: Score,
     current: Option<Move>,
+    /// The piece and destination of `current`, for continuation history.
+    moved: Option<PieceTo>,
     excluded_null: bool,
     /// A move this node must not search (singular-extension test).
     excluded: Option<Move>,
@@ -274,6 +288,7 @@ impl<'a> Worker<'a> {
 
     fn make(&mut self, m: Move, ply: usize) -> xiangqi_rules::Undo {
         self.stack[ply].current = Some(m);
+        self.stack[ply].moved = self.pos.piece_at(m.from()).map(|p| PieceTo::new(p, m.to()));
         let undo = self.pos.make_move(m);
         self.keys.push(self.pos.hash());
         self.path.push(Some(m));
@@ -467,6 +482,7 @@ impl<'a> Worker<'a> {
                 self.keys.push(self.pos.hash());
                 self.path.push(None);
                 self.stack[ply].current = None;
+                self.stack[ply].moved = None;
                 self.stack[ply + 1].excluded_null = true;
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, false, !cut_node);
                 self.stack[ply + 1].excluded_null = false;
@@ -495,7 +511,12 @@ impl<'a> Worker<'a> {
             None
         };
         let counter = self.history.counter_move(previous);
-        let mut picker = MovePicker::new(&self.pos, table_move, self.history.killers(ply), counter);
+        let context: Continuation = [
+            ply.checked_sub(1).and_then(|p| self.stack[p].moved),
+            ply.checked_sub(2).and_then(|p| self.stack[p].moved),
+        ];
+        let mut picker = MovePicker::new(&self.pos, table_move, self.history.killers(ply), counter)
+            .with_context(context);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best = -INFINITE;
@@ -512,6 +533,7 @@ impl<'a> Worker<'a> {
             moves_tried += 1;
             let is_capture = !self.pos.is_empty(m.to());
             let quiet = !is_capture;
+            let mover = self.pos.piece_at(m.from());
             if !pv_node && !in_check && best > -MATE_BOUND && ply > 0 {
                 if quiet {
                     if depth <= 6 && moves_tried > late_move_limit {
@@ -586,7 +608,11 @@ impl<'a> Worker<'a> {
                     r += cut_node as i32;
                     r -= pv_node as i32;
                     r -= gives_check as i32;
-                    r -= (self.history.score(us, m) / 6000).clamp(-2, 2);
+                    let history = match mover {
+                        Some(piece) => self.history.quiet_score(us, piece, m, &context),
+                        None => self.history.score(us, m),
+                    };
+                    r -= (history / 8000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
@@ -601,8 +627,11 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = Some(m);
+            if quiet
+                && quiet_count < quiets_tried.len()
+                && let Some(piece) = mover
+            {
+                quiets_tried[quiet_count] = Some((piece, m));
                 quiet_count += 1;
             }
             if score > best {
@@ -613,14 +642,15 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if quiet {
+                        if quiet && let Some(piece) = mover {
                             self.history.update_quiet(
                                 us,
                                 ply,
                                 depth,
-                                m,
+                                (piece, m),
                                 &quiets_tried[..quiet_count],
                                 previous,
+                                &context,
                             );
                         }
                         break;
@@ -783,12 +813,21 @@ pub fn search(
     let threads = config.threads.max(1);
     let multipv = config.multipv.clamp(1, root_moves.len());
 
-    let make_worker = |id: usize| Worker {
+    // Thread `id` goes on with the move-ordering memory thread `id` left last time.
+    let mut histories =
+        std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
+    histories.resize_with(threads, History::default);
+    for history in &mut histories {
+        history.new_search();
+    }
+    let mut histories = histories.into_iter();
+    let main_history = histories.next().unwrap_or_default();
+    let make_worker = |id: usize, history: History| Worker {
         id,
         pos: pos.clone(),
         keys: keys.clone(),
         path: path.clone(),
-        history: History::new(),
+        history,
         stack: vec![Frame::default(); MAX_PLY + 2],
         pv: vec![Vec::new(); MAX_PLY + 2],
         nodes: 0,
@@ -805,14 +844,16 @@ pub fn search(
     let mut result = None;
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
-            .map(|id| {
-                let mut w = make_worker(id);
+            .zip(histories)
+            .map(|(id, history)| {
+                let mut w = make_worker(id, history);
                 scope.spawn(move || {
                     iterate(&mut w, max_depth, 1, limits, None, &mut |_| {});
+                    w.history
                 })
             })
             .collect();
-        let mut main = make_worker(0);
+        let mut main = make_worker(0, main_history);
         let outcome = iterate(&mut main, max_depth, multipv, limits, budget, report);
         // Wait out `go infinite` and pondering until the front end says stop.
         while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
@@ -821,9 +862,9 @@ pub fn search(
             std::thread::sleep(Duration::from_millis(2));
         }
         shared.stop.store(true, Ordering::Relaxed);
-        for h in helpers {
-            let _ = h.join();
-        }
+        let mut kept = vec![main.history];
+        kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         result = Some(outcome);
     });
     let mut result = result.expect("main search thread finished");
@@ -991,6 +1032,26 @@ mod tests {
         assert_eq!(soft_limit(b, 3, -300), soft_limit(b, 3, 0));
         // The first iteration's drop from "no score yet" changes nothing.
         assert_eq!(soft_limit(b, 3, -INFINITE - 50), soft_limit(b, 3, 0));
+    }
+
+    #[test]
+    fn each_thread_keeps_its_move_ordering_memory_until_a_new_game() {
+        let shared = Shared::new(1);
+        let eval = crate::eval::HandcraftedEval::new();
+        let config = SearchConfig {
+            limits: SearchLimits {
+                depth: Some(5),
+                ..Default::default()
+            },
+            threads: 2,
+            ..Default::default()
+        };
+        let pos = Position::startpos();
+        search(&pos, &[], &[], &config, &shared, &eval, &mut |_| {});
+        let kept = shared.histories.lock().unwrap().len();
+        assert_eq!(kept, 2);
+        shared.clear_histories();
+        assert!(shared.histories.lock().unwrap().is_empty());
     }
 
     #[test]
