@@ -816,10 +816,11 @@ pub fn search(
     // Thread `id` goes on with the move-ordering memory thread `id` left last time.
     let mut histories =
         std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
-    histories.resize_with(threads, History::default);
+    histories.truncate(threads);
     for history in &mut histories {
         history.new_search();
     }
+    histories.resize_with(threads, History::default);
     let mut histories = histories.into_iter();
     let main_history = histories.next().unwrap_or_default();
     let make_worker = |id: usize, history: History| Worker {
