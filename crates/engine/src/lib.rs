@@ -33,13 +33,16 @@
 //!
 //! # Against fairy-stockfish
 //! 5 s + 0.05 s a game, one thread and Hash 16 each, the shipped openings with colours
-//! swapped, judged by our rules (`Bench: 1760212`): 400 games, +174 =26 −200, score 46.8%,
-//! **−22.6 ± 33.1 Elo** (34 of fairy-stockfish's losses were perpetual chases under the Asian
-//! rules; our side used 7.0 s of the 8.1 s a game allowed on average, fairy-stockfish 7.3 s).
-//! Before the phase-blended, retuned evaluation and the stability-based time management
-//! (`Bench: 1694187`) the same match stood at −129 ± 36. Command: `xiangqi match --engine
+//! swapped, judged by our rules (`Bench: 1605569`): 480 games (each of the 240 openings
+//! twice), +247 =28 −205, score 54.4%, **+30.5 ± 30.3 Elo** (pentanomial ±29.0; LOS 97.6%).
+//! 47 of fairy-stockfish's losses were perpetual chases under the Asian rules, and 53 games
+//! ended in stalemate; our side used 7.1 s of the 8.1 s a game allowed on average,
+//! fairy-stockfish 7.4 s. The same match stood at −22.6 ± 33.1 (400 games) before
+//! continuation history and keeping the move-ordering memory between moves
+//! (`Bench: 1760212`), and at −129 ± 36 before the phase-blended, retuned evaluation and the
+//! stability-based time management (`Bench: 1694187`). Command: `xiangqi match --engine
 //! name=xiangqi "cmd=xiangqi uci" --engine name=fsf cmd=/usr/games/fairy-stockfish ranks=1
-//! --each option.Hash=16 option.Threads=1 --tc 5+0.05 --games 400 --concurrency 2`.
+//! --each option.Hash=16 option.Threads=1 --tc 5+0.05 --games 480 --concurrency 2`.
 pub mod bench;
 pub mod engine;
 pub mod eval;
