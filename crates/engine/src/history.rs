@@ -47,6 +47,13 @@ fn butterfly_index(color: Color, m: Move) -> usize {
     (color.index() * 90 + m.from().index()) * 90 + m.to().index()
 }
 
+/// A history entry after a bonus (or, negative, a malus): the bigger the entry already is in
+/// the bonus's direction, the less it moves, so entries stay within ±`HISTORY_MAX`.
+#[inline]
+fn gravity(entry: i32, bonus: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
+
 #[inline]
 fn counter_index(previous: Move) -> usize {
     previous.from().index() * 90 + previous.to().index()
@@ -93,24 +100,12 @@ impl History {
         }
     }
 
-    /// The history score of a quiet move.
+    /// The ordering score of the quiet move `m` of `piece`: the butterfly history of its
+    /// side plus its continuation history after each of the earlier moves in `context`.
     #[inline]
-    pub fn score(&self, color: Color, m: Move) -> Score {
-        self.butterfly[butterfly_index(color, m)]
-    }
-
-    /// The ordering score of the quiet move `m` of `piece`: its butterfly history plus its
-    /// continuation history after each of the earlier moves in `context`.
-    #[inline]
-    pub fn quiet_score(
-        &self,
-        color: Color,
-        piece: Piece,
-        m: Move,
-        context: &Continuation,
-    ) -> Score {
+    pub fn quiet_score(&self, piece: Piece, m: Move, context: &Continuation) -> Score {
         let here = PieceTo::new(piece, m.to()).0 as usize;
-        let mut score = self.score(color, m);
+        let mut score = self.butterfly[butterfly_index(piece.color, m)];
         for earlier in context.iter().flatten() {
             score += self.continuation[earlier.0 as usize * PIECE_TO + here] as i32;
         }
@@ -123,24 +118,21 @@ impl History {
         previous.and_then(|p| self.counter[counter_index(p)])
     }
 
-    fn bump(&mut self, color: Color, piece: Piece, m: Move, context: &Continuation, bonus: i32) {
-        let entry = &mut self.butterfly[butterfly_index(color, m)];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    fn bump(&mut self, piece: Piece, m: Move, context: &Continuation, bonus: i32) {
+        let entry = &mut self.butterfly[butterfly_index(piece.color, m)];
+        *entry = gravity(*entry, bonus);
         let here = PieceTo::new(piece, m.to()).0 as usize;
         for earlier in context.iter().flatten() {
             let entry = &mut self.continuation[earlier.0 as usize * PIECE_TO + here];
-            let old = *entry as i32;
-            *entry = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+            *entry = gravity(*entry as i32, bonus) as i16;
         }
     }
 
     /// Rewards the quiet move `best` that caused a cut at `ply` and punishes the quiet moves
     /// tried before it; each move comes with the piece that made it, and `context` holds the
     /// moves one and two plies before.
-    #[allow(clippy::too_many_arguments)]
     pub fn update_quiet(
         &mut self,
-        color: Color,
         ply: usize,
         depth: i32,
         best: (Piece, Move),
@@ -149,10 +141,10 @@ impl History {
         context: &Continuation,
     ) {
         let bonus = (depth * depth * 16).min(1600);
-        self.bump(color, best.0, best.1, context, bonus);
+        self.bump(best.0, best.1, context, bonus);
         for &(piece, m) in tried.iter().flatten() {
             if m != best.1 {
-                self.bump(color, piece, m, context, -bonus);
+                self.bump(piece, m, context, -bonus);
             }
         }
         let best = best.1;
@@ -187,7 +179,6 @@ mod tests {
         let (best, other) = (mv("a0a1"), mv("i0i1"));
         let mut h = History::new();
         h.update_quiet(
-            red,
             3,
             6,
             (chariot, best),
@@ -195,15 +186,15 @@ mod tests {
             None,
             &after_horse,
         );
-        let same = h.quiet_score(red, chariot, best, &after_horse);
-        let different = h.quiet_score(red, chariot, best, &after_cannon);
+        let same = h.quiet_score(chariot, best, &after_horse);
+        let different = h.quiet_score(chariot, best, &after_cannon);
         assert!(same > different && different > 0, "{same} {different}");
-        assert!(h.quiet_score(red, chariot, other, &after_horse) < 0);
+        assert!(h.quiet_score(chariot, other, &after_horse) < 0);
         assert_eq!(h.killers(3)[0], Some(best));
 
         // A new search keeps half of what was learned and forgets the killers.
         h.new_search();
-        assert_eq!(h.quiet_score(red, chariot, best, &after_horse), same / 2);
+        assert_eq!(h.quiet_score(chariot, best, &after_horse), same / 2);
         assert_eq!(h.killers(3), [None; 2]);
     }
 }

@@ -190,14 +190,12 @@ impl MovePicker {
                     let first = self.bad_count;
                     self.list.truncate(first);
                     pos.generate_legal(GenKind::Quiets, &mut self.list);
-                    let us = pos.side_to_move();
                     let n = self.list.len();
                     for i in first..n {
                         let m = self.list[i];
-                        self.scores[i] = match pos.piece_at(m.from()) {
-                            Some(piece) => history.quiet_score(us, piece, m, &self.context),
-                            None => history.score(us, m),
-                        };
+                        self.scores[i] = pos
+                            .piece_at(m.from())
+                            .map_or(0, |piece| history.quiet_score(piece, m, &self.context));
                     }
                     // Insertion sort, best first: lists are short and often nearly sorted.
                     let moves = self.list.as_mut_slice();

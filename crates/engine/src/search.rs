@@ -517,7 +517,6 @@ impl<'a> Worker<'a> {
         ];
         let mut picker = MovePicker::new(&self.pos, table_move, self.history.killers(ply), counter)
             .with_context(context);
-        let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -608,10 +607,8 @@ impl<'a> Worker<'a> {
                     r += cut_node as i32;
                     r -= pv_node as i32;
                     r -= gives_check as i32;
-                    let history = match mover {
-                        Some(piece) => self.history.quiet_score(us, piece, m, &context),
-                        None => self.history.score(us, m),
-                    };
+                    let history =
+                        mover.map_or(0, |piece| self.history.quiet_score(piece, m, &context));
                     r -= (history / 8000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -644,7 +641,6 @@ impl<'a> Worker<'a> {
                     if score >= beta {
                         if quiet && let Some(piece) = mover {
                             self.history.update_quiet(
-                                us,
                                 ply,
                                 depth,
                                 (piece, m),
