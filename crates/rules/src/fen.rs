@@ -341,6 +341,14 @@ mod tests {
     }
 
     #[test]
+    fn position_reads_and_writes_fen_as_text() {
+        let pos: Position = START_FEN.parse().unwrap();
+        assert_eq!(pos, Position::startpos());
+        assert_eq!(pos.to_string(), START_FEN);
+        assert!("rnbakabnr/9 w".parse::<Position>().is_err());
+    }
+
+    #[test]
     fn aliases_and_optional_fields_are_accepted() {
         let short = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r";
         assert_eq!(Position::from_fen(short).unwrap().to_fen(), START_FEN);

@@ -17,6 +17,7 @@
 //! `go perft 5` in the same run.
 
 pub mod bitboard;
+pub mod coordinates;
 pub mod draw;
 pub mod explain;
 pub mod fen;
@@ -35,6 +36,7 @@ mod tables;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use coordinates::{ParseMoveError, ParseSquareError, RankBase};
 pub use fen::{FenError, START_FEN};
 pub use game::{Game, GameRules};
 pub use movegen::GenKind;

@@ -277,19 +277,37 @@ impl std::fmt::Debug for Position {
     }
 }
 
-impl std::fmt::Display for Position {
-    /// A text diagram, Black at the top, with files and ranks.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Position {
+    /// A text diagram, Black at the top, with files and ranks, and the side to move.
+    pub fn diagram(&self) -> String {
+        let mut text = String::new();
         for rank in (0..10).rev() {
-            write!(f, "{rank} ")?;
+            text.push_str(&format!("{rank} "));
             for file in 0..9 {
                 let sq = Square::new(file, rank).expect("on board");
-                let c = self.piece_at(sq).map_or('.', |p| p.fen_char());
-                write!(f, " {c}")?;
+                text.push(' ');
+                text.push(self.piece_at(sq).map_or('.', |p| p.fen_char()));
             }
-            writeln!(f)?;
+            text.push('\n');
         }
-        writeln!(f, "   a b c d e f g h i")?;
-        write!(f, "{} to move", self.side)
+        text.push_str("   a b c d e f g h i\n");
+        text.push_str(&format!("{} to move", self.side));
+        text
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// The position as FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = crate::fen::FenError;
+
+    /// Reads a FEN (see [`Position::from_fen`]).
+    fn from_str(text: &str) -> Result<Position, Self::Err> {
+        Position::from_fen(text)
     }
 }
