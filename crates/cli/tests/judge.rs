@@ -4,7 +4,7 @@ use std::process::{Command, Output};
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/test-vectors/perpetual-axf.tsv"
+    "/../rules/tests/data/perpetual-axf.tsv"
 );
 
 fn xiangqi(args: &[&str]) -> Output {

@@ -1,6 +1,6 @@
 //! The search obeys the Asian rules on repetition: a side that would lose by checking or
 //! chasing perpetually breaks the cycle. The positions are the public cases in
-//! `shared/test-vectors/perpetual-axf.tsv`, stopped just before the violator's last move of
+//! `crates/rules/tests/data/perpetual-axf.tsv`, stopped just before the violator's last move of
 //! the cycle; the only way to avoid losing by rule is to play something else.
 
 use xiangqi_engine::score::MATE_BOUND;
@@ -21,7 +21,7 @@ struct Case {
 fn cases() -> Vec<Case> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/test-vectors/perpetual-axf.tsv"
+        "/../rules/tests/data/perpetual-axf.tsv"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     text.lines()

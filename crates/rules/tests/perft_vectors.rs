@@ -1,11 +1,11 @@
-//! Perft counts of the shared test positions.
+//! Perft counts of the test positions in `tests/data/perft.txt`.
 
 use xiangqi_rules::{Position, perft};
 
 fn vectors() -> Vec<(String, Vec<u64>)> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/test-vectors/perft.txt"
+        "/tests/data/perft.txt"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     text.lines()
@@ -23,7 +23,7 @@ fn vectors() -> Vec<(String, Vec<u64>)> {
 
 fn check_to_depth(max_depth: usize) {
     let vectors = vectors();
-    assert!(vectors.len() >= 10, "expected the shared perft positions");
+    assert!(vectors.len() >= 10, "expected the perft positions");
     for (fen, counts) in vectors {
         let mut pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for (i, &expected) in counts.iter().enumerate().take(max_depth) {

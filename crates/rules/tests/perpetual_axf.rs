@@ -1,11 +1,11 @@
 //! The public perpetual check and chase cases under the Asian rules
-//! (`shared/test-vectors/perpetual-axf.tsv`): every row must end with the accepted result.
+//! (`crates/rules/tests/data/perpetual-axf.tsv`): every row must end with the accepted result.
 
 use xiangqi_rules::{Game, GameRules, Move, Square};
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/test-vectors/perpetual-axf.tsv"
+    "/tests/data/perpetual-axf.tsv"
 );
 
 /// One row: FEN, ICCS moves (ranks 0–9), expected result, theme.

@@ -1,12 +1,12 @@
-//! The shared test positions, read from `shared/test-vectors`.
+//! The perft test positions, read from `tests/data/perft.txt`.
 
 use xiangqi_rules::START_FEN;
 
-/// The standard start position and the positions of the shared perft file, without repeats.
+/// The standard start position and the positions of the perft file, without repeats.
 pub fn perft_start_fens() -> Vec<String> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/test-vectors/perft.txt"
+        "/tests/data/perft.txt"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let mut fens = vec![START_FEN.to_string()];
