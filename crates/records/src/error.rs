@@ -2,6 +2,9 @@
 
 use crate::game::{Game, MoveNumber, TreeError};
 use std::fmt;
+use xiangqi_rules::explain::IllegalMove;
+use xiangqi_rules::notation::NotationError;
+use xiangqi_rules::{FenError, Move, Position, Square};
 
 /// Where in the input a problem lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,14 +50,13 @@ pub enum ErrorKind {
         number: MoveNumber,
         /// The move as the record writes it.
         text: String,
-        /// Why it cannot be played.
-        reason: String,
+        /// Why it cannot be played (boxed: it is large, and errors are passed around often).
+        reason: Box<MoveError>,
     },
     /// The start position of the record is not a position of the game.
-    BadPosition {
-        /// What is wrong with it.
-        reason: String,
-    },
+    BadPosition(PositionError),
+    /// Nothing in the text reads as a game.
+    NoGame,
     /// The bytes are not text in an encoding the reader knows (UTF-8, UTF-16 with a byte
     /// order mark, GBK).
     Encoding,
@@ -79,7 +81,8 @@ impl fmt::Display for ErrorKind {
                 text,
                 reason,
             } => write!(f, "move {number} {text} cannot be played: {reason}"),
-            ErrorKind::BadPosition { reason } => write!(f, "bad start position: {reason}"),
+            ErrorKind::BadPosition(reason) => write!(f, "bad start position: {reason}"),
+            ErrorKind::NoGame => write!(f, "no game found"),
             ErrorKind::Encoding => write!(f, "the text is neither UTF-8 nor GBK"),
             ErrorKind::TooDeep => write!(
                 f,
@@ -89,6 +92,94 @@ impl fmt::Display for ErrorKind {
         }
     }
 }
+
+/// Why a move of a record cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The record names the move's two points, and the move breaks this rule of the game
+    /// there (its [`IllegalMove::code`] is a key for translation tables).
+    Illegal(IllegalMove),
+    /// The text names no legal move of the position in the notations the record may use.
+    Unreadable(NotationError),
+}
+
+impl MoveError {
+    /// The error for a move text that `pos` refused: the rule the move breaks where the
+    /// notation named a move, else the notation's error.
+    pub fn from_notation(pos: &Position, error: NotationError) -> MoveError {
+        if let NotationError::IllegalMove { iccs, .. } = &error
+            && let Ok(m) = iccs.parse::<Move>()
+            && let Err(reason) = pos.check_move(m.from(), m.to())
+        {
+            return MoveError::Illegal(reason);
+        }
+        MoveError::Unreadable(error)
+    }
+
+    /// A stable key for translation tables: the rule's code for an illegal move (such as
+    /// `horse-leg-blocked`), `unreadable-move` for a text that names no move.
+    pub fn code(&self) -> &'static str {
+        match self {
+            MoveError::Illegal(reason) => reason.code(),
+            MoveError::Unreadable(_) => "unreadable-move",
+        }
+    }
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Illegal(reason) => write!(f, "{reason}"),
+            MoveError::Unreadable(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// Why the start position of a record is not a position of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The position, written as FEN, is not valid.
+    Fen {
+        /// The FEN (as given, or as made from the record's board).
+        fen: String,
+        /// What is wrong with it.
+        error: FenError,
+    },
+    /// Two pieces are placed on one point.
+    SharedPoint(Square),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen { fen, error } => write!(f, "FEN {fen:?}: {error}"),
+            PositionError::SharedPoint(sq) => write!(f, "two pieces on {sq}"),
+        }
+    }
+}
+
+/// A move of a record's tree that the rules do not allow where it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnplayableMove {
+    /// Its number (`12.` for Red's twelfth move, `12...` for Black's).
+    pub number: MoveNumber,
+    /// The move.
+    pub mv: Move,
+    /// The rule it breaks.
+    pub reason: IllegalMove,
+}
+
+impl fmt::Display for UnplayableMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "move {} {} is not legal: {}",
+            self.number, self.mv, self.reason
+        )
+    }
+}
+
+impl std::error::Error for UnplayableMove {}
 
 /// A record that could not be read: what is wrong, where, and what was read before it.
 #[derive(Clone, Debug, PartialEq, Eq)]

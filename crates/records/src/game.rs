@@ -1,7 +1,7 @@
 //! The game tree: a start position, a main line of moves, and at any move the alternatives
 //! to it (variations), each a line of its own; comments and NAGs on moves; tags; the result.
 
-use crate::error::WriteError;
+use crate::error::{UnplayableMove, WriteError};
 use crate::result::GameResult;
 use crate::tags::Tags;
 use std::fmt;
@@ -137,14 +137,7 @@ impl fmt::Display for MoveNumber {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TreeError {
     /// A move is not legal where it stands.
-    IllegalMove {
-        /// Its number.
-        number: MoveNumber,
-        /// The move.
-        mv: Move,
-        /// Why it is not legal.
-        reason: String,
-    },
+    IllegalMove(UnplayableMove),
     /// Variations nest deeper than [`MAX_VARIATION_DEPTH`].
     TooDeep,
 }
@@ -152,9 +145,7 @@ pub enum TreeError {
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TreeError::IllegalMove { number, mv, reason } => {
-                write!(f, "move {number} {mv} is not legal: {reason}")
-            }
+            TreeError::IllegalMove(unplayable) => write!(f, "{unplayable}"),
             TreeError::TooDeep => write!(
                 f,
                 "variations nest deeper than {MAX_VARIATION_DEPTH} levels"
@@ -223,12 +214,12 @@ impl Game {
                 for v in &node.variations {
                     stack.push((v, pos.clone(), ply, depth + 1));
                 }
-                if let Err(why) = pos.check_move(node.mv.from(), node.mv.to()) {
-                    return Err(TreeError::IllegalMove {
+                if let Err(reason) = pos.check_move(node.mv.from(), node.mv.to()) {
+                    return Err(TreeError::IllegalMove(UnplayableMove {
                         number: MoveNumber::of_ply(&self.start, ply),
                         mv: node.mv,
-                        reason: why.to_string(),
-                    });
+                        reason,
+                    }));
                 }
                 pos.make_move(node.mv);
                 ply += 1;
@@ -343,9 +334,10 @@ mod tests {
             .variations
             .push(Line::from_moves([mv("b9c7"), mv("a0a5")]));
         match game.validate() {
-            Err(TreeError::IllegalMove { number, mv: m, .. }) => {
-                assert_eq!(number.to_string(), "2.");
-                assert_eq!(m, mv("a0a5"));
+            Err(TreeError::IllegalMove(unplayable)) => {
+                assert_eq!(unplayable.number.to_string(), "2.");
+                assert_eq!(unplayable.mv, mv("a0a5"));
+                assert_eq!(unplayable.reason.code(), "chariot-path-blocked");
             }
             other => panic!("{other:?}"),
         }

@@ -21,13 +21,17 @@ pub mod format;
 pub mod game;
 pub mod pgn;
 mod piece_slots;
+mod played;
 pub mod result;
 pub mod tags;
 mod text;
 pub mod xqf;
 
-pub use error::{ErrorKind, Place, RecordError, WriteError};
+pub use error::{
+    ErrorKind, MoveError, Place, PositionError, RecordError, UnplayableMove, WriteError,
+};
 pub use format::{OutputFormat, RecordFormat};
-pub use game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, Nag, TreeError};
+pub use game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, Nag, TreeError};
+pub use played::end_comment;
 pub use result::GameResult;
 pub use tags::Tags;

@@ -1,6 +1,7 @@
 //! The 32 piece slots that XQF and DhtmlXQ list a position by: for each side, Red first, the
 //! kinds R N B A K A B N R C C P P P P P, each slot holding a point or nothing.
 
+use crate::error::PositionError;
 use xiangqi_rules::{Color, Piece, PieceKind, Position, Square};
 
 /// The kind of piece each of a side's 16 slots holds.
@@ -69,10 +70,13 @@ pub(crate) fn board_of(points: &[Option<Square>; 32]) -> Result<[Option<Piece>; 
 
 /// The position of `board` with `side` to move and the counters at 0 and 1; the error says
 /// why it is no position of the game, with its FEN.
-pub(crate) fn position(board: &[Option<Piece>; 90], side: Color) -> Result<Position, String> {
+pub(crate) fn position(
+    board: &[Option<Piece>; 90],
+    side: Color,
+) -> Result<Position, PositionError> {
     let mut fen = xiangqi_rules::fen::board_field(|sq| board[sq.index()]);
     fen.push_str(if side == Color::Black { " b" } else { " w" });
-    Position::from_fen(&fen).map_err(|e| format!("{e} (FEN {fen})"))
+    Position::from_fen(&fen).map_err(|error| PositionError::Fen { fen, error })
 }
 
 #[cfg(test)]
@@ -98,10 +102,9 @@ mod tests {
         assert_eq!(board_of(&slots), Err(Square::parse("e0").unwrap()));
         slots[20] = Square::parse("e9");
         let board = board_of(&slots).unwrap();
-        assert!(
-            position(&board, Color::Red)
-                .unwrap_err()
-                .contains("FEN 4k4/9/9/9/9/9/9/9/9/4K4 w")
-        );
+        assert!(matches!(
+            position(&board, Color::Red),
+            Err(PositionError::Fen { fen, .. }) if fen == "4k4/9/9/9/9/9/9/9/9/4K4 w"
+        ));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::board::{board_of, digits_point};
 use super::names::tag_of;
-use crate::error::{ErrorKind, RecordError};
+use crate::error::{ErrorKind, MoveError, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, clean_comment};
 use crate::piece_slots::position;
 use crate::result::GameResult;
@@ -391,12 +391,20 @@ fn start_position(
     first: Option<&Step>,
     index: &LineIndex<'_>,
 ) -> Result<Position, RecordError> {
-    let bad = |at: usize, reason: String| {
-        RecordError::new(index.place(at), ErrorKind::BadPosition { reason })
+    let bad = |at: usize, reason: PositionError| {
+        RecordError::new(index.place(at), ErrorKind::BadPosition(reason))
     };
     if let Some(e) = fen {
-        return Position::from_fen(e.value.trim())
-            .map_err(|why| bad(e.value_start, format!("FEN {:?}: {why}", e.value.trim())));
+        let text = e.value.trim();
+        return Position::from_fen(text).map_err(|error| {
+            bad(
+                e.value_start,
+                PositionError::Fen {
+                    fen: text.to_string(),
+                    error,
+                },
+            )
+        });
     }
     let Some(e) = binit else {
         return Ok(Position::startpos());
@@ -404,7 +412,7 @@ fn start_position(
     let value = e.value.trim();
     let board = board_of(value).map_err(|problem| match problem {
         None => RecordError::syntax(index.place(e.value_start), "64 digits in binit", value),
-        Some(sq) => bad(e.value_start, format!("two pieces on {sq}")),
+        Some(sq) => bad(e.value_start, PositionError::SharedPoint(sq)),
     })?;
     let side = first
         .and_then(|(from, _, _)| board[from.index()])
@@ -423,7 +431,8 @@ fn start_position(
             }
         }
     }
-    Err(bad(e.value_start, first_error.unwrap_or_default()))
+    let error = first_error.expect("at least one side was tried");
+    Err(bad(e.value_start, error))
 }
 
 /// The variations of a record, being hung on the moves they replace.
@@ -458,7 +467,7 @@ impl Tree<'_> {
                         ErrorKind::IllegalMove {
                             number: MoveNumber::of_ply(&self.start, ply - 1),
                             text: format!("{from}{to}"),
-                            reason: why.to_string(),
+                            reason: Box::new(MoveError::Illegal(why)),
                         },
                     ));
                 }

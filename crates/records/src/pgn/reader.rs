@@ -2,11 +2,12 @@
 //! a result, one game after another.
 
 use super::lexer::{Lexer, Token, TokenKind};
-use super::san::{self, RankBase};
-use crate::error::{ErrorKind, RecordError};
+use super::san;
+use crate::error::{ErrorKind, MoveError, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, Nag};
 use crate::result::GameResult;
 use crate::tags::Tags;
+use xiangqi_rules::coordinates::RankBase;
 use xiangqi_rules::notation::{Notation, NotationError, parse_any, parse_move};
 use xiangqi_rules::{Move, Position};
 
@@ -310,12 +311,13 @@ impl<'l, 'a> Builder<'l, 'a> {
         for (name, value, at) in tag_list {
             match *name {
                 "FEN" => {
-                    start = Position::from_fen(value).map_err(|e| {
+                    start = Position::from_fen(value).map_err(|error| {
                         RecordError::new(
                             lexer.place(*at),
-                            ErrorKind::BadPosition {
-                                reason: format!("FEN {value:?}: {e}"),
-                            },
+                            ErrorKind::BadPosition(PositionError::Fen {
+                                fen: value.clone(),
+                                error,
+                            }),
                         )
                     })?;
                 }
@@ -483,7 +485,7 @@ impl<'l, 'a> Builder<'l, 'a> {
         let number = MoveNumber::of_ply(&self.start, frame.ply);
         // A move that runs into the end of the text was cut off, not mistyped.
         let at_end = token.start + s.len() >= self.lexer.text_len();
-        let m = parse_move_text(&frame.pos, body, &mut self.dialect).map_err(|reason| {
+        let m = parse_move_text(&frame.pos, body, &mut self.dialect).map_err(|error| {
             if at_end {
                 RecordError::truncated(
                     place(),
@@ -495,7 +497,7 @@ impl<'l, 'a> Builder<'l, 'a> {
                     ErrorKind::IllegalMove {
                         number,
                         text: body.to_string(),
-                        reason,
+                        reason: Box::new(MoveError::from_notation(&frame.pos, error)),
                     },
                 )
             }
@@ -527,14 +529,18 @@ impl<'l, 'a> Builder<'l, 'a> {
 }
 
 /// The legal move of `pos` that `text` names, in the dialect of the game.
-fn parse_move_text(pos: &Position, text: &str, dialect: &mut Dialect) -> Result<Move, String> {
+fn parse_move_text(
+    pos: &Position,
+    text: &str,
+    dialect: &mut Dialect,
+) -> Result<Move, NotationError> {
     match dialect {
         Dialect::Xqbase { declared } => {
             let mut first_error = None;
             if let Some(n) = declared {
                 match parse_move(pos, text, *n) {
                     Ok(m) => return Ok(m),
-                    Err(e) => first_error = Some(e.to_string()),
+                    Err(e) => first_error = Some(e),
                 }
             }
             let any = match parse_any(pos, text) {
@@ -546,21 +552,21 @@ fn parse_move_text(pos: &Position, text: &str, dialect: &mut Dialect) -> Result<
                     return Ok(m);
                 }
             }
-            Err(first_error.unwrap_or_else(|| any.to_string()))
+            Err(first_error.unwrap_or(any))
         }
         Dialect::Variant { base } => {
             let algebraic = match san::parse(pos, text, *base) {
                 Ok(m) => return Ok(m),
                 Err(e) => e,
             };
-            if let Ok(m) = san::parse(pos, text, base.other()) {
-                *base = base.other();
+            if let Ok(m) = san::parse(pos, text, san::other(*base)) {
+                *base = san::other(*base);
                 return Ok(m);
             }
             match parse_any(pos, text) {
                 Ok(m) => Ok(m),
                 Err(NotationError::Malformed { .. }) if text.is_ascii() => Err(algebraic),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(e),
             }
         }
     }

@@ -3,34 +3,28 @@
 //! from 1 (Fairy-Stockfish, pychess, elephantchess) or from 0 (WinBoard); the caller says
 //! which.
 
+use xiangqi_rules::coordinates::RankBase;
+use xiangqi_rules::notation::NotationError;
 use xiangqi_rules::{Move, PieceKind, Position, Square};
 
-/// Where algebraic ranks start counting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RankBase {
-    /// Ranks 0–9, as ICCS and WinBoard write them.
-    Zero,
-    /// Ranks 1–10, as Fairy-Stockfish, pychess and elephantchess write them.
-    One,
+/// What algebraic moves look like, for errors.
+const EXPECTED: &str = "an algebraic move such as Che3, Nhg8 or h3e3";
+
+/// The other numbering of ranks.
+pub(crate) fn other(base: RankBase) -> RankBase {
+    match base {
+        RankBase::Zero => RankBase::One,
+        RankBase::One => RankBase::Zero,
+    }
 }
 
-impl RankBase {
-    /// The other base.
-    pub(crate) fn other(self) -> RankBase {
-        match self {
-            RankBase::Zero => RankBase::One,
-            RankBase::One => RankBase::Zero,
-        }
-    }
-
-    /// The board rank (0–9) for a written rank number.
-    fn rank(self, written: u32) -> Option<u8> {
-        let rank = match self {
-            RankBase::Zero => written,
-            RankBase::One => written.checked_sub(1)?,
-        };
-        u8::try_from(rank).ok().filter(|r| *r < 10)
-    }
+/// The board rank (0–9) for a rank number written in `base`.
+fn board_rank(base: RankBase, written: u32) -> Option<u8> {
+    let rank = match base {
+        RankBase::Zero => written,
+        RankBase::One => written.checked_sub(1)?,
+    };
+    u8::try_from(rank).ok().filter(|r| *r < 10)
 }
 
 /// Splits a trailing rank number (one or two digits) off `text`.
@@ -49,28 +43,34 @@ fn file_of(c: u8) -> Option<u8> {
 }
 
 /// The legal move of `pos` that the algebraic `text` names, ranks counted from `base`.
-pub(crate) fn parse(pos: &Position, text: &str, base: RankBase) -> Result<Move, String> {
+pub(crate) fn parse(pos: &Position, text: &str, base: RankBase) -> Result<Move, NotationError> {
+    let shown: String = text.trim().chars().take(40).collect();
+    let malformed = || NotationError::Malformed {
+        text: shown.clone(),
+        expected: EXPECTED,
+    };
     let t = text.trim().trim_end_matches(['+', '#']);
     if !t.is_ascii() || t.is_empty() {
-        return Err(format!("{text:?} is not an algebraic move"));
+        return Err(malformed());
     }
     let (kind, rest) = match t.as_bytes()[0] {
         c if c.is_ascii_uppercase() => match PieceKind::from_letter(c as char) {
             Some(kind) => (Some(kind), &t[1..]),
-            None => return Err(format!("{text:?} names no piece")),
+            None => return Err(malformed()),
         },
         _ => (None, t),
     };
-    let (head, written_rank) =
-        split_rank(rest).ok_or_else(|| format!("{text:?} has no target point"))?;
+    let (head, written_rank) = split_rank(rest).ok_or_else(malformed)?;
     let (head, to_file) = match head.as_bytes().last().copied().and_then(file_of) {
         Some(f) => (&head[..head.len() - 1], f),
-        None => return Err(format!("{text:?} has no target point")),
+        None => return Err(malformed()),
     };
-    let to_rank = base
-        .rank(written_rank)
-        .ok_or_else(|| format!("{text:?} names a rank off the board"))?;
-    let to = Square::new(to_file, to_rank).ok_or_else(|| format!("{text:?} is off the board"))?;
+    let off_board = || NotationError::Impossible {
+        text: shown.clone(),
+        reason: "it names a rank off the board".to_string(),
+    };
+    let to_rank = board_rank(base, written_rank).ok_or_else(off_board)?;
+    let to = Square::new(to_file, to_rank).ok_or_else(off_board)?;
     let head = head.trim_end_matches(['x', '-', ':']);
     let (from_file, head) = match head.as_bytes().first().copied().and_then(file_of) {
         Some(f) => (Some(f), &head[1..]),
@@ -79,15 +79,11 @@ pub(crate) fn parse(pos: &Position, text: &str, base: RankBase) -> Result<Move, 
     let from_rank = if head.is_empty() {
         None
     } else {
-        let (rest, written) =
-            split_rank(head).ok_or_else(|| format!("{text:?} is not an algebraic move"))?;
+        let (rest, written) = split_rank(head).ok_or_else(malformed)?;
         if !rest.is_empty() {
-            return Err(format!("{text:?} is not an algebraic move"));
+            return Err(malformed());
         }
-        Some(
-            base.rank(written)
-                .ok_or_else(|| format!("{text:?} names a rank off the board"))?,
-        )
+        Some(board_rank(base, written).ok_or_else(off_board)?)
     };
     let full_origin = from_file.is_some() && from_rank.is_some();
     let fits = |m: &Move| {
@@ -101,11 +97,37 @@ pub(crate) fn parse(pos: &Position, text: &str, base: RankBase) -> Result<Move, 
             && from_rank.is_none_or(|r| m.from().rank() == r)
     };
     let legal = pos.legal_moves();
-    let mut found = legal.iter().copied().filter(fits);
-    match (found.next(), found.next()) {
-        (Some(m), None) => Ok(m),
-        (None, _) => Err(format!("{text:?} fits no legal move")),
-        (Some(_), Some(_)) => Err(format!("{text:?} fits more than one legal move")),
+    let found: Vec<Move> = legal.iter().copied().filter(fits).collect();
+    match found[..] {
+        [m] => Ok(m),
+        [] => Err(no_legal_move(shown, from_file, from_rank, to)),
+        _ => Err(NotationError::Ambiguous {
+            text: shown,
+            candidates: found,
+        }),
+    }
+}
+
+/// The error for an algebraic move that fits no legal move: an illegal move where the text
+/// names both points, else a move no piece can make.
+fn no_legal_move(
+    text: String,
+    from_file: Option<u8>,
+    from_rank: Option<u8>,
+    to: Square,
+) -> NotationError {
+    match from_file
+        .zip(from_rank)
+        .and_then(|(f, r)| Square::new(f, r))
+    {
+        Some(from) => NotationError::IllegalMove {
+            text,
+            iccs: Move::new(from, to).to_string(),
+        },
+        None => NotationError::Impossible {
+            text,
+            reason: "no legal move fits it".to_string(),
+        },
     }
 }
 
@@ -149,16 +171,18 @@ mod tests {
     fn ambiguous_and_impossible_moves_are_refused() {
         let pos = Position::startpos();
         // Both cannons can reach e3 (rank 2 from 0).
-        assert!(
-            parse(&pos, "Ce3", RankBase::One)
-                .unwrap_err()
-                .contains("more than one")
-        );
-        assert!(
-            parse(&pos, "Ke5", RankBase::One)
-                .unwrap_err()
-                .contains("no legal")
-        );
+        assert!(matches!(
+            parse(&pos, "Ce3", RankBase::One),
+            Err(NotationError::Ambiguous { candidates, .. }) if candidates.len() == 2
+        ));
+        assert!(matches!(
+            parse(&pos, "Ke5", RankBase::One),
+            Err(NotationError::Impossible { .. })
+        ));
+        assert!(matches!(
+            parse(&pos, "a1a10", RankBase::One),
+            Err(NotationError::IllegalMove { iccs, .. }) if iccs == "a0a9"
+        ));
         assert!(parse(&pos, "Xe5", RankBase::One).is_err());
         assert!(parse(&pos, "e11", RankBase::One).is_err());
         assert!(parse(&pos, "炮二平五", RankBase::One).is_err());

@@ -2,7 +2,7 @@
 
 use super::cipher::Keys;
 use super::layout::*;
-use crate::error::{ErrorKind, Place, RecordError};
+use crate::error::{ErrorKind, MoveError, Place, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, clean_comment};
 use crate::piece_slots;
 use crate::result::GameResult;
@@ -100,9 +100,7 @@ fn board(header: &[u8], keys: &Keys) -> Result<[Option<Piece>; 90], RecordError>
     piece_slots::board_of(&points).map_err(|sq| {
         RecordError::new(
             Place::Byte(PIECES),
-            ErrorKind::BadPosition {
-                reason: format!("two pieces on {sq}"),
-            },
+            ErrorKind::BadPosition(PositionError::SharedPoint(sq)),
         )
     })
 }
@@ -110,7 +108,7 @@ fn board(header: &[u8], keys: &Keys) -> Result<[Option<Piece>; 90], RecordError>
 /// The start position from the header's pieces, with `side` to move.
 fn start_position(header: &[u8], keys: &Keys, side: Color) -> Result<Position, RecordError> {
     piece_slots::position(&board(header, keys)?, side)
-        .map_err(|reason| RecordError::new(Place::Byte(PIECES), ErrorKind::BadPosition { reason }))
+        .map_err(|reason| RecordError::new(Place::Byte(PIECES), ErrorKind::BadPosition(reason)))
 }
 
 /// Reads the move records from offset 0x400 in tree order (a record, the records after it,
@@ -304,7 +302,7 @@ impl Walk<'_> {
                 ErrorKind::IllegalMove {
                     number: MoveNumber::of_ply(self.start, ply),
                     text: format!("{from}{to}"),
-                    reason: why.to_string(),
+                    reason: Box::new(MoveError::Illegal(why)),
                 },
             )),
         }
