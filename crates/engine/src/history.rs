@@ -3,11 +3,11 @@
 //! before).
 
 use crate::score::Score;
+use crate::search::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX};
 use xiangqi_rules::{Color, Move, Piece, Square};
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
-const HISTORY_MAX: i32 = 16_384;
 
 /// Piece-and-destination slots: 14 pieces × 90 squares.
 const PIECE_TO: usize = 14 * 90;
@@ -140,7 +140,7 @@ impl History {
         previous: Option<Move>,
         context: &Continuation,
     ) {
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = (depth * depth * HISTORY_BONUS_SCALE).min(HISTORY_BONUS_MAX);
         self.bump(best.0, best.1, context, bonus);
         for &(piece, m) in tried.iter().flatten() {
             if m != best.1 {

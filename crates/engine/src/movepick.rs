@@ -3,6 +3,7 @@
 //! legal, and each at most once.
 
 use crate::history::{Continuation, History};
+use crate::search::params::{GOOD_CAPTURE_SEE_THRESHOLD, LVA_DIVISOR, MVV_WEIGHT};
 use crate::see::{SEE_VALUE, see_ge};
 use xiangqi_rules::{GenKind, Move, MoveList, Position};
 
@@ -56,7 +57,7 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let attacker = pos
         .piece_at(m.from())
         .map_or(0, |p| SEE_VALUE[p.kind.index()]);
-    victim * 16 - attacker / 64
+    victim * MVV_WEIGHT - attacker / LVA_DIVISOR
 }
 
 impl MovePicker {
@@ -146,7 +147,7 @@ impl MovePicker {
                 Stage::GoodCaptures => match self.take_best() {
                     Some((m, _)) if Some(m) == self.table_move => {}
                     Some((m, _)) => {
-                        if see_ge(pos, m, 0) {
+                        if see_ge(pos, m, GOOD_CAPTURE_SEE_THRESHOLD) {
                             return Some(m);
                         }
                         // Slots before `index` are spent, so the front can hold it.

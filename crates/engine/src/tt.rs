@@ -39,6 +39,10 @@ struct Slot {
 
 const SLOTS_PER_BUCKET: usize = 4;
 
+/// When a bucket is full, the slot kept least is the one with the lowest depth less this many
+/// plies for each search since it was written.
+const AGE_WEIGHT: i32 = 8;
+
 #[derive(Default)]
 struct Bucket {
     slots: [Slot; SLOTS_PER_BUCKET],
@@ -155,7 +159,7 @@ impl TranspositionTable {
                 break;
             }
             let age = (generation.wrapping_sub(generation_of(data)) & 0x3f) as i32;
-            let worth = ((data >> 48) & 0xff) as i32 - 8 * age;
+            let worth = ((data >> 48) & 0xff) as i32 - AGE_WEIGHT * age;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;

@@ -1,0 +1,470 @@
+//! The search: iterative deepening with aspiration windows over a principal-variation
+//! alpha-beta search with quiescence, pruning and reductions; Lazy SMP across threads.
+//!
+//! This module holds what callers see (the shared state, the set-up, the results) and the
+//! iterative deepening; [`worker`] holds the node searches of one thread, and [`params`]
+//! every tuning number they use.
+
+pub mod params;
+mod worker;
+
+use crate::eval::Evaluator;
+use crate::history::{History, MAX_PLY};
+use crate::limits::{SearchLimits, TimeBudget};
+use crate::score::{DRAW, INFINITE, MATE_BOUND, Score, is_mate, mated_in};
+use crate::tt::{Bound, TranspositionTable};
+use params::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use worker::{CHECK_INTERVAL, Frame, RootMove, Worker};
+use xiangqi_rules::{Move, Position};
+
+/// State shared by all search threads and the front end.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: TranspositionTable,
+    /// Set to make every thread return as soon as possible.
+    pub stop: AtomicBool,
+    /// Set while pondering: time limits do not apply until `ponderhit` clears it.
+    pub pondering: AtomicBool,
+    nodes: AtomicU64,
+    /// Each thread's move-ordering memory, kept from one search to the next.
+    histories: Mutex<Vec<History>>,
+    epoch: Instant,
+    start_micros: AtomicU64,
+}
+
+impl Shared {
+    /// Shared state with a table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            histories: Mutex::new(Vec::new()),
+            epoch: Instant::now(),
+            start_micros: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets the move-ordering memory of earlier searches (a new game).
+    pub fn clear_histories(&self) {
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Restarts the search clock (at the start of a search, and on `ponderhit`).
+    pub fn restart_clock(&self) {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        self.start_micros.store(now, Ordering::Relaxed);
+    }
+
+    /// Time since the search clock was last restarted.
+    pub fn elapsed(&self) -> Duration {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        Duration::from_micros(now.saturating_sub(self.start_micros.load(Ordering::Relaxed)))
+    }
+}
+
+/// One line of search progress, as UCI `info` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// Which line (1 = best) under MultiPV.
+    pub multipv: usize,
+    /// Score from the side to move's view.
+    pub score: Score,
+    /// `Some(Lower)` or `Some(Upper)` when the score is only a bound (aspiration fail).
+    pub bound: Option<Bound>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Permille of the table in use.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let ms = self.elapsed.as_millis().max(1) as u64;
+        self.nodes * 1000 / ms
+    }
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the side to move has no legal move.
+    pub best_move: Option<Move>,
+    /// The expected reply, if known.
+    pub ponder_move: Option<Move>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Deepest completed iteration.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Principal variation of the best move.
+    pub pv: Vec<Move>,
+    /// Every completed line under MultiPV, best first.
+    pub lines: Vec<SearchInfo>,
+}
+
+/// How a search is set up.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// The limits.
+    pub limits: SearchLimits,
+    /// Threads (Lazy SMP).
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Time kept back per move.
+    pub move_overhead: Duration,
+    /// Root moves to leave out (UCCI `banmoves`, UCI `searchmoves` as the complement).
+    pub excluded: Vec<Move>,
+    /// Root moves to consider; all when empty.
+    pub search_moves: Vec<Move>,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            limits: SearchLimits::default(),
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(10),
+            excluded: Vec::new(),
+            search_moves: Vec::new(),
+        }
+    }
+}
+
+/// Runs a search on `pos`, whose earlier positions' hashes since the last capture are
+/// `history` (oldest first, not including `pos`) and the moves played from them
+/// `history_moves` (empty when unknown; then repetitions score as draws). `report` receives
+/// progress from the main thread: one call per completed line.
+pub fn search(
+    pos: &Position,
+    history: &[u64],
+    history_moves: &[Move],
+    config: &SearchConfig,
+    shared: &Shared,
+    eval: &dyn Evaluator,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    shared.restart_clock();
+    shared.nodes.store(0, Ordering::Relaxed);
+    shared.tt.new_search();
+    let limits = &config.limits;
+    let budget = limits.time_budget(config.move_overhead);
+
+    let mut root_moves: Vec<RootMove> = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| !config.excluded.contains(m))
+        .filter(|m| config.search_moves.is_empty() || config.search_moves.contains(m))
+        .map(|mv| RootMove {
+            mv,
+            score: -INFINITE,
+            previous_score: -INFINITE,
+            pv: vec![mv],
+            seldepth: 0,
+        })
+        .collect();
+    if root_moves.is_empty() {
+        return SearchResult {
+            best_move: None,
+            ponder_move: None,
+            score: if pos.legal_moves().is_empty() {
+                mated_in(0)
+            } else {
+                DRAW
+            },
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            lines: Vec::new(),
+        };
+    }
+    // Order the first iteration by a quick look: captures by value, then the rest.
+    root_moves.sort_by_key(|rm| {
+        -(pos
+            .piece_at(rm.mv.to())
+            .map_or(0, |p| crate::see::SEE_VALUE[p.kind.index()]))
+    });
+
+    let mut keys: Vec<u64> = history.to_vec();
+    keys.push(pos.hash());
+    let path: Vec<Option<Move>> = if history_moves.len() == history.len() {
+        history_moves.iter().copied().map(Some).collect()
+    } else {
+        vec![None; history.len()]
+    };
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as i32 - 4)
+        .clamp(1, MAX_PLY as i32 - 4);
+    let threads = config.threads.max(1);
+    let multipv = config.multipv.clamp(1, root_moves.len());
+
+    // Thread `id` goes on with the move-ordering memory thread `id` left last time.
+    let mut histories =
+        std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
+    histories.truncate(threads);
+    for history in &mut histories {
+        history.new_search();
+    }
+    histories.resize_with(threads, History::default);
+    let mut histories = histories.into_iter();
+    let main_history = histories.next().unwrap_or_default();
+    let make_worker = |id: usize, history: History| Worker {
+        id,
+        pos: pos.clone(),
+        keys: keys.clone(),
+        path: path.clone(),
+        history,
+        stack: vec![Frame::default(); MAX_PLY + 2],
+        pv: vec![Vec::new(); MAX_PLY + 2],
+        nodes: 0,
+        seldepth: 0,
+        shared,
+        eval,
+        budget,
+        node_limit: limits.nodes,
+        root_moves: root_moves.clone(),
+        stopped: false,
+        limits_armed: false,
+    };
+
+    let mut result = None;
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .zip(histories)
+            .map(|(id, history)| {
+                let mut w = make_worker(id, history);
+                scope.spawn(move || {
+                    iterate(&mut w, max_depth, 1, limits, None, &mut |_| {});
+                    w.history
+                })
+            })
+            .collect();
+        let mut main = make_worker(0, main_history);
+        let outcome = iterate(&mut main, max_depth, multipv, limits, budget, report);
+        // Wait out `go infinite` and pondering until the front end says stop.
+        while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+            && !shared.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        shared.stop.store(true, Ordering::Relaxed);
+        let mut kept = vec![main.history];
+        kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = kept;
+        result = Some(outcome);
+    });
+    let mut result = result.expect("main search thread finished");
+    result.nodes = result.nodes.max(shared.nodes.load(Ordering::Relaxed));
+    result
+}
+
+/// When to stop deepening: the budget's soft limit, shortened while the best move has
+/// stood for several iterations and lengthened after it changed or the score fell by
+/// `score_drop` centipawns; never past the hard limit.
+fn soft_limit(b: TimeBudget, stable_iterations: usize, score_drop: Score) -> Duration {
+    if b.soft >= b.hard {
+        return b.hard;
+    }
+    let stability = TIME_STABILITY_FACTORS[stable_iterations.min(TIME_STABILITY_FACTORS.len() - 1)];
+    let drop = if score_drop > -INFINITE / 2 && score_drop < INFINITE / 2 {
+        (1.0 + score_drop.max(0) as f64 / TIME_SCORE_DROP_SCALE).min(TIME_SCORE_DROP_MAX)
+    } else {
+        1.0
+    };
+    b.soft.mul_f64(stability * drop).min(b.hard)
+}
+
+fn iterate(
+    w: &mut Worker,
+    max_depth: i32,
+    multipv: usize,
+    limits: &SearchLimits,
+    budget: Option<TimeBudget>,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let mut completed_depth = 0;
+    let mut lines: Vec<SearchInfo> = Vec::new();
+    let mut best_pv: Vec<Move> = vec![w.root_moves[0].mv];
+    let mut best_score = -INFINITE;
+    let start_depth = 1 + (w.id % 2) as i32;
+    let mut last_best = None;
+    let mut stable_iterations = 0usize;
+    let mut previous_best_score = -INFINITE;
+    for depth in start_depth..=max_depth {
+        for rm in &mut w.root_moves {
+            rm.previous_score = rm.score;
+        }
+        let mut iteration_lines = Vec::new();
+        for pv_index in 0..multipv {
+            let previous = w.root_moves[pv_index].previous_score;
+            let mut delta = ASPIRATION_WINDOW;
+            let (mut alpha, mut beta) =
+                if depth >= ASPIRATION_MIN_DEPTH && previous > -INFINITE && !is_mate(previous) {
+                    (
+                        (previous - delta).max(-INFINITE),
+                        (previous + delta).min(INFINITE),
+                    )
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+            loop {
+                let score = w.search_root(alpha, beta, depth, pv_index);
+                // Stable sort keeps earlier order among equals; fixed lines stay in front.
+                w.root_moves[pv_index..].sort_by_key(|rm| -rm.score);
+                if w.stopped {
+                    break;
+                }
+                if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITE);
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITE);
+                } else {
+                    break;
+                }
+                delta += delta / ASPIRATION_GROWTH_DIVISOR + ASPIRATION_GROWTH_STEP;
+            }
+            if w.stopped {
+                break;
+            }
+            let rm = &w.root_moves[pv_index];
+            iteration_lines.push(SearchInfo {
+                depth,
+                seldepth: rm.seldepth.max(1),
+                multipv: pv_index + 1,
+                score: rm.score,
+                bound: None,
+                nodes: if w.id == 0 {
+                    w.shared.nodes.load(Ordering::Relaxed).max(w.nodes)
+                } else {
+                    w.nodes
+                },
+                elapsed: w.shared.elapsed(),
+                hashfull: 0,
+                pv: rm.pv.clone(),
+            });
+        }
+        if w.stopped {
+            break;
+        }
+        completed_depth = depth;
+        w.limits_armed = true;
+        best_pv = w.root_moves[0].pv.clone();
+        best_score = w.root_moves[0].score;
+        if w.id == 0 {
+            let hashfull = w.shared.tt.hashfull();
+            let total = w.shared.nodes.load(Ordering::Relaxed) + (w.nodes % CHECK_INTERVAL);
+            for line in &mut iteration_lines {
+                line.hashfull = hashfull;
+                line.nodes = total.max(w.nodes);
+                report(line);
+            }
+        }
+        lines = iteration_lines;
+        if let Some(mate) = limits.mate
+            && best_score >= MATE_BOUND
+            && (crate::score::MATE - best_score + 1) / 2 <= mate as Score
+        {
+            break;
+        }
+        // One legal move: no need to think under a clock.
+        if w.root_moves.len() == 1 && budget.is_some() {
+            break;
+        }
+        // Spend less time when the best move keeps standing, more when it changes or the
+        // score falls.
+        let best_now = w.root_moves[0].mv;
+        if Some(best_now) == last_best {
+            stable_iterations += 1;
+        } else {
+            stable_iterations = 0;
+        }
+        last_best = Some(best_now);
+        if let Some(b) = budget
+            && !w.shared.pondering.load(Ordering::Relaxed)
+            && w.shared.elapsed()
+                >= soft_limit(b, stable_iterations, previous_best_score - best_score)
+        {
+            break;
+        }
+        previous_best_score = best_score;
+    }
+    SearchResult {
+        best_move: best_pv.first().copied(),
+        ponder_move: best_pv.get(1).copied(),
+        score: best_score,
+        depth: completed_depth,
+        nodes: w.nodes,
+        pv: best_pv,
+        lines,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_standing_best_move_stops_sooner_than_a_changing_one() {
+        let b = TimeBudget {
+            soft: Duration::from_millis(100),
+            hard: Duration::from_millis(400),
+        };
+        let changing = soft_limit(b, 0, 0);
+        let standing = soft_limit(b, 6, 0);
+        assert!(standing < b.soft && b.soft < changing && changing <= b.hard);
+        // A falling score buys time; a rising one does not cut it.
+        assert!(soft_limit(b, 3, 100) > soft_limit(b, 3, 0));
+        assert_eq!(soft_limit(b, 3, -300), soft_limit(b, 3, 0));
+        // The first iteration's drop from "no score yet" changes nothing.
+        assert_eq!(soft_limit(b, 3, -INFINITE - 50), soft_limit(b, 3, 0));
+    }
+
+    #[test]
+    fn each_thread_keeps_its_move_ordering_memory_until_a_new_game() {
+        let shared = Shared::new(1);
+        let eval = crate::eval::HandcraftedEval::new();
+        let config = SearchConfig {
+            limits: SearchLimits {
+                depth: Some(5),
+                ..Default::default()
+            },
+            threads: 2,
+            ..Default::default()
+        };
+        let pos = Position::startpos();
+        search(&pos, &[], &[], &config, &shared, &eval, &mut |_| {});
+        let kept = shared.histories.lock().unwrap().len();
+        assert_eq!(kept, 2);
+        shared.clear_histories();
+        assert!(shared.histories.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_used_whole() {
+        let t = Duration::from_millis(250);
+        let b = TimeBudget { soft: t, hard: t };
+        assert_eq!(soft_limit(b, 10, 0), t);
+    }
+}

@@ -1,0 +1,659 @@
+//! One search thread: its position and stacks, and the alpha-beta searches of the root,
+//! the inner nodes and the quiescence nodes.
+
+use super::Shared;
+use super::params::*;
+use crate::eval::Evaluator;
+use crate::history::{Continuation, History, MAX_PLY, PieceTo};
+use crate::limits::TimeBudget;
+use crate::movepick::MovePicker;
+use crate::score::{
+    DRAW, INFINITE, MATE_BOUND, Score, from_table, is_mate, mate_in, mated_in, to_table,
+};
+use crate::see::see_ge;
+use crate::tt::{Bound, TtEntry};
+use std::sync::atomic::Ordering;
+use xiangqi_rules::draw::NO_CAPTURE_PLIES;
+use xiangqi_rules::repetition::{RuleSet, judge_cycle};
+use xiangqi_rules::{Move, PieceKind, Position};
+
+/// Nodes a thread searches between two looks at the clock and the stop signal; its count is
+/// added to the shared total in steps of this size.
+pub(super) const CHECK_INTERVAL: u64 = 1024;
+
+/// A move at the root with what the last iterations found for it.
+#[derive(Clone)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) score: Score,
+    pub(super) previous_score: Score,
+    pub(super) pv: Vec<Move>,
+    pub(super) seldepth: usize,
+}
+
+/// What the search keeps for each ply of the current line.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Frame {
+    static_eval: Score,
+    current: Option<Move>,
+    /// The piece and destination of `current`, for continuation history.
+    moved: Option<PieceTo>,
+    excluded_null: bool,
+    /// A move this node must not search (singular-extension test).
+    excluded: Option<Move>,
+}
+
+/// One search thread.
+pub(super) struct Worker<'a> {
+    pub(super) id: usize,
+    pub(super) pos: Position,
+    pub(super) keys: Vec<u64>,
+    /// `path[i]` is the move from the position `keys[i]` to `keys[i + 1]`; `None` for a null
+    /// move or an unknown game move.
+    pub(super) path: Vec<Option<Move>>,
+    pub(super) history: History,
+    pub(super) stack: Vec<Frame>,
+    pub(super) pv: Vec<Vec<Move>>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) shared: &'a Shared,
+    pub(super) eval: &'a dyn Evaluator,
+    pub(super) budget: Option<TimeBudget>,
+    pub(super) node_limit: Option<u64>,
+    pub(super) root_moves: Vec<RootMove>,
+    pub(super) stopped: bool,
+    /// Node and time limits apply only once one iteration is complete, so there is always a
+    /// searched move to play.
+    pub(super) limits_armed: bool,
+}
+
+/// Late-move reductions by depth and move number,
+/// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR`.
+static REDUCTIONS: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut table = [[0u8; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(LMR_MIN_DEPTH as usize) {
+        // Move numbers count from 1, and the first move is never reduced.
+        for (n, r) in row.iter_mut().enumerate().skip(2) {
+            *r = (LMR_BASE + (depth as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as u8;
+        }
+    }
+    table
+});
+
+/// Late-move reduction for `depth` and move number `n`.
+#[inline]
+fn reduction(depth: i32, n: usize) -> i32 {
+    REDUCTIONS[(depth.max(0) as usize).min(63)][n.min(63)] as i32
+}
+
+/// The kind of an inner node, fixed at compile time so that each kind gets its own code.
+///
+/// The root has its own function, [`Worker::search_root`]. Whether a non-PV node expects to
+/// fail high (a cut node) stays a runtime flag: it flips from parent to child and differs
+/// between the searches of one move (the reduced search expects a cut, its re-search the
+/// opposite of the parent), and one copy of the code serves both expectations.
+pub(super) trait NodeKind {
+    /// Whether the node lies on the principal variation (searched with an open window).
+    const PV: bool;
+}
+
+/// A node on the principal variation.
+pub(super) struct Pv;
+
+/// A node searched with a null window, expected to fail high or low.
+pub(super) struct NonPv;
+
+impl NodeKind for Pv {
+    const PV: bool = true;
+}
+
+impl NodeKind for NonPv {
+    const PV: bool = false;
+}
+
+/// The stored score when its bound settles the window `alpha..beta`.
+#[inline]
+fn table_cutoff(e: &TtEntry, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+    let s = from_table(e.score, ply);
+    let settles = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    settles.then_some(s)
+}
+
+fn has_big_pieces(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon]
+        .iter()
+        .any(|&k| !pos.pieces(xiangqi_rules::Piece::new(us, k)).is_empty())
+}
+
+impl<'a> Worker<'a> {
+    fn check_limits(&mut self) {
+        if self.nodes % CHECK_INTERVAL == 0 {
+            self.shared
+                .nodes
+                .fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
+        }
+        if self.stopped {
+            return;
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 || !self.limits_armed {
+            return;
+        }
+        if let Some(limit) = self.node_limit
+            && self.nodes >= limit
+        {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        if self.nodes % CHECK_INTERVAL == 0
+            && let Some(b) = self.budget
+            && !self.shared.pondering.load(Ordering::Relaxed)
+            && self.shared.elapsed() >= b.hard
+        {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The score of the current position when it repeats an earlier one since the last
+    /// capture: the Asian rules' verdict on the cycle — a loss for a side that checked or
+    /// chased perpetually, otherwise a draw. `None` when it does not repeat.
+    fn repetition_score(&self, ply: usize) -> Option<Score> {
+        let n = self.keys.len();
+        let reach = (self.pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let key = self.pos.hash();
+        let mut back = 4;
+        while back <= reach {
+            if self.keys[n - 1 - back] == key {
+                let cycle: Option<Vec<Move>> = self.path[n - 1 - back..].iter().copied().collect();
+                let Some(cycle) = cycle else {
+                    return Some(DRAW);
+                };
+                let judgement = judge_cycle(&self.pos, &cycle, RuleSet::Asian);
+                return Some(match judgement.score_for(self.pos.side_to_move()) {
+                    Some(1) => mate_in(ply),
+                    Some(-1) => mated_in(ply),
+                    _ => DRAW,
+                });
+            }
+            back += 2;
+        }
+        None
+    }
+
+    fn make(&mut self, m: Move, ply: usize) -> xiangqi_rules::Undo {
+        self.stack[ply].current = Some(m);
+        self.stack[ply].moved = self.pos.piece_at(m.from()).map(|p| PieceTo::new(p, m.to()));
+        let undo = self.pos.make_move(m);
+        self.keys.push(self.pos.hash());
+        self.path.push(Some(m));
+        undo
+    }
+
+    fn unmake(&mut self, m: Move, undo: xiangqi_rules::Undo) {
+        self.keys.pop();
+        self.path.pop();
+        self.pos.unmake_move(m, undo);
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Counts the node and checks the limits; returns a score when the node ends here
+    /// (stopped, or at the deepest ply).
+    fn enter_node(&mut self, ply: usize) -> Option<Score> {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return Some(0);
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return Some(self.eval.evaluate(&self.pos));
+        }
+        None
+    }
+
+    fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        if let Some(score) = self.enter_node(ply) {
+            return score;
+        }
+        let in_check = self.pos.in_check();
+        let entry = self.shared.tt.probe(self.pos.hash());
+        if let Some(s) = entry.and_then(|e| table_cutoff(&e, ply, alpha, beta)) {
+            return s;
+        }
+        let mut best;
+        let stand_pat;
+        if in_check {
+            best = -INFINITE;
+            stand_pat = -INFINITE;
+        } else {
+            stand_pat = entry.map_or_else(|| self.eval.evaluate(&self.pos), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let table_move = entry.and_then(|e| e.best_move);
+        let mut picker = if in_check {
+            MovePicker::new(&self.pos, table_move, [None; 2], None)
+        } else {
+            MovePicker::captures(&self.pos, table_move)
+        };
+        let mut best_move = None;
+        let mut any = false;
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            any = true;
+            if !in_check {
+                if !see_ge(&self.pos, m, QSEARCH_SEE_THRESHOLD) {
+                    continue;
+                }
+                // Delta pruning: even winning this piece cannot lift the score to alpha.
+                let gain = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| crate::see::SEE_VALUE[p.kind.index()]);
+                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let undo = self.make(m, ply);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.unmake(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            self.pos.hash(),
+            TtEntry {
+                best_move,
+                score: to_table(best, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: 0,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Searches an inner node of kind `N` to `depth`; `cut_node` says whether a non-PV node
+    /// is expected to fail high.
+    fn search<N: NodeKind>(
+        &mut self,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Score {
+        let pv_node = N::PV;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        if let Some(score) = self.enter_node(ply) {
+            return score;
+        }
+        if let Some(score) = self.repetition_score(ply) {
+            return score;
+        }
+        if self.pos.halfmove_clock() >= NO_CAPTURE_PLIES {
+            return DRAW;
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let excluded = self.stack[ply].excluded;
+        let key = self.pos.hash();
+        let entry = self.shared.tt.probe(key);
+        let table_move = entry.and_then(|e| e.best_move);
+        if let Some(e) = entry
+            && !pv_node
+            && excluded.is_none()
+            && e.depth >= depth
+            && let Some(s) = table_cutoff(&e, ply, alpha, beta)
+        {
+            return s;
+        }
+
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| self.eval.evaluate(&self.pos), |e| e.eval)
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        self.history.clear_killers(ply + 1);
+
+        if !pv_node && !in_check && !is_mate(beta) && excluded.is_none() {
+            // Reverse futility: far above beta with little depth left.
+            let margin = REVERSE_FUTILITY_MARGIN - REVERSE_FUTILITY_IMPROVING * improving as Score;
+            if depth <= REVERSE_FUTILITY_MAX_DEPTH && static_eval - margin * depth >= beta {
+                return static_eval;
+            }
+            // Razoring: far below alpha, see whether captures can save it.
+            if depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth <= alpha {
+                let q = self.qsearch(alpha, alpha + 1, ply);
+                if q <= alpha {
+                    return q;
+                }
+            }
+            // Null move, not in pawn-and-defender endgames where zugzwang is common.
+            if depth >= NULL_MOVE_MIN_DEPTH
+                && static_eval >= beta
+                && !self.stack[ply].excluded_null
+                && has_big_pieces(&self.pos)
+            {
+                let r = NULL_MOVE_REDUCTION
+                    + depth / NULL_MOVE_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_MAX);
+                let undo = self.pos.make_null_move();
+                self.keys.push(self.pos.hash());
+                self.path.push(None);
+                self.stack[ply].current = None;
+                self.stack[ply].moved = None;
+                self.stack[ply + 1].excluded_null = true;
+                let score = -self.search::<NonPv>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.stack[ply + 1].excluded_null = false;
+                self.keys.pop();
+                self.path.pop();
+                self.pos.unmake_null_move(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_mate(score) { beta } else { score };
+                }
+            }
+        }
+
+        // Without a table move, a shallower search here first is cheaper than a blind one.
+        let depth = if table_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let previous = if ply > 0 {
+            self.stack[ply - 1].current
+        } else {
+            None
+        };
+        let counter = self.history.counter_move(previous);
+        let context: Continuation = [
+            ply.checked_sub(1).and_then(|p| self.stack[p].moved),
+            ply.checked_sub(2).and_then(|p| self.stack[p].moved),
+        ];
+        let mut picker = MovePicker::new(&self.pos, table_move, self.history.killers(ply), counter)
+            .with_context(context);
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut moves_tried = 0usize;
+        let mut quiets_tried = [None; QUIETS_REMEMBERED];
+        let mut quiet_count = 0;
+        let late_move_limit = (LATE_MOVE_BASE + depth * depth) as usize / (2 - improving as usize);
+
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            if Some(m) == excluded {
+                continue;
+            }
+            moves_tried += 1;
+            let is_capture = !self.pos.is_empty(m.to());
+            let quiet = !is_capture;
+            let mover = self.pos.piece_at(m.from());
+            if !pv_node && !in_check && best > -MATE_BOUND && ply > 0 {
+                if quiet {
+                    if depth <= LATE_MOVE_MAX_DEPTH && moves_tried > late_move_limit {
+                        continue;
+                    }
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        continue;
+                    }
+                } else if depth <= SEE_CAPTURE_MAX_DEPTH
+                    && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+            // Singular extension: extend the table move when every other move falls well
+            // short of its stored score.
+            let mut singular = false;
+            if Some(m) == table_move
+                && depth >= SINGULAR_MIN_DEPTH
+                && ply > 0
+                && excluded.is_none()
+                && let Some(e) = entry
+                && e.depth >= depth - SINGULAR_TABLE_DEPTH_SLACK
+                && e.bound != Bound::Upper
+                && !is_mate(e.score)
+            {
+                let tt_score = from_table(e.score, ply);
+                let singular_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH * depth;
+                self.stack[ply].excluded = Some(m);
+                let s = self.search::<NonPv>(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / SINGULAR_DEPTH_DIVISOR,
+                    ply,
+                    cut_node,
+                );
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if s < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+            let mut undo = self.make(m, ply);
+            let gives_check = self.pos.in_check();
+            // Extend checks that do not simply give material away.
+            let safe = gives_check && {
+                self.unmake(m, undo);
+                let safe = see_ge(&self.pos, m, CHECK_EXTENSION_SEE_THRESHOLD);
+                undo = self.make(m, ply);
+                safe
+            };
+            let extension =
+                ((gives_check && safe) || singular) as i32 * (ply < EXTENSION_MAX_PLY) as i32;
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if moves_tried == 1 {
+                // The first move of a PV node leads the PV; elsewhere a child expects the opposite
+                // of its parent.
+                score = if pv_node {
+                    -self.search::<Pv>(-beta, -alpha, new_depth, ply + 1, false)
+                } else {
+                    -self.search::<NonPv>(-beta, -alpha, new_depth, ply + 1, !cut_node)
+                };
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && quiet && !in_check {
+                    r = reduction(depth, moves_tried);
+                    r += cut_node as i32;
+                    r -= pv_node as i32;
+                    r -= gives_check as i32;
+                    let history =
+                        mover.map_or(0, |piece| self.history.quiet_score(piece, m, &context));
+                    r -= (history / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search::<Pv>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.unmake(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if quiet
+                && quiet_count < quiets_tried.len()
+                && let Some(piece) = mover
+            {
+                quiets_tried[quiet_count] = Some((piece, m));
+                quiet_count += 1;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet && let Some(piece) = mover {
+                            self.history.update_quiet(
+                                ply,
+                                depth,
+                                (piece, m),
+                                &quiets_tried[..quiet_count],
+                                previous,
+                                &context,
+                            );
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if moves_tried == 0 {
+            if excluded.is_some() {
+                return alpha;
+            }
+            // Mate and stalemate both lose in Xiangqi.
+            return mated_in(ply);
+        }
+        if excluded.is_some() {
+            return best;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                best_move,
+                score: to_table(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Searches the root moves from `first` on (earlier ones are fixed MultiPV lines).
+    pub(super) fn search_root(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        first: usize,
+    ) -> Score {
+        let mut best = -INFINITE;
+        self.nodes += 1;
+        for i in first..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.seldepth = 0;
+            let undo = self.make(m, 0);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut score;
+            if i == first {
+                score = -self.search::<Pv>(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let r = if depth >= LMR_MIN_DEPTH && !gives_check && self.pos.halfmove_clock() > 0 {
+                    (reduction(depth, i - first + 1) - ROOT_LMR_DISCOUNT).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search::<Pv>(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.unmake(m, undo);
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == first || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
