@@ -1,0 +1,412 @@
+//! The engine's side of a session: reads command lines, searches on a background thread, and
+//! writes replies. Bad input gets `info string error: …` and the engine stays usable.
+
+use super::{
+    BestMove, Command, Dialect, Info, OptionDecl, OptionKind, ParsedPosition, PositionCommand,
+    ProtocolScore, Reply, ScoreBound,
+};
+use crate::bench;
+use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::levels::{ELO_RANGE, Level, MAX_LEVEL};
+use crate::search::{SearchInfo, SearchResult};
+use crate::tt::Bound;
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use xiangqi_rules::{Move, Position, RankBase};
+
+/// Where replies go; shared with the search thread.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+/// The rank numbering this engine reads and writes: 0–9.
+const RANKS: RankBase = RankBase::Zero;
+
+fn send(out: &Output, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// Engine name and version for `id name`.
+pub const ENGINE_NAME: &str = concat!("Xiangqi ", env!("CARGO_PKG_VERSION"));
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum OptionError {
+    /// The option takes a whole number up to `max`.
+    Number {
+        name: String,
+        max: u64,
+        value: String,
+    },
+    /// The option takes `true` or `false`.
+    Flag { name: String, value: String },
+    /// No option has this name.
+    Unknown { name: String },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Number { name, max, value } => write!(
+                f,
+                "option '{name}' needs a whole number up to {max}, got '{value}'"
+            ),
+            OptionError::Flag { name, value } => {
+                write!(f, "option '{name}' needs true or false, got '{value}'")
+            }
+            OptionError::Unknown { name } => write!(f, "unknown option '{name}'"),
+        }
+    }
+}
+
+/// One protocol session.
+pub struct Session {
+    dialect: Dialect,
+    engine: Engine,
+    options: EngineOptions,
+    skill_level: u32,
+    limit_strength: bool,
+    elo: u32,
+    position: Position,
+    history: Vec<u64>,
+    history_moves: Vec<Move>,
+    banned: Vec<Move>,
+    search: Option<JoinHandle<()>>,
+    out: Output,
+}
+
+impl Session {
+    /// A session speaking `dialect`, writing to `out`.
+    pub fn new(dialect: Dialect, out: Output) -> Session {
+        let options = EngineOptions::default();
+        Session {
+            dialect,
+            engine: Engine::new(options.clone()),
+            options,
+            skill_level: MAX_LEVEL,
+            limit_strength: false,
+            elo: ELO_RANGE.1,
+            position: Position::startpos(),
+            history: Vec::new(),
+            history_moves: Vec::new(),
+            banned: Vec::new(),
+            search: None,
+            out,
+        }
+    }
+
+    fn reply(&self, reply: &Reply) {
+        send(&self.out, &reply.format(self.dialect, RANKS));
+    }
+
+    fn error(&self, message: impl fmt::Display) {
+        self.reply(&Reply::Info(Info::text(format!("error: {message}"))));
+    }
+
+    /// Reads commands from `input` until `quit` or end of input.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else {
+                self.error("input is not valid UTF-8; line ignored");
+                continue;
+            };
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.stop_search();
+    }
+
+    /// Handles one command line; returns false after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        match Command::parse(line, self.dialect, RANKS) {
+            Ok(Some(command)) => return self.execute(command),
+            Ok(None) => {}
+            Err(super::CommandError::Position(error)) => {
+                self.error(format_args!("{error}; position unchanged"))
+            }
+            Err(error) => self.error(error),
+        }
+        true
+    }
+
+    /// Carries out one command; returns false after `quit`.
+    fn execute(&mut self, command: Command) -> bool {
+        match command {
+            Command::Hello(dialect) => {
+                self.dialect = dialect;
+                self.identify();
+            }
+            Command::IsReady => self.reply(&Reply::ReadyOk),
+            Command::NewGame => {
+                self.stop_search();
+                self.engine.new_game();
+                self.history.clear();
+                self.history_moves.clear();
+                self.banned.clear();
+            }
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::Position(position) => self.set_position(&position),
+            Command::BanMoves(moves) => self.ban_moves(moves),
+            Command::Go(go) => self.go(&go),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Bench(depth) => {
+                self.stop_search();
+                let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+                let report = bench::run(depth, &mut |line| send(&self.out, line));
+                send(&self.out, &report.summary());
+            }
+            Command::Show => {
+                send(&self.out, &self.position.to_string());
+                send(&self.out, &format!("fen {}", self.position.to_fen()));
+            }
+            Command::Eval => {
+                let score = self.engine.static_eval(&self.position);
+                self.reply(&Reply::Info(Info::text(format!(
+                    "static evaluation {score} (side to move)"
+                ))));
+            }
+            Command::Quit => {
+                self.stop_search();
+                if self.dialect == Dialect::Ucci {
+                    self.reply(&Reply::Bye);
+                }
+                return false;
+            }
+        }
+        true
+    }
+
+    fn identify(&self) {
+        self.reply(&Reply::IdName(ENGINE_NAME.to_string()));
+        self.reply(&Reply::IdAuthor("the Xiangqi authors".to_string()));
+        for option in self.options_offered() {
+            self.reply(&Reply::Option(option));
+        }
+        self.reply(&Reply::HandshakeDone(self.dialect));
+    }
+
+    /// The options this engine offers in its dialect.
+    fn options_offered(&self) -> Vec<OptionDecl> {
+        let (lo, hi) = ELO_RANGE;
+        let level = i64::from(MAX_LEVEL);
+        let spin = |name: &str, default, min, max| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Spin { default, min, max },
+        };
+        let check = |name: &str| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Check { default: false },
+        };
+        let button = |name: &str| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Button,
+        };
+        match self.dialect {
+            Dialect::Uci => vec![
+                spin("Hash", 16, 1, 65536),
+                spin("Threads", 1, 1, 256),
+                spin("MultiPV", 1, 1, 128),
+                spin("Skill Level", level, 0, level),
+                check("UCI_LimitStrength"),
+                spin("UCI_Elo", i64::from(hi), i64::from(lo), i64::from(hi)),
+                spin("Move Overhead", 10, 0, 5000),
+                check("Ponder"),
+                button("Clear Hash"),
+            ],
+            Dialect::Ucci => vec![
+                spin("hashsize", 16, 1, 65536),
+                spin("threads", 1, 1, 256),
+                spin("skill", level, 0, level),
+                check("usebook"),
+                button("newgame"),
+            ],
+        }
+    }
+
+    fn apply_options(&mut self) {
+        self.stop_search();
+        self.options.level = if self.limit_strength {
+            Level::from_elo(self.elo)
+        } else {
+            Level::new(self.skill_level)
+        };
+        self.engine.set_options(self.options.clone());
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) {
+        let number = |max: u64| -> Result<u64, OptionError> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|v| *v <= max)
+                .ok_or_else(|| OptionError::Number {
+                    name: name.to_string(),
+                    max,
+                    value: value.to_string(),
+                })
+        };
+        let flag = || -> Result<bool, OptionError> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" | "on" => Ok(true),
+                "false" | "off" => Ok(false),
+                _ => Err(OptionError::Flag {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                }),
+            }
+        };
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" | "hashsize" => number(65536).map(|v| self.options.hash_mb = v.max(1) as usize),
+            "threads" => number(256).map(|v| self.options.threads = v.max(1) as usize),
+            "multipv" => number(128).map(|v| self.options.multipv = v.max(1) as usize),
+            "skill level" | "skill" => {
+                number(MAX_LEVEL as u64).map(|v| self.skill_level = v as u32)
+            }
+            "uci_limitstrength" => flag().map(|v| self.limit_strength = v),
+            "uci_elo" => number(u64::from(u32::MAX))
+                .map(|v| self.elo = (v as u32).clamp(ELO_RANGE.0, ELO_RANGE.1)),
+            "move overhead" => {
+                number(5000).map(|v| self.options.move_overhead = Duration::from_millis(v))
+            }
+            "ponder" | "usebook" => flag().map(|_| ()),
+            "clear hash" | "newgame" => {
+                self.stop_search();
+                self.engine.new_game();
+                Ok(())
+            }
+            _ => Err(OptionError::Unknown {
+                name: name.to_string(),
+            }),
+        };
+        match result {
+            Ok(()) => self.apply_options(),
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn set_position(&mut self, command: &PositionCommand) {
+        match command.replay() {
+            Ok(ParsedPosition {
+                position,
+                history,
+                history_moves,
+            }) => {
+                self.stop_search();
+                self.position = position;
+                self.history = history;
+                self.history_moves = history_moves;
+                self.banned.clear();
+            }
+            Err(e) => self.error(format_args!("{e}; position unchanged")),
+        }
+    }
+
+    fn ban_moves(&mut self, moves: Vec<Move>) {
+        if let Some(m) = moves.iter().find(|&&m| !self.position.is_legal(m)) {
+            return self.error(format_args!("banmoves: '{m}' is not a legal move here"));
+        }
+        self.banned = moves;
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            self.engine.stop();
+            let _ = handle.join();
+        }
+    }
+
+    fn go(&mut self, go: &super::GoParams) {
+        self.stop_search();
+        if let Some(m) = go
+            .search_moves
+            .iter()
+            .find(|&&m| !self.position.is_legal(m))
+        {
+            return self.error(format_args!("searchmoves: '{m}' is not a legal move here"));
+        }
+        let request = SearchRequest {
+            position: self.position.clone(),
+            history: self.history.clone(),
+            history_moves: self.history_moves.clone(),
+            limits: go.limits(self.position.side_to_move()),
+            excluded: self.banned.clone(),
+            search_moves: go.search_moves.clone(),
+        };
+        let engine = self.engine.clone();
+        let out = self.out.clone();
+        let dialect = self.dialect;
+        self.search = Some(std::thread::spawn(move || {
+            let result = engine.think(&request, &mut |info| {
+                send(
+                    &out,
+                    &Reply::Info(info_of(info, dialect)).format(dialect, RANKS),
+                )
+            });
+            send(
+                &out,
+                &Reply::BestMove(best_move_of(&result)).format(dialect, RANKS),
+            );
+        }));
+    }
+}
+
+/// What a search line is reported as: UCI gets every field, UCCI depth, score, nodes, time
+/// and the line.
+pub fn info_of(info: &SearchInfo, dialect: Dialect) -> Info {
+    let time = Some(Duration::from_millis(
+        u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
+    ));
+    let score = Some(ProtocolScore::from_search(info.score));
+    let pv = info.pv.clone();
+    let depth = Some(u32::try_from(info.depth).unwrap_or(0));
+    let nodes = Some(info.nodes);
+    match dialect {
+        Dialect::Uci => Info {
+            depth,
+            seldepth: Some(u32::try_from(info.seldepth).unwrap_or(u32::MAX)),
+            multipv: Some(u32::try_from(info.multipv).unwrap_or(u32::MAX)),
+            score,
+            bound: match info.bound {
+                Some(Bound::Lower) => Some(ScoreBound::Lower),
+                Some(Bound::Upper) => Some(ScoreBound::Upper),
+                _ => None,
+            },
+            nodes,
+            nps: Some(info.nps()),
+            hashfull: Some(info.hashfull),
+            time,
+            pv,
+            string: None,
+        },
+        Dialect::Ucci => Info {
+            depth,
+            score,
+            nodes,
+            time,
+            pv,
+            ..Info::default()
+        },
+    }
+}
+
+/// The best move a search result is reported as.
+pub fn best_move_of(result: &SearchResult) -> BestMove {
+    BestMove {
+        best: result.best_move,
+        ponder: result.best_move.and(result.ponder_move),
+    }
+}
+
+/// Runs a session on standard input and output.
+pub fn run_stdio(dialect: Dialect) {
+    let out: Output = Arc::new(Mutex::new(std::io::stdout()));
+    let mut session = Session::new(dialect, out);
+    let stdin = std::io::stdin();
+    session.run(stdin.lock());
+}
