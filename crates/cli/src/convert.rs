@@ -27,7 +27,9 @@ fn extension(path: &Path) -> Option<&str> {
     path.extension().and_then(|e| e.to_str())
 }
 
-/// Runs `xiangqi convert`; on success prints one line saying what was written.
+/// Runs `xiangqi convert`; on success prints one line saying what was written. Games of the
+/// file that cannot be read are named on stderr and the others converted; text skipped in
+/// the input and anything the output format cannot hold are warnings on stderr.
 pub fn run(args: &ConvertArgs) -> Result<(), String> {
     let (input, output) = (args.input.display(), args.output.display());
     let to = match args.to {
@@ -43,17 +45,45 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     };
     let bytes = std::fs::read(&args.input).map_err(|e| format!("cannot read {input}: {e}"))?;
     let from = RecordFormat::detect(&bytes, extension(&args.input));
-    let games = from
+    let read = from
         .read(&bytes)
         .map_err(|e| format!("{input} ({from}): {e}"))?;
-    if games.is_empty() {
-        return Err(format!("{input} ({from}) holds no game"));
+    for warning in &read.warnings {
+        eprintln!("warning: {input}: {warning}");
     }
-    let out = to.write(&games).map_err(|e| format!("{input}: {e}"))?;
-    std::fs::write(&args.output, out).map_err(|e| format!("cannot write {output}: {e}"))?;
+    // Every game that reads is converted; each one that does not is named on stderr.
+    let mut games = Vec::with_capacity(read.len());
+    let mut bad = 0;
+    for game in read.games {
+        match game {
+            Ok(game) => games.push(game),
+            Err(mut e) => {
+                e.partial = None;
+                eprintln!("error: {input} ({from}): {e}");
+                bad += 1;
+            }
+        }
+    }
+    if games.is_empty() {
+        return Err(match bad {
+            0 => format!("{input} ({from}) holds no game"),
+            _ => format!("{input} ({from}): no game could be read"),
+        });
+    }
+    let written = to.write(&games).map_err(|e| format!("{input}: {e}"))?;
+    for warning in &written.warnings {
+        eprintln!("warning: {output}: {warning}");
+    }
+    std::fs::write(&args.output, written.bytes)
+        .map_err(|e| format!("cannot write {output}: {e}"))?;
     let s = if games.len() == 1 { "" } else { "s" };
+    let skipped = match bad {
+        0 => String::new(),
+        1 => " (1 game could not be read)".to_string(),
+        n => format!(" ({n} games could not be read)"),
+    };
     println!(
-        "{} game{s} from {from} written to {output} as {to}",
+        "{} game{s} from {from} written to {output} as {to}{skipped}",
         games.len()
     );
     Ok(())

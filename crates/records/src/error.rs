@@ -55,8 +55,6 @@ pub enum ErrorKind {
     },
     /// The start position of the record is not a position of the game.
     BadPosition(PositionError),
-    /// Nothing in the text reads as a game.
-    NoGame,
     /// The bytes are not text in an encoding the reader knows (UTF-8, UTF-16 with a byte
     /// order mark, GBK).
     Encoding,
@@ -82,7 +80,6 @@ impl fmt::Display for ErrorKind {
                 reason,
             } => write!(f, "move {number} {text} cannot be played: {reason}"),
             ErrorKind::BadPosition(reason) => write!(f, "bad start position: {reason}"),
-            ErrorKind::NoGame => write!(f, "no game found"),
             ErrorKind::Encoding => write!(f, "the text is neither UTF-8 nor GBK"),
             ErrorKind::TooDeep => write!(
                 f,

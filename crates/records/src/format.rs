@@ -1,5 +1,6 @@
 //! Telling record formats apart, and reading or writing any of them.
 
+use crate::collection::{Collection, Written};
 use crate::error::{RecordError, WriteError};
 use crate::game::Game;
 use crate::{dhtmlxq, pgn, xqf};
@@ -47,12 +48,18 @@ impl RecordFormat {
         }
     }
 
-    /// Reads every game of a file in this format.
-    pub fn read(self, bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
+    /// Reads every game of a file in this format: each game or the error that stopped it,
+    /// and warnings for what was skipped. The error is for a file that cannot be read as a
+    /// whole (not text, or no game in it); an XQF file's one game is in the collection,
+    /// read or not.
+    pub fn read(self, bytes: &[u8]) -> Result<Collection, RecordError> {
         match self {
-            RecordFormat::Pgn => pgn::read(bytes),
-            RecordFormat::Xqf => xqf::read(bytes).map(|g| vec![g]),
-            RecordFormat::DhtmlXq => dhtmlxq::read(bytes),
+            RecordFormat::Pgn => pgn::read_all(bytes),
+            RecordFormat::Xqf => Ok(Collection {
+                games: vec![xqf::read(bytes)],
+                warnings: Vec::new(),
+            }),
+            RecordFormat::DhtmlXq => dhtmlxq::read_all(bytes),
         }
     }
 }
@@ -126,13 +133,18 @@ impl OutputFormat {
         }
     }
 
-    /// The bytes of a file holding `games`. XQF holds exactly one game.
-    pub fn write(self, games: &[Game]) -> Result<Vec<u8>, WriteError> {
+    /// The bytes of a file holding `games`, and a warning for each thing the format could
+    /// not hold (cut or left out). XQF holds exactly one game.
+    pub fn write(self, games: &[Game]) -> Result<Written, WriteError> {
         match self {
-            OutputFormat::Pgn(notation) => {
-                pgn::write_games(games, notation).map(String::into_bytes)
-            }
-            OutputFormat::DhtmlXq => dhtmlxq::write_games(games).map(String::into_bytes),
+            OutputFormat::Pgn(notation) => Ok(Written {
+                bytes: pgn::write_games(games, notation)?.into_bytes(),
+                warnings: Vec::new(),
+            }),
+            OutputFormat::DhtmlXq => Ok(Written {
+                bytes: dhtmlxq::write_games(games)?.into_bytes(),
+                warnings: dhtmlxq::left_out(games),
+            }),
             OutputFormat::Xqf => match games {
                 [game] => xqf::write(game),
                 _ => Err(WriteError::OneGameOnly {

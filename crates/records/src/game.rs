@@ -202,6 +202,19 @@ impl Game {
         count
     }
 
+    /// How many annotation glyphs (NAGs) the tree holds, variations included.
+    pub fn nag_count(&self) -> usize {
+        let mut count = 0;
+        let mut stack = vec![&self.moves];
+        while let Some(line) = stack.pop() {
+            for node in &line.moves {
+                count += node.nags.len();
+                stack.extend(node.variations.iter());
+            }
+        }
+        count
+    }
+
     /// Checks that every move is legal where it stands and that variations nest at most
     /// [`MAX_VARIATION_DEPTH`] deep.
     pub fn validate(&self) -> Result<(), TreeError> {
@@ -263,7 +276,7 @@ pub(crate) fn mv(text: &str) -> Move {
 /// Trims a comment; `None` when nothing is left.
 pub(crate) fn clean_comment(text: &str) -> Option<String> {
     let t = text.replace("\r\n", "\n").replace('\r', "\n");
-    let t = t.trim();
+    let t = crate::text::trim_layout(&t);
     (!t.is_empty()).then(|| t.to_string())
 }
 

@@ -14,6 +14,7 @@
 //! or byte offset) and what was expected; a game cut off keeps what was read as a partial
 //! game in the error.
 
+mod collection;
 pub mod date;
 pub mod dhtmlxq;
 pub mod error;
@@ -25,8 +26,10 @@ mod played;
 pub mod result;
 pub mod tags;
 mod text;
+mod warning;
 pub mod xqf;
 
+pub use collection::{Collection, Written};
 pub use error::{
     ErrorKind, MoveError, Place, PositionError, RecordError, UnplayableMove, WriteError,
 };
@@ -35,3 +38,4 @@ pub use game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, Nag, TreeE
 pub use played::end_comment;
 pub use result::GameResult;
 pub use tags::Tags;
+pub use warning::{Warning, WarningKind};

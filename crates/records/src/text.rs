@@ -44,6 +44,12 @@ fn strict(
     }
 }
 
+/// `text` without the ASCII white space (spaces, tabs, line breaks) around it. Full-width
+/// spaces (U+3000), which indent paragraphs of Chinese comments, are kept.
+pub(crate) fn trim_layout(text: &str) -> &str {
+    text.trim_matches(|c: char| c.is_ascii_whitespace())
+}
+
 /// Decodes GBK bytes (an XQF string or comment), replacing what cannot be read.
 pub(crate) fn gbk_to_string(bytes: &[u8]) -> String {
     GBK.decode_without_bom_handling(bytes).0.into_owned()
@@ -54,18 +60,19 @@ pub(crate) fn string_to_gbk(text: &str) -> Vec<u8> {
     GBK.encode(text).0.into_owned()
 }
 
-/// Encodes at most `max` bytes of `text` in GBK, never splitting a character.
-pub(crate) fn string_to_gbk_within(text: &str, max: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(max);
+/// `text` in GBK, cut to at most `max` bytes between characters: the bytes, and the part of
+/// `text` that was cut off (empty when all of it fits).
+pub(crate) fn string_to_gbk_within(text: &str, max: usize) -> (Vec<u8>, &str) {
+    let mut out = Vec::with_capacity(max.min(text.len().saturating_mul(2)));
     let mut buf = [0u8; 4];
-    for c in text.chars() {
+    for (i, c) in text.char_indices() {
         let bytes = string_to_gbk(c.encode_utf8(&mut buf));
         if out.len() + bytes.len() > max {
-            break;
+            return (out, &text[i..]);
         }
         out.extend_from_slice(&bytes);
     }
-    out
+    (out, "")
 }
 
 /// The start of each line of a text, for turning byte offsets into places.
@@ -119,9 +126,19 @@ mod tests {
 
     #[test]
     fn gbk_strings_are_cut_between_characters() {
-        let bytes = string_to_gbk_within("许银川", 5);
+        let (bytes, cut) = string_to_gbk_within("许银川", 5);
         assert_eq!(bytes.len(), 4);
+        assert_eq!(cut, "川");
+        assert_eq!(string_to_gbk_within("许银川", 6).1, "");
         assert_eq!(gbk_to_string(&bytes), "许银");
+    }
+
+    #[test]
+    fn full_width_spaces_are_not_layout() {
+        assert_eq!(
+            trim_layout(" \r\n\u{3000}\u{3000}第一段\t\n"),
+            "\u{3000}\u{3000}第一段"
+        );
     }
 
     #[test]

@@ -39,7 +39,7 @@ static SAMPLES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
         let g = game(&mut rng, 25, 2, Features::PGN);
         out.push(pgn::write_game(&g, Notation::Wxf).unwrap().into_bytes());
         let g = game(&mut rng, 25, 2, Features::XQF);
-        out.push(xqf::write(&g).unwrap());
+        out.push(xqf::write(&g).unwrap().bytes);
         out.push(dhtmlxq::write_game(&g).unwrap().into_bytes());
     }
     out
@@ -174,7 +174,7 @@ fn pgn_round(g: &Game) -> Game {
 }
 
 fn xqf_round(g: &Game) -> Game {
-    xqf::read(&xqf::write(g).expect("a read game is writable")).expect("reads back")
+    xqf::read(&xqf::write(g).expect("a read game is writable").bytes).expect("reads back")
 }
 
 fn dhtml_round(g: &Game) -> Game {
@@ -260,7 +260,7 @@ fn mutated_games() -> impl Strategy<Value = Vec<u8>> {
                 0..3 => pgn::write_game(&g, Notation::ALL[usize::from(kind)])
                     .unwrap()
                     .into_bytes(),
-                3 => xqf::write(&g).unwrap(),
+                3 => xqf::write(&g).unwrap().bytes,
                 4 => {
                     let keys = KeyChoice {
                         xy: rng.below(256) as u8,
@@ -269,7 +269,11 @@ fn mutated_games() -> impl Strategy<Value = Vec<u8>> {
                         mask: rng.below(256) as u8,
                         or: [rng.below(256) as u8, 0, 0xFF, rng.below(256) as u8],
                     };
-                    encrypt(&xqf::write(&g).unwrap(), 11 + rng.below(8) as u8, &keys)
+                    encrypt(
+                        &xqf::write(&g).unwrap().bytes,
+                        11 + rng.below(8) as u8,
+                        &keys,
+                    )
                 }
                 _ => dhtmlxq::write_game(&g).unwrap().into_bytes(),
             };

@@ -46,7 +46,7 @@ fn xqf_reads_back_the_same_tree() {
     for seed in 0..GAMES {
         let mut rng = Rng::new(1000 + seed);
         let original = game(&mut rng, 60, 3, Features::XQF);
-        let bytes = xqf::write(&original).unwrap();
+        let bytes = xqf::write(&original).unwrap().bytes;
         let read = xqf::read(&bytes).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         check(&original, &read, &format!("seed {seed}"));
     }
@@ -69,7 +69,7 @@ fn converting_through_every_format_keeps_what_they_share() {
     for seed in 0..40 {
         let mut rng = Rng::new(3000 + seed);
         let original = game(&mut rng, 50, 2, Features::XQF);
-        let via_xqf = xqf::read(&xqf::write(&original).unwrap()).unwrap();
+        let via_xqf = xqf::read(&xqf::write(&original).unwrap().bytes).unwrap();
         let text = dhtmlxq::write_game(&via_xqf).unwrap();
         let via_dhtml = dhtmlxq::read_str(&text).unwrap().remove(0);
         let pgn_text = pgn::write_game(&via_dhtml, Notation::Chinese).unwrap();

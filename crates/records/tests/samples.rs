@@ -165,7 +165,7 @@ fn encrypted_xqf_of_random_games() {
     for seed in 0..60 {
         let mut rng = Rng::new(4000 + seed);
         let original = game(&mut rng, 40, 2, Features::XQF);
-        let plain = xqf::write(&original).unwrap();
+        let plain = xqf::write(&original).unwrap().bytes;
         let keys = KeyChoice {
             xy: rng.below(256) as u8,
             xyf: rng.below(256) as u8,

@@ -3,6 +3,7 @@
 
 use crate::api::{start_session, with_game};
 use crate::error::ApiError;
+use crate::reasons::illegal_move_params;
 use crate::session::Sessions;
 use crate::view::GameView;
 use axum::Json;
@@ -13,8 +14,13 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
-use xiangqi_records::{GameResult, Line, OutputFormat, RecordError, RecordFormat, Tags};
-use xiangqi_rules::{Game, GameRules, Outcome};
+use serde_json::json;
+use xiangqi_records::{
+    Collection, ErrorKind, MoveError, OutputFormat, Place, RecordError, RecordFormat, Tags,
+    UnplayableMove, Warning,
+};
+use xiangqi_rules::explain::IllegalMove;
+use xiangqi_rules::{Game, GameRules};
 
 /// Largest record file `POST /api/games/import` accepts, in bytes.
 pub const MAX_IMPORT: usize = 4 * 1024 * 1024;
@@ -51,16 +57,6 @@ pub struct RecordQuery {
     pub black: Option<String>,
 }
 
-/// The record's result for a game's outcome.
-fn record_result(outcome: Option<&Outcome>) -> GameResult {
-    match outcome.map(|o| o.result) {
-        Some(xiangqi_rules::GameResult::RedWins) => GameResult::RedWins,
-        Some(xiangqi_rules::GameResult::BlackWins) => GameResult::BlackWins,
-        Some(xiangqi_rules::GameResult::Draw) => GameResult::Draw,
-        None => GameResult::Unknown,
-    }
-}
-
 /// A player's name from the query: trimmed, on one line, at most [`MAX_NAME`] characters.
 fn player_name(name: Option<&str>) -> Option<String> {
     let name: String = name?
@@ -82,7 +78,8 @@ pub fn game_record(
     black: Option<&str>,
 ) -> xiangqi_records::Game {
     let (year, month, day) = date;
-    let mut tags = Tags::new();
+    let mut record = xiangqi_records::Game::from_played(game);
+    let tags = &mut record.tags;
     tags.set("Event", EVENT);
     tags.set("Date", &format!("{year:04}.{month:02}.{day:02}"));
     if let Some(name) = player_name(red) {
@@ -91,29 +88,7 @@ pub fn game_record(
     if let Some(name) = player_name(black) {
         tags.set("Black", &name);
     }
-    let mut moves = Line::from_moves(game.moves().iter().copied());
-    if let Some(outcome) = game.outcome() {
-        let reason = outcome.reason.to_string();
-        let mut chars = reason.chars();
-        let reason = match chars.next() {
-            Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
-            None => reason,
-        };
-        match outcome
-            .ply
-            .checked_sub(1)
-            .and_then(|i| moves.moves.get_mut(i))
-        {
-            Some(last) => last.comment = Some(reason),
-            None => moves.comment = Some(reason),
-        }
-    }
-    xiangqi_records::Game {
-        tags,
-        start: game.start().clone(),
-        moves,
-        result: record_result(game.outcome()),
-    }
+    record
 }
 
 /// The content type and file extension of records in `format`.
@@ -126,7 +101,8 @@ pub fn file_kind(format: OutputFormat) -> (&'static str, &'static str) {
 }
 
 /// `GET /api/games/{id}/record?format=pgn-wxf&red=…&black=…`: the game as a record file to
-/// download, named `xiangqi-YYYYMMDD` with the format's extension.
+/// download, named `xiangqi-YYYYMMDD` with the format's extension; what the format could not
+/// hold is listed in the [`WARNINGS_HEADER`] header.
 pub async fn export(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
@@ -149,7 +125,7 @@ pub async fn export(
             query.black.as_deref(),
         ))
     })?;
-    let bytes = format.write(std::slice::from_ref(&record)).map_err(|e| {
+    let written = format.write(std::slice::from_ref(&record)).map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "record-failed",
@@ -160,15 +136,42 @@ pub async fn export(
     let (year, month, day) = date;
     let disposition =
         format!("attachment; filename=\"xiangqi-{year:04}{month:02}{day:02}.{extension}\"");
+    let warnings: Vec<String> = written.warnings.iter().map(Warning::to_string).collect();
     Ok((
         [
             (header::CONTENT_TYPE, content_type.to_string()),
             (header::CONTENT_DISPOSITION, disposition),
             (header::CACHE_CONTROL, "no-store".to_string()),
+            (
+                header::HeaderName::from_static(WARNINGS_HEADER),
+                ascii_json(&warnings),
+            ),
         ],
-        bytes,
+        written.bytes,
     )
         .into_response())
+}
+
+/// The response header of a record download that lists what the format could not hold
+/// (a name cut to its field, a comment cut, tags or NAGs left out): a JSON array of
+/// sentences, `[]` when nothing was lost.
+pub const WARNINGS_HEADER: &str = "x-record-warnings";
+
+/// `value` as JSON with every character beyond ASCII escaped (`\uXXXX`), fit for a header.
+fn ascii_json(value: &[String]) -> String {
+    let json = serde_json::to_string(value).unwrap_or_else(|_| "[]".to_string());
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
 }
 
 /// Which file `POST /api/games/import` reads, and which of its games.
@@ -211,6 +214,11 @@ pub struct Imported {
     pub result: &'static str,
     /// What was wrong with a file that was read only in part, when the part was loaded.
     pub warning: Option<String>,
+    /// What was skipped in the file, such as text outside any game (a site's trailer).
+    pub warnings: Vec<String>,
+    /// Why each other game of the file that cannot be read cannot be (game number, line and
+    /// what is wrong); the rest of the file's games open by their index.
+    pub unreadable: Vec<String>,
 }
 
 /// The extension of a file name, without the dot.
@@ -221,21 +229,30 @@ fn extension(name: &str) -> Option<&str> {
         .filter(|e| !e.is_empty())
 }
 
-/// Reads game `index` of a record file: the game, how many games the file holds, and a
-/// warning when only part of the game could be read.
-fn read_record(
-    bytes: &[u8],
-    name: Option<&str>,
-    index: usize,
-) -> Result<(xiangqi_records::Game, usize, Option<String>), ApiError> {
+/// Game `index` of a record file as read, and what else the file said.
+struct Loaded {
+    /// The game.
+    record: xiangqi_records::Game,
+    /// How many games the file holds.
+    count: usize,
+    /// What was wrong with the game, when only its part before a cut was loaded.
+    warning: Option<String>,
+    /// What was skipped in the file (text outside any game).
+    warnings: Vec<String>,
+    /// Why the file's other games that cannot be read cannot be.
+    unreadable: Vec<String>,
+}
+
+/// Reads game `index` of a record file. A bad game elsewhere in the file does not stop it.
+fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(bad_record("the file is empty"));
     }
     let format = RecordFormat::detect(bytes, name.and_then(extension));
-    let mut games = match format.read(bytes) {
-        Ok(games) => games,
-        Err(e) => return partial_game(e, format, index),
-    };
+    let Collection {
+        mut games,
+        warnings,
+    } = format.read(bytes).map_err(|e| record_error(format, &e))?;
     let count = games.len();
     if count == 0 {
         return Err(bad_record(format!(
@@ -249,48 +266,123 @@ fn read_record(
             index + 1
         )));
     }
-    Ok((games.swap_remove(index), count, None))
+    let unreadable = games
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .filter_map(|(_, g)| g.as_ref().err())
+        .map(|e| without_partial(e).to_string())
+        .collect();
+    let warnings = warnings.iter().map(Warning::to_string).collect();
+    let (record, warning) = match games.swap_remove(index) {
+        Ok(record) => (record, None),
+        Err(error) => partial_game(error, format)?,
+    };
+    Ok(Loaded {
+        record,
+        count,
+        warning,
+        warnings,
+        unreadable,
+    })
 }
 
-/// The part of game `index` that `error` kept, when the file was cut off after some moves of
-/// it; else the error itself.
+/// The error without the game read before it, for messages about games that are not loaded.
+fn without_partial(error: &RecordError) -> RecordError {
+    RecordError {
+        partial: None,
+        ..error.clone()
+    }
+}
+
+/// The part of a game that `error` kept, with a warning, when the file was cut off after
+/// some moves of it; else the error itself.
 fn partial_game(
     mut error: RecordError,
     format: RecordFormat,
-    index: usize,
-) -> Result<(xiangqi_records::Game, usize, Option<String>), ApiError> {
+) -> Result<(xiangqi_records::Game, Option<String>), ApiError> {
     let usable = error.is_truncated()
-        && error.game.is_none_or(|g| g == index + 1)
         && error
             .partial
             .as_ref()
             .is_some_and(|p| !p.moves.moves.is_empty());
-    if usable {
-        let warning = format!("the {format} record is incomplete: {error}");
-        let partial = error.partial.take().map(|p| *p).unwrap_or_default();
-        return Ok((partial, error.game.unwrap_or(1), Some(warning)));
+    match error.partial.take() {
+        Some(partial) if usable => Ok((
+            *partial,
+            Some(format!("the {format} record is incomplete: {error}")),
+        )),
+        _ => Err(record_error(format, &error)),
     }
-    // What was read before the problem is not loaded, so the message does not offer it.
-    error.partial = None;
-    Err(bad_record(format!(
-        "the {format} record cannot be read: {error}"
-    )))
 }
 
-/// The rules' game for a record's start position and main line.
-fn replay(record: &xiangqi_records::Game) -> Result<Game, ApiError> {
-    let mut game = Game::with_rules(record.start.clone(), GameRules::default());
-    for (ply, m) in record.mainline().enumerate() {
-        game.play(m).map_err(|e| {
-            bad_record(format!(
-                "move {} of the record ({}) cannot be played: {}",
-                ply + 1,
-                m.iccs(),
-                e.message()
-            ))
-        })?;
+/// 422 for a move of a record that breaks a rule: the rules' reason with its code, points
+/// to highlight and blanks, as the play API gives it, with `message` for people.
+fn illegal_in_record(reason: &IllegalMove, message: String) -> ApiError {
+    let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason.code(), message);
+    err.highlights = reason
+        .highlights()
+        .iter()
+        .map(|sq| sq.to_string())
+        .collect();
+    err.params = illegal_move_params(reason);
+    err
+}
+
+/// Adds blanks to an error's params.
+fn add_params(err: &mut ApiError, blanks: serde_json::Value) {
+    if let (Some(params), serde_json::Value::Object(more)) = (err.params.as_object_mut(), blanks) {
+        params.extend(more);
     }
-    Ok(game)
+}
+
+/// 422 for a record that cannot be read: for a move that breaks a rule, the rule's code and
+/// blanks as the play API gives them; else `bad-record`. The blanks also say where: the game
+/// (from 1), the line and column or the byte offset, and for a move its number and text.
+fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
+    let message = format!(
+        "the {format} record cannot be read: {}",
+        without_partial(error)
+    );
+    let mut err = match &error.kind {
+        ErrorKind::IllegalMove { reason, .. } => match reason.as_ref() {
+            MoveError::Illegal(rule) => illegal_in_record(rule, message),
+            MoveError::Unreadable(_) => bad_record(message),
+        },
+        _ => bad_record(message),
+    };
+    let place = match error.place {
+        Place::Text { line, column } => json!({ "line": line, "column": column }),
+        Place::Byte(offset) => json!({ "byte": offset }),
+    };
+    add_params(&mut err, place);
+    if let Some(game) = error.game {
+        add_params(&mut err, json!({ "game": game }));
+    }
+    if let ErrorKind::IllegalMove { number, text, .. } = &error.kind {
+        add_params(
+            &mut err,
+            json!({ "move": number.to_string(), "text": text }),
+        );
+    }
+    err
+}
+
+/// 422 for a main-line move that the rules refuse when the record is played.
+fn unplayable(e: &UnplayableMove) -> ApiError {
+    let mut err = illegal_in_record(
+        &e.reason,
+        format!(
+            "move {} of the record ({}) cannot be played: {}",
+            e.number,
+            e.mv,
+            e.reason.message()
+        ),
+    );
+    add_params(
+        &mut err,
+        json!({ "move": e.number.to_string(), "text": e.mv.to_string() }),
+    );
+    err
 }
 
 /// `POST /api/games/import?name=…&index=…`: reads the record file in the body (PGN, XQF or
@@ -318,18 +410,28 @@ pub async fn import(
         }
     })?;
     let index = query.index.unwrap_or(0);
-    let (record, games, warning) = read_record(&bytes, query.name.as_deref(), index)?;
-    let game = replay(&record)?;
+    let Loaded {
+        record,
+        count,
+        warning,
+        warnings,
+        unreadable,
+    } = read_record(&bytes, query.name.as_deref(), index)?;
+    let game = record
+        .replay(GameRules::default())
+        .map_err(|e| unplayable(&e))?;
     let view = start_session(&sessions, game, Vec::new())?;
     Ok((
         StatusCode::CREATED,
         Json(Imported {
             game: view,
-            games,
+            games: count,
             index,
             tags: TagMap(record.tags),
             result: record.result.pgn(),
             warning,
+            warnings,
+            unreadable,
         }),
     ))
 }
@@ -344,6 +446,14 @@ mod tests {
         assert_eq!(extension("C:\\x.y\\game.xqf"), Some("xqf"));
         assert_eq!(extension("noext"), None);
         assert_eq!(extension("dot."), None);
+    }
+
+    #[test]
+    fn header_json_is_ascii() {
+        let text = ascii_json(&["tag Red: kept \"许\" 🀄".to_string()]);
+        assert!(text.is_ascii(), "{text}");
+        let back: Vec<String> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, ["tag Red: kept \"许\" 🀄"]);
     }
 
     #[test]

@@ -17,14 +17,21 @@ mod names;
 mod reader;
 mod writer;
 
-pub use reader::read_str;
-pub use writer::{write_game, write_games};
+pub use reader::{read_all_str, read_str};
+pub use writer::{left_out, write_game, write_games};
 
+use crate::collection::Collection;
 use crate::error::RecordError;
 use crate::game::Game;
 
 /// Reads every record of a DhtmlXQ file (UTF-8, UTF-16 with a byte order mark, or GBK).
+/// The first record that cannot be read is the error.
 pub fn read(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
+    read_all(bytes)?.into_games()
+}
+
+/// Reads every record of a DhtmlXQ file: each game or the error that stopped it.
+pub fn read_all(bytes: &[u8]) -> Result<Collection, RecordError> {
     let text = crate::text::decode(bytes)?;
-    read_str(&text)
+    read_all_str(&text)
 }

@@ -3,6 +3,7 @@
 
 use super::board::{board_of, digits_point};
 use super::names::tag_of;
+use crate::collection::Collection;
 use crate::error::{ErrorKind, MoveError, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, clean_comment};
 use crate::piece_slots::position;
@@ -146,8 +147,9 @@ fn blocks<'a>(items: Vec<Item<'a>>) -> Vec<Block<'a>> {
     done
 }
 
-/// Reads every record of a DhtmlXQ text. The first record that cannot be read is the error.
-pub fn read_str(text: &str) -> Result<Vec<Game>, RecordError> {
+/// Reads every record of a DhtmlXQ text: each game or the error that stopped it (the
+/// error is for a text that holds no record at all).
+pub fn read_all_str(text: &str) -> Result<Collection, RecordError> {
     let index = LineIndex::new(text);
     let records = blocks(scan(text));
     if records.is_empty() {
@@ -173,19 +175,26 @@ pub fn read_str(text: &str) -> Result<Vec<Game>, RecordError> {
             )),
             _ => None,
         };
-        match cut {
-            None => games.push(build(block, &index, false).map_err(numbered)?),
+        games.push(match cut {
+            None => build(block, &index, false).map_err(numbered),
             Some(expected) => {
                 let error = RecordError::truncated(index.place(text.len()), expected);
-                let error = match build(block, &index, true) {
+                Err(numbered(match build(block, &index, true) {
                     Ok(partial) => error.with_partial(partial),
                     Err(_) => error,
-                };
-                return Err(numbered(error));
+                }))
             }
-        }
+        });
     }
-    Ok(games)
+    Ok(Collection {
+        games,
+        warnings: Vec::new(),
+    })
+}
+
+/// Reads every record of a DhtmlXQ text. The first record that cannot be read is the error.
+pub fn read_str(text: &str) -> Result<Vec<Game>, RecordError> {
+    read_all_str(text)?.into_games()
 }
 
 /// Decodes a comment: `||` is a line break, `\uXXXX` a character.

@@ -4,6 +4,7 @@ use super::board::{binit, move_digits};
 use super::names::element_of;
 use crate::error::WriteError;
 use crate::game::{Game, Line, check_for_writing, fold_variation_comments};
+use crate::warning::{Warning, WarningKind};
 use xiangqi_rules::Color;
 
 /// Escapes a comment: a line break becomes `||`; `|`, a `\` before `u`, and a `[` before
@@ -68,8 +69,8 @@ fn element(out: &mut String, name: &str, value: &str) {
 /// the result in Chinese (红胜, 黑胜, 和棋, 未知); the start as `binit`, with a `fen` element
 /// too when Black is to move and there is no move to tell it; variations as
 /// `move_<branch>_<ply>_<number>`; comments as `comment<ply>` or `comment<branch>_<ply>`.
-/// NAGs are not kept, and a comment before a variation goes in front of the comment on its
-/// first move.
+/// NAGs are not kept (see [`left_out`] for the warnings), and a comment before a variation
+/// goes in front of the comment on its first move.
 pub fn write_game(game: &Game) -> Result<String, WriteError> {
     check_for_writing(std::slice::from_ref(game))?;
     Ok(render(game))
@@ -80,6 +81,25 @@ pub fn write_games(games: &[Game]) -> Result<String, WriteError> {
     check_for_writing(games)?;
     let texts: Vec<String> = games.iter().map(render).collect();
     Ok(texts.join("\n"))
+}
+
+/// What [`write_games`] leaves out of `games`, a warning each (games counted from 1): their
+/// NAGs, and tags that no element holds.
+pub fn left_out(games: &[Game]) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    for (i, game) in games.iter().enumerate() {
+        for (tag, _) in game.tags.iter() {
+            if element_of(tag).is_none() {
+                let tag = tag.to_string();
+                warnings.push(Warning::in_game(i + 1, WarningKind::TagDropped { tag }));
+            }
+        }
+        let count = game.nag_count();
+        if count > 0 {
+            warnings.push(Warning::in_game(i + 1, WarningKind::NagsDropped { count }));
+        }
+    }
+    warnings
 }
 
 /// The record of a game whose tree is known to be legal.

@@ -264,6 +264,36 @@ impl<'a> Lexer<'a> {
         self.pos += rest.find('\n').map_or(rest.len(), |i| i + 1);
     }
 
+    /// Goes back (or on) to byte offset `at`, a place an earlier call to [`Lexer::offset`]
+    /// gave.
+    pub(crate) fn seek(&mut self, at: usize) {
+        self.pos = at.min(self.text.len());
+    }
+
+    /// The text from byte offset `from` to `to`, both places [`Lexer::offset`] gave.
+    pub(crate) fn text_between(&self, from: usize, to: usize) -> &'a str {
+        self.text.get(from..to).unwrap_or("")
+    }
+
+    /// Whether the next character is a `[` that starts no tag: not followed by a tag name and
+    /// white space or a quote (`[http://…]`, `[本文件…]`).
+    pub(crate) fn at_stray_bracket(&mut self) -> bool {
+        self.skip_space();
+        let Some(inside) = self.rest().strip_prefix('[') else {
+            return false;
+        };
+        let inside = inside.trim_start_matches([' ', '\t']);
+        let name = inside
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inside.len());
+        // At the end of the text the tag was cut off, not stray.
+        match inside[name..].chars().next() {
+            None => false,
+            Some(' ' | '\t' | '"') => name == 0,
+            Some(_) => true,
+        }
+    }
+
     /// Whether the next token would be a tag.
     pub(crate) fn at_tag(&mut self) -> bool {
         self.skip_space();

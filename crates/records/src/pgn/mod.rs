@@ -31,19 +31,52 @@ mod writer;
 pub use reader::Games;
 pub use writer::{write_game, write_games};
 
-use crate::error::RecordError;
+use crate::collection::Collection;
+use crate::error::{Place, RecordError};
 use crate::game::Game;
+use crate::warning::WarningKind;
 
-/// Reads every game of a PGN file (UTF-8, UTF-16 with a byte order mark, or GBK). The first
-/// game that cannot be read is the error.
-pub fn read(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
+/// Reads every game of a PGN file (UTF-8, UTF-16 with a byte order mark, or GBK): each game
+/// or the error that stopped it, reading going on after a bad game, and a warning for each
+/// stretch of text outside any game that was skipped (see [`read_all_str`]).
+pub fn read_all(bytes: &[u8]) -> Result<Collection, RecordError> {
     let text = crate::text::decode(bytes)?;
-    read_str(&text)
+    read_all_str(&text)
 }
 
-/// Reads every game of a PGN text. The first game that cannot be read is the error.
+/// Reads every game of a PGN text, as [`read_all`] does. Text outside games (a site's
+/// trailer, a line of `=`, a web address) is skipped with a warning; the error is for a text
+/// that holds such text and no game at all.
+pub fn read_all_str(text: &str) -> Result<Collection, RecordError> {
+    let mut reader = Games::new(text);
+    let games: Vec<_> = reader.by_ref().collect();
+    let warnings = reader.warnings().to_vec();
+    if games.is_empty()
+        && let Some(first) = warnings.first()
+    {
+        let found = match &first.kind {
+            WarningKind::SkippedText { text } => text.as_str(),
+            _ => "",
+        };
+        return Err(RecordError::syntax(
+            first.place.unwrap_or(Place::Text { line: 1, column: 1 }),
+            "a PGN game: tags such as [Event \"…\"] and moves",
+            found,
+        ));
+    }
+    Ok(Collection { games, warnings })
+}
+
+/// Reads every game of a PGN file (UTF-8, UTF-16 with a byte order mark, or GBK). The first
+/// game that cannot be read is the error; text outside games is skipped.
+pub fn read(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
+    read_all(bytes)?.into_games()
+}
+
+/// Reads every game of a PGN text. The first game that cannot be read is the error; text
+/// outside games is skipped.
 pub fn read_str(text: &str) -> Result<Vec<Game>, RecordError> {
-    Games::new(text).collect()
+    read_all_str(text)?.into_games()
 }
 
 /// The games of a PGN text one at a time, each a game or the error that stopped it; reading

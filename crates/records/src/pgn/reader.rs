@@ -7,6 +7,7 @@ use crate::error::{ErrorKind, MoveError, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, Nag};
 use crate::result::GameResult;
 use crate::tags::Tags;
+use crate::warning::{Warning, WarningKind};
 use xiangqi_rules::coordinates::RankBase;
 use xiangqi_rules::notation::{Notation, NotationError, parse_any, parse_move};
 use xiangqi_rules::{Move, Position};
@@ -27,6 +28,7 @@ pub struct Games<'a> {
     pushed_back: Option<Token<'a>>,
     count: usize,
     finished: bool,
+    warnings: Vec<Warning>,
 }
 
 /// How the movetext of a game ended.
@@ -51,6 +53,45 @@ impl<'a> Games<'a> {
             pushed_back: None,
             count: 0,
             finished: false,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// What was skipped so far: text outside any game.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Skips text that stands outside any game (a site's trailer, a line of `=`, a web
+    /// address, a bracketed note that is no tag) up to the next line that starts a tag, with
+    /// a warning for each stretch. Text that starts like movetext (a move number, a move, a
+    /// result, a comment, a parenthesis) is a game, even without tags.
+    fn skip_outside_text(&mut self) {
+        while self.pushed_back.is_none() && !self.lexer.at_end() {
+            let at = self.lexer.offset();
+            let outside = self.lexer.at_stray_bracket()
+                || matches!(
+                    self.lexer.next_token(),
+                    Some(Ok(Token { kind: TokenKind::Symbol(s), .. })) if !starts_movetext(s)
+                );
+            self.lexer.seek(at);
+            if !outside {
+                return;
+            }
+            self.lexer.skip_line();
+            self.recover();
+            let skipped =
+                crate::text::trim_layout(self.lexer.text_between(at, self.lexer.offset()));
+            let text: String = skipped
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .take(40)
+                .collect();
+            self.warnings.push(Warning {
+                game: None,
+                place: Some(self.lexer.place(at)),
+                kind: WarningKind::SkippedText { text },
+            });
         }
     }
 
@@ -63,6 +104,7 @@ impl<'a> Games<'a> {
 
     /// Reads the next game; `Ok(None)` when only white space and comments are left.
     fn read_game(&mut self) -> Result<Option<Game>, RecordError> {
+        self.skip_outside_text();
         let mut tags: Vec<(&'a str, String, usize)> = Vec::new();
         let mut comments: Vec<&'a str> = Vec::new();
         let mut first: Option<Token<'a>> = None;
@@ -235,7 +277,7 @@ struct Builder<'l, 'a> {
 
 /// Appends a comment to what a slot holds, a line apart.
 fn append_comment(slot: &mut Option<String>, text: &str) {
-    let text = text.trim();
+    let text = crate::text::trim_layout(text);
     match slot {
         Some(s) => {
             s.push('\n');
@@ -290,6 +332,28 @@ fn strip_move_number(s: &str) -> Option<&str> {
     Some(dotted)
 }
 
+/// Whether a symbol that stands where a game would start begins movetext: a result, a move
+/// number, an annotation, or a move of the start position in any notation.
+fn starts_movetext(s: &str) -> bool {
+    if GameResult::from_pgn(s).is_some() {
+        return true;
+    }
+    let Some(text) = strip_move_number(s) else {
+        return true;
+    };
+    if text.len() != s.len() {
+        return true;
+    }
+    let (body, _) = split_suffix(text);
+    body.is_empty()
+        || parse_move_text(
+            &Position::startpos(),
+            body,
+            &mut Dialect::Xqbase { declared: None },
+        )
+        .is_ok()
+}
+
 /// Splits `!`/`?` suffixes off a move: the move text and the suffix.
 fn split_suffix(s: &str) -> (&str, &str) {
     let body = s.trim_end_matches(['!', '?']);
@@ -309,6 +373,10 @@ impl<'l, 'a> Builder<'l, 'a> {
         let mut declared = None;
         let mut variant = false;
         for (name, value, at) in tag_list {
+            // A blank value says nothing: the tag is as good as absent.
+            if value.trim().is_empty() {
+                continue;
+            }
             match *name {
                 "FEN" => {
                     start = Position::from_fen(value).map_err(|error| {

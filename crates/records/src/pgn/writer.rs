@@ -75,7 +75,7 @@ impl Layout {
 
     /// Adds a comment: in braces, or as `;` lines when it holds a `}`.
     fn comment(&mut self, text: &str) {
-        let text = text.trim();
+        let text = crate::text::trim_layout(text);
         if text.is_empty() {
             return;
         }
@@ -121,7 +121,7 @@ fn write_line(
         }
         need_number = false;
         if let Some(c) = &node.comment
-            && !c.trim().is_empty()
+            && !crate::text::trim_layout(c).is_empty()
         {
             layout.comment(c);
             need_number = true;
