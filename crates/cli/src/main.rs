@@ -8,6 +8,7 @@ mod play;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use xiangqi_engine::protocol;
 
 /// Play, learn and analyse Xiangqi (Chinese chess).
 #[derive(Parser)]
@@ -84,11 +85,11 @@ fn main() -> ExitCode {
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Uci) => {
-            xiangqi_engine::protocol::run_stdio(xiangqi_engine::protocol::Dialect::Uci);
+            protocol::run_stdio(protocol::Dialect::Uci);
             Ok(())
         }
         Some(Command::Ucci) => {
-            xiangqi_engine::protocol::run_stdio(xiangqi_engine::protocol::Dialect::Ucci);
+            protocol::run_stdio(protocol::Dialect::Ucci);
             Ok(())
         }
         Some(Command::Tune {

@@ -4,19 +4,12 @@ use clap::{ArgAction, ArgMatches, Args, FromArgMatches, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
-use xiangqi_match::adjudication::ScoreRule;
-use xiangqi_match::arbiter::{DrawRules, RuleSet};
-use xiangqi_match::engine_spec::EngineSpec;
-use xiangqi_match::game::GameSettings;
-use xiangqi_match::generate::{GenerateSettings, format_openings, generate_openings};
-use xiangqi_match::limits::{Limits, TimeControl};
-use xiangqi_match::openings::{load_openings, shipped_openings};
-use xiangqi_match::outcome::pgn_result;
-use xiangqi_match::process::EngineLog;
-use xiangqi_match::random::SplitMix64;
-use xiangqi_match::report::{progress_line, summary};
-use xiangqi_match::sprt::Sprt;
-use xiangqi_match::tournament::{MatchConfig, run_match};
+use xiangqi_match::{
+    DrawRules, EngineLog, EngineSpec, GameSettings, GenerateSettings, Limits, MatchConfig, RuleSet,
+    ScoreRule, SplitMix64, Sprt, TimeControl, format_openings, generate_openings, load_openings,
+    pgn_result, progress_line, run_match, shipped_openings, summary,
+};
+use xiangqi_rules::draw::NO_CAPTURE_PLIES;
 
 /// The order openings are used in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -119,7 +112,7 @@ struct MatchOptions {
     #[arg(long, default_value = "asian")]
     rules: RuleSet,
     /// Plies without a capture after which a game is drawn.
-    #[arg(long, value_name = "PLIES", default_value_t = 120)]
+    #[arg(long, value_name = "PLIES", default_value_t = NO_CAPTURE_PLIES)]
     no_capture_plies: u32,
     /// Plies after which a game is drawn (0: no limit).
     #[arg(long, value_name = "PLIES", default_value_t = 500)]
@@ -153,8 +146,17 @@ struct MatchOptions {
     max_eval: i32,
 }
 
-/// Runs `xiangqi match`.
+/// A failed `xiangqi match`: one of the match crate's errors, or a message about the
+/// arguments.
+type Failure = Box<dyn std::error::Error>;
+
+/// Runs `xiangqi match`; the error is the message to print.
 pub fn run(args: MatchArgs) -> Result<(), String> {
+    play_or_generate(args).map_err(|e| e.to_string())
+}
+
+/// Plays the match, or generates openings with `--generate-openings`.
+fn play_or_generate(args: MatchArgs) -> Result<(), Failure> {
     let specs = engine_specs(&args.engines, &args.options.each)?;
     let args = args.options;
     if let Some(count) = args.generate_openings {
@@ -180,7 +182,8 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         return Err(format!(
             "--hang-timeout {} must be a positive number of seconds",
             args.hang_timeout
-        ));
+        )
+        .into());
     }
     let settings = GameSettings {
         limits,
@@ -287,7 +290,7 @@ fn engine_specs(engines: &[Vec<String>], each: &[String]) -> Result<Vec<EngineSp
 }
 
 /// `--generate-openings`: writes the openings file with its generating command in the header.
-fn generate(args: &MatchOptions, spec: &EngineSpec, count: usize) -> Result<(), String> {
+fn generate(args: &MatchOptions, spec: &EngineSpec, count: usize) -> Result<(), Failure> {
     let (min_plies, max_plies) = args
         .plies
         .split_once('-')

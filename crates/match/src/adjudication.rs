@@ -2,7 +2,8 @@
 //! score for it for several moves in a row.
 
 use crate::outcome::{Outcome, Termination};
-use crate::protocol::EngineScore;
+use std::fmt;
+use xiangqi_engine::protocol::ProtocolScore;
 use xiangqi_rules::Color;
 
 /// When to adjudicate: both engines report at least `score` centipawns for the same side for
@@ -15,30 +16,64 @@ pub struct ScoreRule {
     pub moves: u32,
 }
 
+/// Why a score rule could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScoreRuleError {
+    /// A value is not a positive whole number.
+    NotPositive {
+        /// The whole `key=value` word.
+        word: String,
+    },
+    /// A word is neither `score=N` nor `moves=M`.
+    UnknownSetting {
+        /// The word.
+        word: String,
+    },
+    /// No `score=N`.
+    NoScore,
+}
+
+impl fmt::Display for ScoreRuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScoreRuleError::NotPositive { word } => {
+                write!(f, "adjudication '{word}': expected a positive number")
+            }
+            ScoreRuleError::UnknownSetting { word } => {
+                write!(f, "adjudication setting '{word}' is not score=N or moves=M")
+            }
+            ScoreRuleError::NoScore => f.write_str("adjudication needs score=N (centipawns)"),
+        }
+    }
+}
+
+impl std::error::Error for ScoreRuleError {}
+
 impl ScoreRule {
     /// Reads `score=N moves=M` words (either order; `moves` defaults to 6).
-    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<ScoreRule, String> {
+    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<ScoreRule, ScoreRuleError> {
         let mut score = None;
         let mut moves = 6;
         for word in words {
             let word = word.as_ref();
-            let number = |v: &str| -> Result<u32, String> {
-                v.parse::<u32>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| format!("adjudication '{word}': expected a positive number"))
+            let number = |v: &str| -> Result<u32, ScoreRuleError> {
+                v.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    ScoreRuleError::NotPositive {
+                        word: word.to_string(),
+                    }
+                })
             };
             match word.split_once('=') {
                 Some(("score", v)) => score = Some(number(v)?),
                 Some(("moves" | "movecount", v)) => moves = number(v)?,
                 _ => {
-                    return Err(format!(
-                        "adjudication setting '{word}' is not score=N or moves=M"
-                    ));
+                    return Err(ScoreRuleError::UnknownSetting {
+                        word: word.to_string(),
+                    });
                 }
             }
         }
-        let score = score.ok_or("adjudication needs score=N (centipawns)")?;
+        let score = score.ok_or(ScoreRuleError::NoScore)?;
         Ok(ScoreRule {
             score: score.min(i32::MAX as u32) as i32,
             moves,
@@ -65,7 +100,7 @@ impl ScoreAdjudicator {
 
     /// Records the score the engine playing `mover` reported for its move; returns the
     /// outcome when the game is now adjudicated.
-    pub fn record(&mut self, mover: Color, score: Option<EngineScore>) -> Option<Outcome> {
+    pub fn record(&mut self, mover: Color, score: Option<ProtocolScore>) -> Option<Outcome> {
         let red_score = score.map(|s| match mover {
             Color::Red => s.centipawns(),
             Color::Black => -s.centipawns(),
@@ -110,9 +145,19 @@ mod tests {
             })
         );
         assert_eq!(ScoreRule::parse(&["score=800"]).unwrap().moves, 6);
-        assert!(ScoreRule::parse(&["moves=3"]).is_err());
-        assert!(ScoreRule::parse(&["score=x"]).is_err());
-        assert!(ScoreRule::parse(&["depth=3"]).is_err());
+        assert_eq!(ScoreRule::parse(&["moves=3"]), Err(ScoreRuleError::NoScore));
+        assert_eq!(
+            ScoreRule::parse(&["score=x"]),
+            Err(ScoreRuleError::NotPositive {
+                word: "score=x".into()
+            })
+        );
+        assert_eq!(
+            ScoreRule::parse(&["depth=3"]),
+            Err(ScoreRuleError::UnknownSetting {
+                word: "depth=3".into()
+            })
+        );
     }
 
     #[test]
@@ -122,12 +167,14 @@ mod tests {
             moves: 2,
         };
         let mut a = ScoreAdjudicator::new(rule);
-        let cp = |v| Some(EngineScore::Centipawns(v));
+        let cp = |v| Some(ProtocolScore::Cp(v));
         // Red thinks it wins, Black agrees (Black's own score is negative).
         assert_eq!(a.record(Color::Red, cp(600)), None);
         assert_eq!(a.record(Color::Black, cp(-700)), None);
         assert_eq!(a.record(Color::Red, cp(900)), None);
-        let outcome = a.record(Color::Black, Some(EngineScore::Mate(-4))).unwrap();
+        let outcome = a
+            .record(Color::Black, Some(ProtocolScore::Mate(-4)))
+            .unwrap();
         assert_eq!(outcome.result, GameResult::RedWins);
     }
 
@@ -138,7 +185,7 @@ mod tests {
             moves: 1,
         };
         let mut a = ScoreAdjudicator::new(rule);
-        let cp = |v| Some(EngineScore::Centipawns(v));
+        let cp = |v| Some(ProtocolScore::Cp(v));
         assert_eq!(a.record(Color::Red, cp(-600)), None);
         assert_eq!(a.record(Color::Black, None), None);
         assert_eq!(a.record(Color::Red, cp(-600)), None);

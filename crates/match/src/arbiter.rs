@@ -4,6 +4,8 @@
 //! own length limit.
 
 use crate::outcome::{Outcome, Termination};
+use xiangqi_rules::draw::NO_CAPTURE_PLIES;
+use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::{Game, GameRules, Move, Position};
 
 pub use xiangqi_rules::RuleSet;
@@ -20,7 +22,7 @@ pub struct DrawRules {
 impl Default for DrawRules {
     fn default() -> DrawRules {
         DrawRules {
-            no_capture_plies: 120,
+            no_capture_plies: NO_CAPTURE_PLIES,
             max_plies: 0,
         }
     }
@@ -60,12 +62,10 @@ impl Arbiter {
         self.game.outcome().map(rules_outcome)
     }
 
-    /// Plays `m` for the side to move. Returns why it is illegal, or the outcome if the game
+    /// Plays `m` for the side to move. Returns the rule it breaks, or the outcome if the game
     /// is now over.
-    pub fn play(&mut self, m: Move) -> Result<Option<Outcome>, String> {
-        if let Err(reason) = self.game.play(m) {
-            return Err(reason.to_string());
-        }
+    pub fn play(&mut self, m: Move) -> Result<Option<Outcome>, IllegalMove> {
+        self.game.play(m)?;
         if let Some(outcome) = self.game.outcome() {
             return Ok(Some(rules_outcome(outcome)));
         }
@@ -89,11 +89,10 @@ fn rules_outcome(outcome: &xiangqi_rules::Outcome) -> Outcome {
 mod tests {
     use super::*;
     use crate::outcome::GameResult;
-    use xiangqi_rules::{Color, EndReason, Square, VerdictKind};
+    use xiangqi_rules::{Color, EndReason, VerdictKind};
 
     fn mv(text: &str) -> Move {
-        let sq = |t: &str| Square::parse(t).unwrap();
-        Move::new(sq(&text[..2]), sq(&text[2..]))
+        text.parse().unwrap()
     }
 
     fn arbiter(fen: &str, rules: RuleSet) -> Arbiter {
@@ -108,7 +107,7 @@ mod tests {
     fn illegal_moves_are_refused_with_a_reason() {
         let mut a = arbiter(xiangqi_rules::START_FEN, RuleSet::Asian);
         let why = a.play(mv("e3e5")).unwrap_err();
-        assert!(!why.is_empty());
+        assert!(!why.to_string().is_empty());
         assert!(a.play(mv("a0a5")).is_err());
         assert_eq!(a.play(mv("h2e2")), Ok(None));
     }
@@ -191,7 +190,7 @@ mod tests {
             Position::startpos(),
             RuleSet::Cxq,
             DrawRules {
-                no_capture_plies: 120,
+                no_capture_plies: NO_CAPTURE_PLIES,
                 max_plies: 2,
             },
         );

@@ -4,40 +4,8 @@
 
 use std::fmt;
 use std::path::PathBuf;
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// UCI as Xiangqi engines speak it (`uci` → `uciok`, `position fen … moves …`, `go wtime …`).
-    Uci,
-    /// UCCI as ElephantEye speaks it (`ucci` → `ucciok`, `go time … increment …`).
-    Ucci,
-}
-
-impl Protocol {
-    /// The name used on the command line and in messages: `uci` or `ucci`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Protocol::Uci => "uci",
-            Protocol::Ucci => "ucci",
-        }
-    }
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Which numbers an engine gives the ranks in its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RankBase {
-    /// Ranks 0–9 (`h2e2`): UCCI engines, Pikafish, our engine.
-    Zero,
-    /// Ranks 1–10 (`h3e3`, `a10a9`): Fairy-Stockfish in plain UCI mode.
-    One,
-}
+use xiangqi_engine::protocol::Dialect;
+use xiangqi_rules::RankBase;
 
 /// Everything needed to start one engine and set it up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,8 +15,9 @@ pub struct EngineSpec {
     /// The program and its arguments.
     pub command: Vec<String>,
     /// The protocol it speaks.
-    pub protocol: Protocol,
-    /// The rank numbering of its moves.
+    pub dialect: Dialect,
+    /// The rank numbering of its moves: 0–9 (UCCI engines, Pikafish, ours) or 1–10
+    /// (Fairy-Stockfish in plain UCI).
     pub ranks: RankBase,
     /// Options set after the handshake, in order: (name, value).
     pub options: Vec<(String, String)>,
@@ -56,13 +25,67 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
 }
 
+/// The keys an engine description may use, for messages.
+const KEYS: &str = "name, cmd, proto, ranks, dir, option.NAME";
+
 /// Why an engine description could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
+pub enum SpecError {
+    /// A word is not `key=value`.
+    NotKeyValue {
+        /// The word.
+        word: String,
+    },
+    /// A key that no setting has.
+    UnknownKey {
+        /// The key.
+        key: String,
+    },
+    /// `cmd=` is empty.
+    EmptyCommand,
+    /// `cmd=` has a quote that is not closed.
+    UnclosedQuote {
+        /// The command text.
+        command: String,
+        /// The quote character.
+        quote: char,
+    },
+    /// `proto=` is neither `uci` nor `ucci`.
+    Protocol {
+        /// The value given.
+        value: String,
+    },
+    /// `ranks=` is neither 0 nor 1.
+    Ranks {
+        /// The value given.
+        value: String,
+    },
+    /// No `cmd=` at all.
+    NoCommand,
+}
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SpecError::NotKeyValue { word } => {
+                write!(f, "engine setting '{word}' is not key=value (keys: {KEYS})")
+            }
+            SpecError::UnknownKey { key } => {
+                write!(f, "unknown engine setting '{key}' (keys: {KEYS})")
+            }
+            SpecError::EmptyCommand => f.write_str("engine setting cmd= is empty"),
+            SpecError::UnclosedQuote { command, quote } => {
+                write!(f, "command '{command}' has an unclosed {quote} quote")
+            }
+            SpecError::Protocol { value } => {
+                write!(f, "engine setting proto={value}: expected uci or ucci")
+            }
+            SpecError::Ranks { value } => write!(
+                f,
+                "engine setting ranks={value}: expected 0 (ranks 0-9) or 1 (ranks 1-10)"
+            ),
+            SpecError::NoCommand => f.write_str("engine description has no cmd=\"program args…\""),
+        }
     }
 }
 
@@ -83,7 +106,7 @@ impl EngineSpec {
         EngineSpec {
             name,
             command,
-            protocol: Protocol::Uci,
+            dialect: Dialect::Uci,
             ranks: RankBase::Zero,
             options: Vec::new(),
             dir: None,
@@ -95,45 +118,39 @@ impl EngineSpec {
     pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<EngineSpec, SpecError> {
         let mut name = None;
         let mut command = None;
-        let mut protocol = Protocol::Uci;
+        let mut dialect = Dialect::Uci;
         let mut ranks = RankBase::Zero;
         let mut options = Vec::new();
         let mut dir = None;
         for word in words {
             let word = word.as_ref();
             let Some((key, value)) = word.split_once('=') else {
-                return Err(SpecError(format!(
-                    "engine setting '{word}' is not key=value (keys: name, cmd, proto, ranks, dir, option.NAME)"
-                )));
+                return Err(SpecError::NotKeyValue {
+                    word: word.to_string(),
+                });
             };
             match key {
                 "name" => name = Some(value.to_string()),
                 "cmd" => {
                     let words = split_command(value)?;
                     if words.is_empty() {
-                        return Err(SpecError("engine setting cmd= is empty".into()));
+                        return Err(SpecError::EmptyCommand);
                     }
                     command = Some(words);
                 }
                 "proto" | "protocol" => {
-                    protocol = match value.to_ascii_lowercase().as_str() {
-                        "uci" => Protocol::Uci,
-                        "ucci" => Protocol::Ucci,
-                        _ => {
-                            return Err(SpecError(format!(
-                                "engine setting proto={value}: expected uci or ucci"
-                            )));
-                        }
-                    }
+                    dialect = value.parse().map_err(|_| SpecError::Protocol {
+                        value: value.to_string(),
+                    })?;
                 }
                 "ranks" => {
                     ranks = match value {
                         "0" => RankBase::Zero,
                         "1" => RankBase::One,
                         _ => {
-                            return Err(SpecError(format!(
-                                "engine setting ranks={value}: expected 0 (ranks 0-9) or 1 (ranks 1-10)"
-                            )));
+                            return Err(SpecError::Ranks {
+                                value: value.to_string(),
+                            });
                         }
                     }
                 }
@@ -143,23 +160,21 @@ impl EngineSpec {
                         options.push((option.to_string(), value.to_string()))
                     }
                     _ => {
-                        return Err(SpecError(format!(
-                            "unknown engine setting '{key}' (keys: name, cmd, proto, ranks, dir, option.NAME)"
-                        )));
+                        return Err(SpecError::UnknownKey {
+                            key: key.to_string(),
+                        });
                     }
                 },
             }
         }
         let Some(command) = command else {
-            return Err(SpecError(
-                "engine description has no cmd=\"program args…\"".into(),
-            ));
+            return Err(SpecError::NoCommand);
         };
         let mut spec = EngineSpec::new(command);
         if let Some(name) = name {
             spec.name = name;
         }
-        spec.protocol = protocol;
+        spec.dialect = dialect;
         spec.ranks = ranks;
         spec.options = options;
         spec.dir = dir;
@@ -230,7 +245,10 @@ pub fn split_command(text: &str) -> Result<Vec<String>, SpecError> {
 }
 
 fn unclosed(text: &str, quote: char) -> SpecError {
-    SpecError(format!("command '{text}' has an unclosed {quote} quote"))
+    SpecError::UnclosedQuote {
+        command: text.to_string(),
+        quote,
+    }
 }
 
 #[cfg(test)]
@@ -250,7 +268,7 @@ mod tests {
         .unwrap();
         assert_eq!(spec.name, "dev");
         assert_eq!(spec.command, ["target/release/xiangqi", "uci"]);
-        assert_eq!(spec.protocol, Protocol::Uci);
+        assert_eq!(spec.dialect, Dialect::Uci);
         assert_eq!(spec.ranks, RankBase::One);
         assert_eq!(
             spec.options,
@@ -265,41 +283,41 @@ mod tests {
     fn name_defaults_to_the_program() {
         let spec = EngineSpec::parse(&["cmd=/usr/games/fairy-stockfish", "proto=ucci"]).unwrap();
         assert_eq!(spec.name, "fairy-stockfish");
-        assert_eq!(spec.protocol, Protocol::Ucci);
+        assert_eq!(spec.dialect, Dialect::Ucci);
         assert_eq!(spec.ranks, RankBase::Zero);
     }
 
     #[test]
     fn bad_descriptions_say_what_is_wrong() {
-        assert!(
-            EngineSpec::parse(&["name=x"])
-                .unwrap_err()
-                .0
-                .contains("cmd")
+        let error = |words: &[&str]| EngineSpec::parse(words).unwrap_err();
+        assert_eq!(error(&["name=x"]), SpecError::NoCommand);
+        assert_eq!(
+            error(&["cmd=x", "proto=xboard"]),
+            SpecError::Protocol {
+                value: "xboard".into()
+            }
         );
-        assert!(
-            EngineSpec::parse(&["cmd=x", "proto=xboard"])
-                .unwrap_err()
-                .0
-                .contains("uci")
+        assert_eq!(
+            error(&["cmd=x", "ranks=2"]),
+            SpecError::Ranks { value: "2".into() }
         );
-        assert!(
-            EngineSpec::parse(&["cmd=x", "ranks=2"])
-                .unwrap_err()
-                .0
-                .contains("ranks")
+        assert_eq!(
+            error(&["cmd=x", "colour=red"]),
+            SpecError::UnknownKey {
+                key: "colour".into()
+            }
         );
-        assert!(
-            EngineSpec::parse(&["cmd=x", "colour=red"])
-                .unwrap_err()
-                .0
-                .contains("colour")
+        assert_eq!(
+            error(&["cmd=x", "hash"]),
+            SpecError::NotKeyValue {
+                word: "hash".into()
+            }
         );
+        assert_eq!(error(&["cmd="]), SpecError::EmptyCommand);
+        let message = error(&["cmd=x", "proto=xboard"]).to_string();
         assert!(
-            EngineSpec::parse(&["cmd=x", "hash"])
-                .unwrap_err()
-                .0
-                .contains("key=value")
+            message.contains("proto=xboard") && message.contains("ucci"),
+            "{message}"
         );
     }
 
@@ -312,6 +330,12 @@ mod tests {
         );
         assert_eq!(split_command(r#""say \"hi\"""#).unwrap(), [r#"say "hi""#]);
         assert_eq!(split_command("''").unwrap(), [""]);
-        assert!(split_command("\"open").is_err());
+        assert_eq!(
+            split_command("\"open"),
+            Err(SpecError::UnclosedQuote {
+                command: "\"open".into(),
+                quote: '"'
+            })
+        );
     }
 }

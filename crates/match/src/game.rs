@@ -5,10 +5,10 @@ use crate::adjudication::{ScoreAdjudicator, ScoreRule};
 use crate::arbiter::{Arbiter, DrawRules, RuleSet};
 use crate::limits::{Clock, Limits};
 use crate::openings::Opening;
-use crate::outcome::{Outcome, Termination};
+use crate::outcome::{MoveFault, Outcome, Termination};
 use crate::player::Player;
-use crate::protocol::{EngineScore, GoRequest};
 use std::time::Duration;
+use xiangqi_engine::protocol::{GoParams, ProtocolScore, ReplyError};
 use xiangqi_rules::{Color, Move};
 
 /// How long to keep waiting for a move after the clock has run out, to tell a slow engine
@@ -53,7 +53,7 @@ pub struct PlayedMove {
     /// The move.
     pub mv: Move,
     /// The engine's last exact score, from the mover's point of view.
-    pub score: Option<EngineScore>,
+    pub score: Option<ProtocolScore>,
     /// The engine's last depth.
     pub depth: Option<u32>,
     /// Time the engine took.
@@ -126,23 +126,22 @@ fn play_moves(
             Color::Red => &mut *red,
             Color::Black => &mut *black,
         };
-        let (request, allowed) = match (&clocks, settings.limits) {
-            (Some(clocks), _) => {
-                let own = clocks[side.index()];
-                (
-                    GoRequest::Clock {
-                        remaining: [clocks[0].remaining(), clocks[1].remaining()],
-                        increment: own.increment(),
-                        side,
-                    },
-                    own.remaining() + settings.time_margin + OVERRUN_GRACE,
-                )
-            }
-            (None, Limits::Nodes(n)) => (GoRequest::Nodes(n), settings.hang_timeout),
-            (None, Limits::Depth(d)) => (GoRequest::Depth(d), settings.hang_timeout),
+        let (go, allowed) = match (&clocks, settings.limits) {
+            (Some(clocks), _) => (
+                GoParams::clocks(
+                    player.spec().dialect,
+                    side,
+                    clocks.map(Clock::remaining),
+                    clocks.map(Clock::increment),
+                ),
+                clocks[side.index()].remaining() + settings.time_margin + OVERRUN_GRACE,
+            ),
+            (None, Limits::Nodes(n)) => (GoParams::nodes(n), settings.hang_timeout),
+            (None, Limits::Depth(d)) => (GoParams::depth(d), settings.hang_timeout),
             (None, Limits::Clock(_)) => unreachable!("clocks exist under a time control"),
         };
-        let thought = match player.think(&opening.fen, &moves, request, allowed) {
+        let ranks = player.spec().ranks;
+        let thought = match player.think(&opening.position, &moves, &go, allowed) {
             Ok(thought) => thought,
             Err(fault) => return Outcome::loss(side, Termination::Fault { side, fault }),
         };
@@ -158,23 +157,31 @@ fn play_moves(
                 );
             }
         }
-        let Some(text) = thought.text else {
-            return Outcome::loss(side, Termination::NoMove { side });
-        };
-        let Some(mv) = thought.best else {
-            return Outcome::loss(
-                side,
-                Termination::IllegalMove {
+        let mv = match thought.best {
+            Ok(Some(mv)) => mv,
+            Ok(None) => return Outcome::loss(side, Termination::NoMove { side }),
+            Err(ReplyError::BestMove { text, error }) => {
+                return Outcome::loss(
                     side,
-                    text,
-                    why: "it is not a move in coordinate notation".into(),
-                },
-            );
+                    Termination::IllegalMove {
+                        side,
+                        text,
+                        why: MoveFault::Unreadable(error),
+                    },
+                );
+            }
         };
         let verdict = match arbiter.play(mv) {
             Ok(verdict) => verdict,
-            Err(why) => {
-                return Outcome::loss(side, Termination::IllegalMove { side, text, why });
+            Err(reason) => {
+                return Outcome::loss(
+                    side,
+                    Termination::IllegalMove {
+                        side,
+                        text: mv.coordinates(ranks),
+                        why: MoveFault::Illegal(reason),
+                    },
+                );
             }
         };
         moves.push(mv);

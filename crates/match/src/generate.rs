@@ -4,13 +4,14 @@
 //! near zero. Positions already seen, or the mirror image of one, are left out.
 
 use crate::engine_spec::EngineSpec;
-use crate::player::Player;
-use crate::protocol::GoRequest;
+use crate::player::{Fault, Player};
 use crate::random::SplitMix64;
 use std::collections::HashSet;
+use std::fmt;
 use std::fmt::Write as _;
 use std::time::Duration;
-use xiangqi_rules::{GameStatus, Move, Position, START_FEN};
+use xiangqi_engine::protocol::GoParams;
+use xiangqi_rules::{GameStatus, Move, Position};
 
 /// How to generate openings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +63,54 @@ pub struct GeneratedOpening {
     pub score: i32,
 }
 
+/// Why openings could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenerateError {
+    /// The shortest length is above the longest.
+    Lengths {
+        /// Fewest plies asked for.
+        min: u32,
+        /// Most plies asked for.
+        max: u32,
+    },
+    /// The engine failed.
+    Engine(Fault),
+    /// The engine gave no score for a position it was asked to evaluate.
+    NoScore,
+    /// Too few walks ended in a balanced position.
+    TooFewBalanced {
+        /// Openings found.
+        found: usize,
+        /// Walks tried.
+        tried: usize,
+    },
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenerateError::Lengths { min, max } => write!(
+                f,
+                "opening length {min}-{max}: the first number must not be larger"
+            ),
+            GenerateError::Engine(fault) => write!(f, "engine {fault}"),
+            GenerateError::NoScore => f.write_str("the engine reported no score"),
+            GenerateError::TooFewBalanced { found, tried } => write!(
+                f,
+                "only {found} balanced openings found in {tried} tries; allow a larger --max-eval"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+impl From<Fault> for GenerateError {
+    fn from(fault: Fault) -> GenerateError {
+        GenerateError::Engine(fault)
+    }
+}
+
 /// Longest wait for one search before the engine counts as hung.
 const SEARCH_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -74,12 +123,12 @@ pub fn generate_openings(
     spec: &EngineSpec,
     settings: &GenerateSettings,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<GeneratedOpening>, String> {
+) -> Result<Vec<GeneratedOpening>, GenerateError> {
     if settings.min_plies > settings.max_plies {
-        return Err(format!(
-            "opening length {}-{}: the first number must not be larger",
-            settings.min_plies, settings.max_plies
-        ));
+        return Err(GenerateError::Lengths {
+            min: settings.min_plies,
+            max: settings.max_plies,
+        });
     }
     let mut chooser_spec = spec.clone();
     chooser_spec
@@ -93,10 +142,10 @@ pub fn generate_openings(
     let mut tried = 0;
     while kept.len() < settings.count {
         if tried >= settings.count * TRIES_PER_OPENING {
-            return Err(format!(
-                "only {} balanced openings found in {tried} tries; allow a larger --max-eval",
-                kept.len()
-            ));
+            return Err(GenerateError::TooFewBalanced {
+                found: kept.len(),
+                tried,
+            });
         }
         tried += 1;
         let plies = settings.min_plies
@@ -129,19 +178,18 @@ fn random_walk(
     rng: &mut SplitMix64,
     plies: u32,
     settings: &GenerateSettings,
-) -> Result<Option<(Vec<Move>, Position)>, String> {
-    let mut position = Position::startpos();
+) -> Result<Option<(Vec<Move>, Position)>, Fault> {
+    let start = Position::startpos();
+    let mut position = start.clone();
     let mut moves = Vec::new();
     for _ in 0..plies {
-        chooser.new_game().map_err(|f| format!("engine {f}"))?;
-        let thought = chooser
-            .think(
-                START_FEN,
-                &moves,
-                GoRequest::Depth(settings.choice_depth),
-                SEARCH_TIMEOUT,
-            )
-            .map_err(|f| format!("engine {f}"))?;
+        chooser.new_game()?;
+        let thought = chooser.think(
+            &start,
+            &moves,
+            &GoParams::depth(settings.choice_depth),
+            SEARCH_TIMEOUT,
+        )?;
         let best = thought
             .lines
             .iter()
@@ -158,6 +206,8 @@ fn random_walk(
                 .collect(),
             None => thought
                 .best
+                .ok()
+                .flatten()
                 .into_iter()
                 .filter(|m| position.is_legal(*m))
                 .collect(),
@@ -176,15 +226,14 @@ fn random_walk(
 }
 
 /// The engine's score for the side to move after `moves`, at `depth`.
-fn evaluate(evaluator: &mut Player, moves: &[Move], depth: u32) -> Result<i32, String> {
-    evaluator.new_game().map_err(|f| format!("engine {f}"))?;
-    let thought = evaluator
-        .think(START_FEN, moves, GoRequest::Depth(depth), SEARCH_TIMEOUT)
-        .map_err(|f| format!("engine {f}"))?;
+fn evaluate(evaluator: &mut Player, moves: &[Move], depth: u32) -> Result<i32, GenerateError> {
+    evaluator.new_game()?;
+    let start = Position::startpos();
+    let thought = evaluator.think(&start, moves, &GoParams::depth(depth), SEARCH_TIMEOUT)?;
     thought
         .score
         .map(|s| s.centipawns())
-        .ok_or_else(|| "the engine reported no score".to_string())
+        .ok_or(GenerateError::NoScore)
 }
 
 /// The hash of the position mirrored left to right (the same opening, files swapped).
@@ -225,15 +274,9 @@ mod tests {
     #[test]
     fn mirror_of_the_central_cannon_is_the_other_cannon() {
         let mut left = Position::startpos();
-        left.make_move(Move::new(
-            xiangqi_rules::Square::parse("b2").unwrap(),
-            xiangqi_rules::Square::parse("e2").unwrap(),
-        ));
+        left.make_move("b2e2".parse().unwrap());
         let mut right = Position::startpos();
-        right.make_move(Move::new(
-            xiangqi_rules::Square::parse("h2").unwrap(),
-            xiangqi_rules::Square::parse("e2").unwrap(),
-        ));
+        right.make_move("h2e2".parse().unwrap());
         assert_eq!(mirrored_hash(&left), right.hash());
         assert_eq!(
             mirrored_hash(&Position::startpos()),
@@ -244,10 +287,7 @@ mod tests {
     #[test]
     fn openings_file_lines_read_back() {
         let mut position = Position::startpos();
-        let m = Move::new(
-            xiangqi_rules::Square::parse("h2").unwrap(),
-            xiangqi_rules::Square::parse("e2").unwrap(),
-        );
+        let m: Move = "h2e2".parse().unwrap();
         position.make_move(m);
         let text = format_openings(
             &[GeneratedOpening {

@@ -1,38 +1,50 @@
 //! Engine-versus-engine matches for Xiangqi.
 //!
-//! Engines are external programs speaking UCI or UCCI ([`engine_spec`], [`process`],
-//! [`protocol`], [`player`]). Our rules crate judges every game ([`arbiter`]): mate,
-//! stalemate (a loss), perpetual check and chase under the Asian or CXQ rules, and the draw
-//! rules; an illegal move, a crash, a hang or a time loss ([`limits`]) loses for the engine
-//! at fault ([`outcome`]), and the match goes on with a fresh process. [`game`] plays one game, [`tournament`] a whole match with every
-//! opening ([`openings`], made by [`generate`]) played twice with colours swapped. Results
-//! give Elo with its error and LOS ([`stats`]), a pentanomial SPRT ([`sprt`]), a PGN file
-//! ([`pgn`]) and the printed reports ([`report`]).
+//! Engines are external programs speaking UCI or UCCI in the engine crate's protocol words;
+//! this crate starts them ([`EngineSpec`], [`EngineLog`]) and drives them ([`Player`]). Our
+//! rules crate judges every game ([`Arbiter`]): mate, stalemate (a loss), perpetual check and
+//! chase under the Asian or CXQ rules, and the draw rules; an illegal move, a crash, a hang or
+//! a time loss ([`Limits`]) loses for the engine at fault ([`Termination`]), and the match goes
+//! on with a fresh process. [`play_game`] plays one game, [`run_match`] a whole match with
+//! every opening ([`Opening`], made by [`generate_openings`]) played twice with colours
+//! swapped. Results give Elo with its error and LOS ([`Tally`]), a pentanomial SPRT
+//! ([`Sprt`]), a PGN file and the printed reports ([`progress_line`], [`summary`]).
 
-pub mod adjudication;
-pub mod arbiter;
-pub mod engine_spec;
-pub mod game;
-pub mod generate;
-pub mod limits;
-pub mod openings;
-pub mod outcome;
-pub mod pgn;
-pub mod player;
-pub mod process;
-pub mod protocol;
-pub mod random;
-pub mod report;
-pub mod sprt;
-pub mod stats;
-pub mod tournament;
+mod adjudication;
+mod arbiter;
+mod engine_spec;
+mod game;
+mod generate;
+mod limits;
+mod openings;
+mod outcome;
+mod pgn;
+mod player;
+mod process;
+mod random;
+mod report;
+mod sprt;
+mod stats;
+mod tournament;
 
+pub use adjudication::{ScoreAdjudicator, ScoreRule, ScoreRuleError};
 pub use arbiter::{Arbiter, DrawRules, RuleSet};
-pub use engine_spec::{EngineSpec, Protocol, RankBase};
-pub use game::{GameRecord, GameSettings, play_game};
-pub use limits::{Limits, TimeControl};
-pub use openings::Opening;
-pub use outcome::{GameResult, Outcome, Termination};
-pub use sprt::Sprt;
-pub use stats::Tally;
-pub use tournament::{MatchConfig, Standing, run_match};
+pub use engine_spec::{EngineSpec, SpecError, split_command};
+pub use game::{GameRecord, GameSettings, PlayedMove, play_game};
+pub use generate::{
+    GenerateError, GenerateSettings, GeneratedOpening, format_openings, generate_openings,
+};
+pub use limits::{Clock, Limits, TimeControl, TimeControlError, TimeLoss, TimePart};
+pub use openings::{
+    Opening, OpeningsError, SHIPPED_OPENINGS, load_openings, parse_openings, shipped_openings,
+};
+pub use outcome::{GameResult, MoveFault, Outcome, Termination, pgn_result, points_for};
+pub use player::{Fault, Player, Thought};
+pub use process::{EngineLog, ProcessEnd, SpawnError};
+pub use random::SplitMix64;
+pub use report::{format_elo, progress_line, summary};
+pub use sprt::{Sprt, SprtDecision, SprtError};
+pub use stats::{EloEstimate, Tally};
+pub use tournament::{FinishedGame, MatchConfig, MatchError, Standing, run_match, termination_key};
+pub use xiangqi_engine::protocol::Dialect;
+pub use xiangqi_rules::RankBase;

@@ -14,34 +14,90 @@ pub struct TimeControl {
     pub increment: Duration,
 }
 
+/// Which part of a time control is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimePart {
+    /// The time on each clock at the start.
+    Base,
+    /// The time added after each move.
+    Increment,
+}
+
+impl fmt::Display for TimePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TimePart::Base => "base time",
+            TimePart::Increment => "increment",
+        })
+    }
+}
+
+/// Why a time control could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeControlError {
+    /// A part is not a number of seconds.
+    NotSeconds {
+        /// The whole text.
+        text: String,
+        /// Which part.
+        part: TimePart,
+        /// What that part says.
+        value: String,
+    },
+    /// Both parts are zero.
+    NoTime {
+        /// The whole text.
+        text: String,
+    },
+}
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControlError::NotSeconds { text, part, value } => write!(
+                f,
+                "time control '{text}': the {part} '{value}' is not a number of seconds \
+                 (expected e.g. 5+0.05)"
+            ),
+            TimeControlError::NoTime { text } => {
+                write!(f, "time control '{text}' gives no time at all")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
 impl FromStr for TimeControl {
-    type Err = String;
+    type Err = TimeControlError;
 
     /// Reads `SECONDS[+INCREMENT]`, e.g. `5+0.05`, `10`, `60+1`.
-    fn from_str(text: &str) -> Result<TimeControl, String> {
+    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let (base, increment) = match text.split_once('+') {
             Some((b, i)) => (b, i),
             None => (text, "0"),
         };
-        let seconds = |part: &str, what: &str| -> Result<Duration, String> {
-            part.trim()
+        let seconds = |value: &str, part: TimePart| -> Result<Duration, TimeControlError> {
+            value
+                .trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
                 .map(Duration::from_secs_f64)
-                .ok_or_else(|| {
-                    format!(
-                        "time control '{text}': the {what} '{part}' is not a number of seconds \
-                         (expected e.g. 5+0.05)"
-                    )
+                .ok_or_else(|| TimeControlError::NotSeconds {
+                    text: text.to_string(),
+                    part,
+                    value: value.to_string(),
                 })
         };
         let tc = TimeControl {
-            base: seconds(base, "base time")?,
-            increment: seconds(increment, "increment")?,
+            base: seconds(base, TimePart::Base)?,
+            increment: seconds(increment, TimePart::Increment)?,
         };
         if tc.base.is_zero() && tc.increment.is_zero() {
-            return Err(format!("time control '{text}' gives no time at all"));
+            return Err(TimeControlError::NoTime {
+                text: text.to_string(),
+            });
         }
         Ok(tc)
     }
@@ -158,6 +214,18 @@ mod tests {
         for bad in ["", "x", "5+", "-1+1", "0+0", "5+0.05+1"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+        assert_eq!(
+            "5+x".parse::<TimeControl>(),
+            Err(TimeControlError::NotSeconds {
+                text: "5+x".into(),
+                part: TimePart::Increment,
+                value: "x".into()
+            })
+        );
+        assert_eq!(
+            "0".parse::<TimeControl>(),
+            Err(TimeControlError::NoTime { text: "0".into() })
+        );
     }
 
     #[test]

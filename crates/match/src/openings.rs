@@ -5,8 +5,9 @@
 //! fields followed by opcodes — are read too. Blank lines and lines starting with `#` are
 //! skipped.
 
-use std::path::Path;
-use xiangqi_rules::Position;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use xiangqi_rules::{FenError, Position};
 
 /// The shipped openings: balanced positions a few moves deep (see the file's header for the
 /// command that generated them).
@@ -35,8 +36,52 @@ impl Opening {
     }
 }
 
+/// Why openings could not be read.
+#[derive(Debug)]
+pub enum OpeningsError {
+    /// The file could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
+    /// A line is not a position.
+    Fen {
+        /// The file or text the line is in.
+        source: String,
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong with the FEN.
+        error: FenError,
+    },
+    /// There is not one position.
+    Empty {
+        /// The file or text.
+        source: String,
+    },
+}
+
+impl fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsError::Read { path, error } => {
+                write!(f, "cannot read openings from {}: {error}", path.display())
+            }
+            OpeningsError::Fen {
+                source,
+                line,
+                error,
+            } => write!(f, "{source}:{line}: bad FEN: {error}"),
+            OpeningsError::Empty { source } => write!(f, "{source}: no opening positions"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
+
 /// Reads openings from `text`; `source` names it in errors (`file.fens:12: …`).
-pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> {
+pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, OpeningsError> {
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -52,8 +97,11 @@ pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> 
             Err(full_error) => {
                 // EPD: the first four fields are the position, opcodes follow.
                 let fields: Vec<&str> = fen.split_whitespace().take(4).collect();
-                Position::from_fen(&fields.join(" "))
-                    .map_err(|_| format!("{source}:{}: bad FEN: {full_error}", number + 1))?
+                Position::from_fen(&fields.join(" ")).map_err(|_| OpeningsError::Fen {
+                    source: source.to_string(),
+                    line: number + 1,
+                    error: full_error,
+                })?
             }
         };
         openings.push(Opening {
@@ -63,15 +111,19 @@ pub fn parse_openings(text: &str, source: &str) -> Result<Vec<Opening>, String> 
         });
     }
     if openings.is_empty() {
-        return Err(format!("{source}: no opening positions"));
+        return Err(OpeningsError::Empty {
+            source: source.to_string(),
+        });
     }
     Ok(openings)
 }
 
 /// Reads the openings in the file at `path`.
-pub fn load_openings(path: &Path) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings from {}: {e}", path.display()))?;
+pub fn load_openings(path: &Path) -> Result<Vec<Opening>, OpeningsError> {
+    let text = std::fs::read_to_string(path).map_err(|error| OpeningsError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
     parse_openings(&text, &path.display().to_string())
 }
 
@@ -103,8 +155,17 @@ mod tests {
     #[test]
     fn bad_lines_are_reported_with_their_number() {
         let err = parse_openings("# x\nnot a fen\n", "book.fens").unwrap_err();
-        assert!(err.starts_with("book.fens:2: bad FEN"), "{err}");
-        assert!(parse_openings("# only comments\n", "empty").is_err());
+        assert!(matches!(err, OpeningsError::Fen { line: 2, .. }), "{err:?}");
+        assert!(err.to_string().starts_with("book.fens:2: bad FEN"), "{err}");
+        assert!(matches!(
+            parse_openings("# only comments\n", "empty"),
+            Err(OpeningsError::Empty { .. })
+        ));
+        let missing = load_openings(Path::new("/nonexistent/book.fens")).unwrap_err();
+        assert!(
+            missing.to_string().contains("/nonexistent/book.fens"),
+            "{missing}"
+        );
     }
 
     #[test]

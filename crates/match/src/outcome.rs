@@ -5,7 +5,8 @@
 use crate::player::Fault;
 use std::fmt;
 use std::time::Duration;
-use xiangqi_rules::{Color, EndReason};
+use xiangqi_rules::explain::IllegalMove;
+use xiangqi_rules::{Color, EndReason, ParseMoveError};
 
 pub use xiangqi_rules::GameResult;
 
@@ -24,6 +25,24 @@ pub fn points_for(result: GameResult, side: Color) -> f64 {
         Some(winner) if winner == side => 1.0,
         Some(_) => 0.0,
         None => 0.5,
+    }
+}
+
+/// Why a move an engine answered with does not stand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveFault {
+    /// The word after `bestmove` is not a move in coordinate notation.
+    Unreadable(ParseMoveError),
+    /// The move breaks a rule in the position.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for MoveFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveFault::Unreadable(error) => write!(f, "{error}"),
+            MoveFault::Illegal(reason) => write!(f, "{reason}"),
+        }
     }
 }
 
@@ -52,8 +71,8 @@ pub enum Termination {
         side: Color,
         /// What the engine wrote.
         text: String,
-        /// Why it is not legal.
-        why: String,
+        /// Why it does not stand.
+        why: MoveFault,
     },
     /// An engine answered `bestmove (none)` / `nobestmove` although it had legal moves.
     NoMove {
@@ -180,7 +199,7 @@ mod tests {
     fn terminations_name_the_reason() {
         let t = Termination::Fault {
             side: Color::Black,
-            fault: Fault::Crash("it exited with status 3".into()),
+            fault: Fault::Crash(crate::process::ProcessEnd::Exited(3)),
         };
         assert_eq!(
             t.to_string(),

@@ -6,6 +6,7 @@
 use crate::game::GameRecord;
 use crate::outcome::pgn_result;
 use std::fmt::Write as _;
+use xiangqi_engine::protocol::ProtocolScore;
 use xiangqi_rules::{Color, Position};
 
 /// The tags that are the same for every game of a match, plus the round.
@@ -61,8 +62,8 @@ pub fn format_game(header: &PgnHeader, game: &GameRecord) -> String {
         }
         let _ = write!(text, "{}", played.mv);
         let evaluation = match (played.score, played.depth) {
-            (Some(score), Some(depth)) => format!("{}/{depth} ", score.pgn()),
-            (Some(score), None) => format!("{} ", score.pgn()),
+            (Some(score), Some(depth)) => format!("{}/{depth} ", score_text(score)),
+            (Some(score), None) => format!("{} ", score_text(score)),
             (None, _) => String::new(),
         };
         let _ = write!(
@@ -83,6 +84,15 @@ pub fn format_game(header: &PgnHeader, game: &GameRecord) -> String {
     out.push_str(&wrap(&text, 80));
     out.push_str("\n\n");
     out
+}
+
+/// A score as written in a move comment: `+0.35`, `-1.20`, `+M5`, `-M3`.
+fn score_text(score: ProtocolScore) -> String {
+    match score {
+        ProtocolScore::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        ProtocolScore::Mate(n) if n > 0 => format!("+M{n}"),
+        ProtocolScore::Mate(n) => format!("-M{}", -n),
+    }
 }
 
 /// Escapes a tag value.
@@ -135,7 +145,7 @@ mod tests {
     use super::*;
     use crate::game::PlayedMove;
     use crate::outcome::{Outcome, Termination};
-    use crate::protocol::EngineScore;
+
     use std::time::Duration;
     use xiangqi_rules::{Move, Square};
 
@@ -166,15 +176,15 @@ mod tests {
         let game = GameRecord {
             start_fen: fen.into(),
             moves: vec![
-                played("h9g7", Some(EngineScore::Centipawns(-12))),
+                played("h9g7", Some(ProtocolScore::Cp(-12))),
                 played("h0g2", None),
-                played("i9h9", Some(EngineScore::Mate(3))),
+                played("i9h9", Some(ProtocolScore::Mate(3))),
             ],
             outcome: Outcome::loss(
                 Color::Black,
                 Termination::Fault {
                     side: Color::Black,
-                    fault: crate::player::Fault::Crash("it exited with status 1".into()),
+                    fault: crate::player::Fault::Crash(crate::process::ProcessEnd::Exited(1)),
                 },
             ),
             red: "dev".into(),

@@ -1,19 +1,19 @@
 //! One engine as a match sees it: started on demand, set up with its options, asked for moves
-//! under a deadline, and restarted after a crash or a hang.
+//! under a deadline, and restarted after a crash or a hang. The words are the engine crate's
+//! protocol; this module only drives the process.
 
-use crate::engine_spec::{EngineSpec, Protocol};
-use crate::process::{EngineLog, EngineProcess, ReadError};
-use crate::protocol::{
-    EngineLine, EngineScore, GoRequest, go_command, move_from_engine, parse_line, position_command,
-    setoption_command,
-};
+use crate::engine_spec::EngineSpec;
+use crate::process::{EngineLog, EngineProcess, ProcessEnd, ReadError, SpawnError};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
-use xiangqi_rules::Move;
+use xiangqi_engine::protocol::{
+    BestMove, Command, Dialect, GoParams, PositionCommand, ProtocolScore, Reply, ReplyError,
+};
+use xiangqi_rules::{Move, Position};
 
 /// How long an engine may take to finish the handshake or answer `isready`.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(15);
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// How long an engine may take to exit after `quit`.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
@@ -21,10 +21,12 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 /// Something went wrong with the engine process itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// The engine could not be started or did not finish its handshake.
-    StartFailure(String),
-    /// The engine exited or closed its pipes; the text says how.
-    Crash(String),
+    /// The program could not be started.
+    Spawn(SpawnError),
+    /// The engine started but did not finish its start-up (handshake, options, `isready`).
+    StartUp(Box<Fault>),
+    /// The engine's pipes closed: it exited or crashed.
+    Crash(ProcessEnd),
     /// The engine did not answer in time.
     Hang {
         /// What we waited for: `bestmove`, `readyok`, …
@@ -37,8 +39,9 @@ pub enum Fault {
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Fault::StartFailure(why) => write!(f, "failed to start: {why}"),
-            Fault::Crash(how) => write!(f, "crashed: {how}"),
+            Fault::Spawn(error) => write!(f, "failed to start: {error}"),
+            Fault::StartUp(fault) => write!(f, "failed to start: {fault}"),
+            Fault::Crash(end) => write!(f, "crashed: {end}"),
             Fault::Hang { awaiting, waited } => write!(
                 f,
                 "hung: no {awaiting} within {:.3} s",
@@ -48,21 +51,22 @@ impl fmt::Display for Fault {
     }
 }
 
+impl std::error::Error for Fault {}
+
 /// An engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Thought {
-    /// The move text as the engine wrote it (`None` for `bestmove (none)` or `nobestmove`).
-    pub text: Option<String>,
-    /// The move read with the engine's rank numbering, if the text is a move at all.
-    pub best: Option<Move>,
-    /// The last exact score the engine reported.
-    pub score: Option<EngineScore>,
+    /// The move (`None` for `bestmove (none)` or `nobestmove`), or why the word after
+    /// `bestmove` is not a move.
+    pub best: Result<Option<Move>, ReplyError>,
+    /// The last exact score the engine reported for its best line.
+    pub score: Option<ProtocolScore>,
     /// The depth of the last `info` line.
     pub depth: Option<u32>,
     /// Time from sending `go` to reading `bestmove`.
     pub elapsed: Duration,
     /// The last exact score and first move of each MultiPV line, best line first.
-    pub lines: Vec<(EngineScore, Move)>,
+    pub lines: Vec<(ProtocolScore, Move)>,
 }
 
 /// An engine taking part in a match.
@@ -99,36 +103,32 @@ impl Player {
         if self.process.is_some() {
             return Ok(());
         }
-        let process =
-            EngineProcess::spawn(&self.spec, self.log.clone()).map_err(Fault::StartFailure)?;
+        let process = EngineProcess::spawn(&self.spec, self.log.clone()).map_err(Fault::Spawn)?;
         self.process = Some(process);
         let result = self.handshake();
         if result.is_err() {
             self.kill();
         }
-        result.map_err(|fault| match fault {
-            Fault::StartFailure(_) => fault,
-            other => Fault::StartFailure(other.to_string()),
-        })
+        result.map_err(|fault| Fault::StartUp(Box::new(fault)))
     }
 
     fn handshake(&mut self) -> Result<(), Fault> {
-        let protocol = self.spec.protocol;
-        self.send(protocol.name())?;
+        let dialect = self.spec.dialect;
+        self.send(&Command::Hello(dialect))?;
         let since = Instant::now();
         let deadline = since + HANDSHAKE_TIMEOUT;
         let mut advertised = Vec::new();
         loop {
-            match parse_line(&self.read(deadline, protocol_ok(protocol), since)?) {
-                EngineLine::HandshakeDone => break,
-                EngineLine::IdName(name) => self.id_name = Some(name),
-                EngineLine::Option(name) => advertised.push(name),
+            match self.read(deadline, dialect.handshake_done(), since)? {
+                Ok(Some(Reply::HandshakeDone(_))) => break,
+                Ok(Some(Reply::IdName(name))) => self.id_name = Some(name),
+                Ok(Some(Reply::Option(option))) => advertised.push(option.name),
                 _ => {}
             }
         }
         let mut options = self.spec.options.clone();
-        let wanted = |name: &str, wanted_protocol: Protocol| {
-            protocol == wanted_protocol
+        let wanted = |name: &str, wanted_dialect: Dialect| {
+            dialect == wanted_dialect
                 && advertised.iter().any(|a| a == name)
                 && !self
                     .spec
@@ -137,15 +137,15 @@ impl Player {
                     .any(|(n, _)| n.eq_ignore_ascii_case(name))
         };
         // Fairy-Stockfish plays chess in plain UCI unless told otherwise.
-        if wanted("UCI_Variant", Protocol::Uci) {
+        if wanted("UCI_Variant", Dialect::Uci) {
             options.push(("UCI_Variant".into(), "xiangqi".into()));
         }
         // UCCI engines that know `usemillisec` read `go time` in seconds unless it is set.
-        if wanted("usemillisec", Protocol::Ucci) {
+        if wanted("usemillisec", Dialect::Ucci) {
             options.push(("usemillisec".into(), "true".into()));
         }
-        for (name, value) in &options {
-            self.send(&setoption_command(protocol, name, value))?;
+        for (name, value) in options {
+            self.send(&Command::SetOption { name, value })?;
         }
         self.sync()
     }
@@ -154,36 +154,36 @@ impl Player {
     /// ready.
     pub fn new_game(&mut self) -> Result<(), Fault> {
         self.start()?;
-        if self.spec.protocol == Protocol::Uci {
-            self.send("ucinewgame")?;
+        if self.spec.dialect == Dialect::Uci {
+            self.send(&Command::NewGame)?;
         }
         self.sync()
     }
 
     /// Sends `isready` and waits for `readyok`.
     fn sync(&mut self) -> Result<(), Fault> {
-        self.send("isready")?;
+        self.send(&Command::IsReady)?;
         let since = Instant::now();
         let deadline = since + HANDSHAKE_TIMEOUT;
         loop {
-            if parse_line(&self.read(deadline, "readyok", since)?) == EngineLine::ReadyOk {
+            if let Ok(Some(Reply::ReadyOk)) = self.read(deadline, "readyok", since)? {
                 return Ok(());
             }
         }
     }
 
-    /// Asks for a move in the position reached from `start_fen` by `moves`, and waits for
+    /// Asks for a move in the position reached from `start` by `moves`, and waits for
     /// `bestmove` until `allowed` has passed. A hang or a crash kills the process; the next
     /// call starts a fresh one.
     pub fn think(
         &mut self,
-        start_fen: &str,
+        start: &Position,
         moves: &[Move],
-        request: GoRequest,
+        go: &GoParams,
         allowed: Duration,
     ) -> Result<Thought, Fault> {
         self.start()?;
-        let result = self.think_running(start_fen, moves, request, allowed);
+        let result = self.think_running(start, moves, go, allowed);
         if result.is_err() {
             self.kill();
         }
@@ -192,57 +192,56 @@ impl Player {
 
     fn think_running(
         &mut self,
-        start_fen: &str,
+        start: &Position,
         moves: &[Move],
-        request: GoRequest,
+        go: &GoParams,
         allowed: Duration,
     ) -> Result<Thought, Fault> {
-        self.send(&position_command(start_fen, moves, self.spec.ranks))?;
-        self.send(&go_command(self.spec.protocol, request))?;
+        self.send(&Command::Position(PositionCommand {
+            start: start.clone(),
+            moves: moves.to_vec(),
+        }))?;
+        self.send(&Command::Go(go.clone()))?;
         let started = Instant::now();
         let deadline = started + allowed;
         let mut score = None;
         let mut depth = None;
         let mut lines = BTreeMap::new();
         loop {
-            let line = self.read(deadline, "bestmove", started)?;
-            match parse_line(&line) {
-                EngineLine::Info(info) => {
-                    if let (Some(line_score), Some(first)) = (info.score, &info.first_move) {
-                        if let Some(m) = move_from_engine(first, self.spec.ranks) {
-                            lines.insert(info.multipv.unwrap_or(1), (line_score, m));
-                        }
+            let best = match self.read(deadline, "bestmove", started)? {
+                Ok(Some(Reply::Info(info))) => {
+                    let multipv = info.multipv.unwrap_or(1);
+                    if let (Some(line_score), Some(&first)) = (info.exact_score(), info.pv.first())
+                    {
+                        lines.insert(multipv, (line_score, first));
                     }
-                    if info.score.is_some() && info.multipv.unwrap_or(1) == 1 {
-                        score = info.score;
+                    if info.exact_score().is_some() && multipv == 1 {
+                        score = info.exact_score();
                     }
                     if info.depth.is_some() {
                         depth = info.depth;
                     }
+                    continue;
                 }
-                EngineLine::BestMove(text) => {
-                    let elapsed = started.elapsed();
-                    let best = text
-                        .as_deref()
-                        .and_then(|t| move_from_engine(t, self.spec.ranks));
-                    return Ok(Thought {
-                        text,
-                        best,
-                        score,
-                        depth,
-                        elapsed,
-                        lines: lines.into_values().collect(),
-                    });
-                }
-                _ => {}
-            }
+                Ok(Some(Reply::BestMove(BestMove { best, .. }))) => Ok(best),
+                Err(error @ ReplyError::BestMove { .. }) => Err(error),
+                Ok(_) => continue,
+            };
+            return Ok(Thought {
+                best,
+                score,
+                depth,
+                elapsed: started.elapsed(),
+                lines: lines.into_values().collect(),
+            });
         }
     }
 
     /// Asks the engine to quit and ends its process.
     pub fn quit(&mut self) {
         if let Some(process) = self.process.take() {
-            process.shut_down("quit", QUIT_GRACE);
+            let quit = Command::Quit.format(self.spec.dialect, self.spec.ranks);
+            process.shut_down(&quit, QUIT_GRACE);
         }
     }
 
@@ -251,42 +250,38 @@ impl Player {
         self.process = None;
     }
 
-    fn send(&mut self, line: &str) -> Result<(), Fault> {
+    fn send(&mut self, command: &Command) -> Result<(), Fault> {
+        let line = command.format(self.spec.dialect, self.spec.ranks);
         match self.process.as_mut() {
-            Some(process) => process.send(line).map_err(Fault::Crash),
-            None => Err(Fault::Crash("the engine is not running".into())),
+            Some(process) => process.send(&line).map_err(Fault::Crash),
+            None => Err(Fault::Crash(ProcessEnd::NotRunning)),
         }
     }
 
-    /// The next line, waiting until `deadline`; a timeout is a hang that began at `since`.
+    /// The next line, read as a reply, waiting until `deadline`; a timeout is a hang that
+    /// began at `since`.
     fn read(
         &mut self,
         deadline: Instant,
         awaiting: &'static str,
         since: Instant,
-    ) -> Result<String, Fault> {
+    ) -> Result<Result<Option<Reply>, ReplyError>, Fault> {
         let Some(process) = self.process.as_mut() else {
-            return Err(Fault::Crash("the engine is not running".into()));
+            return Err(Fault::Crash(ProcessEnd::NotRunning));
         };
-        process.read_line(deadline).map_err(|e| match e {
-            ReadError::Closed(how) => Fault::Crash(format!("its output closed; {how}")),
+        let line = process.read_line(deadline).map_err(|e| match e {
+            ReadError::Closed(end) => Fault::Crash(end),
             ReadError::Timeout => Fault::Hang {
                 awaiting,
                 waited: since.elapsed(),
             },
-        })
+        })?;
+        Ok(Reply::parse(&line, self.spec.ranks))
     }
 }
 
 impl Drop for Player {
     fn drop(&mut self) {
         self.quit();
-    }
-}
-
-fn protocol_ok(protocol: Protocol) -> &'static str {
-    match protocol {
-        Protocol::Uci => "uciok",
-        Protocol::Ucci => "ucciok",
     }
 }

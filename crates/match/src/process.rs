@@ -2,6 +2,7 @@
 //! thread so that every wait has a deadline, and an optional shared log of all traffic.
 
 use crate::engine_spec::EngineSpec;
+use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -35,11 +36,83 @@ impl EngineLog {
     }
 }
 
+/// How an engine process ended, as far as we can tell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProcessEnd {
+    /// It exited with this status.
+    Exited(i32),
+    /// A signal killed it.
+    Killed(i32),
+    /// It ended some other way; the text is the system's description.
+    Other(String),
+    /// It closed its pipes but is still running.
+    StillRunning,
+    /// Its state could not be read; the text says why.
+    Unknown(String),
+    /// There is no process (it was never started or has been ended).
+    NotRunning,
+}
+
+impl fmt::Display for ProcessEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProcessEnd::Exited(code) => write!(f, "it exited with status {code}"),
+            ProcessEnd::Killed(signal) => write!(f, "it was killed by signal {signal}"),
+            ProcessEnd::Other(how) => write!(f, "it ended ({how})"),
+            ProcessEnd::StillRunning => f.write_str("its output closed but it is still running"),
+            ProcessEnd::Unknown(why) => write!(f, "its state is unknown ({why})"),
+            ProcessEnd::NotRunning => f.write_str("the engine is not running"),
+        }
+    }
+}
+
+/// Why an engine process could not be started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpawnError {
+    /// The description has no program to run.
+    EmptyCommand {
+        /// The engine's name.
+        engine: String,
+    },
+    /// The system refused to start the program.
+    Start {
+        /// The command line.
+        command: String,
+        /// The system's kind of error.
+        kind: std::io::ErrorKind,
+        /// The system's message.
+        message: String,
+    },
+    /// The process has no standard output to read.
+    NoOutput {
+        /// The engine's name.
+        engine: String,
+    },
+}
+
+impl fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpawnError::EmptyCommand { engine } => {
+                write!(f, "engine {engine} has an empty command")
+            }
+            SpawnError::Start {
+                command, message, ..
+            } => write!(f, "cannot start '{command}': {message}"),
+            SpawnError::NoOutput { engine } => {
+                write!(f, "engine {engine} has no standard output")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SpawnError {}
+
 /// Why reading from an engine stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadError {
-    /// The engine closed its output (it exited or crashed); the text says how it ended.
-    Closed(String),
+    /// The engine closed its output (it exited or crashed).
+    Closed(ProcessEnd),
     /// Nothing came before the deadline.
     Timeout,
 }
@@ -55,11 +128,13 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts the engine described by `spec`; its standard error is discarded.
-    pub fn spawn(spec: &EngineSpec, log: Option<EngineLog>) -> Result<EngineProcess, String> {
-        let (program, args) = spec
-            .command
-            .split_first()
-            .ok_or_else(|| format!("engine {} has an empty command", spec.name))?;
+    pub fn spawn(spec: &EngineSpec, log: Option<EngineLog>) -> Result<EngineProcess, SpawnError> {
+        let (program, args) =
+            spec.command
+                .split_first()
+                .ok_or_else(|| SpawnError::EmptyCommand {
+                    engine: spec.name.clone(),
+                })?;
         let mut command = Command::new(program);
         command
             .args(args)
@@ -69,14 +144,15 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
+        let mut child = command.spawn().map_err(|e| SpawnError::Start {
+            command: spec.command.join(" "),
+            kind: e.kind(),
+            message: e.to_string(),
+        })?;
         let stdin = child.stdin.take();
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| format!("engine {} has no standard output", spec.name))?;
+        let stdout = child.stdout.take().ok_or_else(|| SpawnError::NoOutput {
+            engine: spec.name.clone(),
+        })?;
         let (sender, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -95,8 +171,9 @@ impl EngineProcess {
         })
     }
 
-    /// Writes one line to the engine. A failure means the engine has gone; the error says how.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    /// Writes one line to the engine. A failure means the engine has gone; the error says how
+    /// it ended.
+    pub fn send(&mut self, line: &str) -> Result<(), ProcessEnd> {
         if let Some(log) = &self.log {
             log.write(&self.name, '>', line);
         }
@@ -104,7 +181,7 @@ impl EngineProcess {
             Some(stdin) => writeln!(stdin, "{line}").and_then(|()| stdin.flush()),
             None => Err(std::io::Error::other("input already closed")),
         };
-        written.map_err(|e| format!("cannot write to the engine ({e}); {}", self.exit_text()))
+        written.map_err(|_| self.end())
     }
 
     /// The next line the engine writes, waiting until `deadline` at most.
@@ -118,22 +195,21 @@ impl EngineProcess {
                 Ok(line)
             }
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed(self.exit_text())),
+            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed(self.end())),
         }
     }
 
-    /// How the process ended, in words, waiting briefly for it to finish ("exited with status
-    /// 1", "killed by signal 9"), or "still running".
-    pub fn exit_text(&mut self) -> String {
+    /// How the process ended, waiting briefly for it to finish.
+    pub fn end(&mut self) -> ProcessEnd {
         let deadline = Instant::now() + Duration::from_millis(500);
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return describe_exit(status),
+                Ok(Some(status)) => return process_end(status),
                 Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(5))
                 }
-                Ok(None) => return "it is still running".to_string(),
-                Err(e) => return format!("its state is unknown ({e})"),
+                Ok(None) => return ProcessEnd::StillRunning,
+                Err(e) => return ProcessEnd::Unknown(e.to_string()),
             }
         }
     }
@@ -164,19 +240,19 @@ impl Drop for EngineProcess {
 }
 
 #[cfg(unix)]
-fn describe_exit(status: std::process::ExitStatus) -> String {
+fn process_end(status: std::process::ExitStatus) -> ProcessEnd {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
-        (Some(code), _) => format!("it exited with status {code}"),
-        (None, Some(signal)) => format!("it was killed by signal {signal}"),
-        (None, None) => format!("it ended ({status})"),
+        (Some(code), _) => ProcessEnd::Exited(code),
+        (None, Some(signal)) => ProcessEnd::Killed(signal),
+        (None, None) => ProcessEnd::Other(status.to_string()),
     }
 }
 
 #[cfg(not(unix))]
-fn describe_exit(status: std::process::ExitStatus) -> String {
+fn process_end(status: std::process::ExitStatus) -> ProcessEnd {
     match status.code() {
-        Some(code) => format!("it exited with status {code}"),
-        None => format!("it ended ({status})"),
+        Some(code) => ProcessEnd::Exited(code),
+        None => ProcessEnd::Other(status.to_string()),
     }
 }

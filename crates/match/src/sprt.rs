@@ -46,45 +46,108 @@ impl fmt::Display for SprtDecision {
     }
 }
 
+/// Why SPRT settings could not be read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SprtError {
+    /// A word is not `key=value`.
+    NotKeyValue {
+        /// The word.
+        word: String,
+    },
+    /// A value is not a number.
+    NotANumber {
+        /// The whole `key=value` word.
+        word: String,
+    },
+    /// A key that is none of `elo0`, `elo1`, `alpha`, `beta`.
+    UnknownKey {
+        /// The key.
+        key: String,
+    },
+    /// `elo0` or `elo1` is missing.
+    NoHypotheses,
+    /// `elo0` is not below `elo1`.
+    EloOrder {
+        /// Elo under H0.
+        elo0: f64,
+        /// Elo under H1.
+        elo1: f64,
+    },
+    /// The error rates are outside (0, 1) or sum to 1 or more.
+    ErrorRates {
+        /// The false-positive rate.
+        alpha: f64,
+        /// The false-negative rate.
+        beta: f64,
+    },
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::NotKeyValue { word } => write!(f, "SPRT setting '{word}' is not key=value"),
+            SprtError::NotANumber { word } => {
+                write!(f, "SPRT setting '{word}': the value is not a number")
+            }
+            SprtError::UnknownKey { key } => {
+                write!(
+                    f,
+                    "unknown SPRT setting '{key}' (keys: elo0, elo1, alpha, beta)"
+                )
+            }
+            SprtError::NoHypotheses => f.write_str("SPRT needs elo0=X and elo1=Y"),
+            SprtError::EloOrder { elo0, elo1 } => {
+                write!(f, "SPRT: elo0 ({elo0}) must be below elo1 ({elo1})")
+            }
+            SprtError::ErrorRates { alpha, beta } => write!(
+                f,
+                "SPRT: alpha ({alpha}) and beta ({beta}) must lie in (0, 1) with a sum below 1"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
 impl Sprt {
     /// Reads `elo0=X elo1=Y alpha=A beta=B` words (alpha and beta default to 0.05).
-    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Sprt, String> {
+    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Sprt, SprtError> {
         let mut elo0 = None;
         let mut elo1 = None;
         let mut alpha = 0.05;
         let mut beta = 0.05;
         for word in words {
             let word = word.as_ref();
-            let (key, value) = word
-                .split_once('=')
-                .ok_or_else(|| format!("SPRT setting '{word}' is not key=value"))?;
+            let (key, value) = word.split_once('=').ok_or_else(|| SprtError::NotKeyValue {
+                word: word.to_string(),
+            })?;
             let value: f64 = value
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| format!("SPRT setting '{word}': '{value}' is not a number"))?;
+                .ok_or_else(|| SprtError::NotANumber {
+                    word: word.to_string(),
+                })?;
             match key {
                 "elo0" => elo0 = Some(value),
                 "elo1" => elo1 = Some(value),
                 "alpha" => alpha = value,
                 "beta" => beta = value,
                 _ => {
-                    return Err(format!(
-                        "unknown SPRT setting '{key}' (keys: elo0, elo1, alpha, beta)"
-                    ));
+                    return Err(SprtError::UnknownKey {
+                        key: key.to_string(),
+                    });
                 }
             }
         }
         let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-            return Err("SPRT needs elo0=X and elo1=Y".into());
+            return Err(SprtError::NoHypotheses);
         };
         if elo0 >= elo1 {
-            return Err(format!("SPRT: elo0 ({elo0}) must be below elo1 ({elo1})"));
+            return Err(SprtError::EloOrder { elo0, elo1 });
         }
         if !(0.0 < alpha && alpha < 1.0 && 0.0 < beta && beta < 1.0 && alpha + beta < 1.0) {
-            return Err(format!(
-                "SPRT: alpha ({alpha}) and beta ({beta}) must lie in (0, 1) with a sum below 1"
-            ));
+            return Err(SprtError::ErrorRates { alpha, beta });
         }
         Ok(Sprt {
             elo0,
@@ -252,10 +315,38 @@ mod tests {
 
     #[test]
     fn bad_settings_are_refused() {
-        assert!(Sprt::parse(&["elo0=5", "elo1=0"]).is_err());
-        assert!(Sprt::parse(&["elo0=0"]).is_err());
-        assert!(Sprt::parse(&["elo0=0", "elo1=5", "alpha=0.7", "beta=0.5"]).is_err());
-        assert!(Sprt::parse(&["elo0=0", "elo1=5", "gamma=1"]).is_err());
-        assert!(Sprt::parse(&["elo0=x", "elo1=5"]).is_err());
+        assert_eq!(
+            Sprt::parse(&["elo0=5", "elo1=0"]),
+            Err(SprtError::EloOrder {
+                elo0: 5.0,
+                elo1: 0.0
+            })
+        );
+        assert_eq!(Sprt::parse(&["elo0=0"]), Err(SprtError::NoHypotheses));
+        assert_eq!(
+            Sprt::parse(&["elo0=0", "elo1=5", "alpha=0.7", "beta=0.5"]),
+            Err(SprtError::ErrorRates {
+                alpha: 0.7,
+                beta: 0.5
+            })
+        );
+        assert_eq!(
+            Sprt::parse(&["elo0=0", "elo1=5", "gamma=1"]),
+            Err(SprtError::UnknownKey {
+                key: "gamma".into()
+            })
+        );
+        assert_eq!(
+            Sprt::parse(&["elo0=x", "elo1=5"]),
+            Err(SprtError::NotANumber {
+                word: "elo0=x".into()
+            })
+        );
+        assert_eq!(
+            Sprt::parse(&["elo0"]),
+            Err(SprtError::NotKeyValue {
+                word: "elo0".into()
+            })
+        );
     }
 }

@@ -8,11 +8,12 @@ use crate::game::{GameRecord, GameSettings, play_game};
 use crate::openings::Opening;
 use crate::outcome::{Termination, points_for};
 use crate::pgn::{PgnHeader, format_game};
-use crate::player::Player;
+use crate::player::{Fault, Player};
 use crate::process::EngineLog;
 use crate::sprt::{Sprt, SprtDecision};
 use crate::stats::Tally;
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::fmt;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
@@ -137,15 +138,52 @@ pub fn termination_key(termination: &Termination, red: &str, black: &str) -> Str
         Termination::NoMove { side } => format!("no move from {}", name(side)),
         Termination::Fault { side, fault } => {
             let what = match fault {
-                crate::player::Fault::StartFailure(_) => "start failure",
-                crate::player::Fault::Crash(_) => "crash",
-                crate::player::Fault::Hang { .. } => "hang",
+                Fault::Spawn(_) | Fault::StartUp(_) => "start failure",
+                Fault::Crash(_) => "crash",
+                Fault::Hang { .. } => "hang",
             };
             format!("{what} of {}", name(side))
         }
         Termination::TimeForfeit { side, .. } => format!("time loss by {}", name(side)),
     }
 }
+
+/// Why a match could not be played to its end.
+#[derive(Debug)]
+pub enum MatchError {
+    /// There is no opening position to play.
+    NoOpenings,
+    /// The PGN file could not be created.
+    PgnCreate {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
+    /// A game could not be written to the PGN file; the match stopped.
+    PgnWrite {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::NoOpenings => f.write_str("no opening positions to play"),
+            MatchError::PgnCreate { path, error } => {
+                write!(f, "cannot create the PGN file {}: {error}", path.display())
+            }
+            MatchError::PgnWrite { path, error } => {
+                write!(f, "cannot write the PGN file {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug)]
@@ -160,15 +198,18 @@ struct Job {
 pub fn run_match(
     config: &MatchConfig,
     on_game: &mut dyn FnMut(&FinishedGame, &Standing),
-) -> Result<Standing, String> {
+) -> Result<Standing, MatchError> {
     if config.openings.is_empty() {
-        return Err("no opening positions to play".into());
+        return Err(MatchError::NoOpenings);
     }
     let mut pgn = match &config.pgn {
-        Some(path) => Some(
-            File::create(path)
-                .map_err(|e| format!("cannot create the PGN file {}: {e}", path.display()))?,
-        ),
+        Some(path) => Some((
+            path,
+            File::create(path).map_err(|error| MatchError::PgnCreate {
+                path: path.clone(),
+                error,
+            })?,
+        )),
         None => None,
     };
     let jobs: VecDeque<Job> = (0..config.games)
@@ -231,7 +272,7 @@ pub fn run_match(
         drop(sender);
         for finished in results {
             standing.record(&finished, &mut first_half);
-            if let Some(file) = pgn.as_mut() {
+            if let Some((path, file)) = pgn.as_mut() {
                 let header = PgnHeader {
                     event: config.event.clone(),
                     site: "xiangqi match".into(),
@@ -243,11 +284,14 @@ pub fn run_match(
                     ),
                     time_control: config.settings.limits.pgn_tag(),
                 };
-                if let Err(e) = file
+                if let Err(error) = file
                     .write_all(format_game(&header, &finished.record).as_bytes())
                     .and_then(|()| file.flush())
                 {
-                    write_error.get_or_insert(format!("cannot write the PGN file: {e}"));
+                    write_error.get_or_insert(MatchError::PgnWrite {
+                        path: path.to_path_buf(),
+                        error,
+                    });
                     stop.store(true, Ordering::Relaxed);
                 }
             }

@@ -8,15 +8,12 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use xiangqi_match::engine_spec::EngineSpec;
-use xiangqi_match::game::GameSettings;
-use xiangqi_match::limits::{Limits, TimeControl};
-use xiangqi_match::openings::Opening;
-use xiangqi_match::outcome::{GameResult, Termination};
-use xiangqi_match::player::Fault;
-use xiangqi_match::sprt::{Sprt, SprtDecision};
-use xiangqi_match::tournament::{FinishedGame, MatchConfig, Standing, run_match};
-use xiangqi_rules::{Color, Move, Position, Square};
+use xiangqi_match::{
+    Dialect, EngineSpec, Fault, FinishedGame, GameResult, GameSettings, Limits, MatchConfig,
+    MoveFault, Opening, ProcessEnd, SpawnError, Sprt, SprtDecision, Standing, Termination,
+    TimeControl, run_match,
+};
+use xiangqi_rules::{Color, Move, Position};
 
 const MODE_VARIABLE: &str = "XQ_FAKE_ENGINE";
 
@@ -129,9 +126,7 @@ fn read_position(line: &str) -> Position {
         None => Position::startpos(),
     };
     for text in moves.split_whitespace() {
-        let from = Square::parse(&text[..2]).expect("fake engine: move");
-        let to = Square::parse(&text[2..]).expect("fake engine: move");
-        position.make_move(Move::new(from, to));
+        position.make_move(text.parse().expect("fake engine: move"));
     }
     position
 }
@@ -154,10 +149,7 @@ fn openings(count: usize) -> Vec<Opening> {
     let mut list = vec![Opening::start()];
     // A second opening: the central cannon.
     let mut position = Position::startpos();
-    position.make_move(Move::new(
-        Square::parse("h2").unwrap(),
-        Square::parse("e2").unwrap(),
-    ));
+    position.make_move("h2e2".parse().unwrap());
     list.push(Opening {
         fen: position.to_fen(),
         position,
@@ -234,8 +226,8 @@ fn crashing_engine_loses_every_game_and_is_restarted() {
     let engines = [fake("bad", "crash:3"), fake("good", "good")];
     let (standing, games) = play(engines, Limits::Depth(1), 4);
     assert_all_lost(&standing, &games, 4, |t, side| {
-        matches!(t, Termination::Fault { side: s, fault: Fault::Crash(how) }
-            if *s == side && how.contains("status 3"))
+        matches!(t, Termination::Fault { side: s, fault: Fault::Crash(ProcessEnd::Exited(3)) }
+            if *s == side)
     });
     // It played its two moves in every game: it was restarted after each crash.
     for game in &games {
@@ -273,8 +265,8 @@ fn illegal_move_loses_with_the_move_and_reason() {
     let engines = [fake("bad", "illegal:2"), fake("good", "good")];
     let (standing, games) = play(engines, Limits::Depth(1), 2);
     assert_all_lost(&standing, &games, 2, |t, side| {
-        matches!(t, Termination::IllegalMove { side: s, text, why }
-            if *s == side && text == "e3e5" && !why.is_empty())
+        matches!(t, Termination::IllegalMove { side: s, text, why: MoveFault::Illegal(_) }
+            if *s == side && text == "e3e5")
     });
     assert_eq!(
         games[0].record.outcome.termination.pgn_tag(),
@@ -285,12 +277,10 @@ fn illegal_move_loses_with_the_move_and_reason() {
 fn unreadable_move_loses() {
     let engines = [fake("bad", "garbage:1"), fake("good", "good")];
     let (standing, games) = play(engines, Limits::Depth(1), 2);
-    assert_all_lost(
-        &standing,
-        &games,
-        2,
-        |t, side| matches!(t, Termination::IllegalMove { side: s, text, .. } if *s == side && text == "hello"),
-    );
+    assert_all_lost(&standing, &games, 2, |t, side| {
+        matches!(t, Termination::IllegalMove { side: s, text, why: MoveFault::Unreadable(_) }
+                if *s == side && text == "hello")
+    });
 }
 
 fn no_move_loses() {
@@ -325,16 +315,16 @@ fn engine_that_cannot_start_loses() {
     missing.name = "bad".into();
     let (standing, games) = play([missing, fake("good", "good")], Limits::Depth(1), 2);
     assert_all_lost(&standing, &games, 2, |t, side| {
-        matches!(t, Termination::Fault { side: s, fault: Fault::StartFailure(why) }
-            if *s == side && why.contains("/nonexistent/engine"))
+        matches!(t, Termination::Fault { side: s, fault: Fault::Spawn(SpawnError::Start { command, .. }) }
+            if *s == side && command == "/nonexistent/engine")
     });
 }
 
 fn ucci_fake_engines_play_a_game() {
     let mut first = fake("first", "good");
-    first.protocol = xiangqi_match::Protocol::Ucci;
+    first.dialect = Dialect::Ucci;
     let mut second = fake("second", "good");
-    second.protocol = xiangqi_match::Protocol::Ucci;
+    second.dialect = Dialect::Ucci;
     let (standing, games) = play([first, second], Limits::Clock("5+0.05".parse().unwrap()), 2);
     assert_eq!(standing.tally.games(), 2);
     for game in &games {
