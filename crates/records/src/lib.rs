@@ -1,30 +1,34 @@
-//! Xiangqi game records: a game tree with variations, comments, NAGs and tags, and readers and
-//! writers for the files players keep their games in.
+//! Xiangqi game records: a game tree with variations, comments, NAGs and tags, readers and
+//! writers for the files players keep their games in, and the bridge to played games.
 //!
 //! - [`pgn`]: PGN in the xqbase convention (`[Game "Chinese Chess"]`, moves in ICCS, WXF or
 //!   Chinese as the `[Format]` tag says, Chinese when it is absent) and the `[Variant
 //!   "xiangqi"]` dialect of Fairy-Stockfish, pychess and WinBoard (algebraic moves, ranks 1–10
-//!   or 0–9); many games a file, UTF-8 or GBK.
+//!   or 0–9); many games a file, UTF-8 or GBK, text outside games skipped with a warning.
 //! - [`xqf`]: the binary format of XQStudio; every version is read (1.1 and later are
 //!   encrypted), version 1.0 is written.
 //! - [`dhtmlxq`]: the DhtmlXQ/UBB text of dpxq.com and the web viewers that copy it.
-//! - [`format`](mod@format): telling the formats apart and reading or writing any of them.
+//! - [`RecordFormat`] and [`OutputFormat`]: telling the formats apart and reading or writing
+//!   any of them; a file reads into a [`Collection`] (each game or its error, and warnings),
+//!   and writes into [`Written`] (the bytes, and a warning for each thing cut or left out).
+//! - [`Game::from_played`] and [`Game::replay`]: a game of the rules as a record and back;
+//!   results convert with `From<xiangqi_rules::GameResult>`.
 //!
 //! Readers never panic: bad input gives a [`RecordError`] that says where (line and column,
 //! or byte offset) and what was expected; a game cut off keeps what was read as a partial
-//! game in the error.
+//! game in the error; an illegal move carries the rules' reason ([`MoveError`]).
 
 mod collection;
 pub mod date;
 pub mod dhtmlxq;
-pub mod error;
-pub mod format;
-pub mod game;
+mod error;
+mod format;
+mod game;
 pub mod pgn;
 mod piece_slots;
 mod played;
-pub mod result;
-pub mod tags;
+mod result;
+mod tags;
 mod text;
 mod warning;
 pub mod xqf;

@@ -1,7 +1,7 @@
 //! The named facts about a game (event, players, date …), kept in a fixed order.
 
 /// Tags that come first, in this order, as the xqbase convention writes them.
-pub const ROSTER: [&str; 8] = [
+pub(crate) const ROSTER: [&str; 8] = [
     "Event",
     "Site",
     "Date",
@@ -15,10 +15,11 @@ pub const ROSTER: [&str; 8] = [
 /// Tag names that the game model holds elsewhere (start position, result) or that only
 /// describe the file (which game, which notation). Readers take them out of the tags and
 /// writers write them from the model; [`Tags::set`] refuses them.
-pub const RESERVED: [&str; 6] = ["Game", "Variant", "FEN", "Format", "Result", "SetUp"];
+pub(crate) const RESERVED: [&str; 6] = ["Game", "Variant", "FEN", "Format", "Result", "SetUp"];
 
-/// The tags of a game: name and value pairs with unique names, the [`ROSTER`] first in its
-/// order, then the others in the order they were set.
+/// The tags of a game: name and value pairs with unique names, the roster (Event, Site, Date,
+/// Round, RedTeam, Red, BlackTeam, Black) first in that order, then the others in the order
+/// they were set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tags {
     pairs: Vec<(String, String)>,
@@ -39,8 +40,8 @@ impl Tags {
     }
 
     /// Sets tag `name` to `value`, replacing an earlier value. Returns false, and sets
-    /// nothing, for a [`RESERVED`] name or a name that is empty or holds anything but ASCII
-    /// letters, digits and `_`.
+    /// nothing, for a name the model holds elsewhere (Game, Variant, FEN, Format, Result,
+    /// SetUp) or a name that is empty or holds anything but ASCII letters, digits and `_`.
     pub fn set(&mut self, name: &str, value: &str) -> bool {
         if !is_valid_name(name) || RESERVED.contains(&name) {
             return false;
@@ -84,7 +85,7 @@ impl Tags {
 }
 
 /// Whether `name` can be a tag name: ASCII letters, digits and `_`, not empty.
-pub fn is_valid_name(name: &str) -> bool {
+pub(crate) fn is_valid_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 

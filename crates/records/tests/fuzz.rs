@@ -33,6 +33,16 @@ static SAMPLES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
     ]
     .iter()
     .map(|name| support::data(name))
+    .chain(
+        [
+            "xqbase-gbk-crlf.pgn",
+            "collection-one-broken.pgn",
+            "text-around-games.pgn",
+            "long-names.pgn",
+        ]
+        .iter()
+        .map(|name| support::real_world(name)),
+    )
     .collect();
     let mut rng = Rng::new(99);
     for _ in 0..3 {

@@ -19,4 +19,4 @@ mod reader;
 mod writer;
 
 pub use reader::read;
-pub use writer::write;
+pub use writer::{MAX_COMMENT_BYTES, write};

@@ -19,3 +19,12 @@ pub fn data_path(name: &str) -> PathBuf {
 pub fn data(name: &str) -> Vec<u8> {
     std::fs::read(data_path(name)).unwrap_or_else(|e| panic!("read {name}: {e}"))
 }
+
+/// The bytes of a real-world-shaped file under `tests/real-world`.
+pub fn real_world(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("real-world")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
