@@ -7,7 +7,7 @@ use std::time::Duration;
 use xiangqi_match::{
     DrawRules, EngineLog, EngineSpec, GameSettings, GenerateSettings, Limits, MatchConfig, RuleSet,
     ScoreRule, SplitMix64, Sprt, TimeControl, format_openings, generate_openings, load_openings,
-    pgn_result, progress_line, run_match, shipped_openings, summary,
+    progress_line, run_match, shipped_openings, summary,
 };
 use xiangqi_rules::draw::NO_CAPTURE_PLIES;
 
@@ -259,7 +259,7 @@ fn play_or_generate(args: MatchArgs) -> Result<(), Failure> {
             record.red,
             record.black,
             game.pair % config.openings.len() + 1,
-            pgn_result(record.outcome.result),
+            xiangqi_records::GameResult::from(record.outcome.result),
             record.outcome.termination
         );
         if live {

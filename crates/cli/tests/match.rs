@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use xiangqi_rules::{Move, Position, Square};
+use xiangqi_records::{Game, GameResult, pgn};
+use xiangqi_rules::{GameRules, Position};
 
 const XIANGQI: &str = env!("CARGO_BIN_EXE_xiangqi");
 
@@ -47,106 +48,43 @@ fn run_match(groups: &[&[&str]]) -> Output {
     out
 }
 
-/// One game read back from the PGN.
-struct PgnGame {
-    tags: Vec<(String, String)>,
-    moves: Vec<String>,
-    result: String,
-}
-
-impl PgnGame {
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Reads the games of a PGN file written in the xqbase convention with ICCS moves.
-fn read_pgn(text: &str) -> Vec<PgnGame> {
-    let mut games = Vec::new();
-    for chunk in text.split("[Game ").skip(1) {
-        let chunk = format!("[Game {chunk}");
-        let (head, body) = chunk.split_once("\n\n").expect("tags, blank line, moves");
-        let tags = head
-            .lines()
-            .map(|line| {
-                let inner = line
-                    .trim()
-                    .strip_prefix('[')
-                    .and_then(|l| l.strip_suffix(']'));
-                let (name, value) = inner.expect("tag line").split_once(' ').expect("tag");
-                (name.to_string(), value.trim_matches('"').to_string())
-            })
-            .collect();
-        // Drop comments, then take the move tokens.
-        let mut plain = String::new();
-        let mut depth = 0;
-        for c in body.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                c if depth == 0 => plain.push(c),
-                _ => {}
-            }
-        }
-        let mut tokens: Vec<String> = plain
-            .split_whitespace()
-            .filter(|t| !t.ends_with('.'))
-            .map(str::to_string)
-            .collect();
-        let result = tokens.pop().expect("result token");
-        games.push(PgnGame {
-            tags,
-            moves: tokens,
-            result,
-        });
-    }
-    games
-}
-
-/// Checks every game: tags present, moves legal from the start position, result consistent.
-fn check_pgn(path: &Path, games_expected: usize, names: [&str; 2]) -> Vec<PgnGame> {
+/// Checks every game, read back with the records reader (which plays every move): the
+/// xqbase tags, the engines' names, a decided or drawn result, the moves legal from the
+/// start position under our rules, the ply count and a termination.
+fn check_pgn(path: &Path, games_expected: usize, names: [&str; 2]) -> Vec<Game> {
     let text = std::fs::read_to_string(path).expect("PGN written");
-    let games = read_pgn(&text);
+    assert_eq!(
+        text.matches("[Game \"Chinese Chess\"]").count(),
+        games_expected,
+        "{text}"
+    );
+    assert_eq!(text.matches("[Format \"ICCS\"]").count(), games_expected);
+    let games = pgn::read_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(games.len(), games_expected, "{text}");
     for game in &games {
-        assert_eq!(game.tag("Game"), Some("Chinese Chess"));
-        assert_eq!(game.tag("Format"), Some("ICCS"));
-        let red = game.tag("Red").expect("Red tag");
-        let black = game.tag("Black").expect("Black tag");
+        let red = game.tags.get("Red").expect("Red tag");
+        let black = game.tags.get("Black").expect("Black tag");
         assert!(names.contains(&red) && names.contains(&black) && red != black);
-        assert_eq!(game.tag("Result"), Some(game.result.as_str()));
-        assert!(["1-0", "0-1", "1/2-1/2"].contains(&game.result.as_str()));
-        let mut position = match game.tag("FEN") {
-            Some(fen) => Position::from_fen(fen).expect("FEN tag"),
-            None => Position::startpos(),
-        };
-        for text in &game.moves {
-            let m = Move::new(
-                Square::parse(&text[..2]).expect("ICCS from"),
-                Square::parse(&text[2..]).expect("ICCS to"),
-            );
-            assert!(position.is_legal(m), "{text} in {}", position.to_fen());
-            position.make_move(m);
-        }
+        assert_ne!(game.result, GameResult::Unknown);
+        let played = game
+            .replay(GameRules::default())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
-            game.tag("PlyCount"),
-            Some(game.moves.len().to_string().as_str())
+            game.tags.get("PlyCount"),
+            Some(played.len().to_string().as_str())
         );
-        assert!(game.tag("Termination").is_some());
+        assert!(game.tags.get("Termination").is_some());
     }
     games
 }
 
-fn assert_no_engine_failure(games: &[PgnGame]) {
+fn assert_no_engine_failure(games: &[Game]) {
     for game in games {
-        let termination = game.tag("Termination").unwrap();
+        let termination = game.tags.get("Termination").unwrap();
         assert!(
             ["normal", "adjudication"].contains(&termination),
             "{termination}: {:?}",
-            game.moves
+            game.mainline().collect::<Vec<_>>()
         );
     }
 }
@@ -172,7 +110,7 @@ fn our_engine_against_itself_writes_a_valid_pgn() {
     let games = check_pgn(&pgn, 4, ["a", "b"]);
     assert_no_engine_failure(&games);
     // The shipped openings start a few moves in.
-    assert!(games.iter().all(|g| g.tag("FEN").is_some()));
+    assert!(games.iter().all(|g| g.start != Position::startpos()));
 }
 
 #[test]

@@ -38,7 +38,7 @@ pub use limits::{Clock, Limits, TimeControl, TimeControlError, TimeLoss, TimePar
 pub use openings::{
     Opening, OpeningsError, SHIPPED_OPENINGS, load_openings, parse_openings, shipped_openings,
 };
-pub use outcome::{GameResult, MoveFault, Outcome, Termination, pgn_result, points_for};
+pub use outcome::{GameResult, MoveFault, Outcome, Termination, points_for};
 pub use player::{Fault, Player, Thought};
 pub use process::{EngineLog, ProcessEnd, SpawnError};
 pub use random::SplitMix64;

@@ -10,15 +10,6 @@ use xiangqi_rules::{Color, EndReason, ParseMoveError};
 
 pub use xiangqi_rules::GameResult;
 
-/// The PGN result of `result`: `1-0`, `0-1` or `1/2-1/2`.
-pub fn pgn_result(result: GameResult) -> &'static str {
-    match result {
-        GameResult::RedWins => "1-0",
-        GameResult::BlackWins => "0-1",
-        GameResult::Draw => "1/2-1/2",
-    }
-}
-
 /// The points `side` scores with `result`: 1, ½ or 0.
 pub fn points_for(result: GameResult, side: Color) -> f64 {
     match result.winner() {
@@ -191,8 +182,6 @@ mod tests {
         assert_eq!(points_for(GameResult::RedWins, Color::Red), 1.0);
         assert_eq!(points_for(GameResult::RedWins, Color::Black), 0.0);
         assert_eq!(points_for(GameResult::Draw, Color::Black), 0.5);
-        assert_eq!(pgn_result(GameResult::BlackWins), "0-1");
-        assert_eq!(pgn_result(GameResult::Draw), "1/2-1/2");
     }
 
     #[test]

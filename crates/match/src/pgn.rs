@@ -1,13 +1,14 @@
-//! Games written as PGN in the xqbase convention: `[Game "Chinese Chess"]` first, Red and
-//! Black, `[FEN …]` when the game does not start from the start position, `[Format "ICCS"]`,
-//! moves in ICCS with ranks 0–9, each with a `{score/depth time}` comment, and the reason the
-//! game ended as a `Termination` tag and a final comment.
+//! Games written as PGN through the records crate's writer, in the xqbase convention:
+//! `[Game "Chinese Chess"]` first, the event, site, date, round and engines, `[FEN …]` when
+//! the game does not start from the start position, `[Format "ICCS"]`, the time control, the
+//! ply count and a `Termination` tag; moves in ICCS (`H2-E2`), each with a
+//! `{score/depth time}` comment, and the reason the game ended in words after the last move.
 
 use crate::game::GameRecord;
-use crate::outcome::pgn_result;
-use std::fmt::Write as _;
 use xiangqi_engine::protocol::ProtocolScore;
-use xiangqi_rules::{Color, Position};
+use xiangqi_records::{Game, GameResult, Line, MoveNode};
+use xiangqi_rules::Position;
+use xiangqi_rules::notation::Notation;
 
 /// The tags that are the same for every game of a match, plus the round.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,66 +25,58 @@ pub struct PgnHeader {
     pub time_control: String,
 }
 
+/// The record of a match game: the tags, each move with what its engine said and how long
+/// it took, the result, and the reason the game ended after the last move.
+pub fn record_of(header: &PgnHeader, game: &GameRecord) -> Game {
+    // The opening's FEN was checked when the openings were read.
+    let start = Position::from_fen(&game.start_fen).unwrap_or_else(|_| Position::startpos());
+    let mut record = Game::new(start);
+    for (name, value) in [
+        ("Event", header.event.as_str()),
+        ("Site", &header.site),
+        ("Date", &header.date),
+        ("Round", &header.round),
+        ("Red", &game.red),
+        ("Black", &game.black),
+        ("TimeControl", &header.time_control),
+        ("PlyCount", &game.moves.len().to_string()),
+        ("Termination", game.outcome.termination.pgn_tag()),
+    ] {
+        record.tags.set(name, value);
+    }
+    record.moves = Line {
+        comment: None,
+        moves: game
+            .moves
+            .iter()
+            .map(|played| {
+                let mut node = MoveNode::new(played.mv);
+                let evaluation = match (played.score, played.depth) {
+                    (Some(score), Some(depth)) => format!("{}/{depth} ", score_text(score)),
+                    (Some(score), None) => format!("{} ", score_text(score)),
+                    (None, _) => String::new(),
+                };
+                node.comment = Some(format!("{evaluation}{:.3}s", played.elapsed.as_secs_f64()));
+                node
+            })
+            .collect(),
+    };
+    record.result = GameResult::from(game.outcome.result);
+    record.add_final_comment(&game.outcome.termination.to_string());
+    record
+}
+
 /// The game as PGN text, ending with a blank line.
 pub fn format_game(header: &PgnHeader, game: &GameRecord) -> String {
-    let mut out = String::new();
-    let result = pgn_result(game.outcome.result);
-    let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
-    };
-    tag("Game", "Chinese Chess");
-    tag("Event", &header.event);
-    tag("Site", &header.site);
-    tag("Date", &header.date);
-    tag("Round", &header.round);
-    tag("Red", &game.red);
-    tag("Black", &game.black);
-    tag("Result", result);
-    let start = Position::from_fen(&game.start_fen).ok();
-    let is_start = start.as_ref().is_some_and(|p| *p == Position::startpos());
-    if !is_start {
-        tag("FEN", &game.start_fen);
-    }
-    tag("Format", "ICCS");
-    tag("TimeControl", &header.time_control);
-    tag("PlyCount", &game.moves.len().to_string());
-    tag("Termination", game.outcome.termination.pgn_tag());
-    out.push('\n');
-
-    let (mut number, mut side) = start.as_ref().map_or((1, Color::Red), |p| {
-        (p.fullmove_number().max(1), p.side_to_move())
+    let mut record = record_of(header, game);
+    let text = xiangqi_records::pgn::write_game(&record, Notation::Iccs).unwrap_or_else(|e| {
+        // The arbiter lets only legal moves into a game; should one not be, the game is
+        // still written, with what is wrong in place of its moves.
+        record.moves = Line::default();
+        record.add_final_comment(&format!("the moves cannot be written: {e}"));
+        xiangqi_records::pgn::write_game(&record, Notation::Iccs).unwrap_or_default()
     });
-    let mut text = String::new();
-    for (i, played) in game.moves.iter().enumerate() {
-        if side == Color::Red {
-            let _ = write!(text, "{number}. ");
-        } else if i == 0 {
-            let _ = write!(text, "{number}... ");
-        }
-        let _ = write!(text, "{}", played.mv);
-        let evaluation = match (played.score, played.depth) {
-            (Some(score), Some(depth)) => format!("{}/{depth} ", score_text(score)),
-            (Some(score), None) => format!("{} ", score_text(score)),
-            (None, _) => String::new(),
-        };
-        let _ = write!(
-            text,
-            " {{{evaluation}{:.3}s}} ",
-            played.elapsed.as_secs_f64()
-        );
-        if side == Color::Black {
-            number += 1;
-        }
-        side = side.opponent();
-    }
-    let _ = write!(
-        text,
-        "{{{}}} {result}",
-        game.outcome.termination.to_string().replace('}', ")")
-    );
-    out.push_str(&wrap(&text, 80));
-    out.push_str("\n\n");
-    out
+    text + "\n"
 }
 
 /// A score as written in a move comment: `+0.35`, `-1.20`, `+M5`, `-M3`.
@@ -95,56 +88,12 @@ fn score_text(score: ProtocolScore) -> String {
     }
 }
 
-/// Escapes a tag value.
-fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// Breaks `text` at spaces outside comments where lines would pass `width` characters.
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    let mut in_comment = false;
-    let mut token = String::new();
-    let flush = |out: &mut String, token: &mut String, line_len: &mut usize| {
-        if token.is_empty() {
-            return;
-        }
-        let len = token.chars().count();
-        if *line_len > 0 && *line_len + 1 + len > width {
-            out.push('\n');
-            *line_len = 0;
-        } else if *line_len > 0 {
-            out.push(' ');
-            *line_len += 1;
-        }
-        out.push_str(token);
-        *line_len += len;
-        token.clear();
-    };
-    for c in text.chars() {
-        match c {
-            '{' => {
-                in_comment = true;
-                token.push(c);
-            }
-            '}' => {
-                in_comment = false;
-                token.push(c);
-            }
-            ' ' if !in_comment => flush(&mut out, &mut token, &mut line_len),
-            c => token.push(c),
-        }
-    }
-    flush(&mut out, &mut token, &mut line_len);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::PlayedMove;
     use crate::outcome::{Outcome, Termination};
+    use xiangqi_rules::Color;
 
     use std::time::Duration;
     use xiangqi_rules::{Move, Square};
@@ -210,10 +159,18 @@ mod tests {
             .join(" ");
         assert_eq!(
             moves,
-            "1... h9g7 {-0.12/7 0.120s} 2. h0g2 {0.120s} i9h9 {+M3/7 0.120s} \
-             {Black engine crashed: it exited with status 1} 1-0"
+            "1... H9-G7 {-0.12/7 0.120s} 2. H0-G2 {0.120s} 2... I9-H9 {+M3/7 0.120s \
+             Black engine crashed: it exited with status 1} 1-0"
         );
         assert!(text.ends_with("1-0\n\n"));
+        // The records reader gives back the moves, the comments and the tags.
+        let back = xiangqi_records::pgn::read_str(&text).unwrap().remove(0);
+        assert_eq!(back, record_of(&header(), &game));
+        assert_eq!(
+            back.moves.moves[2].comment.as_deref(),
+            Some("+M3/7 0.120s\nBlack engine crashed: it exited with status 1")
+        );
+        assert_eq!(back.tags.get("TimeControl"), Some("5+0.05"));
     }
 
     #[test]
@@ -228,17 +185,6 @@ mod tests {
         let text = format_game(&header(), &game);
         assert!(!text.contains("[FEN"), "{text}");
         assert!(text.contains("{draw: the game reached 0 plies} 1/2-1/2"));
-    }
-
-    #[test]
-    fn wrapping_keeps_comments_whole() {
-        let text = "1. h2e2 {+0.10/5 0.1s} h9g7 {a long comment with spaces}";
-        let wrapped = wrap(text, 20);
-        assert!(wrapped.lines().all(|l| l.len() <= 30), "{wrapped}");
-        assert!(wrapped.contains("{a long comment with spaces}"));
-        assert_eq!(
-            wrapped.split_whitespace().collect::<Vec<_>>(),
-            text.split_whitespace().collect::<Vec<_>>()
-        );
+        assert!(text.contains("[Result \"1/2-1/2\"]"));
     }
 }
