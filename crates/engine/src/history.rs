@@ -70,11 +70,6 @@ impl History {
         }
     }
 
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        *self = History::new();
-    }
-
     /// Prepares for a new search: killers are forgotten, and the history scores halved so
     /// that what the last search learned guides this one without outweighing it.
     pub fn new_search(&mut self) {

@@ -99,11 +99,6 @@ impl MovePicker {
         picker
     }
 
-    /// The stage the picker is in.
-    pub fn stage(&self) -> Stage {
-        self.stage
-    }
-
     fn is_special(&self, m: Move) -> bool {
         Some(m) == self.table_move
             || (!self.captures_only && (self.killers.contains(&Some(m)) || Some(m) == self.counter))

@@ -8,14 +8,22 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use xiangqi_engine::protocol::{BestMove, Command, Info, ProtocolScore, Reply};
 use xiangqi_match::{
     Dialect, EngineSpec, Fault, FinishedGame, GameResult, GameSettings, Limits, MatchConfig,
     MoveFault, Opening, ProcessEnd, SpawnError, Sprt, SprtDecision, Standing, Termination,
     TimeControl, run_match,
 };
-use xiangqi_rules::{Color, Move, Position};
+use xiangqi_rules::{Color, Position, RankBase};
 
 const MODE_VARIABLE: &str = "XQ_FAKE_ENGINE";
+
+/// Set to 1, the fake engine numbers ranks 1–10 like Fairy-Stockfish.
+const RANKS_VARIABLE: &str = "XQ_FAKE_RANKS";
+
+/// The fake engine's exit status when the match runner wrote a line the engine crate's reader
+/// refuses (or a position whose moves are not legal).
+const UNREADABLE_COMMAND: i32 = 90;
 
 /// `[(name, function), …]` for the listed test functions.
 macro_rules! named_tests {
@@ -38,6 +46,7 @@ fn main() {
         slow_engine_loses_on_time,
         engine_that_cannot_start_loses,
         ucci_fake_engines_play_a_game,
+        every_line_the_runner_writes_reads_in_both_dialects_and_rank_numberings,
         sprt_stops_the_match_at_a_decision,
     ];
     let started = Instant::now();
@@ -62,25 +71,43 @@ fn fake_engine(mode: &str) {
         Some((kind, n)) => (kind, n.parse::<u32>().unwrap_or(1)),
         None => (mode, u32::MAX),
     };
+    let ranks = match std::env::var(RANKS_VARIABLE).as_deref() {
+        Ok("1") => RankBase::One,
+        _ => RankBase::Zero,
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
+    let mut dialect = Dialect::Uci;
     let mut position = Position::startpos();
     let mut moves_made = 0u32;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        let mut words = line.split_whitespace();
-        let reply = match words.next() {
-            Some("uci") => "id name fake\nuciok".to_string(),
-            Some("ucci") => "id name fake\nucciok".to_string(),
-            Some("isready") => "readyok".to_string(),
-            Some("position") => {
-                position = read_position(&line);
+        // Every line the match runner writes must read in the engine crate's own reader.
+        let command = match Command::parse(&line, dialect, ranks) {
+            Ok(Some(command)) => command,
+            Ok(None) => continue,
+            Err(_) => std::process::exit(UNREADABLE_COMMAND),
+        };
+        let reply = match command {
+            Command::Hello(hello) => {
+                dialect = hello;
+                vec![Reply::IdName("fake".into()), Reply::HandshakeDone(hello)]
+            }
+            Command::IsReady => vec![Reply::ReadyOk],
+            Command::Position(command) => {
+                match command.replay() {
+                    Ok(parsed) => position = parsed.position,
+                    Err(_) => std::process::exit(UNREADABLE_COMMAND),
+                }
                 continue;
             }
-            Some("go") => {
+            Command::Go(_) => {
                 moves_made += 1;
-                let first_legal = position.legal_moves().first().copied();
-                if moves_made >= at {
+                let first_legal = Reply::BestMove(BestMove {
+                    best: position.legal_moves().first().copied(),
+                    ponder: None,
+                });
+                let answer = if moves_made >= at {
                     match kind {
                         "crash" => std::process::exit(3),
                         "hang" => loop {
@@ -91,57 +118,56 @@ fn fake_engine(mode: &str) {
                         "nomove" => "bestmove (none)".to_string(),
                         "slow" => {
                             std::thread::sleep(Duration::from_millis(400));
-                            bestmove(first_legal)
+                            first_legal.format(dialect, ranks)
                         }
-                        _ => bestmove(first_legal),
+                        _ => first_legal.format(dialect, ranks),
                     }
                 } else {
-                    bestmove(first_legal)
-                }
+                    first_legal.format(dialect, ranks)
+                };
+                let info = Info {
+                    depth: Some(1),
+                    score: Some(ProtocolScore::Cp(0)),
+                    pv: vec!["a0a1".parse().unwrap()],
+                    ..Info::default()
+                };
+                let _ = writeln!(out, "{}", Reply::Info(info).format(dialect, ranks));
+                let _ = writeln!(out, "{answer}");
+                let _ = out.flush();
+                continue;
             }
-            Some("quit") => break,
+            Command::Quit => break,
             _ => continue,
         };
-        let _ = writeln!(out, "info depth 1 score cp 0 pv a0a1");
-        let _ = writeln!(out, "{reply}");
+        for line in reply {
+            let _ = writeln!(out, "{}", line.format(dialect, ranks));
+        }
         let _ = out.flush();
     }
-}
-
-fn bestmove(m: Option<Move>) -> String {
-    match m {
-        Some(m) => format!("bestmove {m}"),
-        None => "bestmove (none)".to_string(),
-    }
-}
-
-fn read_position(line: &str) -> Position {
-    let rest = line.trim_start_matches("position").trim();
-    let (setup, moves) = match rest.split_once(" moves ") {
-        Some((s, m)) => (s, m),
-        None => (rest, ""),
-    };
-    let mut position = match setup.strip_prefix("fen ") {
-        Some(fen) => Position::from_fen(fen.trim()).expect("fake engine: FEN"),
-        None => Position::startpos(),
-    };
-    for text in moves.split_whitespace() {
-        position.make_move(text.parse().expect("fake engine: move"));
-    }
-    position
 }
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
 
 fn fake(name: &str, mode: &str) -> EngineSpec {
+    fake_with_ranks(name, mode, RankBase::Zero)
+}
+
+/// A fake engine numbering its ranks from `ranks`.
+fn fake_with_ranks(name: &str, mode: &str, ranks: RankBase) -> EngineSpec {
     let exe: PathBuf = std::env::current_exe().expect("own path");
+    let ranks_setting = match ranks {
+        RankBase::Zero => "0",
+        RankBase::One => "1",
+    };
     let mut spec = EngineSpec::new(vec![
         "env".into(),
         format!("{MODE_VARIABLE}={mode}"),
+        format!("{RANKS_VARIABLE}={ranks_setting}"),
         exe.to_string_lossy().into_owned(),
     ]);
     spec.name = name.into();
+    spec.ranks = ranks;
     spec
 }
 
@@ -327,13 +353,40 @@ fn ucci_fake_engines_play_a_game() {
     second.dialect = Dialect::Ucci;
     let (standing, games) = play([first, second], Limits::Clock("5+0.05".parse().unwrap()), 2);
     assert_eq!(standing.tally.games(), 2);
-    for game in &games {
+    assert_games_end_normally(&games);
+}
+
+/// Every game ended by the rules (or adjudication), after at least a few moves: no engine
+/// refused a line the match runner wrote.
+fn assert_games_end_normally(games: &[FinishedGame]) {
+    for game in games {
         assert!(
             !game.record.outcome.termination.is_engine_failure(),
             "{:?}",
             game.record.outcome
         );
         assert!(game.record.moves.len() >= 8);
+    }
+}
+
+fn every_line_the_runner_writes_reads_in_both_dialects_and_rank_numberings() {
+    for dialect in [Dialect::Uci, Dialect::Ucci] {
+        for ranks in [RankBase::Zero, RankBase::One] {
+            let engines = ["first", "second"].map(|name| {
+                let mut spec = fake_with_ranks(name, "good", ranks);
+                spec.dialect = dialect;
+                spec.options = vec![
+                    ("Hash".into(), "16".into()),
+                    ("Clear Hash".into(), String::new()),
+                ];
+                spec
+            });
+            for limits in [Limits::Clock("5+0.05".parse().unwrap()), Limits::Nodes(100)] {
+                let (standing, games) = play(engines.clone(), limits, 2);
+                assert_eq!(standing.tally.games(), 2, "{dialect} {ranks:?} {limits}");
+                assert_games_end_normally(&games);
+            }
+        }
     }
 }
 
