@@ -176,3 +176,45 @@ fn a_match_needs_two_engines_and_one_limit() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cmd"));
 }
+
+#[test]
+fn bad_settings_are_reported_with_what_is_wrong() {
+    let engine = format!("cmd={XIANGQI} uci");
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--sprt", "elo0=5", "elo1=0"],
+            "elo0 (5) must be below elo1 (0)",
+        ),
+        (
+            &["--sprt", "elo0=0", "elo1=5", "gamma=1"],
+            "unknown SPRT setting 'gamma'",
+        ),
+        (
+            &["--adjudicate", "depth=3"],
+            "'depth=3' is not score=N or moves=M",
+        ),
+        (
+            &["--openings", "/nonexistent/book.fens"],
+            "cannot read openings from /nonexistent/book.fens",
+        ),
+        (
+            &["--tc", "5+x"],
+            "the increment 'x' is not a number of seconds",
+        ),
+        (
+            &["--engine", "cmd=x", "proto=xboard"],
+            "proto=xboard: expected uci or ucci",
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["match", "--engine", &engine, "--engine", &engine];
+        if !extra.contains(&"--tc") {
+            args.extend(["--depth", "1"]);
+        }
+        args.extend(extra);
+        let out = Command::new(XIANGQI).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}

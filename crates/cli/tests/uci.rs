@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
-use xiangqi_rules::{Move, Position, Square};
+use xiangqi_rules::{Move, Position};
 
 struct Engine {
     child: Child,
@@ -82,10 +82,7 @@ impl Drop for Engine {
 }
 
 fn parse(m: &str) -> Move {
-    Move::new(
-        Square::parse(&m[..2]).unwrap(),
-        Square::parse(&m[2..]).unwrap(),
-    )
+    m.parse().unwrap()
 }
 
 const LONG: Duration = Duration::from_secs(20);
@@ -162,7 +159,18 @@ fn bad_input_is_reported_and_the_engine_stays_usable() {
         "go sideways 3",
         "setoption name Hash value -5",
         "setoption name NoSuchOption value 1",
+        "setoption name UCI_LimitStrength value maybe",
+        "setoption",
         "banmoves a0a9",
+        "banmoves h2e2 j9",
+        "position",
+        "position fen",
+        "go time 1000",
+        "go perft 3",
+        "go nodes",
+        "go searchmoves h2e2 zz",
+        "go searchmoves a0a9",
+        "bench deep",
         "\u{1b}[2J garbage \u{0}",
     ] {
         e.send(bad);
