@@ -57,8 +57,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     for game in read.games {
         match game {
             Ok(game) => games.push(game),
-            Err(mut e) => {
-                e.partial = None;
+            Err(e) => {
                 eprintln!("error: {input} ({from}): {e}");
                 bad += 1;
             }

@@ -165,6 +165,61 @@ fn bad_records_are_errors_that_say_where() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A real-world-shaped record of the records crate.
+fn real_world(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../records/tests/real-world")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn a_broken_game_is_named_on_stderr_and_the_others_converted() {
+    let dir = scratch("broken");
+    let out = path(&dir, "out.pgn");
+    let run = convert(&[&real_world("collection-one-broken.pgn"), &out]);
+    assert_ok(&run);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("game 2, line 18, column 4"),
+        "{err}"
+    );
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        said.contains("2 games") && said.contains("1 game could not be read"),
+        "{said}"
+    );
+    let games = pgn::read(&std::fs::read(&out).unwrap()).unwrap();
+    let events: Vec<_> = games.iter().map(|g| g.tags.get("Event").unwrap()).collect();
+    assert_eq!(events, ["第一局", "第三局"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn skipped_text_and_cut_fields_are_warnings_on_stderr() {
+    let dir = scratch("warnings");
+    let out = path(&dir, "out.pgn");
+    let run = convert(&[&real_world("xqbase-gbk-crlf.pgn"), &out]);
+    assert_ok(&run);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.starts_with("warning: "), "{err}");
+    assert!(
+        err.contains("line 26") && err.contains("text outside any game"),
+        "{err}"
+    );
+
+    let out = path(&dir, "out.xqf");
+    let run = convert(&[&real_world("long-names.pgn"), &out]);
+    assert_ok(&run);
+    let err = String::from_utf8_lossy(&run.stderr);
+    for needle in ["tag Red", "15-byte field", "tag ECCO", "NAG"] {
+        assert!(err.contains(needle), "{needle:?} not in {err}");
+    }
+    assert!(err.lines().all(|l| l.starts_with("warning: ")), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn xqf_holds_one_game() {
     let dir = scratch("one-game");

@@ -346,15 +346,112 @@ async fn garbage_is_refused_with_what_and_where() {
 }
 
 #[tokio::test]
-async fn an_illegal_move_in_a_record_is_named() {
+async fn an_illegal_move_in_a_record_is_named_with_the_rules_reason() {
     let app = app();
     let pgn = pgn_game("Bad", "1. H2-E2 H9-G7 2. A0-A9");
     let answer = import(&app, "name=bad.pgn", pgn.into_bytes()).await;
-    assert_bad_record(&answer);
+    assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // The code and blanks are those the play API gives for the same move.
+    let error = &answer.json()["error"];
+    assert_eq!(error["code"], "chariot-path-blocked", "{error}");
+    assert_eq!(error["params"]["point"], "a3", "{error}");
+    assert_eq!(error["highlights"], json!(["a3"]), "{error}");
+    assert_eq!(error["params"]["move"], "2.", "{error}");
+    assert_eq!(error["params"]["text"], "A0-A9", "{error}");
+    assert_eq!(error["params"]["line"], 6, "{error}");
     let message = answer.message();
     assert!(message.contains("2."), "{message}");
     assert!(message.contains("line 6"), "{message}");
     assert!(!message.contains("partial"), "{message}");
+    let played = new_game(&app, json!({"moves": ["h2e2", "h9g7"]})).await;
+    let id = played["id"].as_str().unwrap();
+    let body = json!({ "from": "a0", "to": "a9" }).to_string().into_bytes();
+    let refused = request(&app, "POST", &format!("/api/games/{id}/move"), body, true).await;
+    assert_eq!(refused.json()["error"]["code"], error["code"]);
+    assert_eq!(
+        refused.json()["error"]["params"]["point"],
+        error["params"]["point"]
+    );
+}
+
+#[tokio::test]
+async fn a_broken_game_of_a_collection_is_named_and_the_others_open() {
+    let app = app();
+    let pgn = [
+        pgn_game("First", "1. H2-E2 H9-G7"),
+        pgn_game("Second", "1. H2-E2 H9-G7 2. A0-A9"),
+        pgn_game("Third", "1. C3-C4"),
+    ]
+    .concat();
+    let third = import(&app, "name=games.pgn&index=2", pgn.clone().into_bytes()).await;
+    assert_eq!(third.status, StatusCode::CREATED, "{}", third.json());
+    let answer = third.json();
+    assert_eq!(answer["games"], 3);
+    assert_eq!(iccs_moves(&answer["game"]), ["c3c4"]);
+    let unreadable = answer["unreadable"].as_array().unwrap();
+    assert_eq!(unreadable.len(), 1, "{answer}");
+    let message = unreadable[0].as_str().unwrap();
+    assert!(message.starts_with("game 2, line 13"), "{message}");
+    let second = import(&app, "name=games.pgn&index=1", pgn.into_bytes()).await;
+    assert_eq!(second.json()["error"]["code"], "chariot-path-blocked");
+    assert_eq!(second.json()["error"]["params"]["game"], 2);
+}
+
+#[tokio::test]
+async fn text_after_the_last_game_is_skipped_with_a_warning() {
+    let app = app();
+    let pgn = format!(
+        "{}======================\r\nhttp://www.example.com/\r\n",
+        pgn_game("Only", "1. H2-E2 H9-G7").replace('\n', "\r\n")
+    );
+    let answer = import(&app, "name=site.pgn", pgn.into_bytes()).await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.json());
+    let answer = answer.json();
+    assert_eq!(answer["games"], 1);
+    assert!(answer["warning"].is_null());
+    let warnings = answer["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{answer}");
+    let warning = warnings[0].as_str().unwrap();
+    assert!(
+        warning.contains("line 8") && warning.contains("====="),
+        "{warning}"
+    );
+}
+
+#[tokio::test]
+async fn a_download_names_what_the_format_could_not_hold() {
+    let app = app();
+    let game = new_game(&app, json!({"moves": OPENING})).await;
+    let id = game["id"].as_str().unwrap();
+    let long = "广东碧桂园象棋队特级大师许银川";
+    let query = format!("format=xqf&red={}", urlencode(long));
+    let file = export(&app, id, &query).await;
+    assert_eq!(file.status, StatusCode::OK);
+    let warnings: Vec<String> =
+        serde_json::from_str(file.header(header::HeaderName::from_static("x-record-warnings")))
+            .unwrap();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("Red") && w.contains("15")),
+        "{warnings:?}"
+    );
+    // Event and Date have no XQF field either way; nothing else is lost.
+    let pgn = export(
+        &app,
+        id,
+        &format!("format=pgn-iccs&red={}", urlencode(long)),
+    )
+    .await;
+    assert_eq!(
+        pgn.header(header::HeaderName::from_static("x-record-warnings")),
+        "[]"
+    );
+}
+
+/// Percent-encodes a query value.
+fn urlencode(text: &str) -> String {
+    text.bytes().map(|b| format!("%{b:02X}")).collect()
 }
 
 #[tokio::test]
