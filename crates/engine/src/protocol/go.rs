@@ -183,41 +183,25 @@ impl GoParams {
             };
             let time = || number().map(Duration::from_millis);
             let count = || number().map(|v| u32::try_from(v).unwrap_or(u32::MAX));
-            let ucci_only = || -> Result<(), GoError> {
-                match dialect {
-                    Dialect::Ucci => Ok(()),
-                    Dialect::Uci => Err(GoError::OtherDialect {
-                        word: word.to_string(),
-                        dialect,
-                    }),
-                }
-            };
             let mut consumed = 2;
             match word {
                 "wtime" => go.red_time = Some(time()?),
                 "btime" => go.black_time = Some(time()?),
                 "winc" => go.red_increment = Some(time()?),
                 "binc" => go.black_increment = Some(time()?),
-                "time" => {
-                    ucci_only()?;
-                    go.time = Some(time()?);
+                "time" | "increment" | "opptime" | "oppincrement" | "oppmovestogo"
+                    if dialect == Dialect::Uci =>
+                {
+                    return Err(GoError::OtherDialect {
+                        word: word.to_string(),
+                        dialect,
+                    });
                 }
-                "increment" => {
-                    ucci_only()?;
-                    go.increment = Some(time()?);
-                }
-                "opptime" => {
-                    ucci_only()?;
-                    go.opponent_time = Some(time()?);
-                }
-                "oppincrement" => {
-                    ucci_only()?;
-                    go.opponent_increment = Some(time()?);
-                }
-                "oppmovestogo" => {
-                    ucci_only()?;
-                    go.opponent_moves_to_go = Some(count()?);
-                }
+                "time" => go.time = Some(time()?),
+                "increment" => go.increment = Some(time()?),
+                "opptime" => go.opponent_time = Some(time()?),
+                "oppincrement" => go.opponent_increment = Some(time()?),
+                "oppmovestogo" => go.opponent_moves_to_go = Some(count()?),
                 "movestogo" => go.moves_to_go = Some(count()?),
                 "depth" => go.depth = Some(count()?),
                 "nodes" => go.nodes = Some(number()?),
