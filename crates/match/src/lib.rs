@@ -27,24 +27,22 @@ mod sprt;
 mod stats;
 mod tournament;
 
-pub use adjudication::{ScoreAdjudicator, ScoreRule, ScoreRuleError};
+pub use adjudication::{ScoreRule, ScoreRuleError};
 pub use arbiter::{Arbiter, DrawRules, RuleSet};
-pub use engine_spec::{EngineSpec, SpecError, split_command};
+pub use engine_spec::{EngineSpec, SpecError};
 pub use game::{GameRecord, GameSettings, PlayedMove, play_game};
 pub use generate::{
     GenerateError, GenerateSettings, GeneratedOpening, format_openings, generate_openings,
 };
-pub use limits::{Clock, Limits, TimeControl, TimeControlError, TimeLoss, TimePart};
-pub use openings::{
-    Opening, OpeningsError, SHIPPED_OPENINGS, load_openings, parse_openings, shipped_openings,
-};
+pub use limits::{Limits, TimeControl, TimeControlError, TimePart};
+pub use openings::{Opening, OpeningsError, load_openings, parse_openings, shipped_openings};
 pub use outcome::{GameResult, MoveFault, Outcome, Termination, points_for};
 pub use player::{Fault, Player, Thought};
 pub use process::{EngineLog, ProcessEnd, SpawnError};
 pub use random::SplitMix64;
-pub use report::{format_elo, progress_line, summary};
+pub use report::{progress_line, summary};
 pub use sprt::{Sprt, SprtDecision, SprtError};
 pub use stats::{EloEstimate, Tally};
-pub use tournament::{FinishedGame, MatchConfig, MatchError, Standing, run_match, termination_key};
+pub use tournament::{FinishedGame, MatchConfig, MatchError, Standing, run_match};
 pub use xiangqi_engine::protocol::Dialect;
 pub use xiangqi_rules::RankBase;
