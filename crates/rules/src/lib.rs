@@ -12,9 +12,7 @@
 //! (a pinned piece, a cannon screen, a horse leg) or drops a piece between the general and an
 //! unscreened cannon.
 //!
-//! Measured with `scripts/bench-perft` (perft 5 from the start, 133,312,995 leaves, one
-//! thread, release build): about 60 million leaves a second, ten times fairy-stockfish's
-//! `go perft 5` in the same run.
+//! The measured perft and judging speed is in `docs/results.md`.
 
 pub mod bitboard;
 pub mod coordinates;
