@@ -12,13 +12,24 @@ fn xiangqi(args: &[&str]) -> Output {
         .expect("run xiangqi")
 }
 
-/// A sample record of the records crate.
-fn sample(name: &str) -> String {
+/// A file of the records crate's tests, in `folder` (`data` or `real-world`).
+fn records_file(folder: &str, name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../records/tests/data")
+        .join("../records/tests")
+        .join(folder)
         .join(name)
         .to_string_lossy()
         .into_owned()
+}
+
+/// A sample record of the records crate.
+fn sample(name: &str) -> String {
+    records_file("data", name)
+}
+
+/// A real-world-shaped record of the records crate.
+fn real_world(name: &str) -> String {
+    records_file("real-world", name)
 }
 
 /// A fresh folder for one test's files.
@@ -163,15 +174,6 @@ fn bad_records_are_errors_that_say_where() {
     assert_error(&convert(&[&missing, &out]), &["cannot read"]);
     assert!(!Path::new(&out).exists());
     let _ = std::fs::remove_dir_all(dir);
-}
-
-/// A real-world-shaped record of the records crate.
-fn real_world(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../records/tests/real-world")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
 }
 
 #[test]
