@@ -6,7 +6,7 @@
 //! hang pieces at random: its mistakes are the ones a shallow search makes, tactics beyond its
 //! horizon. Level 20 is full strength.
 
-use crate::score::{MATE_BOUND, Score};
+use crate::score::{Reported, Score};
 use crate::search::SearchInfo;
 use xiangqi_rules::Move;
 
@@ -75,22 +75,31 @@ impl Level {
     /// Picks the move to play from `lines` (best first), using `random` in 0..1.
     pub fn choose(self, lines: &[SearchInfo], random: f64) -> Option<Move> {
         let best = lines.first()?;
-        if self.is_full_strength() || best.score.abs() >= MATE_BOUND {
+        // A mate, either way, is no place for mistakes on purpose.
+        let Reported::Cp(best_cp) = best.score else {
+            return best.pv.first().copied();
+        };
+        if self.is_full_strength() {
             return best.pv.first().copied();
         }
         let margin = self.margin();
-        let candidates: Vec<&SearchInfo> = lines
+        // Each candidate with how far it falls short of the best.
+        let candidates: Vec<(&SearchInfo, Score)> = lines
             .iter()
-            .filter(|l| !l.pv.is_empty() && l.score >= best.score - margin)
+            .filter(|l| !l.pv.is_empty())
+            .filter_map(|l| match l.score {
+                Reported::Cp(cp) if cp >= best_cp - margin => Some((l, best_cp - cp)),
+                _ => None,
+            })
             .collect();
         // Closer to the best is likelier: weight falls linearly to the edge of the margin.
         let weights: Vec<f64> = candidates
             .iter()
-            .map(|l| 1.0 + (margin - (best.score - l.score)) as f64 / margin.max(1) as f64)
+            .map(|&(_, shortfall)| 1.0 + (margin - shortfall) as f64 / margin.max(1) as f64)
             .collect();
         let total: f64 = weights.iter().sum();
         let mut pick = random.clamp(0.0, 0.999_999) * total;
-        for (line, w) in candidates.iter().zip(&weights) {
+        for ((line, _), w) in candidates.iter().zip(&weights) {
             if pick < *w {
                 return line.pv.first().copied();
             }
@@ -111,7 +120,7 @@ mod tests {
             depth: 3,
             seldepth: 3,
             multipv: 1,
-            score,
+            score: Reported::Cp(score),
             bound: None,
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -135,6 +144,19 @@ mod tests {
                 Level::new(20).choose(&lines, r),
                 lines[0].pv.first().copied()
             );
+        }
+    }
+
+    #[test]
+    fn weak_levels_take_a_mate_and_never_walk_into_one() {
+        let mut mating = [line(0, "h2e2"), line(0, "b2e2")];
+        mating[0].score = Reported::Mate(2);
+        let mut mated = [line(10, "h2e2"), line(0, "b2e2")];
+        mated[1].score = Reported::Mate(-3);
+        for i in 0..100 {
+            let r = i as f64 / 100.0;
+            assert_eq!(Level::new(0).choose(&mating, r), Some(mating[0].pv[0]));
+            assert_eq!(Level::new(0).choose(&mated, r), Some(mated[0].pv[0]));
         }
     }
 

@@ -1,4 +1,8 @@
-//! Search scores: centipawns from the side to move's view, and mate distances.
+//! Search scores: centipawns from the side to move's view, and mate distances; and the form
+//! in which scores leave the engine ([`Reported`]).
+
+use std::ops::Neg;
+use xiangqi_rules::Color;
 
 /// A score in centipawns from the point of view of the side to move.
 pub type Score = i32;
@@ -55,14 +59,58 @@ pub const fn from_table(score: Score, ply: usize) -> Score {
     }
 }
 
-/// How the score is written in UCI: `cp N` or `mate N` (moves, negative when being mated).
-pub fn uci_score(score: Score) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        format!("mate {}", (-MATE - score) / 2)
-    } else {
-        format!("cp {score}")
+/// A score as it leaves the engine: centipawns, or a mate counted in moves, from one side's
+/// point of view — the side to move's, unless turned with [`Reported::for_red`] or negation.
+///
+/// Search results, progress reports, hints and the protocols give scores in this form, never
+/// the search's raw numbers: how the search encodes a mate ([`MATE`] less the plies) is its
+/// own business. The protocols write it as `cp N` / `mate N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reported {
+    /// Centipawns; positive when the side is better.
+    Cp(i32),
+    /// Mate in this many moves of the side's own, positive when the side mates and negative
+    /// when it is mated; 0 when the side to move is already mated (a root without a legal
+    /// move).
+    Mate(i32),
+}
+
+impl Reported {
+    /// The search's `score` for the side to move: mates counted in moves (the mating side's
+    /// plies rounded up).
+    pub fn from_search(score: Score) -> Reported {
+        if score >= MATE_BOUND {
+            Reported::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Reported::Mate((-MATE - score) / 2)
+        } else {
+            Reported::Cp(score)
+        }
+    }
+
+    /// This score, given for `side_to_move`, from Red's point of view.
+    pub fn for_red(self, side_to_move: Color) -> Reported {
+        match side_to_move {
+            Color::Red => self,
+            Color::Black => -self,
+        }
+    }
+
+    /// Whether the score announces a mate for either side.
+    pub fn is_mate(self) -> bool {
+        matches!(self, Reported::Mate(_))
+    }
+}
+
+impl Neg for Reported {
+    type Output = Reported;
+
+    /// The same score from the other side's point of view.
+    fn neg(self) -> Reported {
+        match self {
+            Reported::Cp(cp) => Reported::Cp(-cp),
+            Reported::Mate(n) => Reported::Mate(-n),
+        }
     }
 }
 
@@ -71,12 +119,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mate_scores_print_in_moves() {
-        assert_eq!(uci_score(mate_in(1)), "mate 1");
-        assert_eq!(uci_score(mate_in(3)), "mate 2");
-        assert_eq!(uci_score(mated_in(2)), "mate -1");
-        assert_eq!(uci_score(mated_in(0)), "mate 0");
-        assert_eq!(uci_score(-35), "cp -35");
+    fn mates_are_reported_in_moves_for_either_side() {
+        // Mating with the first or the third ply of the line is mate in 1 or 2.
+        assert_eq!(Reported::from_search(mate_in(1)), Reported::Mate(1));
+        assert_eq!(Reported::from_search(mate_in(3)), Reported::Mate(2));
+        // Being mated after one or two own moves.
+        assert_eq!(Reported::from_search(mated_in(2)), Reported::Mate(-1));
+        assert_eq!(Reported::from_search(mated_in(4)), Reported::Mate(-2));
+        assert_eq!(Reported::from_search(mated_in(0)), Reported::Mate(0));
+        // The longest mate the search can find is still a mate.
+        let deepest = crate::history::MAX_PLY;
+        assert_eq!(
+            Reported::from_search(mate_in(deepest - 1)),
+            Reported::Mate(deepest as i32 / 2)
+        );
+    }
+
+    #[test]
+    fn centipawns_pass_unchanged_up_to_the_mate_bound() {
+        for cp in [0, -35, 35, 2_500, -2_500, MATE_BOUND - 1, -(MATE_BOUND - 1)] {
+            assert_eq!(Reported::from_search(cp), Reported::Cp(cp));
+        }
+    }
+
+    #[test]
+    fn reds_view_turns_the_score_when_black_is_to_move() {
+        let black_mates_in_2 = Reported::from_search(mate_in(3));
+        assert_eq!(black_mates_in_2.for_red(Color::Black), Reported::Mate(-2));
+        assert_eq!(black_mates_in_2.for_red(Color::Red), Reported::Mate(2));
+        assert_eq!(Reported::Cp(120).for_red(Color::Black), Reported::Cp(-120));
+        assert_eq!(-Reported::Mate(-1), Reported::Mate(1));
+        assert!(Reported::Mate(3).is_mate() && !Reported::Cp(30_000).is_mate());
     }
 
     #[test]

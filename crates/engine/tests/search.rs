@@ -2,7 +2,7 @@
 //! every kind of limit.
 
 use std::time::Duration;
-use xiangqi_engine::score::{MATE_BOUND, mate_in};
+use xiangqi_engine::score::Reported;
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::{Move, Position};
 
@@ -27,13 +27,18 @@ fn depth(d: i32) -> SearchLimits {
 fn finds_mate_in_one() {
     let r = search("3k5/9/3P5/9/9/9/9/9/9/R3K4 w", depth(3));
     assert_eq!(r.best_move, Some(mv("a0a9")));
-    assert_eq!(r.score, mate_in(1));
+    assert_eq!(r.score, Reported::Mate(1));
 }
 
 #[test]
 fn two_chariots_mate_a_bare_general() {
     let r = search("4k4/9/9/9/9/9/9/9/R8/1R1K5 w", depth(9));
-    assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
+    assert!(
+        matches!(r.score, Reported::Mate(n) if n > 0),
+        "score {:?} pv {:?}",
+        r.score,
+        r.pv
+    );
 }
 
 #[test]
@@ -41,7 +46,7 @@ fn stalemating_the_opponent_wins() {
     // Red's chariot can take e9 away from the general (d8 is the soldier's); then Black has
     // no move at all, and a side without moves loses.
     let r = search("3k5/9/3P5/9/9/9/9/9/9/R4K3 w", depth(4));
-    assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
+    assert_eq!(r.score, Reported::Mate(1), "pv {:?}", r.pv);
 }
 
 #[test]
@@ -58,10 +63,10 @@ fn a_side_without_moves_has_no_best_move_and_a_lost_score() {
     // Stalemated: d8 is covered by the chariot and the soldier, e9 by the facing general.
     let stalemated = search("3k5/R8/3P5/9/9/9/9/9/9/4K4 b", depth(3));
     assert_eq!(stalemated.best_move, None);
-    assert!(stalemated.score <= -MATE_BOUND);
+    assert_eq!(stalemated.score, Reported::Mate(0));
     let mated = search("R2k5/9/3P5/9/9/9/9/9/9/4K4 b", depth(3));
     assert_eq!(mated.best_move, None);
-    assert!(mated.score <= -MATE_BOUND);
+    assert_eq!(mated.score, Reported::Mate(0));
 }
 
 #[test]
@@ -104,7 +109,8 @@ fn repetition_is_scored_as_a_draw() {
     let start = Position::from_fen("3k5/9/9/9/9/9/9/9/r8/4K4 w").unwrap();
     let engine = Engine::new(EngineOptions::default());
     let fresh = engine.think(&SearchRequest::new(start.clone(), depth(6)), &mut |_| {});
-    assert!(fresh.score < -300, "a chariot down: {}", fresh.score);
+    // Without history, e0f0 a1e1 leaves Red without a move, which loses.
+    assert_eq!(fresh.score, Reported::Mate(-1), "pv {:?}", fresh.pv);
 
     let mut pos = start.clone();
     let mut history = Vec::new();
@@ -119,6 +125,6 @@ fn repetition_is_scored_as_a_draw() {
         ..SearchRequest::new(pos, depth(6))
     };
     let r = engine.think(&request, &mut |_| {});
-    assert_eq!(r.score, 0, "pv {:?}", r.pv);
+    assert_eq!(r.score, Reported::Cp(0), "pv {:?}", r.pv);
     assert_eq!(r.best_move, Some(mv("e0f0")));
 }

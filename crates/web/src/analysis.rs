@@ -5,6 +5,7 @@
 use crate::api::{body, request_for, search_blocking, with_game};
 use crate::error::ApiError;
 use crate::session::Sessions;
+use crate::view::ScoreView;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
@@ -15,9 +16,10 @@ use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 use std::time::Duration;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
+use xiangqi_engine::score::Reported;
 use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchLimits, SearchRequest};
 use xiangqi_rules::notation::{Notation, format_move};
-use xiangqi_rules::{Color, Move, Position};
+use xiangqi_rules::{Move, Position};
 
 /// Longest analysis a request may ask for.
 const MAX_ANALYSIS: Duration = Duration::from_secs(60);
@@ -47,8 +49,9 @@ fn default_millis() -> u64 {
 /// One line of an analysis.
 #[derive(Serialize, Clone)]
 pub struct AnalysisLine {
-    /// Score for Red, in centipawns (mates as ±30000 less the distance).
-    pub score_red: i32,
+    /// Score from Red's point of view: `{"cp": n}` or `{"mate": n}` (moves, positive when
+    /// Red mates).
+    pub score_red: ScoreView,
     /// Depth searched.
     pub depth: i32,
     /// The moves, ICCS.
@@ -61,12 +64,7 @@ pub struct AnalysisLine {
 
 impl AnalysisLine {
     /// The line `pv` from `pos` with `score` for the side to move after `depth` plies.
-    fn new(pos: &Position, score: i32, depth: i32, pv: &[Move]) -> AnalysisLine {
-        let sign = if pos.side_to_move() == Color::Red {
-            1
-        } else {
-            -1
-        };
+    fn new(pos: &Position, score: Reported, depth: i32, pv: &[Move]) -> AnalysisLine {
         let mut p = pos.clone();
         let (mut wxf, mut chinese) = (Vec::new(), Vec::new());
         for &m in pv {
@@ -78,7 +76,7 @@ impl AnalysisLine {
             p = p.after(m);
         }
         AnalysisLine {
-            score_red: score * sign,
+            score_red: score.for_red(pos.side_to_move()).into(),
             depth,
             pv: pv.iter().map(|m| m.iccs()).collect(),
             pv_wxf: wxf,

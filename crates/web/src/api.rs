@@ -4,7 +4,7 @@
 use crate::error::ApiError;
 use crate::reasons::illegal_move_params;
 use crate::session::{GameSession, Sessions};
-use crate::view::{GameView, MoveView, game_view};
+use crate::view::{GameView, MoveView, ScoreView, game_view};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -356,8 +356,8 @@ pub struct Hint {
     pub hint: MoveView,
     /// The line it starts (ICCS).
     pub line: Vec<String>,
-    /// Score for the side to move, in centipawns.
-    pub score: i32,
+    /// Score from the side to move's point of view: `{"cp": n}` or `{"mate": n}`.
+    pub score: ScoreView,
     /// What the move attacks that the other side has to answer, if anything (ICCS point and
     /// FEN letter of the piece).
     pub threat: Option<Threat>,
@@ -409,7 +409,7 @@ pub async fn hint(State(sessions): State<Sessions>, Path(id): Path<String>) -> A
     Ok(Json(Hint {
         hint: MoveView::new(&pos, m),
         line: result.pv.iter().map(|m| m.iccs()).collect(),
-        score: result.score,
+        score: result.score.into(),
         threat,
     }))
 }

@@ -6,17 +6,11 @@
 //! of ±30000 read back as mates.
 
 use super::Dialect;
-use crate::score::{MATE, MATE_BOUND, Score};
 use std::fmt;
 
-/// A score an engine reports, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProtocolScore {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves; zero or negative: the side to move is mated in that many.
-    Mate(i32),
-}
+/// A score an engine reports, from the side to move's point of view: the engine's own
+/// boundary form of a score, which the protocols read and write.
+pub use crate::score::Reported as ProtocolScore;
 
 /// The centipawns that stand for a mate in UCCI and in score arithmetic.
 pub const MATE_CENTIPAWNS: i32 = 30_000;
@@ -25,17 +19,6 @@ pub const MATE_CENTIPAWNS: i32 = 30_000;
 const LONGEST_MATE: i32 = 1_000;
 
 impl ProtocolScore {
-    /// The score of a search: mates counted in moves (plies rounded up for the winner).
-    pub fn from_search(score: Score) -> ProtocolScore {
-        if score >= MATE_BOUND {
-            ProtocolScore::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            ProtocolScore::Mate((-MATE - score) / 2)
-        } else {
-            ProtocolScore::Cp(score)
-        }
-    }
-
     /// The score in centipawns: a mate in `n` is `30000 − n`, being mated in `n` is
     /// `−30000 + n`, so that sooner mates weigh more.
     pub fn centipawns(self) -> i32 {

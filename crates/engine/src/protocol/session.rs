@@ -3,7 +3,7 @@
 
 use super::{
     BestMove, Command, Dialect, Info, OptionDecl, OptionKind, ParsedPosition, PositionCommand,
-    ProtocolScore, Reply, ScoreBound,
+    Reply, ScoreBound,
 };
 use crate::bench;
 use crate::engine::{Engine, EngineOptions, SearchRequest};
@@ -362,7 +362,7 @@ pub fn info_of(info: &SearchInfo, dialect: Dialect) -> Info {
     let time = Some(Duration::from_millis(
         u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
     ));
-    let score = Some(ProtocolScore::from_search(info.score));
+    let score = Some(info.score);
     let pv = info.pv.clone();
     let depth = Some(u32::try_from(info.depth).unwrap_or(0));
     let nodes = Some(info.nodes);

@@ -11,7 +11,7 @@ mod worker;
 use crate::eval::Evaluator;
 use crate::history::{History, MAX_PLY};
 use crate::limits::{SearchLimits, TimeBudget};
-use crate::score::{DRAW, INFINITE, MATE_BOUND, Score, is_mate, mated_in};
+use crate::score::{DRAW, INFINITE, Reported, Score, is_mate, mated_in};
 use crate::tt::{Bound, TranspositionTable};
 use params::*;
 use std::sync::Mutex;
@@ -80,7 +80,7 @@ pub struct SearchInfo {
     /// Which line (1 = best) under MultiPV.
     pub multipv: usize,
     /// Score from the side to move's view.
-    pub score: Score,
+    pub score: Reported,
     /// `Some(Lower)` or `Some(Upper)` when the score is only a bound (aspiration fail).
     pub bound: Option<Bound>,
     /// Nodes searched by all threads.
@@ -108,8 +108,9 @@ pub struct SearchResult {
     pub best_move: Option<Move>,
     /// The expected reply, if known.
     pub ponder_move: Option<Move>,
-    /// Score of the best move.
-    pub score: Score,
+    /// Score of the best move, from the side to move's view (`Cp(0)` when the search was
+    /// stopped before its first iteration finished).
+    pub score: Reported,
     /// Deepest completed iteration.
     pub depth: i32,
     /// Nodes searched by all threads.
@@ -187,11 +188,11 @@ pub fn search(
         return SearchResult {
             best_move: None,
             ponder_move: None,
-            score: if pos.legal_moves().is_empty() {
+            score: Reported::from_search(if pos.legal_moves().is_empty() {
                 mated_in(0)
             } else {
                 DRAW
-            },
+            }),
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
@@ -353,7 +354,7 @@ fn iterate(
                 depth,
                 seldepth: rm.seldepth.max(1),
                 multipv: pv_index + 1,
-                score: rm.score,
+                score: Reported::from_search(rm.score),
                 bound: None,
                 nodes: if w.id == 0 {
                     w.shared.nodes.load(Ordering::Relaxed).max(w.nodes)
@@ -383,8 +384,9 @@ fn iterate(
         }
         lines = iteration_lines;
         if let Some(mate) = limits.mate
-            && best_score >= MATE_BOUND
-            && (crate::score::MATE - best_score + 1) / 2 <= mate as Score
+            && let Reported::Mate(moves) = Reported::from_search(best_score)
+            && moves > 0
+            && moves as u32 <= mate
         {
             break;
         }
@@ -413,7 +415,12 @@ fn iterate(
     SearchResult {
         best_move: best_pv.first().copied(),
         ponder_move: best_pv.get(1).copied(),
-        score: best_score,
+        // A search stopped before its first iteration has no score to tell.
+        score: if completed_depth == 0 {
+            Reported::Cp(DRAW)
+        } else {
+            Reported::from_search(best_score)
+        },
         depth: completed_depth,
         nodes: w.nodes,
         pv: best_pv,
@@ -459,6 +466,29 @@ mod tests {
         assert_eq!(kept, 2);
         shared.clear_histories();
         assert!(shared.histories.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_mate_in_two_is_reported_in_moves_for_the_side_that_mates() {
+        // Red's king holds the f-file; a chariot's check on the e-file leaves the black king
+        // only d9, where the other chariot mates with a check on the d-file.
+        let pos = Position::from_fen("4k4/9/9/R8/1R7/9/9/9/9/5K3 w - - 0 1").unwrap();
+        let shared = Shared::new(1);
+        let eval = crate::eval::HandcraftedEval::new();
+        let config = SearchConfig {
+            limits: SearchLimits {
+                depth: Some(6),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let result = search(&pos, &[], &[], &config, &shared, &eval, &mut |_| {});
+        assert_eq!(result.score, Reported::Mate(2));
+        // The mated side sees the same line as being mated in 2.
+        let after = pos.after(result.best_move.unwrap());
+        shared.stop.store(false, Ordering::Relaxed);
+        let reply = search(&after, &[], &[], &config, &shared, &eval, &mut |_| {});
+        assert_eq!(reply.score, Reported::Mate(-1));
     }
 
     #[test]

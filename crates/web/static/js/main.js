@@ -171,19 +171,27 @@ async function engineTurn() {
   engineTurn();
 }
 
-/** A score for Red as the page shows it: pawns, or the moves to mate. */
+const signOf = (n) => (n > 0 ? '+' : n < 0 ? '−' : '');
+
+/**
+ * A score for Red as the server sends it, `{cp}` or `{mate}` (moves, positive when Red
+ * mates), as the page shows it: pawns (`+1.35`), or the moves to mate (`+M2`, `−M3`).
+ */
 function scoreText(score) {
-  const MATE = 30000;
-  if (Math.abs(score) > MATE - 1000) {
-    const moves = Math.ceil((MATE - Math.abs(score)) / 2);
-    return `${score > 0 ? '+' : '−'}M${moves}`;
-  }
-  return `${score > 0 ? '+' : score < 0 ? '−' : ''}${(Math.abs(score) / 100).toFixed(2)}`;
+  if (score.mate !== undefined) return `${signOf(score.mate)}M${Math.abs(score.mate)}`;
+  return `${signOf(score.cp)}${(Math.abs(score.cp) / 100).toFixed(2)}`;
+}
+
+/** How far the evaluation bar leans to Red for a score, in percent from the middle. */
+function barLean(score) {
+  const most = 48;
+  if (score.mate !== undefined) return Math.sign(score.mate) * most;
+  return Math.max(-most, Math.min(most, score.cp / 10));
 }
 
 function showLines(lines, done) {
-  const best = lines[0]?.score_red ?? 0;
-  $('eval-fill').style.height = `${50 + Math.max(-48, Math.min(48, best / 10))}%`;
+  const best = lines[0]?.score_red ?? { cp: 0 };
+  $('eval-fill').style.height = `${50 + barLean(best)}%`;
   const ol = document.createElement('ol');
   for (const l of lines) {
     const li = document.createElement('li');
