@@ -1,6 +1,7 @@
 //! `xiangqi play`: starts the browser app on a local port and prints its address.
 
 use clap::Args;
+use xiangqi_web::{PoolOptions, ServerOptions};
 
 /// Where to serve the app.
 #[derive(Args, Debug, Clone)]
@@ -14,6 +15,14 @@ pub struct PlayArgs {
     /// Open the app in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Engine searches that run at once, each with its own hash table (the number of cores
+    /// unless given); more requests wait in a queue.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub searchers: Option<u16>,
+    /// Engine requests that may wait for a searcher (4 per searcher unless given); beyond
+    /// them the server answers 503 with Retry-After.
+    #[arg(long)]
+    pub search_queue: Option<usize>,
 }
 
 impl Default for PlayArgs {
@@ -22,6 +31,8 @@ impl Default for PlayArgs {
             port: 8080,
             host: "127.0.0.1".to_string(),
             open: false,
+            searchers: None,
+            search_queue: None,
         }
     }
 }
@@ -44,10 +55,25 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         if args.open {
             open_browser(&url);
         }
-        xiangqi_web::serve(listener, &args.host)
+        xiangqi_web::serve(listener, &args.host, &server_options(args))
             .await
             .map_err(|e| format!("the server stopped: {e}"))
     })
+}
+
+/// The server's size from the command line: searchers and their queue.
+fn server_options(args: &PlayArgs) -> ServerOptions {
+    let mut pool = match args.searchers {
+        Some(n) => PoolOptions::with_searchers(usize::from(n)),
+        None => PoolOptions::default(),
+    };
+    if let Some(queue) = args.search_queue {
+        pool.queue = queue;
+    }
+    ServerOptions {
+        pool,
+        ..ServerOptions::default()
+    }
 }
 
 /// Asks the desktop to open `url`; failing quietly, as the address is printed anyway.

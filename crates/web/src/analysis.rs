@@ -2,9 +2,11 @@
 //! (`POST …/analyse`) or as a stream of server-sent events that deepens until the position
 //! changes, the time is up or the page stops listening (`GET …/analysis`).
 
-use crate::api::{body, request_for, search_blocking, with_game};
+use crate::api::{body, request_for, run_search, with_game};
 use crate::error::ApiError;
+use crate::search_pool::{SearchKind, SearchStop};
 use crate::session::Sessions;
+use crate::state::AppState;
 use crate::view::ScoreView;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -17,7 +19,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
-use xiangqi_engine::{Engine, EngineOptions, SearchInfo, SearchLimits, SearchRequest};
+use xiangqi_engine::{EngineOptions, SearchInfo, SearchLimits, SearchRequest};
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Move, Position};
 
@@ -89,23 +91,16 @@ impl AnalysisLine {
     }
 }
 
-/// An analysis about to run: the engine, the request, the game's change count, and which
-/// analysis of the game it is.
+/// An analysis about to run: the request, the game's change count, and the handle that
+/// stops it.
 struct Prepared {
-    engine: Engine,
     request: SearchRequest,
     version: u64,
-    run: u64,
+    stop: SearchStop,
 }
 
-/// The analysis engine of game `id` at full strength with `lines` lines, and the request
-/// for its current position.
-fn prepare(
-    sessions: &Sessions,
-    id: &str,
-    lines: usize,
-    time: Duration,
-) -> Result<Prepared, ApiError> {
+/// The request for game `id`'s current position, searched for `time`.
+fn prepare(sessions: &Sessions, id: &str, time: Duration) -> Result<Prepared, ApiError> {
     with_game(sessions, id, |s| {
         if s.game.outcome().is_some() {
             return Err(ApiError::new(
@@ -114,41 +109,44 @@ fn prepare(
                 "the game is over",
             ));
         }
-        let mut engine = s.analyst();
-        engine.set_options(EngineOptions {
-            level: Level::new(MAX_LEVEL),
-            multipv: lines,
-            ..engine.options().clone()
-        });
         let limits = SearchLimits {
             movetime: Some(time),
             ..SearchLimits::default()
         };
-        s.analyses += 1;
         Ok(Prepared {
-            engine,
             request: request_for(s, limits),
             version: s.version,
-            run: s.analyses,
+            stop: s.start_search(),
         })
     })
+}
+
+/// Sets `engine` to full strength with `lines` lines.
+fn analyst(engine: &mut xiangqi_engine::Engine, lines: usize) {
+    engine.set_options(EngineOptions {
+        level: Level::new(MAX_LEVEL),
+        multipv: lines,
+        ..engine.options().clone()
+    });
 }
 
 /// `POST /api/games/{id}/analyse`: the best lines from the current position after the time
 /// asked for.
 pub async fn analyse(
-    State(sessions): State<Sessions>,
+    State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
     payload: Result<Json<AnalyseRequest>, JsonRejection>,
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
     let req = body(payload)?;
     let lines = req.lines.clamp(1, MAX_LINES);
     let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
-    let Prepared {
-        engine, request, ..
-    } = prepare(&sessions, &id, lines, time)?;
+    let Prepared { request, stop, .. } = prepare(&sessions, &id, time)?;
     let pos = request.position.clone();
-    let result = search_blocking(move || engine.think(&request, &mut |_| {})).await?;
+    let result = run_search(&pool, &id, SearchKind::Analysis, &stop, move |engine| {
+        analyst(engine, lines);
+        engine.think(&request, &mut |_| {})
+    })
+    .await?;
     Ok(Json(
         result
             .lines
@@ -188,9 +186,10 @@ pub struct AnalysisUpdate {
 
 /// `GET /api/games/{id}/analysis?lines=N&millis=T`: server-sent events, one `lines` event
 /// each time a line deepens and a last one with `done` set. The search stops when the game
-/// changes, when `millis` have passed, or when the page closes the stream.
+/// changes, when `millis` have passed, or when the page closes the stream. The stream waits
+/// for an engine of the pool before it starts (503 when the queue is full).
 pub async fn analysis_stream(
-    State(sessions): State<Sessions>,
+    State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
     query: Result<Query<StreamRequest>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
@@ -199,24 +198,26 @@ pub async fn analysis_stream(
     let lines = req.lines.clamp(1, MAX_LINES);
     let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
     let Prepared {
-        engine,
         request,
         version,
-        run,
-    } = prepare(&sessions, &id, lines, time)?;
+        stop,
+    } = prepare(&sessions, &id, time)?;
+    // A page that leaves while the stream waits for an engine drops this future and its
+    // place in the queue.
+    let lease = {
+        let stop_when_dropped = stop.on_drop();
+        let lease = pool.acquire(&id, SearchKind::Analysis, &stop).await?;
+        stop_when_dropped.disarm();
+        lease
+    };
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(8);
 
     // A page that stops listening stops the search; a search that ends stops the watch.
     let (finished, mut ended) = tokio::sync::oneshot::channel::<()>();
-    let (watch, stopper) = (tx.clone(), engine.clone());
+    let (watch, stopper) = (tx.clone(), stop.clone());
     tokio::spawn(async move {
         tokio::select! {
-            _ = watch.closed() => {
-                let latest = sessions.with(&id, |s| s.analyses == run).unwrap_or(false);
-                if latest {
-                    stopper.stop();
-                }
-            }
+            _ = watch.closed() => stopper.stop(),
             _ = &mut ended => {}
         }
     });
@@ -227,7 +228,8 @@ pub async fn analysis_stream(
             .json_data(update)
             .unwrap_or_else(|_| Event::default().event("lines").data("{}"))
     };
-    tokio::task::spawn_blocking(move || {
+    let search = lease.run(move |engine| {
+        analyst(engine, lines);
         let pos = request.position.clone();
         let mut shown: Vec<Option<AnalysisLine>> = vec![None; lines];
         let send = |shown: &[Option<AnalysisLine>], done: bool| {
@@ -257,6 +259,8 @@ pub async fn analysis_stream(
         let _ = finished.send(());
         send(&shown, true);
     });
+    // The search runs on its own; the stream ends when it does.
+    tokio::spawn(search);
     let stream =
         futures_util::stream::unfold(
             rx,

@@ -3,7 +3,9 @@
 
 use crate::error::ApiError;
 use crate::reasons::illegal_move_params;
+use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::session::{GameSession, Sessions};
+use crate::state::AppState;
 use crate::view::{GameView, MoveView, ScoreView, game_view};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -12,7 +14,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi_engine::levels::{ELO_RANGE, Level, MAX_LEVEL};
-use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest, SearchResult};
+use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::{Game, GameRules, Move, Position, START_FEN, Square};
 
@@ -263,16 +265,19 @@ pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchReques
     }
 }
 
-pub(crate) async fn search_blocking(
-    run: impl FnOnce() -> SearchResult + Send + 'static,
-) -> Result<SearchResult, ApiError> {
-    tokio::task::spawn_blocking(run).await.map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "engine-failed",
-            "the engine stopped unexpectedly; try again",
-        )
-    })
+/// Runs `search` for game `game` on an engine borrowed from `pool`, waiting for one when all
+/// are busy (503 when the queue is full too). `stop` stops it; so does dropping the returned
+/// future (the page went away). A search stopped before it started answers `game-changed`.
+pub(crate) async fn run_search<R: Send + 'static>(
+    pool: &SearchPool,
+    game: &str,
+    kind: SearchKind,
+    stop: &SearchStop,
+    search: impl FnOnce(&mut Engine) -> R + Send + 'static,
+) -> Result<R, ApiError> {
+    let _stop_when_dropped = stop.on_drop();
+    let lease = pool.acquire(game, kind, stop).await?;
+    lease.run(search).await?.ok_or_else(changed_meanwhile)
 }
 
 fn changed_meanwhile() -> ApiError {
@@ -285,7 +290,7 @@ fn changed_meanwhile() -> ApiError {
 
 /// `POST /api/games/{id}/engine`: the engine plays the side to move at `level`.
 pub async fn engine_move(
-    State(sessions): State<Sessions>,
+    State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
     payload: Result<Json<EngineRequest>, JsonRejection>,
 ) -> ApiResult<EngineReply> {
@@ -296,7 +301,8 @@ pub async fn engine_move(
             req.level
         )));
     }
-    let (engine, request, version) = with_game(&sessions, &id, |s| {
+    let level = Level::new(req.level);
+    let (request, version, stop) = with_game(&sessions, &id, |s| {
         if let Some(o) = s.game.outcome() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -304,12 +310,6 @@ pub async fn engine_move(
                 format!("the game is over: {}", o.reason),
             ));
         }
-        let level = Level::new(req.level);
-        s.engine.set_options(EngineOptions {
-            level,
-            multipv: 1,
-            ..s.engine.options().clone()
-        });
         let limits = match req.clock_ms {
             Some(ms) => SearchLimits {
                 time_left: Some(Duration::from_millis(ms)),
@@ -321,9 +321,17 @@ pub async fn engine_move(
                 ..SearchLimits::default()
             },
         };
-        Ok((s.engine.clone(), request_for(s, limits), s.version))
+        Ok((request_for(s, limits), s.version, s.start_search()))
     })?;
-    let result = search_blocking(move || engine.think(&request, &mut |_| {})).await?;
+    let result = run_search(&pool, &id, SearchKind::Play, &stop, move |engine| {
+        engine.set_options(EngineOptions {
+            level,
+            multipv: 1,
+            ..engine.options().clone()
+        });
+        engine.think(&request, &mut |_| {})
+    })
+    .await?;
     with_game(&sessions, &id, |s| {
         if s.version != version {
             return Err(changed_meanwhile());
@@ -373,8 +381,11 @@ pub struct Threat {
 }
 
 /// `POST /api/games/{id}/hint`: the engine's suggestion for the side to move.
-pub async fn hint(State(sessions): State<Sessions>, Path(id): Path<String>) -> ApiResult<Hint> {
-    let (engine, pos, history, moves) = with_game(&sessions, &id, |s| {
+pub async fn hint(
+    State(AppState { sessions, pool }): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Hint> {
+    let (stop, pos, history, moves) = with_game(&sessions, &id, |s| {
         if s.game.outcome().is_some() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -384,14 +395,17 @@ pub async fn hint(State(sessions): State<Sessions>, Path(id): Path<String>) -> A
         }
         let req = request_for(s, SearchLimits::default());
         Ok((
-            s.engine.clone(),
+            s.start_search(),
             req.position,
             req.history,
             req.history_moves,
         ))
     })?;
     let p = pos.clone();
-    let result = search_blocking(move || engine.hint(&p, &history, &moves, HINT_TIME)).await?;
+    let result = run_search(&pool, &id, SearchKind::Play, &stop, move |engine| {
+        engine.hint(&p, &history, &moves, HINT_TIME)
+    })
+    .await?;
     let m = result
         .best_move
         .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "no-move", "there is no legal move"))?;

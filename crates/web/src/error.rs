@@ -1,8 +1,9 @@
 //! Errors the API answers with: a status code and a JSON body `{"error": {code, message,
-//! highlights, params}}` that the page shows as it is.
+//! highlights, params}}` that the page shows as it is. A busy server answers 503 with code
+//! `busy`, the blank `retry_after` (seconds) and the same number in a `Retry-After` header.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -20,6 +21,8 @@ pub struct ApiError {
     /// The blanks of the reason, for saying it in another language (an empty object when
     /// the message has none).
     pub params: serde_json::Value,
+    /// Seconds after which the request may be sent again, sent as `Retry-After` (for 503).
+    pub retry_after: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -44,6 +47,7 @@ impl ApiError {
             message: message.into(),
             highlights: Vec::new(),
             params: serde_json::Value::Object(Default::default()),
+            retry_after: None,
         }
     }
 
@@ -60,6 +64,19 @@ impl ApiError {
             format!("there is no game {id}; start a new one"),
         )
     }
+
+    /// 503: every searcher is busy and the queue is full; the request may be sent again
+    /// after `retry_after` seconds (the `Retry-After` header and the `retry_after` blank).
+    pub fn busy(retry_after: u32) -> ApiError {
+        let mut err = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            format!("the engine is busy with other games; try again in {retry_after} s"),
+        );
+        err.params = serde_json::json!({ "retry_after": retry_after });
+        err.retry_after = Some(retry_after);
+        err
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -72,6 +89,12 @@ impl IntoResponse for ApiError {
                 params: &self.params,
             },
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }

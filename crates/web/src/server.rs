@@ -5,7 +5,7 @@ use crate::api;
 use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
 use crate::records_api;
-use crate::session::Sessions;
+use crate::state::{AppState, ServerOptions};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
@@ -18,8 +18,13 @@ const MAX_BODY: usize = 64 * 1024;
 /// Ports tried after the requested one when it is taken.
 const PORT_TRIES: u16 = 20;
 
-/// The app for a server that answers to `allowed` hosts.
+/// The app for a server that answers to `allowed` hosts, sized by default.
 pub fn router(allowed: AllowedHosts) -> Router {
+    router_with(allowed, &ServerOptions::default())
+}
+
+/// The app for a server that answers to `allowed` hosts, sized by `options`.
+pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
     let api = Router::new()
         .route("/api/games", post(api::new_game))
         .route(
@@ -40,7 +45,7 @@ pub fn router(allowed: AllowedHosts) -> Router {
         )
         .route("/api/fen", post(api::check_fen))
         .route("/api/levels", get(api::levels))
-        .with_state(Sessions::default());
+        .with_state(AppState::new(options));
     Router::new()
         .merge(api)
         .fallback(get(|uri: Uri| async move { assets::serve(uri.path()) }))
@@ -78,9 +83,14 @@ pub fn url(host: &str, addr: SocketAddr) -> String {
     format!("http://{shown}:{}/", addr.port())
 }
 
-/// Serves the app on `listener` (bound for `host`) until the process ends.
-pub async fn serve(listener: TcpListener, host: &str) -> std::io::Result<()> {
+/// Serves the app on `listener` (bound for `host`), sized by `options`, until the process
+/// ends.
+pub async fn serve(
+    listener: TcpListener,
+    host: &str,
+    options: &ServerOptions,
+) -> std::io::Result<()> {
     let port = listener.local_addr()?.port();
-    let app = router(AllowedHosts::for_address(host, port));
+    let app = router_with(AllowedHosts::for_address(host, port), options);
     axum::serve(listener, app).await
 }

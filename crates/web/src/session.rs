@@ -1,94 +1,109 @@
-//! The games being played: one per browser tab, each with its redo stack and its own engine.
+//! The games being played: one per browser tab, each with its redo stack and the searches
+//! running for it. The engines themselves belong to the [`SearchPool`](crate::search_pool).
+//!
+//! A game is small (its record and nothing else), so many are kept; beyond [`MAX_GAMES`] the
+//! least recently used is dropped, and the page that played it sends it again (start position,
+//! moves and redo moves) when the server answers `no-game`.
 
+use crate::search_pool::SearchStop;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use xiangqi_engine::{Engine, EngineOptions};
 use xiangqi_rules::{Game, Move};
 
-/// Most games kept at once; the least recently used is dropped beyond it.
-pub const MAX_GAMES: usize = 256;
+/// Most games kept at once when no other number is given; the least recently used is dropped
+/// beyond it.
+pub const MAX_GAMES: usize = 1024;
 
-/// One game: the record, the moves taken back (for redo), and the engine that plays it.
+/// One game: the record, the moves taken back (for redo), and its searches in progress.
 pub struct GameSession {
     /// The record from its start position.
     pub game: Game,
     /// Moves taken back, the next one to redo last.
     pub redo: Vec<Move>,
-    /// The engine for replies, hints and analysis; clones share its table and stop signal.
-    pub engine: Engine,
-    /// The engine for analysis, made when first asked for, so that analysing never stops a
-    /// reply or a hint.
-    pub analyst: Option<Engine>,
-    /// Counts the analyses started, so that a page leaving an older one does not stop a newer
-    /// one on the same engine.
-    pub analyses: u64,
     /// Bumped on every change, so a reply computed for an older state is not played.
     pub version: u64,
-    last_used: u64,
+    /// The searches started for the game and not yet finished.
+    searches: Vec<SearchStop>,
 }
 
 impl GameSession {
-    /// A session for `game` with a fresh engine.
+    /// A session for `game`.
     pub fn new(game: Game) -> GameSession {
         GameSession {
             game,
             redo: Vec::new(),
-            engine: Engine::new(EngineOptions {
-                hash_mb: 8,
-                ..EngineOptions::default()
-            }),
-            analyst: None,
-            analyses: 0,
             version: 0,
-            last_used: 0,
+            searches: Vec::new(),
         }
     }
 
     /// Records a change: stops the searches in progress and bumps the version.
     pub fn changed(&mut self) {
-        self.engine.stop();
-        if let Some(analyst) = &self.analyst {
-            analyst.stop();
-        }
+        self.stop_searches();
         self.version += 1;
     }
 
-    /// The analysis engine, made on first use.
-    pub fn analyst(&mut self) -> Engine {
-        self.analyst
-            .get_or_insert_with(|| {
-                Engine::new(EngineOptions {
-                    hash_mb: 8,
-                    ..EngineOptions::default()
-                })
-            })
-            .clone()
+    /// A handle for a new search of this game, stopped with the game's next change.
+    pub fn start_search(&mut self) -> SearchStop {
+        self.searches.retain(|s| !s.is_finished());
+        let stop = SearchStop::new();
+        self.searches.push(stop.clone());
+        stop
+    }
+
+    fn stop_searches(&mut self) {
+        for search in self.searches.drain(..) {
+            search.stop();
+        }
     }
 }
 
-/// Every game, by id.
-#[derive(Clone, Default)]
+/// Every game, by id. Each game has its own lock, so that one game's work never waits for
+/// another's.
+#[derive(Clone)]
 pub struct Sessions {
     inner: Arc<Mutex<Inner>>,
 }
 
-#[derive(Default)]
 struct Inner {
-    games: HashMap<String, GameSession>,
+    games: HashMap<String, Entry>,
     clock: u64,
+    capacity: usize,
+}
+
+struct Entry {
+    session: Arc<Mutex<GameSession>>,
+    last_used: u64,
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
+impl Default for Sessions {
+    fn default() -> Self {
+        Sessions::with_capacity(MAX_GAMES)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A handler that panicked cannot leave a game half-changed: recover the data.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Sessions {
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        // A handler that panicked cannot leave a game half-changed: recover the map.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    /// An empty store that keeps at most `capacity` games (at least one).
+    pub fn with_capacity(capacity: usize) -> Sessions {
+        Sessions {
+            inner: Arc::new(Mutex::new(Inner {
+                games: HashMap::new(),
+                clock: 0,
+                capacity: capacity.max(1),
+            })),
+        }
     }
 
     /// Stores `session` under a new id and returns the id.
-    pub fn insert(&self, mut session: GameSession) -> String {
+    pub fn insert(&self, session: GameSession) -> String {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
@@ -97,41 +112,68 @@ impl Sessions {
             "g{n}-{:x}",
             (seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) & 0xffff_ffff
         );
-        let mut inner = self.lock();
-        inner.clock += 1;
-        session.last_used = inner.clock;
-        if inner.games.len() >= MAX_GAMES
-            && let Some(oldest) = inner
-                .games
-                .iter()
-                .min_by_key(|(_, s)| s.last_used)
-                .map(|(k, _)| k.clone())
-        {
-            inner.games.remove(&oldest);
+        let evicted = {
+            let mut inner = lock(&self.inner);
+            inner.clock += 1;
+            let last_used = inner.clock;
+            let evicted = if inner.games.len() >= inner.capacity {
+                let oldest = inner
+                    .games
+                    .iter()
+                    .min_by_key(|(_, e)| e.last_used)
+                    .map(|(k, _)| k.clone());
+                oldest.and_then(|k| inner.games.remove(&k))
+            } else {
+                None
+            };
+            inner.games.insert(
+                id.clone(),
+                Entry {
+                    session: Arc::new(Mutex::new(session)),
+                    last_used,
+                },
+            );
+            evicted
+        };
+        if let Some(entry) = evicted {
+            lock(&entry.session).stop_searches();
         }
-        inner.games.insert(id.clone(), session);
         id
     }
 
     /// Runs `f` on game `id`, or returns `None` when there is no such game.
     pub fn with<R>(&self, id: &str, f: impl FnOnce(&mut GameSession) -> R) -> Option<R> {
-        let mut inner = self.lock();
-        inner.clock += 1;
-        let clock = inner.clock;
-        let session = inner.games.get_mut(id)?;
-        session.last_used = clock;
-        Some(f(session))
+        let session = {
+            let mut inner = lock(&self.inner);
+            inner.clock += 1;
+            let clock = inner.clock;
+            let entry = inner.games.get_mut(id)?;
+            entry.last_used = clock;
+            entry.session.clone()
+        };
+        let mut session = lock(&session);
+        Some(f(&mut session))
     }
 
-    /// Forgets game `id`; whether it existed.
+    /// Forgets game `id`, stopping its searches; whether it existed.
     pub fn remove(&self, id: &str) -> bool {
-        let mut inner = self.lock();
-        match inner.games.remove(id) {
-            Some(s) => {
-                s.engine.stop();
+        let removed = lock(&self.inner).games.remove(id);
+        match removed {
+            Some(entry) => {
+                lock(&entry.session).stop_searches();
                 true
             }
             None => false,
         }
+    }
+
+    /// How many games are kept now.
+    pub fn len(&self) -> usize {
+        lock(&self.inner).games.len()
+    }
+
+    /// Whether no game is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }

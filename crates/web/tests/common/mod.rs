@@ -1,0 +1,90 @@
+//! Helpers shared by the HTTP tests: a sized app and requests through it.
+
+#![allow(dead_code)]
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use axum::response::Response;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+use xiangqi_web::{AllowedHosts, PoolOptions, ServerOptions, router_with};
+
+const HOST: &str = "127.0.0.1:8080";
+
+/// An app with `searchers` engines, a queue of `queue` and room for `max_games` games.
+pub fn app(searchers: usize, queue: usize, max_games: usize) -> Router {
+    let options = ServerOptions {
+        pool: PoolOptions {
+            searchers,
+            queue,
+            hash_mb: 1,
+        },
+        max_games,
+    };
+    router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
+}
+
+/// The response to `method` `path` with `body`, its body not yet read.
+pub async fn respond(app: &Router, method: &str, path: &str, body: Option<Value>) -> Response {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, HOST);
+    if body.is_some() {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+    }
+    let request = request
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    app.clone().oneshot(request).await.unwrap()
+}
+
+/// The status, headers and JSON body answered to `method` `path` with `body`.
+pub async fn send_full(
+    app: &Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, HeaderMap, Value) {
+    let response = respond(app, method, path, body).await;
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        headers,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// The status and JSON body answered to `method` `path` with `body`.
+pub async fn send(
+    app: &Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (status, _, value) = send_full(app, method, path, body).await;
+    (status, value)
+}
+
+/// A new game from `body`; fails the test when it is refused.
+pub async fn new_game(app: &Router, body: Value) -> Value {
+    let (status, game) = send(app, "POST", "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    game
+}
+
+/// Plays `from`→`to` in game `id`; fails the test when it is refused.
+pub async fn play(app: &Router, id: &str, from: &str, to: &str) -> Value {
+    let path = format!("/api/games/{id}/move");
+    let (status, game) = send(app, "POST", &path, Some(json!({"from": from, "to": to}))).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    game
+}
+
+/// The id of the game view `game`.
+pub fn id(game: &Value) -> String {
+    game["id"].as_str().unwrap().to_string()
+}

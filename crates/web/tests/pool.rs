@@ -1,0 +1,108 @@
+//! The search pool through the API: requests beyond the engines wait, requests beyond the
+//! queue get 503 with Retry-After, and a search whose page left or whose game changed gives
+//! its engine back at once.
+
+mod common;
+
+use axum::Router;
+use axum::http::{StatusCode, header};
+use axum::response::Response;
+use common::{app, id, new_game, play, respond, send, send_full};
+use http_body_util::BodyExt;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// Opens a minute-long analysis stream of game `gid`; the engine is held until the response
+/// is dropped or the game changes.
+async fn long_analysis(app: &Router, gid: &str) -> Response {
+    let path = format!("/api/games/{gid}/analysis?lines=1&millis=60000");
+    let response = respond(app, "GET", &path, None).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    response
+}
+
+/// Asks for a hint for game `gid` until one comes, for at most `limit`; how long it took.
+async fn hint_within(app: &Router, gid: &str, limit: Duration) -> Duration {
+    let start = Instant::now();
+    loop {
+        let (status, body) = send(app, "POST", &format!("/api/games/{gid}/hint"), None).await;
+        if status == StatusCode::OK {
+            return start.elapsed();
+        }
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(
+            start.elapsed() < limit,
+            "no engine came free within {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_request_beyond_the_queue_gets_503_with_retry_after() {
+    let app = app(1, 0, 16);
+    let busy = id(&new_game(&app, json!({})).await);
+    let other = id(&new_game(&app, json!({})).await);
+    let _stream = long_analysis(&app, &busy).await;
+    let (status, headers, body) =
+        send_full(&app, "POST", &format!("/api/games/{other}/hint"), None).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(body["error"]["code"], "busy");
+    let seconds: u64 = headers[header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(seconds >= 1);
+    assert_eq!(body["error"]["params"]["retry_after"], seconds);
+}
+
+#[tokio::test]
+async fn a_closed_analysis_stream_gives_its_engine_back() {
+    let app = app(1, 0, 16);
+    let watched = id(&new_game(&app, json!({})).await);
+    let other = id(&new_game(&app, json!({})).await);
+    let stream = long_analysis(&app, &watched).await;
+    drop(stream);
+    // The analysis asked for a minute; the hint gets the engine long before.
+    hint_within(&app, &other, Duration::from_secs(10)).await;
+}
+
+#[tokio::test]
+async fn a_move_is_answered_while_the_engine_is_busy_and_stops_the_games_analysis() {
+    let app = app(1, 0, 16);
+    let gid = id(&new_game(&app, json!({})).await);
+    let stream = long_analysis(&app, &gid).await;
+    let game = play(&app, &gid, "h2", "e2").await;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 1);
+    // The analysis of the old position ends (at once, or without starting at all).
+    let body = tokio::time::timeout(Duration::from_secs(10), stream.into_body().collect())
+        .await
+        .expect("the analysis of the old position ends when the game changes")
+        .unwrap()
+        .to_bytes();
+    let text = String::from_utf8_lossy(&body);
+    assert!(text.is_empty() || text.contains("\"done\":true"), "{text}");
+    hint_within(&app, &gid, Duration::from_secs(10)).await;
+}
+
+#[tokio::test]
+async fn requests_beyond_the_engines_wait_in_the_queue_and_are_answered() {
+    let app = app(1, 4, 16);
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        games.push(id(&new_game(&app, json!({})).await));
+    }
+    let requests: Vec<_> = games
+        .iter()
+        .map(|gid| {
+            let app = app.clone();
+            let path = format!("/api/games/{gid}/engine");
+            tokio::spawn(async move { send(&app, "POST", &path, Some(json!({"level": 0}))).await })
+        })
+        .collect();
+    for request in requests {
+        let (status, reply) = request.await.unwrap();
+        assert_eq!(status, StatusCode::OK, "{reply}");
+    }
+}
