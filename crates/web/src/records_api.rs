@@ -387,8 +387,11 @@ fn unplayable(e: &UnplayableMove) -> ApiError {
 
 /// `POST /api/games/import?name=…&index=…`: reads the record file in the body (PGN, XQF or
 /// DhtmlXQ, told by its content and then by the name's extension) and starts a game from
-/// game `index` of it, its main line played (422 `bad-record` when it cannot be read). A game
-/// cut off with moves before the cut is loaded as far as it goes, with a warning.
+/// game `index` of it, its main line played. A game cut off with moves before the cut is
+/// loaded as far as it goes, with a warning; a broken game elsewhere in the file does not
+/// stop it (it is listed in `unreadable`), nor does text outside games (`warnings`). When the
+/// game cannot be loaded: 422 with the rules' code for a move that breaks a rule (as the play
+/// API answers), else `bad-record`.
 pub async fn import(
     State(sessions): State<Sessions>,
     query: Result<Query<ImportQuery>, QueryRejection>,
