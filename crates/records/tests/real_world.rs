@@ -224,3 +224,24 @@ fn dhtmlxq_warns_of_what_it_leaves_out_and_pgn_of_nothing() {
     assert!(pgn.warnings.is_empty());
     assert_eq!(pgn::read(&pgn.bytes).unwrap()[0], game);
 }
+
+#[test]
+fn a_comment_left_open_ends_at_the_next_game() {
+    let text = "[Event \"1\"]\n\n1. h2e2 {never closed h9g7 *\n\n\
+                [Event \"2\"]\n\n1. b2e2 b9c7 *\n";
+    let read = pgn::read_all_str(text).unwrap();
+    assert_eq!(read.len(), 2);
+    let e = read.games[0].as_ref().unwrap_err();
+    assert_eq!(e.place, Place::Text { line: 5, column: 1 });
+    assert!(
+        e.to_string()
+            .contains("`}` to close the comment opened at line 3, column 9"),
+        "{e}"
+    );
+    assert_eq!(iccs(read.games[1].as_ref().unwrap()), ["b2e2", "b9c7"]);
+    // A comment holding such a line is written so that it reads back whole.
+    let mut game = read.games[1].clone().unwrap();
+    game.moves.moves[0].comment = Some("见下局\n[Event \"x\"] 之注".to_string());
+    let text = pgn::write_game(&game, Notation::Wxf).unwrap();
+    assert_eq!(pgn::read_str(&text).unwrap(), [game]);
+}

@@ -40,6 +40,30 @@ fn is_delimiter(c: char) -> bool {
     c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | '[' | ';' | '$')
 }
 
+/// Where a line that starts with a tag (`[Name "`) begins in `text` before its first `}`, as
+/// a byte offset.
+fn next_tag_line(text: &str) -> Option<usize> {
+    let close = text.find('}').unwrap_or(text.len());
+    text[..close]
+        .match_indices("\n[")
+        .map(|(i, _)| i + 1)
+        .find(|&at| is_tag_start(&text[at..]))
+}
+
+/// Whether `text` starts with a tag: `[`, a name, white space and a quote.
+fn is_tag_start(text: &str) -> bool {
+    let Some(inside) = text.strip_prefix('[') else {
+        return false;
+    };
+    let name = inside
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inside.len());
+    name > 0
+        && inside[name..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with('"')
+}
+
 /// The tokens of a PGN text, one at a time.
 pub(crate) struct Lexer<'a> {
     text: &'a str,
@@ -110,6 +134,20 @@ impl<'a> Lexer<'a> {
         let token = |kind| Some(Ok(Token { kind, start }));
         match c {
             '{' => match rest[1..].find('}') {
+                // A comment never closed before the tags of the next game ends there, so
+                // that the games after it still open.
+                _ if let Some(next) = next_tag_line(&rest[1..]) => {
+                    self.pos += 1 + next;
+                    let found: String = self.rest().chars().take_while(|&c| c != '\n').collect();
+                    Some(Err(RecordError::syntax(
+                        self.index.place(self.pos),
+                        format!(
+                            "`}}` to close the comment opened at {}",
+                            self.index.place(start)
+                        ),
+                        found.trim_end(),
+                    )))
+                }
                 Some(end) => {
                     self.pos += end + 2;
                     token(TokenKind::Comment(&rest[1..end + 1]))

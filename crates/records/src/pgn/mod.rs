@@ -15,13 +15,16 @@
 //! before the first move is the comment on the game (or on the variation); several comments
 //! in a row join a line apart. `%` lines are skipped. The tags `Game`, `Variant`, `FEN`,
 //! `Format`, `Result` and `SetUp` go into the model, not into [`crate::Tags`]. A game that
-//! ends without a result token is cut off, unless the tags of the next game follow.
+//! ends without a result token is cut off, unless the tags of the next game follow; a `{`
+//! comment not closed before a line that starts with a tag ends there, so that the next game
+//! still opens. Text outside games (before the first, between games, after the last) that
+//! does not start like movetext is skipped with a warning.
 //!
 //! **Writing** gives the xqbase convention in UTF-8: `[Game "Chinese Chess"]`, the roster tags
 //! (Event, Site, Date, Round, RedTeam, Red, BlackTeam, Black), Result, the other tags, `[FEN]`
 //! when the start is not the standard position, `[Format]`; moves as `H2-E2`, `C2=5` or
-//! `炮二平五`; NAGs as `$n`; comments in braces, or as `;` lines when they hold a `}`; lines
-//! of at most 80 characters.
+//! `炮二平五`; NAGs as `$n`; comments in braces, or as `;` lines when they hold a `}` or a
+//! line starting with `[`; lines of at most 80 characters.
 
 mod lexer;
 mod reader;

@@ -73,13 +73,16 @@ impl Layout {
         self.break_next = false;
     }
 
-    /// Adds a comment: in braces, or as `;` lines when it holds a `}`.
+    /// Adds a comment: in braces, or as `;` lines when it holds a `}` or a line that starts
+    /// with `[`.
     fn comment(&mut self, text: &str) {
         let text = crate::text::trim_layout(text);
         if text.is_empty() {
             return;
         }
-        if !text.contains('}') {
+        // A `}` would end a brace comment, and a line starting with `[` could read as the
+        // tags of the next game after a comment left open: such comments go on `;` lines.
+        if !text.contains('}') && !text.contains("\n[") {
             self.token(&format!("{{{text}}}"));
             return;
         }
