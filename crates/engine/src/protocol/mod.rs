@@ -24,4 +24,4 @@ pub use info::{Info, ScoreBound};
 pub use position::{ParsedPosition, PositionCommand, PositionError};
 pub use reply::{BestMove, OptionDecl, OptionKind, Reply, ReplyError};
 pub use score::{MATE_CENTIPAWNS, ProtocolScore};
-pub use session::{ENGINE_NAME, Output, Session, best_move_of, info_of, run_stdio};
+pub use session::{ENGINE_NAME, Output, Session, run_stdio};

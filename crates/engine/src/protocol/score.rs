@@ -74,28 +74,6 @@ impl fmt::Display for ProtocolScore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::{mate_in, mated_in};
-
-    #[test]
-    fn search_scores_become_centipawns_or_moves_to_mate() {
-        assert_eq!(
-            ProtocolScore::from_search(mate_in(1)),
-            ProtocolScore::Mate(1)
-        );
-        assert_eq!(
-            ProtocolScore::from_search(mate_in(3)),
-            ProtocolScore::Mate(2)
-        );
-        assert_eq!(
-            ProtocolScore::from_search(mated_in(2)),
-            ProtocolScore::Mate(-1)
-        );
-        assert_eq!(
-            ProtocolScore::from_search(mated_in(0)),
-            ProtocolScore::Mate(0)
-        );
-        assert_eq!(ProtocolScore::from_search(-35), ProtocolScore::Cp(-35));
-    }
 
     #[test]
     fn mates_weigh_more_the_sooner_they_come() {

@@ -162,7 +162,7 @@ impl Session {
                 send(&self.out, &report.summary());
             }
             Command::Show => {
-                send(&self.out, &self.position.to_string());
+                send(&self.out, &self.position.diagram());
                 send(&self.out, &format!("fen {}", self.position.to_fen()));
             }
             Command::Eval => {
@@ -358,7 +358,7 @@ impl Session {
 
 /// What a search line is reported as: UCI gets every field, UCCI depth, score, nodes, time
 /// and the line.
-pub fn info_of(info: &SearchInfo, dialect: Dialect) -> Info {
+fn info_of(info: &SearchInfo, dialect: Dialect) -> Info {
     let time = Some(Duration::from_millis(
         u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
     ));
@@ -396,7 +396,7 @@ pub fn info_of(info: &SearchInfo, dialect: Dialect) -> Info {
 }
 
 /// The best move a search result is reported as.
-pub fn best_move_of(result: &SearchResult) -> BestMove {
+fn best_move_of(result: &SearchResult) -> BestMove {
     BestMove {
         best: result.best_move,
         ponder: result.best_move.and(result.ponder_move),
