@@ -109,10 +109,7 @@ fn a_verdict_carries_its_data() {
 
 #[test]
 fn the_search_entry_point_judges_every_public_cycle_alike() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/perpetual-axf.tsv"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perpetual-axf.tsv");
     let text = std::fs::read_to_string(path).unwrap();
     for line in text
         .lines()

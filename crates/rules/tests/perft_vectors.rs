@@ -3,10 +3,7 @@
 use xiangqi_rules::{Position, perft};
 
 fn vectors() -> Vec<(String, Vec<u64>)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/perft.txt"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

@@ -3,10 +3,7 @@
 
 use xiangqi_rules::{Game, GameRules, Move, Square};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/perpetual-axf.tsv"
-);
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perpetual-axf.tsv");
 
 /// One row: FEN, ICCS moves (ranks 0–9), expected result, theme.
 struct Case {

@@ -4,10 +4,7 @@ use xiangqi_rules::START_FEN;
 
 /// The standard start position and the positions of the perft file, without repeats.
 pub fn perft_start_fens() -> Vec<String> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/perft.txt"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     let mut fens = vec![START_FEN.to_string()];
     for line in text.lines() {
