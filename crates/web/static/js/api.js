@@ -1,5 +1,10 @@
 // Game state sync: every request to the server, answering with its JSON or throwing an
 // error that carries the server's message and the points to highlight.
+//
+// The page keeps a copy of each game it plays (start position, moves, redo moves). A server
+// that has dropped a game (too many games, a restart) answers `no-game`; the game is then
+// sent again from the copy and the request repeated once on it, so nothing played is lost.
+// A busy server (503) is asked again after the seconds it names, a few times.
 
 /** An error answered by the server. */
 export class ApiError extends Error {
@@ -12,35 +17,110 @@ export class ApiError extends Error {
   }
 }
 
+/** How often a request the server was too busy for is sent again. */
+const BUSY_RETRIES = 3;
+/** The longest wait before sending it again, in seconds. */
+const BUSY_WAIT_MAX = 10;
+
+/** The page's copy of each game by id: `{fen, moves, redo}`. */
+const copies = new Map();
+/** The new id of each game that was brought back. */
+const renamed = new Map();
+/** Restores under way, by the old id, so that requests at once share one. */
+const restoring = new Map();
+let restoredListener = null;
+
+const wait = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/** Keeps the page's copy of the game `view` (a game as the server shows it). */
+export function remember(view) {
+  if (typeof view?.id !== 'string' || typeof view.start_fen !== 'string' || !Array.isArray(view.moves)) return;
+  copies.set(view.id, { fen: view.start_fen, moves: view.moves.map((m) => m.iccs), redo: view.redo ?? [] });
+}
+
+/** Calls `listener(oldId, view)` whenever a dropped game is brought back as `view`. */
+export function onRestore(listener) {
+  restoredListener = listener;
+}
+
+/** The id game `id` has now: a game brought back has a new one. */
+export function currentId(id) {
+  let current = id;
+  while (renamed.has(current)) current = renamed.get(current);
+  return current;
+}
+
 async function call(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers['Content-Type'] = 'application/json';
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
-  if (response.status === 204) return null;
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(path, options);
+    if (response.status === 204) return null;
+    const data = await response.json().catch(() => null);
+    if (response.ok) {
+      remember(data?.game ?? data);
+      return data;
+    }
+    const error = new ApiError(response.status, data?.error);
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    if (response.status !== 503 || attempt >= BUSY_RETRIES || !(retryAfter > 0)) throw error;
+    await wait(Math.min(retryAfter, BUSY_WAIT_MAX));
+  }
+}
+
+/** Sends game `id` again from the page's copy; the new view. */
+function restoreGame(id) {
+  if (!restoring.has(id)) {
+    const copy = copies.get(id);
+    const pending = call('POST', '/api/games', copy).then((view) => {
+      renamed.set(id, view.id);
+      copies.delete(id);
+      restoredListener?.(id, view);
+      return view;
+    });
+    restoring.set(id, pending);
+    pending.finally(() => restoring.delete(id)).catch(() => {});
+  }
+  return restoring.get(id);
+}
+
+/** `method` on `suffix` of game `id`, bringing the game back once when the server dropped it. */
+async function gameCall(method, id, suffix, body) {
+  const path = (gid) => `/api/games/${encodeURIComponent(gid)}${suffix}`;
+  const current = currentId(id);
+  try {
+    return await call(method, path(current), body);
+  } catch (e) {
+    if (e.status !== 404 || e.code !== 'no-game') throw e;
+    let next = null;
+    if (renamed.has(current)) next = currentId(current);
+    else if (restoring.has(current) || copies.has(current)) next = (await restoreGame(current)).id;
+    if (next === null) throw e;
+    return call(method, path(next), body);
+  }
 }
 
 /** Starts a game from `fen` with `moves` played and `redo` moves to replay. */
 export const newGame = (fen, moves = [], redo = []) => call('POST', '/api/games', { fen, moves, redo });
 /** The game `id` as it stands. */
-export const getGame = (id) => call('GET', `/api/games/${id}`);
+export const getGame = (id) => gameCall('GET', id, '');
 /** Plays `from`→`to`; throws with the reason when illegal. */
-export const playMove = (id, from, to) => call('POST', `/api/games/${id}/move`, { from, to });
+export const playMove = (id, from, to) => gameCall('POST', id, '/move', { from, to });
 /** Takes back `count` moves. */
-export const undo = (id, count = 1) => call('POST', `/api/games/${id}/undo`, { count });
+export const undo = (id, count = 1) => gameCall('POST', id, '/undo', { count });
 /** Replays `count` moves taken back. */
-export const redo = (id, count = 1) => call('POST', `/api/games/${id}/redo`, { count });
+export const redo = (id, count = 1) => gameCall('POST', id, '/redo', { count });
 /** The engine plays at `level` (with `timed` = `{clock_ms, increment_ms}` on a clock); answers `{game, reply}`. */
-export const engineMove = (id, level, timed = {}) => call('POST', `/api/games/${id}/engine`, { level, ...timed });
+export const engineMove = (id, level, timed = {}) => gameCall('POST', id, '/engine', { level, ...timed });
 /** The engine's suggestion: `{hint, line, score, threat}`. */
-export const hint = (id) => call('POST', `/api/games/${id}/hint`);
+export const hint = (id) => gameCall('POST', id, '/hint');
 /** The best `lines` from the current position. */
-export const analyse = (id, lines, millis) => call('POST', `/api/games/${id}/analyse`, { lines, millis });
+export const analyse = (id, lines, millis) => gameCall('POST', id, '/analyse', { lines, millis });
+/** The address of the streamed analysis of game `id` (server-sent `lines` events). */
+export const analysisUrl = (id, lines, millis) => `/api/games/${encodeURIComponent(currentId(id))}/analysis?lines=${lines}&millis=${millis}`;
 /** Checks a FEN: `{valid, message, fen}`. */
 export const checkFen = (fen) => call('POST', '/api/fen', { fen });
 /** The named levels: `[{level, key, elo}]`. */

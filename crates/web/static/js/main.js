@@ -142,6 +142,7 @@ function tickClock() {
 
 async function show(view) {
   game = view;
+  api.remember(view);
   selected = null;
   arrow = null;
   followClock();
@@ -221,10 +222,12 @@ function analyse() {
     return;
   }
   const { id, version } = game;
-  const source = new EventSource(`/api/games/${id}/analysis?lines=3&millis=30000`);
+  const source = new EventSource(api.analysisUrl(id, 3, 30000));
   analysisSource = source;
+  let heard = false;
   source.addEventListener('lines', (event) => {
     if (source !== analysisSource) return;
+    heard = true;
     const update = JSON.parse(event.data);
     if (!game || game.id !== id || game.version !== version || update.version !== version) return;
     showLines(update.lines, update.done);
@@ -232,7 +235,15 @@ function analyse() {
     if (update.done) stopAnalysis();
   });
   source.onerror = () => {
-    if (source === analysisSource) stopAnalysis();
+    if (source !== analysisSource) return;
+    stopAnalysis();
+    // A stream refused at once may be for a game the server dropped: asking for the game
+    // brings it back (under a new id), and its analysis starts again.
+    if (!heard) {
+      api.getGame(id).then(() => {
+        if (game && game.id !== id && !analysisSource) analyse();
+      }).catch(() => {});
+    }
   };
 }
 
@@ -485,7 +496,15 @@ async function restore() {
   await show(game);
 }
 
+/** A game the server dropped and the page brought back: the page follows its new id. */
+function followRestored(oldId, view) {
+  if (game?.id !== oldId) return;
+  game = view;
+  saveGame(game, clock);
+}
+
 async function start() {
+  api.onRestore(followRestored);
   for (const button of document.querySelectorAll('[data-action]')) {
     button.addEventListener('click', () => actions[button.dataset.action]?.());
   }
