@@ -106,3 +106,33 @@ async fn requests_beyond_the_engines_wait_in_the_queue_and_are_answered() {
         assert_eq!(status, StatusCode::OK, "{reply}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_whose_page_left_stops_its_search() {
+    use std::io::Write;
+    let app = app(1, 4, 16);
+    let left = id(&new_game(&app, json!({})).await);
+    let other = id(&new_game(&app, json!({})).await);
+    let listener = xiangqi_web::bind("127.0.0.1", 0).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(axum::serve(listener, app.clone()).into_future());
+
+    // A full-strength reply thinks for seconds; its page closes the connection at once.
+    let body = json!({"level": 20}).to_string();
+    let request = format!(
+        "POST /api/games/{left}/engine HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(stream);
+
+    // The hint gets the only engine in about its own time, not after the reply's seconds.
+    let took = hint_within(&app, &other, Duration::from_secs(10)).await;
+    assert!(
+        took < Duration::from_millis(2500),
+        "the hint waited {took:?}"
+    );
+}
