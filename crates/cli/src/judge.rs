@@ -26,7 +26,7 @@ pub struct JudgeArgs {
 fn read_move(pos: &Position, number: usize, text: &str) -> Result<Move, String> {
     let fail = |why: &dyn std::fmt::Display| format!("move {number} ({text}): {why}");
     let coords = text.replace('-', "");
-    if let Some(m) = Move::parse_iccs(&coords) {
+    if let Ok(m) = coords.parse::<Move>() {
         return pos.check_move(m.from(), m.to()).map_err(|e| fail(&e));
     }
     parse_any(pos, text).map_err(|e| fail(&e))

@@ -160,7 +160,7 @@ mod tests {
     use xiangqi_rules::PieceKind;
 
     fn mv(text: &str) -> Move {
-        Move::parse_iccs(text).expect("valid move")
+        text.parse::<Move>().expect("valid move")
     }
 
     #[test]

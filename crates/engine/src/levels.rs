@@ -115,7 +115,7 @@ mod tests {
     use std::time::Duration;
 
     fn line(score: Score, m: &str) -> SearchInfo {
-        let mv = Move::parse_iccs(m).unwrap();
+        let mv = m.parse::<Move>().unwrap();
         SearchInfo {
             depth: 3,
             seldepth: 3,

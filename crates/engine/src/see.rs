@@ -72,7 +72,7 @@ mod tests {
     use super::*;
 
     fn mv(s: &str) -> Move {
-        Move::parse_iccs(s).unwrap()
+        s.parse::<Move>().unwrap()
     }
 
     #[test]

@@ -198,7 +198,10 @@ mod tests {
     #[test]
     fn stores_and_finds_entries() {
         let tt = TranspositionTable::new(1);
-        let m = Move::new(Square::parse("h2").unwrap(), Square::parse("e2").unwrap());
+        let m = Move::new(
+            "h2".parse::<Square>().unwrap(),
+            "e2".parse::<Square>().unwrap(),
+        );
         let entry = TtEntry {
             best_move: Some(m),
             score: -1234,

@@ -8,7 +8,7 @@ use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::{Color, Move, Position};
 
 fn mv(s: &str) -> Move {
-    Move::parse_iccs(s).unwrap()
+    s.parse::<Move>().unwrap()
 }
 
 struct Case {

@@ -7,7 +7,7 @@ use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::{Move, Position};
 
 fn mv(s: &str) -> Move {
-    Move::parse_iccs(s).unwrap()
+    s.parse::<Move>().unwrap()
 }
 
 fn search(fen: &str, limits: SearchLimits) -> xiangqi_engine::SearchResult {

@@ -99,7 +99,7 @@ mod tests {
     use xiangqi_rules::{Move, Square};
 
     fn mv(text: &str) -> Move {
-        let sq = |t: &str| Square::parse(t).unwrap();
+        let sq = |t: &str| t.parse::<Square>().unwrap();
         Move::new(sq(&text[..2]), sq(&text[2..]))
     }
 

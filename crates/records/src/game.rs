@@ -270,7 +270,7 @@ pub(crate) fn check_for_writing(games: &[Game]) -> Result<(), WriteError> {
 /// The move between two ICCS points written together, e.g. `h2e2`.
 #[cfg(test)]
 pub(crate) fn mv(text: &str) -> Move {
-    Move::parse_iccs(text).expect("two points")
+    text.parse::<Move>().expect("two points")
 }
 
 /// Trims a comment; `None` when nothing is left.

@@ -87,8 +87,8 @@ mod tests {
     fn the_start_position_through_slots() {
         let start = Position::startpos();
         let slots = slots_of(&start);
-        assert_eq!(slots[0], Square::parse("i0"));
-        assert_eq!(slots[16], Square::parse("a9"));
+        assert_eq!(slots[0], "i0".parse::<Square>().ok());
+        assert_eq!(slots[16], "a9".parse::<Square>().ok());
         assert!(slots.iter().all(Option::is_some));
         let board = board_of(&slots).unwrap();
         assert_eq!(position(&board, Color::Red).unwrap(), start);
@@ -97,10 +97,10 @@ mod tests {
     #[test]
     fn shared_points_and_impossible_boards_are_errors() {
         let mut slots = [None; 32];
-        slots[4] = Square::parse("e0");
-        slots[20] = Square::parse("e0");
-        assert_eq!(board_of(&slots), Err(Square::parse("e0").unwrap()));
-        slots[20] = Square::parse("e9");
+        slots[4] = "e0".parse::<Square>().ok();
+        slots[20] = "e0".parse::<Square>().ok();
+        assert_eq!(board_of(&slots), Err("e0".parse::<Square>().unwrap()));
+        slots[20] = "e9".parse::<Square>().ok();
         let board = board_of(&slots).unwrap();
         assert!(matches!(
             position(&board, Color::Red),

@@ -113,7 +113,7 @@ mod tests {
     }
 
     fn mv(s: &str) -> Move {
-        Move::parse_iccs(s).unwrap()
+        s.parse::<Move>().unwrap()
     }
 
     #[test]

@@ -503,7 +503,7 @@ mod tests {
     use super::*;
 
     fn mv(s: &str) -> Move {
-        Move::parse_iccs(s).unwrap()
+        s.parse::<Move>().unwrap()
     }
 
     fn play(fen: &str, moves: &str, rules: GameRules) -> Game {

@@ -31,20 +31,10 @@ impl Move {
     pub const fn raw(self) -> u16 {
         self.0
     }
-
-    /// The move in ICCS with ranks 0–9, e.g. `h2e2`.
-    pub fn iccs(self) -> String {
-        self.to_string()
-    }
-
-    /// The move an ICCS text of exactly two points names, e.g. `h2e2` (ranks 0–9, files in
-    /// either case), whether or not it is legal anywhere; `None` for any other text.
-    pub fn parse_iccs(text: &str) -> Option<Move> {
-        text.parse().ok()
-    }
 }
 
 impl fmt::Display for Move {
+    /// The move in ICCS with ranks 0–9, e.g. `h2e2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from(), self.to())
     }

@@ -72,11 +72,6 @@ impl Square {
         (0..SQUARE_COUNT as u8).map(Square)
     }
 
-    /// Parses a point written in ICCS, e.g. `e0` or `H2` (ranks 0–9).
-    pub fn parse(text: &str) -> Option<Square> {
-        text.parse().ok()
-    }
-
     /// The ICCS file letter, `a`–`i`.
     pub const fn file_char(self) -> char {
         (b'a' + self.file()) as char

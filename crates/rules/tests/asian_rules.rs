@@ -8,10 +8,7 @@ use xiangqi_rules::{
 };
 
 fn mv(text: &str) -> Move {
-    Move::new(
-        Square::parse(&text[..2]).unwrap(),
-        Square::parse(&text[2..]).unwrap(),
-    )
+    text.parse().unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn play(fen: &str, moves: &str) -> Game {
@@ -98,7 +95,7 @@ fn a_verdict_carries_its_data() {
     assert_eq!(v.pieces.len(), 1);
     assert_eq!(v.pieces[0].piece.kind, PieceKind::Chariot);
     assert_eq!(v.pieces[0].piece.color, Color::Black);
-    assert_eq!(v.pieces[0].point, Square::parse("a7").unwrap());
+    assert_eq!(v.pieces[0].point, "a7".parse::<Square>().unwrap());
     // The chariot on a7 is protected by the elephant on c9; it is chased because a cannon
     // attacks it, so it is not called unprotected.
     assert!(!v.unprotected);

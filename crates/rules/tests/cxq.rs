@@ -1,13 +1,10 @@
 //! The CXQ rule set: counted perpetual checks and attacks, its verdicts, and its automatic
 //! draws, played through [`Game`].
 
-use xiangqi_rules::{EndReason, Game, GameResult, GameRules, Move, RuleSet, Square, VerdictKind};
+use xiangqi_rules::{EndReason, Game, GameResult, GameRules, Move, RuleSet, VerdictKind};
 
 fn mv(text: &str) -> Move {
-    Move::new(
-        Square::parse(&text[..2]).unwrap(),
-        Square::parse(&text[2..]).unwrap(),
-    )
+    text.parse().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Plays `prefix`, then `cycle` over and over, `plies` moves in all (or until the game ends).

@@ -9,7 +9,9 @@ use xiangqi_rules::{
 };
 
 fn sq(text: &str) -> Square {
-    Square::parse(text).unwrap_or_else(|| panic!("bad point {text}"))
+    text.parse::<Square>()
+        .ok()
+        .unwrap_or_else(|| panic!("bad point {text}"))
 }
 
 fn pos(fen: &str) -> Position {

@@ -3,16 +3,14 @@
 
 use proptest::prelude::*;
 use xiangqi_rules::notation::{Notation, NotationError, format_move, parse_any, parse_move};
-use xiangqi_rules::{Move, Position, Square};
+use xiangqi_rules::{Move, Position};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn mv(iccs: &str) -> Move {
-    let from = Square::parse(&iccs[..2]).expect("from");
-    let to = Square::parse(&iccs[2..]).expect("to");
-    Move::new(from, to)
+    iccs.parse().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Checks that `iccs` is legal in `p` and is written `wxf` and `chinese`, and that those

@@ -16,7 +16,9 @@ struct Case {
 
 fn parse_move(text: &str, line: usize) -> Move {
     let square = |s: &str| {
-        Square::parse(s).unwrap_or_else(|| panic!("line {line}: bad point {s:?} in {text:?}"))
+        s.parse::<Square>()
+            .ok()
+            .unwrap_or_else(|| panic!("line {line}: bad point {s:?} in {text:?}"))
     };
     assert_eq!(text.len(), 4, "line {line}: bad move {text:?}");
     Move::new(square(&text[..2]), square(&text[2..]))

@@ -11,7 +11,11 @@ const CASES: &str = concat!(
 );
 
 fn parse_move(text: &str) -> Move {
-    let sq = |s: &str| Square::parse(s).unwrap_or_else(|| panic!("bad point in {text:?}"));
+    let sq = |s: &str| {
+        s.parse::<Square>()
+            .ok()
+            .unwrap_or_else(|| panic!("bad point in {text:?}"))
+    };
     Move::new(sq(&text[..2]), sq(&text[2..]))
 }
 

@@ -80,7 +80,7 @@ impl AnalysisLine {
         AnalysisLine {
             score_red: score.for_red(pos.side_to_move()).into(),
             depth,
-            pv: pv.iter().map(|m| m.iccs()).collect(),
+            pv: pv.iter().map(|m| m.to_string()).collect(),
             pv_wxf: wxf,
             pv_chinese: chinese,
         }

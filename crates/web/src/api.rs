@@ -2,7 +2,6 @@
 //! FEN checks and the playing levels.
 
 use crate::error::ApiError;
-use crate::reasons::illegal_move_params;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::session::{GameSession, Sessions};
 use crate::state::AppState;
@@ -16,7 +15,9 @@ use std::time::Duration;
 use xiangqi_engine::levels::{ELO_RANGE, Level, MAX_LEVEL};
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::explain::IllegalMove;
-use xiangqi_rules::{Game, GameRules, Move, Position, START_FEN, Square};
+use xiangqi_rules::{
+    Game, GameRules, Move, ParseMoveError, ParseSquareError, Position, START_FEN, Square,
+};
 
 /// How long the engine may think at full strength, per move.
 const FULL_STRENGTH_TIME: Duration = Duration::from_secs(3);
@@ -32,28 +33,20 @@ pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiE
 }
 
 fn parse_square(text: &str) -> Result<Square, ApiError> {
-    Square::parse(text).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "`{text}` is not a point: use a file a–i and a rank 0–9"
-        ))
-    })
+    text.parse()
+        .map_err(|e: ParseSquareError| ApiError::bad_request(e.to_string()))
 }
 
 fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
-    let (from, to) = text
-        .get(..2)
-        .zip(text.get(2..))
-        .ok_or_else(|| ApiError::bad_request(format!("`{text}` is not an ICCS move")))?;
-    let (from, to) = (parse_square(from)?, parse_square(to)?);
-    pos.check_move(from, to).map_err(|e| illegal(&e))
+    let m: Move = text
+        .parse()
+        .map_err(|e: ParseMoveError| ApiError::bad_request(e.to_string()))?;
+    pos.check_move(m.from(), m.to()).map_err(|e| illegal(&e))
 }
 
 /// 422 for an illegal move: the rules core's reason with its points and blanks.
 fn illegal(e: &IllegalMove) -> ApiError {
-    let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.code(), e.message());
-    err.highlights = e.highlights().iter().map(Square::to_string).collect();
-    err.params = illegal_move_params(e);
-    err
+    ApiError::illegal_move(e, e.message())
 }
 
 fn view_of(id: &str, s: &GameSession) -> GameView {
@@ -422,7 +415,7 @@ pub async fn hint(
         });
     Ok(Json(Hint {
         hint: MoveView::new(&pos, m),
-        line: result.pv.iter().map(|m| m.iccs()).collect(),
+        line: result.pv.iter().map(|m| m.to_string()).collect(),
         score: result.score.into(),
         threat,
     }))

@@ -56,6 +56,22 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, "bad-request", message)
     }
 
+    /// 422 for a move that breaks a rule: the rules core's reason code, its points to
+    /// highlight and its blanks (the page words the reason from them); `message` in English.
+    pub fn illegal_move(
+        reason: &xiangqi_rules::explain::IllegalMove,
+        message: impl Into<String>,
+    ) -> ApiError {
+        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason.code(), message);
+        err.highlights = reason
+            .highlights()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        err.params = crate::reasons::illegal_move_params(reason);
+        err
+    }
+
     /// 404: no game with that id.
     pub fn no_game(id: &str) -> ApiError {
         ApiError::new(

@@ -101,7 +101,7 @@ mod tests {
     #[test]
     fn illegal_move_blanks_name_points_and_pieces() {
         let pos = Position::startpos();
-        let sq = |s| Square::parse(s).unwrap();
+        let sq = |s: &str| s.parse::<Square>().unwrap();
         let leg = pos.check_move(sq("b0"), sq("d1")).unwrap_err();
         assert_eq!(illegal_move_params(&leg), json!({ "point": "c0" }));
         let theirs = pos.check_move(sq("b9"), sq("c7")).unwrap_err();

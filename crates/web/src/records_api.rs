@@ -3,7 +3,6 @@
 
 use crate::api::{start_session, with_game};
 use crate::error::ApiError;
-use crate::reasons::illegal_move_params;
 use crate::session::Sessions;
 use crate::view::GameView;
 use axum::Json;
@@ -19,7 +18,6 @@ use xiangqi_records::{
     Collection, ErrorKind, MoveError, OutputFormat, Place, RecordError, RecordFormat, Tags,
     UnplayableMove, Warning,
 };
-use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::{Game, GameRules};
 
 /// Largest record file `POST /api/games/import` accepts, in bytes.
@@ -315,19 +313,6 @@ fn partial_game(
     }
 }
 
-/// 422 for a move of a record that breaks a rule: the rules' reason with its code, points
-/// to highlight and blanks, as the play API gives it, with `message` for people.
-fn illegal_in_record(reason: &IllegalMove, message: String) -> ApiError {
-    let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason.code(), message);
-    err.highlights = reason
-        .highlights()
-        .iter()
-        .map(|sq| sq.to_string())
-        .collect();
-    err.params = illegal_move_params(reason);
-    err
-}
-
 /// Adds blanks to an error's params.
 fn add_params(err: &mut ApiError, blanks: serde_json::Value) {
     if let (Some(params), serde_json::Value::Object(more)) = (err.params.as_object_mut(), blanks) {
@@ -345,7 +330,7 @@ fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
     );
     let mut err = match &error.kind {
         ErrorKind::IllegalMove { reason, .. } => match reason.as_ref() {
-            MoveError::Illegal(rule) => illegal_in_record(rule, message),
+            MoveError::Illegal(rule) => ApiError::illegal_move(rule, message),
             MoveError::Unreadable(_) => bad_record(message),
         },
         _ => bad_record(message),
@@ -369,7 +354,7 @@ fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
 
 /// 422 for a main-line move that the rules refuse when the record is played.
 fn unplayable(e: &UnplayableMove) -> ApiError {
-    let mut err = illegal_in_record(
+    let mut err = ApiError::illegal_move(
         &e.reason,
         format!(
             "move {} of the record ({}) cannot be played: {}",

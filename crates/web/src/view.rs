@@ -48,7 +48,7 @@ impl MoveView {
     /// `m` written from `pos`.
     pub fn new(pos: &Position, m: Move) -> MoveView {
         MoveView {
-            iccs: m.iccs(),
+            iccs: m.to_string(),
             wxf: format_move(pos, m, Notation::Wxf),
             chinese: format_move(pos, m, Notation::Chinese),
             from: m.from().to_string(),
@@ -151,7 +151,7 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
         turn: color_name(us),
         last_move: moves.last().cloned(),
         moves,
-        redo: redo.iter().rev().map(|m| m.iccs()).collect(),
+        redo: redo.iter().rev().map(|m| m.to_string()).collect(),
         check: pos.in_check().then(|| pos.general(us).to_string()),
         legal,
         outcome,

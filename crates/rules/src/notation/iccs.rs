@@ -14,8 +14,8 @@ pub(crate) fn format(m: Move) -> String {
 /// The move the ICCS text names, whether or not it is legal.
 fn read(t: &str) -> Option<Move> {
     match t.as_bytes() {
-        [a, b, b'-', c, d] => Move::parse_iccs(std::str::from_utf8(&[*a, *b, *c, *d]).ok()?),
-        _ => Move::parse_iccs(t),
+        [a, b, b'-', c, d] => std::str::from_utf8(&[*a, *b, *c, *d]).ok()?.parse().ok(),
+        _ => t.parse().ok(),
     }
 }
 

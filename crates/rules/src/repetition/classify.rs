@@ -504,11 +504,11 @@ mod tests {
     use super::*;
 
     fn sq(s: &str) -> Square {
-        Square::parse(s).unwrap()
+        s.parse::<Square>().unwrap()
     }
 
     fn mv(s: &str) -> Move {
-        Move::parse_iccs(s).unwrap()
+        s.parse::<Move>().unwrap()
     }
 
     fn class(fen: &str, m: &str) -> MoveClass {

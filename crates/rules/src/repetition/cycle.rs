@@ -278,7 +278,7 @@ mod tests {
 
     fn moves(text: &str) -> Vec<Move> {
         text.split_whitespace()
-            .map(|t| Move::parse_iccs(t).unwrap())
+            .map(|t| t.parse::<Move>().unwrap())
             .collect()
     }
 
@@ -308,11 +308,11 @@ mod tests {
         let black = j.conduct_of(Color::Black);
         assert_eq!(
             black.chased.collect::<Vec<_>>(),
-            [Square::parse("e4").unwrap()]
+            ["e4".parse::<Square>().unwrap()]
         );
         assert_eq!(
             black.chasers.collect::<Vec<_>>(),
-            [Square::parse("c4").unwrap()]
+            ["c4".parse::<Square>().unwrap()]
         );
     }
 

@@ -196,7 +196,7 @@ mod tests {
     fn placed(color: Color, kind: PieceKind, point: &str) -> PlacedPiece {
         PlacedPiece {
             piece: Piece::new(color, kind),
-            point: Square::parse(point).unwrap(),
+            point: point.parse::<Square>().unwrap(),
         }
     }
 
