@@ -196,25 +196,21 @@ impl SearchPool {
         Ok(place)
     }
 
-    /// An idle engine, the one that last searched `game` when there is one.
+    /// An idle engine, the one that last searched `game` when there is one. The caller holds
+    /// a permit, and there are always as many idle engines as free permits.
     fn take_worker(&self, game: &str) -> Worker {
         let mut idle = lock(&self.inner.idle);
-        let index = idle
-            .iter()
-            .position(|w| w.game.as_deref() == Some(game))
-            .unwrap_or(idle.len().saturating_sub(1));
-        // A permit is held, and there are as many idle engines as free permits.
-        if idle.is_empty() {
-            drop(idle);
-            return Worker {
+        let same_game = idle.iter().position(|w| w.game.as_deref() == Some(game));
+        match same_game {
+            Some(index) => idle.swap_remove(index),
+            None => idle.pop().unwrap_or_else(|| Worker {
                 engine: Engine::new(EngineOptions {
                     hash_mb: self.inner.options.hash_mb,
                     ..EngineOptions::default()
                 }),
                 game: None,
-            };
+            }),
         }
-        idle.swap_remove(index)
     }
 }
 
