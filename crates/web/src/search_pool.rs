@@ -370,27 +370,38 @@ mod tests {
         })
     }
 
-    #[tokio::test]
-    async fn a_full_queue_refuses_with_busy() {
-        let pool = pool(1, 1);
-        let held = pool
-            .acquire("a", SearchKind::Play, &SearchStop::new())
-            .await
-            .unwrap();
-        let waiter = {
+    /// An engine for `game`, with a stop handle of its own.
+    async fn borrow(pool: &SearchPool, game: &str, kind: SearchKind) -> Result<Lease, ApiError> {
+        pool.acquire(game, kind, &SearchStop::new()).await
+    }
+
+    /// A request for `game` that waits in the queue (returned once it does).
+    async fn queued(
+        pool: &SearchPool,
+        game: &'static str,
+        kind: SearchKind,
+    ) -> tokio::task::JoinHandle<Result<(), ApiError>> {
+        let waiting = pool.waiting();
+        let request = {
             let pool = pool.clone();
             tokio::spawn(async move {
-                pool.acquire("b", SearchKind::Play, &SearchStop::new())
+                pool.acquire(game, kind, &SearchStop::new())
                     .await
                     .map(|_| ())
             })
         };
-        while pool.waiting() == 0 {
+        while pool.waiting() == waiting {
             tokio::task::yield_now().await;
         }
-        let refused = pool
-            .acquire("c", SearchKind::Play, &SearchStop::new())
-            .await;
+        request
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_refuses_with_busy() {
+        let pool = pool(1, 1);
+        let held = borrow(&pool, "a", SearchKind::Play).await.unwrap();
+        let waiter = queued(&pool, "b", SearchKind::Play).await;
+        let refused = borrow(&pool, "c", SearchKind::Play).await;
         let err = refused.err().expect("the third request is refused");
         assert_eq!(err.status, StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(err.code, "busy");
@@ -406,24 +417,9 @@ mod tests {
     #[tokio::test]
     async fn analyses_leave_one_engine_for_play() {
         let pool = pool(2, 4);
-        let analysis = pool
-            .acquire("a", SearchKind::Analysis, &SearchStop::new())
-            .await
-            .unwrap();
-        let second = {
-            let pool = pool.clone();
-            tokio::spawn(async move {
-                pool.acquire("b", SearchKind::Analysis, &SearchStop::new())
-                    .await
-                    .map(|_| ())
-            })
-        };
-        while pool.waiting() == 0 {
-            tokio::task::yield_now().await;
-        }
-        let play = pool
-            .acquire("c", SearchKind::Play, &SearchStop::new())
-            .await;
+        let analysis = borrow(&pool, "a", SearchKind::Analysis).await.unwrap();
+        let second = queued(&pool, "b", SearchKind::Analysis).await;
+        let play = borrow(&pool, "c", SearchKind::Play).await;
         assert!(play.is_ok(), "a reply gets the engine the analyses leave");
         drop(play);
         drop(analysis);
@@ -445,10 +441,7 @@ mod tests {
     async fn an_engine_keeps_its_game_and_goes_back_to_the_pool() {
         let pool = pool(2, 0);
         for _ in 0..5 {
-            let lease = pool
-                .acquire("a", SearchKind::Play, &SearchStop::new())
-                .await
-                .unwrap();
+            let lease = borrow(&pool, "a", SearchKind::Play).await.unwrap();
             assert_eq!(lease.run(|_| 1).await.unwrap(), Some(1));
         }
         let idle = lock(&pool.inner.idle);

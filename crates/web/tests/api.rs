@@ -1,52 +1,18 @@
 //! The HTTP API end to end through the router: games, moves, explanations, the engine,
 //! undo/redo, the host check and bad requests.
 
+mod common;
+
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::StatusCode;
+use axum::http::header;
+use common::{HOST, new_game, respond, send, send_raw};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tower::ServiceExt;
 use xiangqi_web::{AllowedHosts, router};
-
-const HOST: &str = "127.0.0.1:8080";
 
 fn app() -> Router {
     router(AllowedHosts::for_address("127.0.0.1", 8080))
-}
-
-async fn send(app: &Router, method: &str, path: &str, body: Option<Value>) -> (StatusCode, Value) {
-    send_raw(app, method, path, HOST, body.map(|b| b.to_string())).await
-}
-
-async fn send_raw(
-    app: &Router,
-    method: &str,
-    path: &str,
-    host: &str,
-    body: Option<String>,
-) -> (StatusCode, Value) {
-    let mut request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header(header::HOST, host);
-    if body.is_some() {
-        request = request.header(header::CONTENT_TYPE, "application/json");
-    }
-    let request = request
-        .body(body.map_or_else(Body::empty, Body::from))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value)
-}
-
-async fn new_game(app: &Router, body: Value) -> Value {
-    let (status, game) = send(app, "POST", "/api/games", Some(body)).await;
-    assert_eq!(status, StatusCode::CREATED, "{game}");
-    game
 }
 
 async fn play(app: &Router, id: &str, from: &str, to: &str) -> (StatusCode, Value) {
@@ -238,12 +204,7 @@ async fn hint_suggests_a_legal_move() {
 async fn static_page_is_served_with_its_modules() {
     let app = app();
     for path in ["/", "/js/main.js", "/style.css"] {
-        let request = Request::builder()
-            .uri(path)
-            .header(header::HOST, HOST)
-            .body(Body::empty())
-            .unwrap();
-        let response = app.clone().oneshot(request).await.unwrap();
+        let response = respond(&app, "GET", path, None).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
     }
 }
@@ -254,12 +215,7 @@ async fn the_page_names_versioned_files_that_are_cached_for_good() {
     let get = |path: String| {
         let app = app.clone();
         async move {
-            let request = Request::builder()
-                .uri(path)
-                .header(header::HOST, HOST)
-                .body(Body::empty())
-                .unwrap();
-            let response = app.oneshot(request).await.unwrap();
+            let response = respond(&app, "GET", &path, None).await;
             let status = response.status();
             let cache = response
                 .headers()
@@ -334,12 +290,7 @@ async fn analysis_streams_deepening_lines_and_ends() {
         "/api/games/{}/analysis?lines=2&millis=400",
         game["id"].as_str().unwrap()
     );
-    let request = Request::builder()
-        .uri(&path)
-        .header(header::HOST, HOST)
-        .body(Body::empty())
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
+    let response = respond(&app, "GET", &path, None).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(
         response.headers()[header::CONTENT_TYPE],

@@ -12,6 +12,12 @@ use http_body_util::BodyExt;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
+/// Two new games' ids.
+async fn two_games(app: &Router) -> (String, String) {
+    let first = id(&new_game(app, json!({})).await);
+    (first, id(&new_game(app, json!({})).await))
+}
+
 /// Opens a minute-long analysis stream of game `gid`; the engine is held until the response
 /// is dropped or the game changes.
 async fn long_analysis(app: &Router, gid: &str) -> Response {
@@ -41,8 +47,7 @@ async fn hint_within(app: &Router, gid: &str, limit: Duration) -> Duration {
 #[tokio::test]
 async fn a_request_beyond_the_queue_gets_503_with_retry_after() {
     let app = app(1, 0, 16);
-    let busy = id(&new_game(&app, json!({})).await);
-    let other = id(&new_game(&app, json!({})).await);
+    let (busy, other) = two_games(&app).await;
     let _stream = long_analysis(&app, &busy).await;
     let (status, headers, body) =
         send_full(&app, "POST", &format!("/api/games/{other}/hint"), None).await;
@@ -60,8 +65,7 @@ async fn a_request_beyond_the_queue_gets_503_with_retry_after() {
 #[tokio::test]
 async fn a_closed_analysis_stream_gives_its_engine_back() {
     let app = app(1, 0, 16);
-    let watched = id(&new_game(&app, json!({})).await);
-    let other = id(&new_game(&app, json!({})).await);
+    let (watched, other) = two_games(&app).await;
     let stream = long_analysis(&app, &watched).await;
     drop(stream);
     // The analysis asked for a minute; the hint gets the engine long before.
@@ -111,8 +115,7 @@ async fn requests_beyond_the_engines_wait_in_the_queue_and_are_answered() {
 async fn a_request_whose_page_left_stops_its_search() {
     use std::io::Write;
     let app = app(1, 4, 16);
-    let left = id(&new_game(&app, json!({})).await);
-    let other = id(&new_game(&app, json!({})).await);
+    let (left, other) = two_games(&app).await;
     let listener = xiangqi_web::bind("127.0.0.1", 0).await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(axum::serve(listener, app.clone()).into_future());

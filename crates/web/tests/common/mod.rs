@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 use xiangqi_web::{AllowedHosts, PoolOptions, ServerOptions, router_with};
 
-const HOST: &str = "127.0.0.1:8080";
+/// The host the test apps serve.
+pub const HOST: &str = "127.0.0.1:8080";
 
 /// An app with `searchers` engines, a queue of `queue` and room for `max_games` games.
 pub fn app(searchers: usize, queue: usize, max_games: usize) -> Router {
@@ -26,19 +27,50 @@ pub fn app(searchers: usize, queue: usize, max_games: usize) -> Router {
     router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
 }
 
-/// The response to `method` `path` with `body`, its body not yet read.
-pub async fn respond(app: &Router, method: &str, path: &str, body: Option<Value>) -> Response {
+/// The response to `method` `path` with `body` sent to `host`, its body not yet read.
+pub async fn respond_raw(
+    app: &Router,
+    method: &str,
+    path: &str,
+    host: &str,
+    body: Option<String>,
+) -> Response {
     let mut request = Request::builder()
         .method(method)
         .uri(path)
-        .header(header::HOST, HOST);
+        .header(header::HOST, host);
     if body.is_some() {
         request = request.header(header::CONTENT_TYPE, "application/json");
     }
     let request = request
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .body(body.map_or_else(Body::empty, Body::from))
         .unwrap();
     app.clone().oneshot(request).await.unwrap()
+}
+
+/// The response to `method` `path` with `body`, its body not yet read.
+pub async fn respond(app: &Router, method: &str, path: &str, body: Option<Value>) -> Response {
+    respond_raw(app, method, path, HOST, body.map(|b| b.to_string())).await
+}
+
+/// The status, headers and JSON body of `response`.
+pub async fn read(response: Response) -> (StatusCode, HeaderMap, Value) {
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, headers, value)
+}
+
+/// The status and JSON body answered to `method` `path` with `body` sent to `host`.
+pub async fn send_raw(
+    app: &Router,
+    method: &str,
+    path: &str,
+    host: &str,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let (status, _, value) = read(respond_raw(app, method, path, host, body).await).await;
+    (status, value)
 }
 
 /// The status, headers and JSON body answered to `method` `path` with `body`.
@@ -48,14 +80,7 @@ pub async fn send_full(
     path: &str,
     body: Option<Value>,
 ) -> (StatusCode, HeaderMap, Value) {
-    let response = respond(app, method, path, body).await;
-    let (status, headers) = (response.status(), response.headers().clone());
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        headers,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
+    read(respond(app, method, path, body).await).await
 }
 
 /// The status and JSON body answered to `method` `path` with `body`.
