@@ -27,6 +27,8 @@ use xiangqi_rules::{Move, Position};
 const MAX_ANALYSIS: Duration = Duration::from_secs(60);
 /// Most lines an analysis shows.
 const MAX_LINES: usize = 5;
+/// How often a quiet analysis stream writes a comment to its page.
+const KEEP_ALIVE: Duration = Duration::from_secs(2);
 
 /// What to analyse: how many lines and for how long.
 #[derive(Deserialize)]
@@ -266,5 +268,7 @@ pub async fn analysis_stream(
             rx,
             |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
         );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    // A page that left is noticed at the next write: keep writing, so that its search stops
+    // within seconds even when no line deepens.
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
 }
