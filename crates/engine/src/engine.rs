@@ -2,7 +2,7 @@
 //! front ends and the app drive (best move, hints, MultiPV analysis with progress reports).
 
 use crate::eval::{Evaluator, HandcraftedEval};
-use crate::levels::Level;
+use crate::levels::{LONGEST_THINK, Level};
 use crate::limits::SearchLimits;
 use crate::search::{SearchConfig, SearchInfo, SearchResult, Shared, search};
 use std::sync::Arc;
@@ -159,12 +159,9 @@ impl Engine {
             limits.depth = min_opt(limits.depth, level.depth_limit());
             limits.nodes = min_opt(limits.nodes, level.node_limit());
             if !limits.infinite && !limits.ponder {
-                // Learners never wait more than a second.
                 let cap = limits
                     .time_budget(self.options.move_overhead)
-                    .map_or(Duration::from_secs(1), |b| {
-                        b.hard.min(Duration::from_secs(1))
-                    });
+                    .map_or(LONGEST_THINK, |b| b.hard.min(LONGEST_THINK));
                 limits.movetime = Some(cap + self.options.move_overhead);
             }
             multipv = multipv.max(level.candidate_lines());

@@ -8,12 +8,15 @@
 
 use crate::score::{Reported, Score};
 use crate::search::SearchInfo;
+use std::time::Duration;
 use xiangqi_rules::Move;
 
 /// The strongest level: no handicap.
 pub const MAX_LEVEL: u32 = 20;
 /// Lowest and highest `UCI_Elo` accepted.
 pub const ELO_RANGE: (u32, u32) = (800, 2600);
+/// The longest a level below full strength thinks about a move: learners do not wait.
+pub const LONGEST_THINK: Duration = Duration::from_secs(1);
 
 /// How one level limits the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +115,6 @@ impl Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn line(score: Score, m: &str) -> SearchInfo {
         let mv = m.parse::<Move>().unwrap();

@@ -1,6 +1,15 @@
 //! What bounds a search (depth, nodes, time, mate) and how much of the clock to spend.
 
+use crate::search::params::{
+    HARD_LIMIT_CAP_SHARE, HARD_LIMIT_TARGETS, INCREMENT_SHARE, LAST_MOVE_CAP_SHARE,
+    MOVES_TO_GO_MAX, MOVES_TO_GO_RESERVE, PLANNED_MOVES_TO_GO, SOFT_LIMIT_SHARE, TARGET_CAP_SHARE,
+};
 use std::time::Duration;
+
+/// `(numerator, denominator)` of `d`.
+fn share(d: Duration, (numerator, denominator): (u32, u32)) -> Duration {
+    d * numerator / denominator
+}
 
 /// The limits a `go` command sets. Unset fields do not limit.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,15 +57,22 @@ impl SearchLimits {
         }
         let left = self.time_left?;
         let usable = left.saturating_sub(overhead).max(Duration::from_millis(1));
-        let moves = self.moves_to_go.unwrap_or(24).clamp(1, 40);
-        let base = usable / (moves + 2) + self.increment * 3 / 4;
-        // Never plan to use more than a fifth of what is left (half when the control ends).
-        let cap = if moves == 1 { usable / 2 } else { usable / 5 };
+        let moves = self
+            .moves_to_go
+            .unwrap_or(PLANNED_MOVES_TO_GO)
+            .clamp(1, MOVES_TO_GO_MAX);
+        let base = usable / (moves + MOVES_TO_GO_RESERVE) + share(self.increment, INCREMENT_SHARE);
+        let cap = if moves == 1 {
+            share(usable, LAST_MOVE_CAP_SHARE)
+        } else {
+            share(usable, TARGET_CAP_SHARE)
+        };
         let target = base.min(cap).max(Duration::from_millis(1));
-        let hard = (target * 4).min(usable * 2 / 5).max(target);
-        // An iteration started late rarely finishes within the target.
+        let hard = (target * HARD_LIMIT_TARGETS)
+            .min(share(usable, HARD_LIMIT_CAP_SHARE))
+            .max(target);
         Some(TimeBudget {
-            soft: target * 3 / 5,
+            soft: share(target, SOFT_LIMIT_SHARE),
             hard,
         })
     }

@@ -140,6 +140,28 @@ pub const MVV_WEIGHT: i32 = 16;
 /// …and the attacker's value, divided by this, is taken off.
 pub const LVA_DIVISOR: i32 = 64;
 
+// Time management: the budget for a move on the clock (see `SearchLimits::time_budget`).
+// Shares are fractions of a duration, (numerator, denominator).
+
+/// Moves left to plan for when the time control does not say.
+pub const PLANNED_MOVES_TO_GO: u32 = 24;
+/// Plan for at most this many moves left, however many the time control names.
+pub const MOVES_TO_GO_MAX: u32 = 40;
+/// The target is the usable time split over the moves left plus this many.
+pub const MOVES_TO_GO_RESERVE: u32 = 2;
+/// The share of the increment the target adds.
+pub const INCREMENT_SHARE: (u32, u32) = (3, 4);
+/// The target is never more than this share of the usable time…
+pub const TARGET_CAP_SHARE: (u32, u32) = (1, 5);
+/// …or this share before the last move of the control.
+pub const LAST_MOVE_CAP_SHARE: (u32, u32) = (1, 2);
+/// The hard limit is this many times the target…
+pub const HARD_LIMIT_TARGETS: u32 = 4;
+/// …but never more than this share of the usable time.
+pub const HARD_LIMIT_CAP_SHARE: (u32, u32) = (2, 5);
+/// No iteration starts after this share of the target (a late one rarely finishes in time).
+pub const SOFT_LIMIT_SHARE: (u32, u32) = (3, 5);
+
 // Time management between iterations (see `soft_limit`).
 
 /// The soft limit's factor by how many iterations the best move has stood (0, 1, 2, 3, 4 or
