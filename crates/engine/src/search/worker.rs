@@ -171,6 +171,7 @@ impl<'a> Worker<'a> {
         let n = self.keys.len();
         let reach = (self.pos.halfmove_clock() as usize).min(n.saturating_sub(1));
         let key = self.pos.hash();
+        // The same side to move, and a cycle needs at least two moves each.
         let mut back = 4;
         while back <= reach {
             if self.keys[n - 1 - back] == key {
@@ -432,7 +433,10 @@ impl<'a> Worker<'a> {
         let mut moves_tried = 0usize;
         let mut quiets_tried = [None; QUIETS_REMEMBERED];
         let mut quiet_count = 0;
-        let late_move_limit = (LATE_MOVE_BASE + depth * depth) as usize / (2 - improving as usize);
+        let late_move_limit = {
+            let limit = (LATE_MOVE_BASE + depth * depth) as usize;
+            if improving { limit } else { limit / 2 }
+        };
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
             if Some(m) == excluded {
