@@ -16,3 +16,12 @@ export async function launch() {
   const page = context.pages()[0] ?? await context.newPage();
   return { context, page };
 }
+
+/** A fresh browser with the app at `url` loaded and ready; page errors go to stderr. */
+export async function openApp(url) {
+  const { context, page } = await launch();
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { context, page };
+}

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch } from './browser.js';
+import { openApp } from './browser.js';
 
 const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 // Red to move mates in 2: Ra6-e6+ leaves the black king only d9, and Rb5-d5 mates there
@@ -17,10 +17,7 @@ let browser;
 let page;
 
 before(async () => {
-  ({ context: browser, page } = await launch());
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(URL);
-  await page.waitForSelector('body[data-ready="true"]');
+  ({ context: browser, page } = await openApp(URL));
 });
 
 after(async () => {

@@ -448,18 +448,23 @@ mod tests {
         assert_eq!(soft_limit(b, 3, -INFINITE - 50), soft_limit(b, 3, 0));
     }
 
+    /// A search to `depth` on `threads` threads.
+    fn to_depth(depth: i32, threads: usize) -> SearchConfig {
+        SearchConfig {
+            limits: SearchLimits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            threads,
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn each_thread_keeps_its_move_ordering_memory_until_a_new_game() {
         let shared = Shared::new(1);
         let eval = crate::eval::HandcraftedEval::new();
-        let config = SearchConfig {
-            limits: SearchLimits {
-                depth: Some(5),
-                ..Default::default()
-            },
-            threads: 2,
-            ..Default::default()
-        };
+        let config = to_depth(5, 2);
         let pos = Position::startpos();
         search(&pos, &[], &[], &config, &shared, &eval, &mut |_| {});
         let kept = shared.histories.lock().unwrap().len();
@@ -475,13 +480,7 @@ mod tests {
         let pos = Position::from_fen("4k4/9/9/R8/1R7/9/9/9/9/5K3 w - - 0 1").unwrap();
         let shared = Shared::new(1);
         let eval = crate::eval::HandcraftedEval::new();
-        let config = SearchConfig {
-            limits: SearchLimits {
-                depth: Some(6),
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let config = to_depth(6, 1);
         let result = search(&pos, &[], &[], &config, &shared, &eval, &mut |_| {});
         assert_eq!(result.score, Reported::Mate(2));
         // The mated side sees the same line as being mated in 2.
