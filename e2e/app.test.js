@@ -212,6 +212,14 @@ test('a game is saved as PGN and opened again', async () => {
   await page.setInputFiles('#record-file', { name: 'broken.pgn', mimeType: 'text/plain', buffer: Buffer.from('[Event "x"]\n\n1. C2=5 Z9+9 *\n') });
   await page.waitForFunction(() => /cannot be opened/.test(document.getElementById('message').textContent));
   assert.equal(await moveCount(), 2, 'a file that cannot be read leaves the game alone');
+  const collection = '[Event "one"]\n\n1. C2=5 H8+7 *\n\n[Event "two"]\n\n1. C2=5 Z9+9 *\n\n'
+    + '====================\nwww.example.org\n';
+  await page.setInputFiles('#record-file', { name: 'collection.pgn', mimeType: 'text/plain', buffer: Buffer.from(collection) });
+  await page.waitForFunction(() => /cannot be read/.test(document.getElementById('message').textContent));
+  const told = await page.textContent('#message');
+  assert.match(told, /Opened collection\.pgn \(game 1 of 2\)/);
+  assert.match(told, /1 other game\(s\) of the file cannot be read: .*game 2/);
+  assert.match(told, /Skipped: .*www\.example\.org/, 'the trailer after the last game is skipped with a warning');
   await shot('12-record');
 });
 

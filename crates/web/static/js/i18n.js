@@ -4,6 +4,7 @@ const STRINGS = {
   en: {
     depth: 'depth', you: 'Player', saved: 'Saved {name}.', loaded: 'Opened {name} (game {index} of {games}).',
     partly: 'Only part of it could be read: {reason}', badRecord: '{name} cannot be opened: {reason}',
+    skipped: 'Skipped: {what}', unreadable: '{count} other game(s) of the file cannot be read: {what}', notKept: 'This format could not keep: {what}',
     clock: 'Clock', clockOff: 'No clock', clockControl: '{minutes} min + {seconds} s', lostOnTime: '{side} ran out of time.',
     gameFile: 'Game file', saveGame: 'Save game', loadGame: 'Open game',
     title: 'Xiangqi', new: 'New game', undo: 'Undo', redo: 'Redo', hint: 'Hint', flip: 'Flip board',
@@ -29,6 +30,7 @@ const STRINGS = {
   ru: {
     depth: 'глубина', you: 'Игрок', saved: 'Сохранено: {name}.', loaded: 'Открыта партия {index} из {games} ({name}).',
     partly: 'Прочитана только часть: {reason}', badRecord: 'Не удалось открыть {name}: {reason}',
+    skipped: 'Пропущено: {what}', unreadable: 'Не удалось прочитать другие партии файла ({count}): {what}', notKept: 'Этот формат не сохранил: {what}',
     clock: 'Часы', clockOff: 'Без часов', clockControl: '{minutes} мин + {seconds} с', lostOnTime: '{side}: время истекло.',
     gameFile: 'Файл партии', saveGame: 'Сохранить партию', loadGame: 'Открыть партию',
     title: 'Сянци', new: 'Новая игра', undo: 'Назад', redo: 'Вперёд', hint: 'Подсказка', flip: 'Перевернуть',
@@ -54,6 +56,7 @@ const STRINGS = {
   zh: {
     depth: '深度', you: '棋手', saved: '已保存 {name}。', loaded: '已打开 {name}（第 {index} 局，共 {games} 局）。',
     partly: '只读出了一部分：{reason}', badRecord: '无法打开 {name}：{reason}',
+    skipped: '已跳过：{what}', unreadable: '文件中另有 {count} 局无法读取：{what}', notKept: '此格式未能保存：{what}',
     clock: '棋钟', clockOff: '不计时', clockControl: '{minutes} 分 + {seconds} 秒', lostOnTime: '{side}超时。',
     gameFile: '棋谱文件', saveGame: '保存棋谱', loadGame: '打开棋谱',
     title: '象棋', new: '新局', undo: '悔棋', redo: '还原', hint: '提示', flip: '翻转棋盘',

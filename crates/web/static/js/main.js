@@ -411,8 +411,10 @@ const actions = {
       ? { red: settings.humanColor === 'red' ? human : engineName, black: settings.humanColor === 'black' ? human : engineName }
       : {};
     try {
-      const name = await downloadRecord(game.id, $('record-format').value, names);
-      say(t('saved', { name }));
+      const { name, warnings } = await downloadRecord(game.id, $('record-format').value, names);
+      let text = t('saved', { name });
+      if (warnings.length) text += ` ${t('notKept', { what: warnings.join('; ') })}`;
+      say(text);
     } catch (e) {
       if (!(await recover(e))) say(e.message);
     }
@@ -529,6 +531,10 @@ async function start() {
       await show(answer.game);
       let text = t('loaded', { name: file.name, index: answer.index + 1, games: answer.games });
       if (answer.warning) text += ` ${t('partly', { reason: answer.warning })}`;
+      if (answer.unreadable?.length) {
+        text += ` ${t('unreadable', { count: answer.unreadable.length, what: answer.unreadable.join('; ') })}`;
+      }
+      if (answer.warnings?.length) text += ` ${t('skipped', { what: answer.warnings.join('; ') })}`;
       say(text);
     } catch (err) {
       say(t('badRecord', { name: file.name, reason: err.message }));

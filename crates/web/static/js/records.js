@@ -25,10 +25,21 @@ function fileName(disposition, fallback) {
   return (plain && (plain[2] ?? plain[1].trim())) || fallback;
 }
 
+/** What the server says the format could not hold (the x-record-warnings header). */
+function writeWarnings(response) {
+  try {
+    const list = JSON.parse(response.headers.get('x-record-warnings') ?? '[]');
+    return Array.isArray(list) ? list.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Downloads the record of game `id` in `format` (one of FORMATS), with the players' names
- * `names` = `{red, black}` where given; answers the file name. Throws an ApiError with the
- * server's message when the server refuses.
+ * `names` = `{red, black}` where given; answers `{name, warnings}`: the file name and what the
+ * format could not hold (cut names or comments, tags it has no field for). Throws an ApiError
+ * with the server's message when the server refuses.
  */
 export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
   const query = new URLSearchParams({ format });
@@ -48,14 +59,15 @@ export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 0);
-  return name;
+  return { name, warnings: writeWarnings(response) };
 }
 
 /**
  * Imports the record file `file` (a File; game `index` of it, the first by default) into a new
- * game. Answers `{game, games, index, tags, result, warning}`, `warning` saying what was cut
- * off when only part of the game could be read; throws an ApiError with the server's message
- * when the file cannot be read.
+ * game. Answers `{game, games, index, tags, result, warning, warnings, unreadable}`:
+ * `warning` says what was cut off when only part of the game could be read, `warnings` what
+ * text outside the games was skipped, `unreadable` which other games of the file are broken
+ * and why; throws an ApiError with the server's message when the file cannot be read.
  */
 export async function importRecord(file, index = 0) {
   const query = new URLSearchParams({ name: file.name ?? '', index: String(index) });
