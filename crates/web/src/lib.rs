@@ -6,18 +6,18 @@
 //! whatever the engines do and its memory does not grow with the number of games (see
 //! [`search_pool`]). The server answers only to the host it serves (see [`host_guard`]).
 
-pub mod analysis;
-pub mod api;
+mod analysis;
+mod api;
 pub mod assets;
-pub mod error;
-pub mod host_guard;
-pub mod reasons;
-pub mod records_api;
-pub mod search_pool;
-pub mod server;
-pub mod session;
-pub mod state;
-pub mod view;
+mod error;
+mod host_guard;
+mod reasons;
+mod records_api;
+mod search_pool;
+mod server;
+mod session;
+mod state;
+mod view;
 
 pub use host_guard::AllowedHosts;
 pub use search_pool::PoolOptions;

@@ -118,12 +118,8 @@ impl SearchPool {
         }
     }
 
-    /// The options in force.
-    pub fn options(&self) -> &PoolOptions {
-        &self.inner.options
-    }
-
     /// Requests waiting for an engine now.
+    #[cfg(test)]
     pub fn waiting(&self) -> usize {
         self.inner.waiting.load(Ordering::Relaxed)
     }

@@ -166,14 +166,4 @@ impl Sessions {
             None => false,
         }
     }
-
-    /// How many games are kept now.
-    pub fn len(&self) -> usize {
-        lock(&self.inner).games.len()
-    }
-
-    /// Whether no game is kept.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }

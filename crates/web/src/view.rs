@@ -189,11 +189,6 @@ pub fn capture_markers(pos: &Position) -> Vec<Marker> {
     markers
 }
 
-/// The side that moves in `pos`, as the page names it.
-pub fn turn_name(pos: &Position) -> &'static str {
-    color_name(pos.side_to_move())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
