@@ -1,2 +1,15 @@
-//! The rules course: lessons kept as TOML data files (`lessons/`), embedded in the binary,
-//! read into a typed model and checked against the rules core.
+//! The rules course: lessons kept as TOML data files (`lessons/`, format in
+//! `lessons/README.md`), embedded in the binary, read into a typed model
+//! ([`lesson::Lesson`]) and checked against the rules core ([`check::check_lesson`]).
+
+pub mod catalog;
+pub mod check;
+pub mod lang;
+pub mod lesson;
+
+pub use catalog::{
+    COURSE_IDS, LESSON_FILES, LessonFile, LoadError, course, load_course, parse_lesson,
+};
+pub use check::{ExerciseProblem, Place, check_lesson};
+pub use lang::{Lang, UnknownLang};
+pub use lesson::{Exercise, Kind, Lesson, NotationName, Page, Rules, Text};

@@ -1,0 +1,195 @@
+//! The lesson model: what one lesson file holds, read with serde. Points, moves and positions
+//! stay text here (as the file and the API write them); [`crate::check`] reads them with the
+//! rules core and says what is wrong.
+
+use crate::lang::Lang;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// One text in every language of the course. A file that lacks a language does not load.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    /// English.
+    pub en: String,
+    /// Russian.
+    pub ru: String,
+    /// Chinese.
+    pub zh: String,
+}
+
+impl Text {
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Ru => &self.ru,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+/// One lesson: a few pages of explanation, then exercises on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    /// The lesson's id, one of [`crate::COURSE_IDS`].
+    pub id: String,
+    /// The lesson's title.
+    pub title: Text,
+    /// The explanation, a short paragraph with a board picture each.
+    #[serde(rename = "page", default)]
+    pub pages: Vec<Page>,
+    /// The exercises, in order.
+    #[serde(rename = "exercise", default)]
+    pub exercises: Vec<Exercise>,
+}
+
+/// A paragraph with its picture.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    /// The picture, as FEN.
+    pub fen: String,
+    /// The paragraph.
+    pub text: Text,
+    /// Points to highlight (ICCS).
+    #[serde(default)]
+    pub highlights: Vec<String>,
+    /// Arrows to draw, each `[from, to]` (ICCS points).
+    #[serde(default)]
+    pub arrows: Vec<[String; 2]>,
+}
+
+/// What the learner has to do in an exercise, and so what the checker verifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Play any one of the solution lines.
+    Line,
+    /// Find every solution move, one at a time.
+    All,
+    /// Give mate.
+    Mate,
+    /// Get the own general out of check.
+    Escape,
+    /// Capture a piece (on the target point, if one is given).
+    Capture,
+    /// Leave the opponent without a legal move while not in check.
+    Stalemate,
+    /// Write the move shown on the board in a notation.
+    Notation,
+}
+
+impl Kind {
+    /// The kind as the lesson files and the API write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Line => "line",
+            Kind::All => "all",
+            Kind::Mate => "mate",
+            Kind::Escape => "escape",
+            Kind::Capture => "capture",
+            Kind::Stalemate => "stalemate",
+            Kind::Notation => "notation",
+        }
+    }
+}
+
+/// A notation a `notation` exercise asks for, as the lesson files name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NotationName {
+    /// WXF, e.g. `C2=5`.
+    Wxf,
+    /// ICCS coordinates, e.g. `h2e2`.
+    Iccs,
+    /// Chinese, e.g. `炮二平五`.
+    Chinese,
+}
+
+impl NotationName {
+    /// The name as the lesson files and the API write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            NotationName::Wxf => "wxf",
+            NotationName::Iccs => "iccs",
+            NotationName::Chinese => "chinese",
+        }
+    }
+
+    /// The rules core's notation.
+    pub const fn notation(self) -> xiangqi_rules::notation::Notation {
+        use xiangqi_rules::notation::Notation;
+        match self {
+            NotationName::Wxf => Notation::Wxf,
+            NotationName::Iccs => Notation::Iccs,
+            NotationName::Chinese => Notation::Chinese,
+        }
+    }
+}
+
+/// The repetition rules an exercise is played under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rules {
+    /// The Asian (AXF) rules, the default.
+    #[default]
+    Asian,
+    /// The Chinese Xiangqi Association's rules.
+    Cxq,
+}
+
+impl Rules {
+    /// The name as the lesson files and the API write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::Asian => "asian",
+            Rules::Cxq => "cxq",
+        }
+    }
+}
+
+/// One exercise on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exercise {
+    /// The position, as FEN; the side to move is the learner.
+    pub fen: String,
+    /// What the learner has to do.
+    pub kind: Kind,
+    /// The task, told to the learner.
+    pub goal: Text,
+    /// Every accepted line (ICCS moves): the learner's moves and the scripted replies,
+    /// alternating, ending with the learner's move.
+    pub solutions: Vec<Vec<String>>,
+    /// Moves the learner might try that are refused (for `notation`: answer texts that are
+    /// not accepted).
+    pub wrong: Vec<String>,
+    /// The point of the piece that moves first in the first solution.
+    pub hint: String,
+    /// Points to highlight on the exercise board (ICCS).
+    #[serde(default)]
+    pub highlights: Vec<String>,
+    /// Arrows to draw on the exercise board, each `[from, to]`.
+    #[serde(default)]
+    pub arrows: Vec<[String; 2]>,
+    /// For `capture`: the point where the capture must happen.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// For `mate`: exactly one first move mates.
+    #[serde(default)]
+    pub unique: Option<bool>,
+    /// For `notation`: the notation the learner writes in.
+    #[serde(default)]
+    pub notation: Option<NotationName>,
+    /// For `notation`: the accepted texts, per notation.
+    #[serde(default)]
+    pub answers: Option<BTreeMap<NotationName, Vec<String>>>,
+    /// Shown when the app plays a scripted reply.
+    #[serde(default)]
+    pub reply_note: Option<Text>,
+    /// The repetition rules the exercise is played under.
+    #[serde(default)]
+    pub rules: Rules,
+}
