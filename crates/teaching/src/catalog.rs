@@ -40,7 +40,12 @@ macro_rules! lesson_files {
 }
 
 /// The shipped lesson files, in course order.
-pub const LESSON_FILES: &[LessonFile] = lesson_files!["01-board.toml",];
+pub const LESSON_FILES: &[LessonFile] = lesson_files![
+    "01-board.toml",
+    "08-soldier.toml",
+    "09-flying-generals.toml",
+    "10-check-mate.toml",
+];
 
 /// A lesson file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
