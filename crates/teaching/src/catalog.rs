@@ -45,6 +45,8 @@ pub const LESSON_FILES: &[LessonFile] = lesson_files![
     "08-soldier.toml",
     "09-flying-generals.toml",
     "10-check-mate.toml",
+    "11-stalemate.toml",
+    "12-perpetual.toml",
 ];
 
 /// A lesson file that could not be read.
