@@ -11,6 +11,7 @@ mod api;
 pub mod assets;
 mod error;
 mod host_guard;
+mod lessons_api;
 mod reasons;
 mod records_api;
 mod search_pool;

@@ -4,6 +4,7 @@ use crate::analysis;
 use crate::api;
 use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
+use crate::lessons_api;
 use crate::records_api;
 use crate::state::{AppState, ServerOptions};
 use axum::Router;
@@ -45,6 +46,8 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
         )
         .route("/api/fen", post(api::check_fen))
         .route("/api/levels", get(api::levels))
+        .route("/api/lessons", get(lessons_api::lessons))
+        .route("/api/lessons/try", post(lessons_api::try_moves))
         .with_state(AppState::new(options));
     Router::new()
         .merge(api)

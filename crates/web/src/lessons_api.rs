@@ -1,0 +1,208 @@
+//! The rules course's API: the lessons in one language (`GET /api/lessons?lang=`), and the
+//! learner's moves on a lesson board checked without a game (`POST /api/lessons/try`).
+
+use crate::api::body;
+use crate::error::ApiError;
+use crate::view::MoveView;
+use axum::Json;
+use axum::extract::Query;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use xiangqi_rules::{GameStatus, Move, ParseMoveError, Position};
+use xiangqi_teaching::{Exercise, Lang, Lesson, Page, course};
+
+/// The query of `GET /api/lessons`.
+#[derive(Deserialize)]
+pub struct LessonsQuery {
+    /// `en`, `ru` or `zh`; English when absent.
+    #[serde(default)]
+    pub lang: Option<String>,
+}
+
+/// A lesson in one language.
+#[derive(Serialize)]
+pub struct LessonView {
+    /// The lesson's id, e.g. `horse`.
+    pub id: String,
+    /// The title.
+    pub title: String,
+    /// The explanation, a paragraph with a board picture each.
+    pub pages: Vec<PageView>,
+    /// The exercises, in order.
+    pub exercises: Vec<ExerciseView>,
+}
+
+/// A paragraph with its picture.
+#[derive(Serialize)]
+pub struct PageView {
+    /// The picture, as FEN.
+    pub fen: String,
+    /// The paragraph.
+    pub text: String,
+    /// Points to highlight (ICCS).
+    pub highlights: Vec<String>,
+    /// Arrows, each `[from, to]` (ICCS).
+    pub arrows: Vec<[String; 2]>,
+}
+
+/// An exercise in one language (its wrong moves stay on the server: they exist for the test).
+#[derive(Serialize)]
+pub struct ExerciseView {
+    /// The position; the side to move is the learner.
+    pub fen: String,
+    /// `line`, `all`, `mate`, `escape`, `capture`, `stalemate` or `notation`.
+    pub kind: &'static str,
+    /// The task.
+    pub goal: String,
+    /// Every accepted line: the learner's moves and the scripted replies, alternating (ICCS).
+    pub solutions: Vec<Vec<String>>,
+    /// The point of the piece to move first.
+    pub hint: String,
+    /// Points to highlight on the exercise board.
+    pub highlights: Vec<String>,
+    /// Arrows to draw on the exercise board.
+    pub arrows: Vec<[String; 2]>,
+    /// For `capture`: where the capture must happen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// For `mate`: whether exactly one first move mates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<bool>,
+    /// For `notation`: `wxf`, `iccs` or `chinese`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notation: Option<&'static str>,
+    /// For `notation`: the accepted texts per notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<BTreeMap<&'static str, Vec<String>>>,
+    /// Shown when the app plays a scripted reply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reply_note: Option<String>,
+    /// The repetition rules: `asian` or `cxq`.
+    pub rules: &'static str,
+}
+
+fn page_view(page: &Page, lang: Lang) -> PageView {
+    PageView {
+        fen: page.fen.clone(),
+        text: page.text.get(lang).to_string(),
+        highlights: page.highlights.clone(),
+        arrows: page.arrows.clone(),
+    }
+}
+
+fn exercise_view(exercise: &Exercise, lang: Lang) -> ExerciseView {
+    ExerciseView {
+        fen: exercise.fen.clone(),
+        kind: exercise.kind.name(),
+        goal: exercise.goal.get(lang).to_string(),
+        solutions: exercise.solutions.clone(),
+        hint: exercise.hint.clone(),
+        highlights: exercise.highlights.clone(),
+        arrows: exercise.arrows.clone(),
+        target: exercise.target.clone(),
+        unique: exercise.unique,
+        notation: exercise.notation.map(|n| n.name()),
+        answers: exercise.answers.as_ref().map(|answers| {
+            answers
+                .iter()
+                .map(|(name, texts)| (name.name(), texts.clone()))
+                .collect()
+        }),
+        reply_note: exercise
+            .reply_note
+            .as_ref()
+            .map(|note| note.get(lang).to_string()),
+        rules: exercise.rules.name(),
+    }
+}
+
+fn lesson_view(lesson: &Lesson, lang: Lang) -> LessonView {
+    LessonView {
+        id: lesson.id.clone(),
+        title: lesson.title.get(lang).to_string(),
+        pages: lesson.pages.iter().map(|p| page_view(p, lang)).collect(),
+        exercises: lesson
+            .exercises
+            .iter()
+            .map(|e| exercise_view(e, lang))
+            .collect(),
+    }
+}
+
+/// `GET /api/lessons?lang=en|ru|zh`: every lesson in course order, in one language.
+pub async fn lessons(
+    query: Result<Query<LessonsQuery>, QueryRejection>,
+) -> Result<Json<Vec<LessonView>>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let lang = match query.lang.as_deref() {
+        None => Lang::En,
+        Some(code) => code
+            .parse::<Lang>()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?,
+    };
+    let lessons = course().map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "lessons-unreadable",
+            e.to_string(),
+        )
+    })?;
+    Ok(Json(lessons.iter().map(|l| lesson_view(l, lang)).collect()))
+}
+
+/// The body of `POST /api/lessons/try`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TryRequest {
+    /// The lesson board's position.
+    pub fen: String,
+    /// Moves to play from it, in order (ICCS).
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// The position after the tried moves.
+#[derive(Serialize)]
+pub struct TryResult {
+    /// The position after the moves, as FEN.
+    pub fen: String,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// `ongoing`, `checkmate` or `stalemate` (the side to move is mated or has no move).
+    pub status: &'static str,
+    /// The moves played, in every notation.
+    pub moves: Vec<MoveView>,
+}
+
+/// `POST /api/lessons/try`: plays `moves` from `fen`; 422 with the rules core's reason for
+/// the first illegal move, 400 for a FEN or move that does not read.
+pub async fn try_moves(
+    payload: Result<Json<TryRequest>, JsonRejection>,
+) -> Result<Json<TryResult>, ApiError> {
+    let req = body(payload)?;
+    let mut pos = Position::from_fen(req.fen.trim())
+        .map_err(|e| ApiError::bad_request(format!("the FEN is not valid: {e}")))?;
+    let mut moves = Vec::with_capacity(req.moves.len());
+    for text in &req.moves {
+        let requested: Move = text
+            .parse()
+            .map_err(|e: ParseMoveError| ApiError::bad_request(e.to_string()))?;
+        let m = pos
+            .check_move(requested.from(), requested.to())
+            .map_err(|e| ApiError::illegal_move(&e, e.message()))?;
+        moves.push(MoveView::new(&pos, m));
+        pos = pos.after(m);
+    }
+    Ok(Json(TryResult {
+        fen: pos.to_fen(),
+        check: pos.in_check(),
+        status: match pos.status() {
+            GameStatus::Ongoing => "ongoing",
+            GameStatus::Checkmate { .. } => "checkmate",
+            GameStatus::Stalemate { .. } => "stalemate",
+        },
+        moves,
+    }))
+}

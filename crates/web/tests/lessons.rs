@@ -1,0 +1,162 @@
+//! The rules course through the router: the lessons in each language, and moves tried on a
+//! lesson board (legal lines, illegal moves with the rules core's reason, bad input).
+
+mod common;
+
+use axum::Router;
+use axum::http::StatusCode;
+use common::{HOST, send, send_raw};
+use serde_json::{Value, json};
+
+fn app() -> Router {
+    common::app(1, 1, 4)
+}
+
+async fn lessons(app: &Router, query: &str) -> (StatusCode, Value) {
+    send(app, "GET", &format!("/api/lessons{query}"), None).await
+}
+
+async fn try_moves(app: &Router, fen: &str, moves: &[&str]) -> (StatusCode, Value) {
+    send(
+        app,
+        "POST",
+        "/api/lessons/try",
+        Some(json!({ "fen": fen, "moves": moves })),
+    )
+    .await
+}
+
+fn ids(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn every_lesson_is_served_in_every_language() {
+    let app = app();
+    let shipped: Vec<String> = xiangqi_teaching::load_course()
+        .unwrap()
+        .into_iter()
+        .map(|l| l.id)
+        .collect();
+    let mut titles = Vec::new();
+    for lang in ["en", "ru", "zh"] {
+        let (status, list) = lessons(&app, &format!("?lang={lang}")).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        assert_eq!(ids(&list), shipped);
+        for lesson in list.as_array().unwrap() {
+            assert!(!lesson["title"].as_str().unwrap().is_empty());
+            assert!(!lesson["pages"].as_array().unwrap().is_empty());
+            for exercise in lesson["exercises"].as_array().unwrap() {
+                assert!(!exercise["goal"].as_str().unwrap().is_empty());
+                assert!(!exercise["solutions"].as_array().unwrap().is_empty());
+                assert!(exercise["fen"].is_string() && exercise["hint"].is_string());
+                assert!(
+                    exercise.get("wrong").is_none(),
+                    "wrong moves stay on the server"
+                );
+            }
+        }
+        titles.push(list[0]["title"].clone());
+    }
+    assert_eq!(titles, [json!("The board"), json!("Доска"), json!("棋盘")]);
+}
+
+#[tokio::test]
+async fn english_is_served_when_no_language_is_asked() {
+    let app = app();
+    let (status, plain) = lessons(&app, "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plain, lessons(&app, "?lang=en").await.1);
+}
+
+#[tokio::test]
+async fn an_unknown_language_is_refused_with_the_choices() {
+    let (status, body) = lessons(&app(), "?lang=xx").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"]["code"], "bad-request");
+    assert_eq!(
+        body["error"]["message"],
+        "unknown language 'xx': use en, ru or zh"
+    );
+}
+
+#[tokio::test]
+async fn a_legal_line_is_played_and_written_in_every_notation() {
+    let start = xiangqi_rules::START_FEN;
+    let (status, body) = try_moves(&app(), start, &["h2e2", "h9g7"]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["fen"],
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    );
+    assert_eq!(body["check"], false);
+    assert_eq!(body["status"], "ongoing");
+    assert_eq!(body["moves"][0]["iccs"], "h2e2");
+    assert_eq!(body["moves"][0]["wxf"], "C2=5");
+    assert_eq!(body["moves"][0]["chinese"], "炮二平五");
+    assert_eq!(body["moves"][1]["chinese"], "马8进7");
+}
+
+#[tokio::test]
+async fn a_mate_is_reported() {
+    let fen = "3k5/4R4/9/9/9/9/9/9/9/4K2R1 w";
+    let (status, body) = try_moves(&app(), fen, &["h0h9"]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["check"], true);
+    assert_eq!(body["status"], "checkmate");
+}
+
+#[tokio::test]
+async fn a_horse_with_a_blocked_leg_is_refused_with_the_reason() {
+    // The red soldier on e4 stands on the leg of the horse on e3 towards d5 and f5.
+    let fen = "4k4/9/9/9/9/4P4/4N4/9/9/3K5 w";
+    let (status, body) = try_moves(&app(), fen, &["e3d5"]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["error"]["code"], "horse-leg-blocked");
+    assert_eq!(body["error"]["params"], json!({ "point": "e4" }));
+    assert!(
+        body["error"]["highlights"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("e4")),
+        "{body}"
+    );
+    // The other moves of the horse are fine.
+    assert_eq!(try_moves(&app(), fen, &["e3c4"]).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn an_illegal_reply_later_in_the_line_is_refused_too() {
+    let start = xiangqi_rules::START_FEN;
+    let (status, body) = try_moves(&app(), start, &["h2e2", "b9b7"]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["error"]["code"], "horse-move-shape");
+}
+
+#[tokio::test]
+async fn a_malformed_fen_or_move_is_a_bad_request() {
+    let app = app();
+    let (status, body) = try_moves(&app, "9/9/9 w", &[]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"]["code"], "bad-request");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the FEN is not valid: "),
+        "{body}"
+    );
+    let start = xiangqi_rules::START_FEN;
+    let (status, body) = try_moves(&app, start, &["h2z2"]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("h2z2"),
+        "{body}"
+    );
+    let (status, body) = send_raw(&app, "POST", "/api/lessons/try", HOST, Some("{".into())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}
