@@ -47,6 +47,9 @@ pub const LESSON_FILES: &[LessonFile] = lesson_files![
     "10-check-mate.toml",
     "11-stalemate.toml",
     "12-perpetual.toml",
+    "13-draws.toml",
+    "14-notation.toml",
+    "15-values.toml",
 ];
 
 /// A lesson file that could not be read.
