@@ -42,6 +42,12 @@ macro_rules! lesson_files {
 /// The shipped lesson files, in course order.
 pub const LESSON_FILES: &[LessonFile] = lesson_files![
     "01-board.toml",
+    "02-general.toml",
+    "03-advisor.toml",
+    "04-elephant.toml",
+    "05-horse.toml",
+    "06-chariot.toml",
+    "07-cannon.toml",
     "08-soldier.toml",
     "09-flying-generals.toml",
     "10-check-mate.toml",
