@@ -209,7 +209,17 @@ fn check_exercise(report: &mut Report, place: Place, exercise: &Exercise) {
         Kind::Mate => check_mate(report, place, exercise, &pos, &lines, &firsts, one_move),
         Kind::Escape => check_escape(report, place, &pos, &lines, &firsts),
         Kind::Capture => check_capture(report, place, exercise, &pos, &lines, &firsts, one_move),
-        Kind::Stalemate => check_stalemate(report, place, &pos, &lines, &firsts, one_move),
+        Kind::Stalemate => {
+            check_ending(
+                report,
+                place,
+                Ending::Stalemate,
+                &pos,
+                &lines,
+                &firsts,
+                one_move,
+            );
+        }
         Kind::Notation => check_notation(report, place, exercise, &pos, &lines),
     }
     if exercise.kind != Kind::Notation {
@@ -349,6 +359,55 @@ fn check_all(
     }
 }
 
+/// How a game-ending exercise must end.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    Checkmate,
+    Stalemate,
+}
+
+impl Ending {
+    fn reached(self, pos: &Position) -> bool {
+        matches!(
+            (self, pos.status()),
+            (Ending::Checkmate, GameStatus::Checkmate { .. })
+                | (Ending::Stalemate, GameStatus::Stalemate { .. })
+        )
+    }
+}
+
+/// Every line ends in `ending`, and a one-move exercise lists every first move that ends
+/// the game so. Returns those moves.
+fn check_ending(
+    report: &mut Report,
+    place: Place,
+    ending: Ending,
+    pos: &Position,
+    lines: &[PlayedLine],
+    firsts: &[Move],
+    one_move: bool,
+) -> Vec<Move> {
+    let (missed, why) = match ending {
+        Ending::Checkmate => ("does not end in checkmate", "mates"),
+        Ending::Stalemate => ("does not leave the opponent without a move", "stalemates"),
+    };
+    for (i, line) in lines.iter().enumerate() {
+        if !ending.reached(&line.end) {
+            report.add(place, format!("solution {} {missed}", i + 1));
+        }
+    }
+    let at_once: Vec<Move> = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|&m| ending.reached(&pos.after(m)))
+        .collect();
+    if one_move {
+        require_listed(report, place, &at_once, firsts, why);
+    }
+    at_once
+}
+
 fn check_mate(
     report: &mut Report,
     place: Place,
@@ -358,23 +417,15 @@ fn check_mate(
     firsts: &[Move],
     one_move: bool,
 ) {
-    for (i, line) in lines.iter().enumerate() {
-        if !matches!(line.end.status(), GameStatus::Checkmate { .. }) {
-            report.add(
-                place,
-                format!("solution {} does not end in checkmate", i + 1),
-            );
-        }
-    }
-    let mates_at_once: Vec<Move> = pos
-        .legal_moves()
-        .iter()
-        .copied()
-        .filter(|&m| matches!(pos.after(m).status(), GameStatus::Checkmate { .. }))
-        .collect();
-    if one_move {
-        require_listed(report, place, &mates_at_once, firsts, "mates");
-    }
+    let mates_at_once = check_ending(
+        report,
+        place,
+        Ending::Checkmate,
+        pos,
+        lines,
+        firsts,
+        one_move,
+    );
     if exercise.unique == Some(true) {
         if lines.len() != 1 {
             report.add(
@@ -456,36 +507,6 @@ fn check_capture(
             .filter(|&m| !pos.is_empty(m.to()) && on_target(m))
             .collect();
         require_listed(report, place, &captures, firsts, "captures");
-    }
-}
-
-fn check_stalemate(
-    report: &mut Report,
-    place: Place,
-    pos: &Position,
-    lines: &[PlayedLine],
-    firsts: &[Move],
-    one_move: bool,
-) {
-    for (i, line) in lines.iter().enumerate() {
-        if !matches!(line.end.status(), GameStatus::Stalemate { .. }) {
-            report.add(
-                place,
-                format!(
-                    "solution {} does not leave the opponent without a move",
-                    i + 1
-                ),
-            );
-        }
-    }
-    if one_move {
-        let stalemating: Vec<Move> = pos
-            .legal_moves()
-            .iter()
-            .copied()
-            .filter(|&m| matches!(pos.after(m).status(), GameStatus::Stalemate { .. }))
-            .collect();
-        require_listed(report, place, &stalemating, firsts, "stalemates");
     }
 }
 

@@ -284,3 +284,15 @@ fn a_bad_highlight_is_caught() {
     l.pages[0].highlights.push("j5".to_string());
     assert_problem(&l, "page 1: highlight 'j5' is not a point");
 }
+
+#[test]
+fn a_stalemate_must_leave_no_move_and_no_check() {
+    let mut l = lesson();
+    // The chariot on e8 takes d8 and e9 from Black's general on d9 without giving check.
+    let fen = "3k5/9/9/9/9/9/9/9/4R4/5K3 w";
+    l.exercises[1] = exercise(fen, Kind::Stalemate, &[&["e1e8"]], &["e1e9"]);
+    assert_eq!(problems(&l), Vec::<String>::new());
+    l.exercises[1].solutions = lines(&[&["e1e9"]]);
+    assert_problem(&l, "solution 1 does not leave the opponent without a move");
+    assert_problem(&l, "e1e8 stalemates but is not a solution");
+}
