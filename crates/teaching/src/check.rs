@@ -143,11 +143,64 @@ impl Report<'_> {
     }
 }
 
-/// A solution line played through: its moves and the position before its last move.
+/// A solution line played through: its moves, the position before its last move and the
+/// position at its end.
 struct PlayedLine {
     moves: Vec<Move>,
     before_last: Position,
     end: Position,
+}
+
+/// An exercise whose every solution played through: what the kind checks look at.
+struct Played<'a> {
+    exercise: &'a Exercise,
+    place: Place,
+    /// The exercise's position.
+    pos: Position,
+    /// The solutions, in order.
+    lines: Vec<PlayedLine>,
+    /// The first move of each solution.
+    firsts: Vec<Move>,
+}
+
+impl Played<'_> {
+    /// Whether every solution is a single move.
+    fn one_move(&self) -> bool {
+        self.lines.iter().all(|line| line.moves.len() == 1)
+    }
+
+    /// Every legal move of a piece standing on one of the solutions' origins.
+    fn moves_of_solution_pieces(&self) -> Vec<Move> {
+        let origins: BTreeSet<Square> = self.firsts.iter().map(|m| m.from()).collect();
+        self.pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| origins.contains(&m.from()))
+            .collect()
+    }
+
+    /// Reports that the kind needs one-move solutions unless they are; says whether they are.
+    fn require_one_move(&self, report: &mut Report) -> bool {
+        let ok = self.one_move();
+        if !ok {
+            let kind = self.exercise.kind.name();
+            report.add(
+                self.place,
+                format!("every solution of a {kind} exercise is one move"),
+            );
+        }
+        ok
+    }
+
+    /// Reports each move in `expected` that is not a first move of a solution.
+    fn require_listed(&self, report: &mut Report, expected: &[Move], why: &str) {
+        for m in expected {
+            if !self.firsts.contains(m) {
+                report.add(self.place, format!("{m} {why} but is not a solution"));
+            }
+        }
+    }
 }
 
 fn check_exercise(report: &mut Report, place: Place, exercise: &Exercise) {
@@ -181,49 +234,52 @@ fn check_exercise(report: &mut Report, place: Place, exercise: &Exercise) {
         return;
     }
     let firsts: Vec<Move> = lines.iter().map(|line| line.moves[0]).collect();
+    let played = Played {
+        exercise,
+        place,
+        pos,
+        lines,
+        firsts,
+    };
+    check_solutions(report, &played);
+    match exercise.kind {
+        Kind::Line => {}
+        Kind::All => check_all(report, &played),
+        Kind::Mate => check_mate(report, &played),
+        Kind::Escape => check_escape(report, &played),
+        Kind::Capture => check_capture(report, &played),
+        Kind::Stalemate => {
+            check_ending(report, &played, Ending::Stalemate);
+        }
+        Kind::Notation => check_notation(report, &played),
+    }
+    if exercise.kind != Kind::Notation {
+        check_wrong_moves(report, &played);
+    }
+}
+
+/// What every kind asks of its solutions: no line twice, the hint at the first solution's
+/// piece, a reply note only where a reply is played.
+fn check_solutions(report: &mut Report, played: &Played) {
+    let (exercise, place) = (played.exercise, played.place);
     let distinct: BTreeSet<String> = exercise.solutions.iter().map(|s| s.join(" ")).collect();
     if distinct.len() != exercise.solutions.len() {
         report.add(place, "a solution is listed twice".to_string());
     }
+    let first = played.firsts[0].from();
     if let Some(hint) = report.point(place, "hint", &exercise.hint) {
-        if hint != firsts[0].from() {
+        if hint != first {
             report.add(
                 place,
-                format!(
-                    "hint '{hint}' is not the point the first solution starts from ({})",
-                    firsts[0].from()
-                ),
+                format!("hint '{hint}' is not the point the first solution starts from ({first})"),
             );
         }
     }
-    if exercise.reply_note.is_some() && lines.iter().all(|line| line.moves.len() == 1) {
+    if exercise.reply_note.is_some() && played.one_move() {
         report.add(
             place,
             "there is a reply note but no solution has a scripted reply".to_string(),
         );
-    }
-    let one_move = lines.iter().all(|line| line.moves.len() == 1);
-    match exercise.kind {
-        Kind::Line => {}
-        Kind::All => check_all(report, place, &pos, &lines, &firsts),
-        Kind::Mate => check_mate(report, place, exercise, &pos, &lines, &firsts, one_move),
-        Kind::Escape => check_escape(report, place, &pos, &lines, &firsts),
-        Kind::Capture => check_capture(report, place, exercise, &pos, &lines, &firsts, one_move),
-        Kind::Stalemate => {
-            check_ending(
-                report,
-                place,
-                Ending::Stalemate,
-                &pos,
-                &lines,
-                &firsts,
-                one_move,
-            );
-        }
-        Kind::Notation => check_notation(report, place, exercise, &pos, &lines),
-    }
-    if exercise.kind != Kind::Notation {
-        check_wrong_moves(report, place, exercise, &pos, &firsts);
     }
 }
 
@@ -304,58 +360,10 @@ fn play_line(
     })
 }
 
-/// Every move of `pos` made by a piece standing on one of the solutions' origins.
-fn moves_of_solution_pieces(pos: &Position, firsts: &[Move]) -> Vec<Move> {
-    let origins: BTreeSet<Square> = firsts.iter().map(|m| m.from()).collect();
-    pos.legal_moves()
-        .iter()
-        .copied()
-        .filter(|m| origins.contains(&m.from()))
-        .collect()
-}
-
-fn require_one_move(report: &mut Report, place: Place, lines: &[PlayedLine], kind: Kind) -> bool {
-    let ok = lines.iter().all(|line| line.moves.len() == 1);
-    if !ok {
-        report.add(
-            place,
-            format!("every solution of a {} exercise is one move", kind.name()),
-        );
-    }
-    ok
-}
-
-/// Reports each move in `expected` that is not a first move of a solution.
-fn require_listed(
-    report: &mut Report,
-    place: Place,
-    expected: &[Move],
-    firsts: &[Move],
-    why: &str,
-) {
-    for m in expected {
-        if !firsts.contains(m) {
-            report.add(place, format!("{m} {why} but is not a solution"));
-        }
-    }
-}
-
-fn check_all(
-    report: &mut Report,
-    place: Place,
-    pos: &Position,
-    lines: &[PlayedLine],
-    firsts: &[Move],
-) {
-    if require_one_move(report, place, lines, Kind::All) {
-        let expected = moves_of_solution_pieces(pos, firsts);
-        require_listed(
-            report,
-            place,
-            &expected,
-            firsts,
-            "is a legal move of a solution's piece",
-        );
+fn check_all(report: &mut Report, played: &Played) {
+    if played.require_one_move(report) {
+        let expected = played.moves_of_solution_pieces();
+        played.require_listed(report, &expected, "is a legal move of a solution's piece");
     }
 }
 
@@ -378,68 +386,43 @@ impl Ending {
 
 /// Every line ends in `ending`, and a one-move exercise lists every first move that ends
 /// the game so. Returns those moves.
-fn check_ending(
-    report: &mut Report,
-    place: Place,
-    ending: Ending,
-    pos: &Position,
-    lines: &[PlayedLine],
-    firsts: &[Move],
-    one_move: bool,
-) -> Vec<Move> {
+fn check_ending(report: &mut Report, played: &Played, ending: Ending) -> Vec<Move> {
     let (missed, why) = match ending {
         Ending::Checkmate => ("does not end in checkmate", "mates"),
         Ending::Stalemate => ("does not leave the opponent without a move", "stalemates"),
     };
-    for (i, line) in lines.iter().enumerate() {
+    for (i, line) in played.lines.iter().enumerate() {
         if !ending.reached(&line.end) {
-            report.add(place, format!("solution {} {missed}", i + 1));
+            report.add(played.place, format!("solution {} {missed}", i + 1));
         }
     }
+    let pos = &played.pos;
     let at_once: Vec<Move> = pos
         .legal_moves()
         .iter()
         .copied()
         .filter(|&m| ending.reached(&pos.after(m)))
         .collect();
-    if one_move {
-        require_listed(report, place, &at_once, firsts, why);
+    if played.one_move() {
+        played.require_listed(report, &at_once, why);
     }
     at_once
 }
 
-fn check_mate(
-    report: &mut Report,
-    place: Place,
-    exercise: &Exercise,
-    pos: &Position,
-    lines: &[PlayedLine],
-    firsts: &[Move],
-    one_move: bool,
-) {
-    let mates_at_once = check_ending(
-        report,
-        place,
-        Ending::Checkmate,
-        pos,
-        lines,
-        firsts,
-        one_move,
-    );
-    if exercise.unique == Some(true) {
-        if lines.len() != 1 {
+fn check_mate(report: &mut Report, played: &Played) {
+    let mates_at_once = check_ending(report, played, Ending::Checkmate);
+    if played.exercise.unique == Some(true) {
+        let count = played.lines.len();
+        if count != 1 {
             report.add(
-                place,
-                format!(
-                    "'unique' mate has {} solutions; it needs exactly one",
-                    lines.len()
-                ),
+                played.place,
+                format!("'unique' mate has {count} solutions; it needs exactly one"),
             );
         }
         for m in mates_at_once {
-            if m != firsts[0] {
+            if m != played.firsts[0] {
                 report.add(
-                    place,
+                    played.place,
                     format!("{m} mates at once too, so the mate is not unique"),
                 );
             }
@@ -447,35 +430,22 @@ fn check_mate(
     }
 }
 
-fn check_escape(
-    report: &mut Report,
-    place: Place,
-    pos: &Position,
-    lines: &[PlayedLine],
-    firsts: &[Move],
-) {
-    if !pos.in_check() {
+fn check_escape(report: &mut Report, played: &Played) {
+    if !played.pos.in_check() {
         report.add(
-            place,
+            played.place,
             "the learner is not in check, so there is nothing to escape".to_string(),
         );
     }
-    if require_one_move(report, place, lines, Kind::Escape) {
-        let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
-        require_listed(report, place, &legal, firsts, "escapes the check");
+    if played.require_one_move(report) {
+        let legal: Vec<Move> = played.pos.legal_moves().iter().copied().collect();
+        played.require_listed(report, &legal, "escapes the check");
     }
 }
 
-fn check_capture(
-    report: &mut Report,
-    place: Place,
-    exercise: &Exercise,
-    pos: &Position,
-    lines: &[PlayedLine],
-    firsts: &[Move],
-    one_move: bool,
-) {
-    let target = match &exercise.target {
+fn check_capture(report: &mut Report, played: &Played) {
+    let place = played.place;
+    let target = match &played.exercise.target {
         Some(text) => match report.point(place, "target", text) {
             Some(sq) => Some(sq),
             None => return,
@@ -483,7 +453,7 @@ fn check_capture(
         None => None,
     };
     let on_target = |m: Move| target.is_none_or(|sq| m.to() == sq);
-    for (i, line) in lines.iter().enumerate() {
+    for (i, line) in played.lines.iter().enumerate() {
         let last = *line.moves.last().expect("a played line has a move");
         if line.before_last.is_empty(last.to()) {
             report.add(
@@ -501,30 +471,26 @@ fn check_capture(
             );
         }
     }
-    if one_move {
-        let captures: Vec<Move> = moves_of_solution_pieces(pos, firsts)
+    if played.one_move() {
+        let captures: Vec<Move> = played
+            .moves_of_solution_pieces()
             .into_iter()
-            .filter(|&m| !pos.is_empty(m.to()) && on_target(m))
+            .filter(|&m| !played.pos.is_empty(m.to()) && on_target(m))
             .collect();
-        require_listed(report, place, &captures, firsts, "captures");
+        played.require_listed(report, &captures, "captures");
     }
 }
 
-fn check_notation(
-    report: &mut Report,
-    place: Place,
-    exercise: &Exercise,
-    pos: &Position,
-    lines: &[PlayedLine],
-) {
-    if lines.len() != 1 || lines[0].moves.len() != 1 {
+fn check_notation(report: &mut Report, played: &Played) {
+    let (exercise, place, pos) = (played.exercise, played.place, &played.pos);
+    if played.lines.len() != 1 || !played.one_move() {
         report.add(
             place,
             "a notation exercise has exactly one solution of one move".to_string(),
         );
         return;
     }
-    let shown = lines[0].moves[0];
+    let shown = played.firsts[0];
     let Some(asked) = exercise.notation else {
         report.add(
             place,
@@ -577,13 +543,8 @@ fn check_notation(
     }
 }
 
-fn check_wrong_moves(
-    report: &mut Report,
-    place: Place,
-    exercise: &Exercise,
-    pos: &Position,
-    firsts: &[Move],
-) {
+fn check_wrong_moves(report: &mut Report, played: &Played) {
+    let (exercise, place) = (played.exercise, played.place);
     if exercise.wrong.is_empty() {
         report.add(place, "there is no wrong move".to_string());
     }
@@ -596,7 +557,7 @@ fn check_wrong_moves(
             }
         };
         // An illegal move is refused with the rules core's reason, which is what we want.
-        let Ok(m) = pos.check_move(requested.from(), requested.to()) else {
+        let Ok(m) = played.pos.check_move(requested.from(), requested.to()) else {
             continue;
         };
         if exercise.kind == Kind::Escape {
@@ -604,7 +565,7 @@ fn check_wrong_moves(
                 place,
                 format!("wrong move {m} is legal, and every legal move escapes the check"),
             );
-        } else if firsts.contains(&m) {
+        } else if played.firsts.contains(&m) {
             report.add(place, format!("wrong move {m} is a solution"));
         }
     }
