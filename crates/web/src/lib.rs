@@ -5,6 +5,8 @@
 //! pool of engines, each on a blocking thread, so that the server keeps answering moves
 //! whatever the engines do and its memory does not grow with the number of games (see
 //! [`search_pool`]). The server answers only to the host it serves (see [`host_guard`]).
+//! The rules course's lessons come from the `xiangqi-teaching` crate and are served, with a
+//! move checker for lesson boards, by [`lessons_api`].
 
 mod analysis;
 mod api;
