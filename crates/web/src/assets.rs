@@ -37,6 +37,8 @@ static ASSETS: &[Asset] = &[
     asset!("/js/reasons.js", JS),
     asset!("/js/clock.js", JS),
     asset!("/js/records.js", JS),
+    asset!("/js/course.js", JS),
+    asset!("/js/legend.js", JS),
 ];
 
 /// Where versioned copies of the files live: `/v/<version>/js/main.js` is `/js/main.js` of

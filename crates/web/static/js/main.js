@@ -3,7 +3,9 @@
 import * as api from './api.js';
 import { Board, piecesOfFen } from './board.js';
 import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
+import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Editor } from './editor.js';
+import { Legend, nameOnLongPress, namePieces } from './legend.js';
 import { explainIllegal, explainOutcome } from './reasons.js';
 import { setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
@@ -13,6 +15,9 @@ const settings = loadSettings();
 const $ = (id) => document.getElementById(id);
 const board = new Board($('board'), onPoint);
 const editor = new Editor($('palette'), render);
+const legend = new Legend($('legend'));
+const course = new Course($('course'), settings, () => legend.open(settings.pieceStyle));
+nameOnLongPress(board.svg);
 let game = null;
 let selected = null;
 let highlights = [];
@@ -99,6 +104,7 @@ function render() {
     highlights,
     arrow,
   });
+  namePieces(board.svg);
   renderMoves();
   if (document.activeElement !== $('fen')) $('fen').value = game.fen;
 }
@@ -304,7 +310,33 @@ function stepCount(available) {
   return Math.min(available, 2);
 }
 
+/** Shows the game (`game`) or the course (`course`). */
+function showView(view) {
+  document.body.dataset.view = view;
+  $('game').hidden = view !== 'game';
+  $('course').hidden = view !== 'course';
+  $('welcome').hidden = true;
+}
+
 const actions = {
+  learn() {
+    dismissWelcome();
+    showView('course');
+    course.open();
+  },
+  'start-course'() {
+    dismissWelcome();
+    showView('course');
+    course.start();
+  },
+  play() {
+    dismissWelcome();
+    showView('game');
+    render();
+  },
+  legend() {
+    legend.open(settings.pieceStyle);
+  },
   async new() {
     highlights = [];
     say('');
@@ -466,6 +498,7 @@ function settingChanged(event) {
   }
   applySettings();
   render();
+  course.relabel();
   if (key === 'analysis' || key === 'notation') analyse();
   engineTurn();
 }
@@ -546,6 +579,8 @@ async function start() {
   });
   const loading = early('levels').then((l) => l ?? api.levels()).catch(() => []);
   applySettings();
+  document.body.dataset.view = 'game';
+  $('welcome').hidden = !welcomeWanted();
   const restored = restore();
   levels = await loading;
   applySettings();

@@ -1,0 +1,579 @@
+// The rules course: the course map, a lesson's pages (text with a board picture) and its
+// exercises, played on a board that works like the game's. Every move is checked by the
+// server's rules core (`POST /api/lessons/try`); the lessons come from `GET /api/lessons` in
+// the interface language. Progress is kept in localStorage under `xiangqi.course`.
+
+import { ApiError } from './api.js';
+import { Board, piecesOfFen } from './board.js';
+import { currentLanguage, t } from './i18n.js';
+import { namePieces, nameOnLongPress } from './legend.js';
+import { explainIllegal } from './reasons.js';
+
+const PROGRESS_KEY = 'xiangqi.course';
+const WELCOME_KEY = 'xiangqi.welcome';
+const SVG = 'http://www.w3.org/2000/svg';
+/** How long a found move of an `all` exercise stays on the board before it resets, in ms. */
+const SHOW_FOUND_MS = 700;
+/** The pause before the app plays a scripted reply, in ms. */
+const REPLY_DELAY_MS = 400;
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function read(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the course works, only without memory.
+  }
+}
+
+/** The learner's progress: `{done: [lesson ids], current: {lesson, exercise} | null}`. */
+export function loadProgress() {
+  const saved = read(PROGRESS_KEY);
+  return {
+    done: Array.isArray(saved?.done) ? saved.done.filter((id) => typeof id === 'string') : [],
+    current: typeof saved?.current?.lesson === 'string' ? saved.current : null,
+  };
+}
+
+/** Whether the first-visit offer of the course is still to be shown. */
+export function welcomeWanted() {
+  const progress = loadProgress();
+  return !read(WELCOME_KEY) && progress.done.length === 0 && !progress.current;
+}
+
+/** Remembers that the first-visit offer was answered, so it is not shown again. */
+export function dismissWelcome() {
+  write(WELCOME_KEY, 'dismissed');
+}
+
+/** The lessons in `lang`, in course order, as the server sends them. */
+async function fetchLessons(lang) {
+  const response = await fetch(`/api/lessons?lang=${encodeURIComponent(lang)}`);
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error);
+  return data;
+}
+
+/** Plays `moves` from `fen` on the server: `{fen, check, status, moves}`, or throws why not. */
+async function tryMoves(fen, moves) {
+  const response = await fetch('/api/lessons/try', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fen, moves }),
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error);
+  return data;
+}
+
+/** The point of the general of the side to move in `fen`. */
+function generalOf(fen) {
+  const letter = fen.split(' ')[1] === 'b' ? 'k' : 'K';
+  return Object.entries(piecesOfFen(fen)).find(([, p]) => p === letter)?.[0] ?? null;
+}
+
+/** A text answer as it is compared: full-width forms folded, spaces dropped, case ignored. */
+function normalAnswer(text) {
+  return text.normalize('NFKC').replace(/\s+/g, '').toUpperCase();
+}
+
+function element(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('data-')) node.dataset[k.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] = v;
+    else node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(action, text, extra = {}) {
+  return element('button', { type: 'button', 'data-course': action, ...extra }, text);
+}
+
+/** Draws each arrow `[from, to]` of a lesson on `board`. */
+function drawArrows(board, arrows) {
+  if (!arrows?.length) return;
+  const svg = board.svg;
+  const defs = document.createElementNS(SVG, 'defs');
+  const marker = document.createElementNS(SVG, 'marker');
+  const id = `lesson-arrowhead-${board.uid}`;
+  for (const [k, v] of Object.entries({ id, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto' })) marker.setAttribute(k, v);
+  const head = document.createElementNS(SVG, 'path');
+  head.setAttribute('d', 'M0 0 L4 2 L0 4 Z');
+  head.setAttribute('class', 'lesson-arrow-head');
+  marker.append(head);
+  defs.append(marker);
+  svg.append(defs);
+  for (const [from, to] of arrows) {
+    const [x1, y1] = board.xy(from);
+    const [x2, y2] = board.xy(to);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    if (!len) continue;
+    const k = (len - 20) / len;
+    const line = document.createElementNS(SVG, 'line');
+    for (const [a, v] of Object.entries({
+      x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: 'lesson-arrow', 'marker-end': `url(#${id})`, 'data-arrow': `${from}${to}`,
+    })) line.setAttribute(a, v);
+    svg.append(line);
+  }
+}
+
+let boards = 0;
+
+/**
+ * The course inside `root`. `settings` is the app's settings object (read for the piece
+ * symbols and the notation); `onLegend()` opens the board legend.
+ */
+export class Course {
+  constructor(root, settings, onLegend) {
+    this.root = root;
+    this.settings = settings;
+    this.onLegend = onLegend;
+    this.lessons = null;
+    this.lang = null;
+    this.progress = loadProgress();
+    this.view = 'map';
+    this.boardBox = element('div', { class: 'lesson-board', 'data-i18n-label': 'board' });
+    this.board = new Board(this.boardBox, (square) => this.onPoint(square));
+    this.board.uid = ++boards;
+    nameOnLongPress(this.board.svg);
+    root.addEventListener('click', (e) => {
+      const target = e.target.closest('[data-course]');
+      if (target && root.contains(target)) this.act(target.dataset.course, target);
+    });
+    root.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && e.target.matches?.('[data-course-answer]')) this.answer();
+    });
+  }
+
+  /** Opens the course map. */
+  async open() {
+    this.root.hidden = false;
+    this.view = 'map';
+    if (!(await this.ensureLessons())) return;
+    this.render();
+  }
+
+  /** Opens the lesson the learner is to take next (the first one for a newcomer). */
+  async start() {
+    this.root.hidden = false;
+    if (!(await this.ensureLessons())) return;
+    this.openLesson(this.nextIndex(), true);
+  }
+
+  /** The interface language changed: the lessons are fetched again in it when shown. */
+  async relabel() {
+    if (this.root.hidden || this.lang === currentLanguage()) return;
+    if (await this.ensureLessons()) this.render();
+  }
+
+  async ensureLessons() {
+    const lang = currentLanguage();
+    if (this.lessons && this.lang === lang) return true;
+    if (!this.lessons) this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingCourse')));
+    try {
+      this.lessons = await fetchLessons(lang);
+      this.lang = lang;
+      return true;
+    } catch (e) {
+      this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('courseUnavailable', { reason: e.message })));
+      return false;
+    }
+  }
+
+  save() {
+    write(PROGRESS_KEY, this.progress);
+  }
+
+  isDone(id) {
+    return this.progress.done.includes(id);
+  }
+
+  /** The index of the lesson to take next: the one under way, else the first not done. */
+  nextIndex() {
+    const current = this.lessons.findIndex((l) => l.id === this.progress.current?.lesson);
+    if (current >= 0 && !this.isDone(this.lessons[current].id)) return current;
+    const open = this.lessons.findIndex((l) => !this.isDone(l.id));
+    return open >= 0 ? open : 0;
+  }
+
+  act(action, target) {
+    switch (action) {
+      case 'map': this.view = 'map'; this.render(); break;
+      case 'open': this.openLesson(Number(target.dataset.index), target.dataset.resume === 'true'); break;
+      case 'prev-page': this.showPage(this.page - 1); break;
+      case 'next-page':
+        if (this.page + 1 < this.lesson.pages.length) this.showPage(this.page + 1);
+        else this.showExercise(0);
+        break;
+      case 'exercises': this.showExercise(0); break;
+      case 'hint': this.hint(); break;
+      case 'retry': this.resetExercise(); this.say(''); this.render(); break;
+      case 'next-exercise': this.showExercise(this.exerciseIndex + 1); break;
+      case 'next-lesson': this.openLesson(this.lessonIndex + 1, false); break;
+      case 'answer': this.answer(); break;
+      case 'legend': this.onLegend(); break;
+      default: break;
+    }
+  }
+
+  openLesson(index, resume) {
+    if (index < 0 || index >= this.lessons.length) {
+      this.view = 'map';
+      this.render();
+      return;
+    }
+    this.view = 'lesson';
+    this.lessonIndex = index;
+    this.lesson = this.lessons[index];
+    const current = this.progress.current;
+    const at = resume && current?.lesson === this.lesson.id ? Number(current.exercise) : -1;
+    if (at >= 0 && at < this.lesson.exercises.length) this.showExercise(at);
+    else if (this.lesson.pages.length) this.showPage(0);
+    else this.showExercise(0);
+  }
+
+  showPage(index) {
+    this.page = Math.max(0, Math.min(index, this.lesson.pages.length - 1));
+    this.exerciseIndex = null;
+    this.state = 'page';
+    this.say('');
+    this.render();
+    this.boardBox.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  showExercise(index) {
+    if (index >= this.lesson.exercises.length) {
+      this.finishLesson();
+      return;
+    }
+    this.page = null;
+    this.exerciseIndex = index;
+    this.exercise = this.lesson.exercises[index];
+    this.found = new Set();
+    this.resetExercise();
+    this.say('');
+    this.progress.current = { lesson: this.lesson.id, exercise: index };
+    this.save();
+    this.render();
+  }
+
+  resetExercise() {
+    const ex = this.exercise;
+    this.fen = ex.fen;
+    this.played = [];
+    this.selected = null;
+    this.lastMove = null;
+    this.check = null;
+    this.marks = [];
+    this.state = 'playing';
+    this.token = (this.token ?? 0) + 1;
+  }
+
+  finishLesson() {
+    if (!this.isDone(this.lesson.id)) this.progress.done.push(this.lesson.id);
+    const next = this.lessons[this.lessonIndex + 1];
+    this.progress.current = next ? { lesson: next.id, exercise: 0 } : null;
+    this.save();
+    this.state = 'finished';
+    this.render();
+  }
+
+  say(text, tone = '') {
+    this.message = text;
+    this.tone = tone;
+  }
+
+  onPoint(square) {
+    if (this.view !== 'lesson' || this.state !== 'playing' || this.exercise.kind === 'notation') return;
+    const pieces = piecesOfFen(this.fen);
+    const piece = pieces[square];
+    const redToMove = this.fen.split(' ')[1] !== 'b';
+    const mine = piece && (piece === piece.toUpperCase()) === redToMove;
+    if (this.selected === square) this.selected = null;
+    else if (mine) {
+      this.selected = square;
+      this.marks = [];
+    } else if (this.selected) {
+      const move = `${this.selected}${square}`;
+      this.selected = null;
+      this.play(move);
+      return;
+    } else if (piece) this.say(t('notYours', { side: t(redToMove ? 'red' : 'black') }), 'bad');
+    this.drawBoard();
+  }
+
+  /** Shows the server's position after `line` (the moves from the exercise's start). */
+  show(result, line) {
+    this.fen = result.fen;
+    this.played = line;
+    const last = line[line.length - 1];
+    this.lastMove = last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
+    this.check = result.check ? generalOf(result.fen) : null;
+    this.marks = [];
+  }
+
+  /** The learner's move `move` (ICCS): checked by the rules core, then against the solutions. */
+  async play(move) {
+    const ex = this.exercise;
+    const token = this.token;
+    const line = [...this.played, move];
+    this.state = 'busy';
+    this.render();
+    let result;
+    try {
+      result = await tryMoves(ex.fen, line);
+    } catch (e) {
+      if (token !== this.token) return;
+      this.state = 'playing';
+      if (e.status === 422) {
+        this.say(t('illegal', { reason: explainIllegal(e) }), 'bad');
+        this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
+      } else this.say(e.message, 'bad');
+      this.render();
+      return;
+    }
+    if (token !== this.token) return;
+    if (ex.kind === 'all') {
+      await this.foundMove(move, result, token);
+      return;
+    }
+    const lines = ex.solutions.filter((s) => s.length >= line.length && line.every((m, i) => s[i] === m));
+    if (!lines.length) {
+      this.state = 'playing';
+      this.say(t('notThisOne'), 'bad');
+      this.marks = [move.slice(0, 2), move.slice(2)];
+      this.render();
+      return;
+    }
+    this.show(result, line);
+    this.say('');
+    if (lines.some((s) => s.length === line.length)) {
+      this.solved();
+      return;
+    }
+    this.render();
+    await wait(REPLY_DELAY_MS);
+    if (token !== this.token) return;
+    const reply = lines[0][line.length];
+    try {
+      const after = await tryMoves(ex.fen, [...line, reply]);
+      if (token !== this.token) return;
+      this.show(after, [...line, reply]);
+      const shown = after.moves[after.moves.length - 1]?.[this.settings.notation] ?? reply;
+      this.say(ex.reply_note || t('replyPlayed', { move: shown }));
+    } catch (e) {
+      this.say(e.message, 'bad');
+    }
+    if (lines.some((s) => s.length === line.length + 1)) {
+      this.solved();
+      return;
+    }
+    this.state = 'playing';
+    this.render();
+  }
+
+  /** A legal move in an exercise where every solution is to be found. */
+  async foundMove(move, result, token) {
+    const ex = this.exercise;
+    const count = ex.solutions.length;
+    if (!ex.solutions.some((s) => s[0] === move)) {
+      this.state = 'playing';
+      this.say(t('notThisOne'), 'bad');
+      this.marks = [move.slice(0, 2), move.slice(2)];
+      this.render();
+      return;
+    }
+    if (this.found.has(move)) {
+      this.state = 'playing';
+      this.say(t('alreadyFound'));
+      this.render();
+      return;
+    }
+    this.found.add(move);
+    this.show(result, [move]);
+    if (this.found.size === count) {
+      this.solved();
+      return;
+    }
+    this.say(t('found', { found: this.found.size, count }), 'good');
+    this.render();
+    await wait(SHOW_FOUND_MS);
+    if (token !== this.token) return;
+    this.resetExercise();
+    this.render();
+  }
+
+  solved() {
+    this.state = 'solved';
+    this.selected = null;
+    this.say(t('solved'), 'good');
+    if (this.exerciseIndex + 1 >= this.lesson.exercises.length) {
+      this.finishLesson();
+      return;
+    }
+    this.progress.current = { lesson: this.lesson.id, exercise: this.exerciseIndex + 1 };
+    this.save();
+    this.render();
+  }
+
+  hint() {
+    const ex = this.exercise;
+    if (!ex || this.state !== 'playing') return;
+    let from = ex.hint;
+    if (ex.kind === 'all') {
+      from = ex.solutions.find((s) => !this.found.has(s[0]))?.[0].slice(0, 2) ?? from;
+    } else if (this.played.length) {
+      const next = ex.solutions.find((s) => s.length > this.played.length && this.played.every((m, i) => s[i] === m));
+      if (next) from = next[this.played.length].slice(0, 2);
+    }
+    this.marks = [from];
+    this.say(ex.kind === 'notation' ? t('hintAnswer', { square: from }) : t('hintPiece'));
+    this.render();
+  }
+
+  answer() {
+    const ex = this.exercise;
+    const input = this.root.querySelector('[data-course-answer]');
+    if (!ex || ex.kind !== 'notation' || this.state !== 'playing' || !input) return;
+    const accepted = (ex.answers?.[ex.notation] ?? []).map(normalAnswer);
+    if (accepted.includes(normalAnswer(input.value))) {
+      this.answerText = input.value;
+      this.solved();
+    } else {
+      this.say(t('wrongAnswer'), 'bad');
+      this.render();
+    }
+  }
+
+  drawBoard() {
+    this.board.style = this.settings.pieceStyle;
+    this.board.notation = 'iccs';
+    this.board.flipped = false;
+    if (this.view !== 'lesson') return;
+    if (this.state === 'page' || this.state === 'finished') {
+      const page = this.state === 'page' ? this.lesson.pages[this.page] : null;
+      const fen = page?.fen ?? this.fen ?? this.lesson.exercises[0]?.fen;
+      this.board.render({ fen, highlights: page?.highlights ?? [] });
+      drawArrows(this.board, page?.arrows);
+    } else {
+      const ex = this.exercise;
+      const atStart = this.played.length === 0;
+      const shownMove = ex.kind === 'notation' ? [[ex.solutions[0][0].slice(0, 2), ex.solutions[0][0].slice(2, 4)]] : [];
+      this.board.render({
+        fen: this.fen,
+        selected: this.selected,
+        lastMove: this.lastMove,
+        check: this.check,
+        highlights: [...(atStart ? ex.highlights ?? [] : []), ...this.marks],
+      });
+      drawArrows(this.board, [...(atStart ? ex.arrows ?? [] : []), ...shownMove]);
+    }
+    namePieces(this.board.svg);
+  }
+
+  render() {
+    if (!this.lessons) return;
+    this.root.dataset.view = this.view;
+    if (this.view === 'map') this.renderMap();
+    else this.renderLesson();
+  }
+
+  renderMap() {
+    const next = this.nextIndex();
+    const allDone = this.lessons.every((l) => this.isDone(l.id));
+    const map = element('div', { class: 'course-map' });
+    map.append(element('h2', {}, t('courseTitle')), element('p', {}, t('courseIntro', { count: this.lessons.length })));
+    if (allDone) map.append(element('p', { class: 'course-note good' }, t('courseComplete')));
+    else {
+      const underway = this.progress.current?.lesson === this.lessons[next].id;
+      const label = t(underway ? 'continueLesson' : 'startLesson', { title: this.lessons[next].title });
+      const go = element('p');
+      go.append(button('open', label, { class: 'primary', 'data-index': String(next), 'data-resume': 'true', 'data-next-lesson': this.lessons[next].id }));
+      map.append(go);
+    }
+    const list = element('ol', { class: 'lesson-list' });
+    this.lessons.forEach((lesson, i) => {
+      const li = element('li', { 'data-lesson': lesson.id });
+      if (this.isDone(lesson.id)) li.dataset.done = 'true';
+      if (!allDone && i === next) li.dataset.next = 'true';
+      const b = button('open', '', { 'data-index': String(i), 'data-resume': String(i === next) });
+      b.append(element('span', { class: 'lesson-n' }, String(i + 1)), element('span', { class: 'lesson-title' }, lesson.title));
+      if (this.isDone(lesson.id)) b.append(element('span', { class: 'lesson-mark done' }, `✓ ${t('lessonDone')}`));
+      else if (!allDone && i === next) b.append(element('span', { class: 'lesson-mark next' }, `→ ${t('nextUp')}`));
+      li.append(b);
+      list.append(li);
+    });
+    map.append(list);
+    this.root.replaceChildren(map);
+  }
+
+  renderLesson() {
+    const lesson = this.lesson;
+    const view = element('div', { class: 'lesson', 'data-lesson-view': lesson.id, 'data-state': this.state });
+    const side = element('div', { class: 'lesson-side' });
+    const nav = element('div', { class: 'row lesson-nav' });
+    nav.append(button('map', `← ${t('allLessons')}`), button('legend', t('legend')));
+    side.append(nav, element('p', { class: 'lesson-number' }, t('lessonNumber', { n: this.lessonIndex + 1 })), element('h2', {}, lesson.title));
+    const controls = element('div', { class: 'row lesson-controls' });
+    if (this.state === 'page') {
+      side.append(
+        element('p', { class: 'lesson-step' }, t('pageOf', { n: this.page + 1, count: lesson.pages.length })),
+        element('p', { class: 'lesson-text' }, lesson.pages[this.page].text),
+      );
+      if (this.page > 0) controls.append(button('prev-page', t('back')));
+      const last = this.page + 1 >= lesson.pages.length;
+      controls.append(button('next-page', last ? t('toExercises') : t('next'), { class: 'primary' }));
+      if (!last) controls.append(button('exercises', t('toExercises')));
+    } else if (this.state === 'finished') {
+      side.append(element('p', { class: 'lesson-text good', role: 'status' }, t('lessonComplete')));
+      const next = this.lessons[this.lessonIndex + 1];
+      if (next) controls.append(button('next-lesson', t('nextLesson', { title: next.title }), { class: 'primary' }));
+      else side.append(element('p', { class: 'lesson-text' }, t('courseComplete')));
+      controls.append(button('map', t('allLessons')));
+    } else {
+      const ex = this.exercise;
+      view.dataset.exercise = String(this.exerciseIndex);
+      view.dataset.kind = ex.kind;
+      view.dataset.played = String(this.played.length);
+      view.dataset.found = String(this.found.size);
+      side.append(
+        element('p', { class: 'lesson-step' }, t('exerciseOf', { n: this.exerciseIndex + 1, count: lesson.exercises.length })),
+        element('p', { class: 'lesson-text goal' }, ex.goal),
+      );
+      if (ex.kind === 'notation') {
+        const label = element('label', { class: 'answer' });
+        const input = element('input', { 'data-course-answer': '', spellcheck: 'false', autocomplete: 'off' });
+        input.value = this.state === 'solved' ? this.answerText ?? '' : this.pendingAnswer ?? '';
+        input.addEventListener('input', () => { this.pendingAnswer = input.value; });
+        if (this.state === 'solved') input.disabled = true;
+        label.append(element('span', {}, t('yourAnswer')), input);
+        side.append(label);
+        if (this.state === 'playing') controls.append(button('answer', t('checkAnswer'), { class: 'primary' }));
+      }
+      if (this.state === 'solved') {
+        this.pendingAnswer = '';
+        controls.append(button('next-exercise', t('nextExercise'), { class: 'primary' }));
+      } else {
+        controls.append(button('hint', t('hint')), button('retry', t('retry')));
+      }
+    }
+    const message = element('p', { class: `lesson-message ${this.tone ?? ''}`, role: 'alert' }, this.message ?? '');
+    side.append(message, controls);
+    view.append(this.boardBox, side);
+    const focused = document.activeElement?.dataset?.course;
+    this.root.replaceChildren(view);
+    this.boardBox.setAttribute('aria-label', t('board'));
+    this.drawBoard();
+    if (focused) this.root.querySelector(`[data-course="${focused}"]`)?.focus();
+  }
+}

@@ -1,0 +1,256 @@
+// Browser test of the rules course: the first-visit offer, the course map, lessons completed
+// by clicking (solutions read from /api/lessons), done marks that survive a reload, a refused
+// move explained in Russian and Chinese, the legend and piece names. Screenshots go to
+// screenshots/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openApp } from './browser.js';
+
+const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
+/** The lessons the test completes. */
+const LESSONS = (process.env.LEARN_LESSONS ?? 'horse,cannon').split(',');
+let browser;
+let page;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  ({ context: browser, page } = await openApp(URL));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const lessonView = '.lesson[data-lesson-view]';
+
+async function lessons(lang = 'en') {
+  return page.evaluate(async (l) => (await fetch(`/api/lessons?lang=${l}`)).json(), lang);
+}
+
+async function state() {
+  return page.getAttribute(lessonView, 'data-state');
+}
+
+/** Waits until the lesson view shows exercise `index` in `states`, with `attr` at least `min`. */
+async function waitExercise(index, states, attr = null, min = 0) {
+  await page.waitForFunction(([i, s, a, m]) => {
+    const view = document.querySelector('.lesson[data-lesson-view]');
+    if (!view || !s.includes(view.dataset.state)) return false;
+    if (view.dataset.state !== 'finished' && view.dataset.exercise !== String(i)) return false;
+    return !a || view.dataset.state === 'finished' || Number(view.dataset[a]) >= m;
+  }, [index, states, attr, min]);
+}
+
+async function move(iccs) {
+  await page.click(`.lesson-board [data-square="${iccs.slice(0, 2)}"]`);
+  await page.click(`.lesson-board [data-square="${iccs.slice(2, 4)}"]`);
+}
+
+async function openMap() {
+  await page.click('[data-action="learn"]');
+  await page.waitForSelector('#course .course-map [data-lesson]');
+}
+
+/** Solves exercise `i` of the lesson shown, `ex`, by clicking or typing its first solution. */
+async function solveExercise(i, ex) {
+  await waitExercise(i, ['playing']);
+  if (ex.kind === 'notation') {
+    await page.fill('[data-course-answer]', ex.answers[ex.notation][0]);
+    await page.click('[data-course="answer"]');
+  } else if (ex.kind === 'all') {
+    for (const [k, line] of ex.solutions.entries()) {
+      await waitExercise(i, ['playing']);
+      await move(line[0]);
+      await waitExercise(i, ['playing', 'solved', 'finished'], 'found', k + 1);
+    }
+  } else {
+    const line = ex.solutions[0];
+    for (let j = 0; j < line.length; j += 2) {
+      await move(line[j]);
+      await waitExercise(i, ['playing', 'solved', 'finished'], 'played', Math.min(j + 2, line.length));
+    }
+  }
+}
+
+/** Opens lesson `lesson` from the map, reads it through and solves every exercise. */
+async function completeLesson(lesson) {
+  await page.click(`[data-lesson="${lesson.id}"] button`);
+  await page.waitForSelector(`.lesson[data-lesson-view="${lesson.id}"]`);
+  while ((await state()) === 'page') await page.click('[data-course="next-page"]');
+  for (const [i, ex] of lesson.exercises.entries()) {
+    const last = i + 1 === lesson.exercises.length;
+    await solveExercise(i, ex);
+    await waitExercise(i, [last ? 'finished' : 'solved']);
+    if (!last) await page.click('[data-course="next-exercise"]');
+  }
+}
+
+test('the first visit offers the course beside Play', async () => {
+  assert.equal(await page.isVisible('#welcome'), true);
+  assert.equal(await page.isVisible('#welcome [data-action="start-course"]'), true);
+  assert.equal(await page.isVisible('#welcome [data-action="play"]'), true);
+  await page.click('#welcome [data-action="play"]');
+  assert.equal(await page.isVisible('#welcome'), false);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.isVisible('#welcome'), false, 'the offer is not shown again once dismissed');
+});
+
+test('the course map lists every lesson and what comes next', async () => {
+  const all = await lessons();
+  await openMap();
+  assert.equal(await page.locator('#course [data-lesson]').count(), all.length);
+  assert.equal(await page.locator('#course [data-lesson][data-done="true"]').count(), 0);
+  assert.equal(await page.getAttribute('#course [data-next="true"]', 'data-lesson'), all[0].id);
+  assert.equal(await page.isVisible('#game'), false, 'the game is hidden while the course is open');
+  await shot('15-course-map-en');
+});
+
+test(`the ${LESSONS.join(' and ')} lessons are completed by clicking`, async () => {
+  const all = await lessons();
+  for (const id of LESSONS) {
+    const lesson = all.find((l) => l.id === id);
+    assert.ok(lesson, `lesson ${id} exists`);
+    assert.ok(lesson.exercises.length >= 2, `lesson ${id} has exercises`);
+    await completeLesson(lesson);
+    assert.match(await page.textContent('.lesson-side'), /Lesson complete/);
+    await page.click('.lesson-nav [data-course="map"]');
+    await page.waitForSelector(`[data-lesson="${id}"][data-done="true"]`);
+  }
+});
+
+test('the done marks survive a reload', async () => {
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await openMap();
+  for (const id of LESSONS) {
+    assert.equal(await page.getAttribute(`[data-lesson="${id}"]`, 'data-done'), 'true', `${id} stays done`);
+  }
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('xiangqi.course')));
+  assert.deepEqual([...saved.done].sort(), [...LESSONS].sort());
+});
+
+/** A move of the piece on `from` in `fen` that the rules core refuses, with the refusal. */
+async function refusedMove(fen, from) {
+  return page.evaluate(async ([f, sq]) => {
+    const points = [...'abcdefghi'].flatMap((file) => [...'0123456789'].map((rank) => `${file}${rank}`));
+    const distance = (p) => Math.abs(p.charCodeAt(0) - sq.charCodeAt(0)) + Math.abs(Number(p[1]) - Number(sq[1]));
+    // The nearest points first: a refusal a learner could meet.
+    points.sort((a, b) => distance(a) - distance(b));
+    for (const to of points) {
+      {
+        if (to === sq) continue;
+        const r = await fetch('/api/lessons/try', {
+          method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fen: f, moves: [`${sq}${to}`] }),
+        });
+        if (r.status === 422) {
+          const body = await r.json();
+          if (body.error.code !== 'own-piece-on-target') return { move: `${sq}${to}`, code: body.error.code };
+        }
+      }
+    }
+    return null;
+  }, [fen, from]);
+}
+
+/** Sets the interface language from the game's settings. */
+async function language(lang) {
+  if (await page.isVisible('.app-nav [data-action="play"]')) await page.click('.app-nav [data-action="play"]');
+  await page.selectOption('#game [data-setting="language"]', lang);
+}
+
+test('a refused move in an exercise is explained in each language', async () => {
+  const lesson = (await lessons()).find((l) => l.id === LESSONS[0]);
+  const ex = lesson.exercises.find((e) => e.kind !== 'notation');
+  const index = lesson.exercises.indexOf(ex);
+  const refused = await refusedMove(ex.fen, ex.hint);
+  assert.ok(refused, 'some move of the hinted piece is illegal');
+  const expected = {
+    en: /Illegal move: /,
+    ru: /Ход невозможен: .*[а-я]{3}/,
+    zh: /着法不合规则：.*[\u4e00-\u9fff]/,
+  };
+  for (const lang of ['en', 'ru', 'zh']) {
+    await language(lang);
+    await openMap();
+    await shot(`${lang === 'en' ? 15 : lang === 'ru' ? 16 : 17}-course-map-${lang}`);
+    const title = (await lessons(lang)).find((l) => l.id === lesson.id).title;
+    assert.match(await page.textContent(`[data-lesson="${lesson.id}"]`), new RegExp(title.replace(/[()（）]/g, '.')));
+    await page.click(`[data-lesson="${lesson.id}"] button`);
+    await page.waitForSelector(`.lesson[data-lesson-view="${lesson.id}"]`);
+    while ((await state()) === 'page') await page.click('[data-course="next-page"]');
+    // Step to the exercise with the refused move through the solutions of those before it.
+    for (let i = 0; i < index; i++) {
+      await solveExercise(i, lesson.exercises[i]);
+      await waitExercise(i, ['solved']);
+      await page.click('[data-course="next-exercise"]');
+    }
+    await waitExercise(index, ['playing']);
+    await move(refused.move);
+    await page.waitForFunction(() => document.querySelector('.lesson-message')?.textContent.length > 0);
+    const text = await page.textContent('.lesson-message');
+    assert.match(text, expected[lang], `${lang}: ${text}`);
+    assert.equal(await state(), 'playing', 'the learner may try again');
+    assert.ok((await page.locator('.lesson-board .explain').count()) > 0, 'the reason’s points are marked');
+    await page.click('[data-course="hint"]');
+    await page.waitForSelector(`.lesson-board [data-square="${ex.hint}"] .explain`, { state: 'attached' });
+    await move(refused.move);
+    await page.waitForFunction(() => /\S/.test(document.querySelector('.lesson-message')?.textContent ?? ''));
+    await shot(`${lang === 'en' ? 18 : lang === 'ru' ? 19 : 20}-exercise-${lang}`);
+  }
+  await language('en');
+});
+
+test('pieces are named in the interface language, on the game board and in the lesson', async () => {
+  await language('zh');
+  await page.waitForFunction(() => document.querySelector('#board [data-square="e0"] [data-piece] > title')?.textContent === '红帅');
+  assert.equal(await page.textContent('#board [data-square="e9"] [data-piece] > title'), '黑将');
+  await language('ru');
+  assert.equal(await page.textContent('#board [data-square="a0"] [data-piece] > title'), 'Красная колесница (车)');
+  assert.equal(await page.textContent('#board [data-square="g3"] [data-piece] > title'), 'Красный солдат (兵)');
+  await language('en');
+  assert.equal(await page.textContent('#board [data-square="b2"] [data-piece] > title'), 'Red cannon (炮)');
+  await openMap();
+  await page.click(`[data-lesson="${LESSONS[0]}"] button`);
+  await page.waitForSelector('.lesson-board [data-piece] > title', { state: 'attached' });
+  const titles = await page.$$eval('.lesson-board [data-piece]', (ps) => ps.map((p) => [p.dataset.piece, p.querySelector('title')?.textContent]));
+  for (const [letter, title] of titles) {
+    assert.match(title, letter === letter.toUpperCase() ? /^Red / : /^Black /, `${letter} is named ${title}`);
+  }
+});
+
+test('the legend explains the board, from the game and from a lesson', async () => {
+  await page.click('.app-nav [data-action="legend"]');
+  await page.waitForSelector('#legend[open] .legend-marks li');
+  const keys = await page.$$eval('#legend .legend-marks li', (items) => items.map((li) => li.dataset.legend));
+  for (const key of ['target', 'captureTarget', 'lastMove', 'check', 'marker', 'unprotected', 'hint']) {
+    assert.ok(keys.includes(key), `the legend explains ${key}`);
+  }
+  assert.equal(await page.locator('#legend .legend-pieces li').count(), 14);
+  await shot('21-legend');
+  await page.click('#legend [data-legend="close"]');
+  await page.waitForSelector('#legend:not([open])', { state: 'attached' });
+  await openMap();
+  await page.click(`[data-lesson="${LESSONS[0]}"] button`);
+  await page.click('.lesson-nav [data-course="legend"]');
+  await page.waitForSelector('#legend[open] .legend-marks li');
+  await page.click('#legend [data-legend="close"]');
+});
+
+test('the course works on a phone-sized screen', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openMap();
+  await page.click(`[data-lesson="${LESSONS[1] ?? LESSONS[0]}"] button`);
+  await page.waitForSelector('.lesson .lesson-board svg');
+  const box = await page.locator('.lesson-board svg').boundingBox();
+  assert.ok(box.width <= 390 && box.width > 300, `the board fits the screen (${box.width}px)`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `nothing sticks out sideways (${width}px)`);
+  await shot('22-lesson-phone');
+  await page.setViewportSize({ width: 1200, height: 820 });
+});
