@@ -94,6 +94,7 @@ test('the first visit offers the course beside Play', async () => {
   assert.equal(await page.isVisible('#welcome'), true);
   assert.equal(await page.isVisible('#welcome [data-action="start-course"]'), true);
   assert.equal(await page.isVisible('#welcome [data-action="play"]'), true);
+  await shot('23-first-visit');
   await page.click('#welcome [data-action="play"]');
   assert.equal(await page.isVisible('#welcome'), false);
   await page.reload();
@@ -253,4 +254,36 @@ test('the course works on a phone-sized screen', async () => {
   assert.ok(width <= 390, `nothing sticks out sideways (${width}px)`);
   await shot('22-lesson-phone');
   await page.setViewportSize({ width: 1200, height: 820 });
+});
+
+test('the app plays the scripted reply of a line and shows check', async () => {
+  const lesson = {
+    id: 'reply-line', title: 'A line with a reply', pages: [],
+    exercises: [{
+      fen: '3k5/9/9/9/9/9/9/9/9/R3K4 w', kind: 'line', goal: 'Give check in two moves.',
+      solutions: [['a0a5', 'd9d8', 'a5a8']], hint: 'a0', highlights: [], arrows: [], rules: 'asian',
+    }],
+  };
+  await page.route(/\/api\/lessons\?lang=/, (route) => route.fulfill({ json: [lesson] }));
+  try {
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await openMap();
+    await page.click('[data-lesson="reply-line"] button');
+    await waitExercise(0, ['playing']);
+    await move('a0a6');
+    await page.waitForFunction(() => /not the one/.test(document.querySelector('.lesson-message')?.textContent));
+    assert.equal(await page.getAttribute(lessonView, 'data-played'), '0', 'a legal move that is not a solution is taken back');
+    await move('a0a5');
+    await waitExercise(0, ['playing'], 'played', 2);
+    assert.equal(await page.getAttribute('.lesson-board [data-square="d8"] [data-piece]', 'data-piece'), 'k', 'the reply is played');
+    assert.match(await page.textContent('.lesson-message'), /The reply: /);
+    await page.click('[data-course="hint"]');
+    await page.waitForSelector('.lesson-board [data-square="a5"] .explain', { state: 'attached' });
+    await move('a5a8');
+    await waitExercise(0, ['finished']);
+    assert.equal(await page.locator('.lesson-board .in-check').count(), 1, 'the checked general is marked');
+  } finally {
+    await page.unroute(/\/api\/lessons\?lang=/);
+  }
 });

@@ -6,7 +6,7 @@
 import { ApiError } from './api.js';
 import { Board, piecesOfFen } from './board.js';
 import { currentLanguage, t } from './i18n.js';
-import { namePieces, nameOnLongPress } from './legend.js';
+import { keepNames, nameOnLongPress } from './legend.js';
 import { explainIllegal } from './reasons.js';
 
 const PROGRESS_KEY = 'xiangqi.course';
@@ -145,6 +145,7 @@ export class Course {
     this.boardBox = element('div', { class: 'lesson-board', 'data-i18n-label': 'board' });
     this.board = new Board(this.boardBox, (square) => this.onPoint(square));
     this.board.uid = ++boards;
+    keepNames(this.board, drawArrows);
     nameOnLongPress(this.board.svg);
     root.addEventListener('click', (e) => {
       const target = e.target.closest('[data-course]');
@@ -235,6 +236,10 @@ export class Course {
     this.view = 'lesson';
     this.lessonIndex = index;
     this.lesson = this.lessons[index];
+    this.exercise = null;
+    this.fen = null;
+    this.lastMove = null;
+    this.check = null;
     const current = this.progress.current;
     const at = resume && current?.lesson === this.lesson.id ? Number(current.exercise) : -1;
     if (at >= 0 && at < this.lesson.exercises.length) this.showExercise(at);
@@ -460,11 +465,11 @@ export class Course {
     this.board.notation = 'iccs';
     this.board.flipped = false;
     if (this.view !== 'lesson') return;
-    if (this.state === 'page' || this.state === 'finished') {
-      const page = this.state === 'page' ? this.lesson.pages[this.page] : null;
-      const fen = page?.fen ?? this.fen ?? this.lesson.exercises[0]?.fen;
-      this.board.render({ fen, highlights: page?.highlights ?? [] });
-      drawArrows(this.board, page?.arrows);
+    if (this.state === 'page') {
+      const page = this.lesson.pages[this.page];
+      this.board.render({ fen: page.fen, highlights: page.highlights ?? [], arrows: page.arrows ?? [] });
+    } else if (this.state === 'finished') {
+      this.board.render({ fen: this.fen ?? this.lesson.pages[0]?.fen ?? '9/9/9/9/9/9/9/9/9/9 w', lastMove: this.lastMove, check: this.check });
     } else {
       const ex = this.exercise;
       const atStart = this.played.length === 0;
@@ -475,10 +480,9 @@ export class Course {
         lastMove: this.lastMove,
         check: this.check,
         highlights: [...(atStart ? ex.highlights ?? [] : []), ...this.marks],
+        arrows: [...(atStart ? ex.arrows ?? [] : []), ...shownMove],
       });
-      drawArrows(this.board, [...(atStart ? ex.arrows ?? [] : []), ...shownMove]);
     }
-    namePieces(this.board.svg);
   }
 
   render() {
@@ -547,7 +551,8 @@ export class Course {
       view.dataset.played = String(this.played.length);
       view.dataset.found = String(this.found.size);
       side.append(
-        element('p', { class: 'lesson-step' }, t('exerciseOf', { n: this.exerciseIndex + 1, count: lesson.exercises.length })),
+        element('p', { class: 'lesson-step' }, `${t('exerciseOf', { n: this.exerciseIndex + 1, count: lesson.exercises.length })} · ${
+          t('turn', { side: t(this.fen.split(' ')[1] === 'b' ? 'black' : 'red') })}`),
         element('p', { class: 'lesson-text goal' }, ex.goal),
       );
       if (ex.kind === 'notation') {

@@ -31,6 +31,19 @@ export function namePieces(svg) {
   }
 }
 
+/**
+ * Makes `board` (a board.js Board) name its pieces after every drawing, and draw the arrows
+ * of `state.arrows` (each `[from, to]`) with `drawArrows(board, arrows)` when given.
+ */
+export function keepNames(board, drawArrows = null) {
+  const render = board.render.bind(board);
+  board.render = (state) => {
+    render(state);
+    if (drawArrows) drawArrows(board, state.arrows);
+    namePieces(board.svg);
+  };
+}
+
 let tip = null;
 let tipTimer = null;
 

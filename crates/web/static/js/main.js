@@ -5,7 +5,7 @@ import { Board, piecesOfFen } from './board.js';
 import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Editor } from './editor.js';
-import { Legend, nameOnLongPress, namePieces } from './legend.js';
+import { Legend, keepNames, nameOnLongPress } from './legend.js';
 import { explainIllegal, explainOutcome } from './reasons.js';
 import { setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
@@ -17,6 +17,7 @@ const board = new Board($('board'), onPoint);
 const editor = new Editor($('palette'), render);
 const legend = new Legend($('legend'));
 const course = new Course($('course'), settings, () => legend.open(settings.pieceStyle));
+keepNames(board);
 nameOnLongPress(board.svg);
 let game = null;
 let selected = null;
@@ -104,7 +105,6 @@ function render() {
     highlights,
     arrow,
   });
-  namePieces(board.svg);
   renderMoves();
   if (document.activeElement !== $('fen')) $('fen').value = game.fen;
 }
