@@ -273,3 +273,45 @@ test('the clock runs for the side to move and a fallen flag ends the game', asyn
   await timed.selectOption('[data-setting="mode"]', 'engine');
   await timed.close();
 });
+
+/** The file labels of the board's top and bottom edges, each read left to right. */
+async function edgeLabels() {
+  return page.evaluate(() => {
+    const labels = [...document.querySelectorAll('text.coord')]
+      .map((t) => ({ x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')), text: t.textContent }));
+    const ys = [...new Set(labels.map((l) => l.y))].sort((a, b) => a - b);
+    const row = (y) => labels.filter((l) => l.y === y).sort((a, b) => a.x - b.x).map((l) => l.text);
+    return { top: row(ys[0]), bottom: row(ys[ys.length - 1]) };
+  });
+}
+
+/** The label of the edge row `where` ('top' or 'bottom') standing above or below point `square`. */
+const labelAt = (where, square) => page.evaluate(([edge, sq]) => {
+  const box = document.querySelector(`[data-square="${sq}"]`).getBoundingClientRect();
+  const x = box.x + box.width / 2;
+  const labels = [...document.querySelectorAll('text.coord')].map((t) => ({ box: t.getBoundingClientRect(), text: t.textContent }));
+  const ys = labels.map((l) => l.box.y);
+  const y = edge === 'top' ? Math.min(...ys) : Math.max(...ys);
+  const row = labels.filter((l) => Math.abs(l.box.y - y) < 2);
+  row.sort((a, b) => Math.abs(a.box.x + a.box.width / 2 - x) - Math.abs(b.box.x + b.box.width / 2 - x));
+  return row[0].text;
+}, [where, square]);
+
+test('flipped board labels show each side its own file numbers', async () => {
+  await newGame();
+  for (const notation of ['wxf', 'chinese']) {
+    await choose('notation', notation);
+    const red = notation === 'chinese' ? '三' : '3';
+    assert.equal(await labelAt('bottom', 'g3'), red, `${notation}: Red's pawn on its file 3, Red at the bottom`);
+    assert.equal(await labelAt('top', 'c6'), '3', `${notation}: Black's pawn on its file 3, Red at the bottom`);
+    await page.click('[data-action="flip"]');
+    assert.equal(await labelAt('top', 'g3'), red, `${notation}: Red's pawn on its file 3, Black at the bottom`);
+    assert.equal(await labelAt('bottom', 'c6'), '3', `${notation}: Black's pawn on its file 3, Black at the bottom`);
+    const { top, bottom } = await edgeLabels();
+    assert.deepEqual(bottom, ['9', '8', '7', '6', '5', '4', '3', '2', '1'], `${notation}: Black reads 9 to 1 at its edge`);
+    assert.equal(top[0], notation === 'chinese' ? '一' : '1', `${notation}: Red's file 1 is on the screen's left when flipped`);
+    if (notation === 'wxf') await shot('15-flipped');
+    await page.click('[data-action="flip"]');
+  }
+  await choose('notation', 'wxf');
+});

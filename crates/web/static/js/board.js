@@ -81,7 +81,10 @@ export class Board {
     right.textContent = this.flipped ? '楚 河' : '汉 界';
     for (let f = 0; f < 9; f++) {
       const file = this.flipped ? 8 - f : f;
-      for (const [y, label] of [[y0 - 46, this.coordTop(file)], [y1 + 46, this.coordBottom(file)]]) {
+      // Each side numbers the files from its own right: the edge nearer a side shows its numbers.
+      const top = this.flipped ? this.redFileLabel(file) : this.blackFileLabel(file);
+      const bottom = this.flipped ? this.blackFileLabel(file) : this.redFileLabel(file);
+      for (const [y, label] of [[y0 - 46, top], [y1 + 46, bottom]]) {
         el('text', { x: x0 + f * CELL, y, class: 'coord', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = label;
       }
     }
@@ -91,11 +94,13 @@ export class Board {
     }
   }
 
-  coordTop(file) {
+  /** Black's number of `file` (0 = a): 1 at Black's right, file a; ICCS letters in ICCS. */
+  blackFileLabel(file) {
     return this.notation === 'iccs' ? FILES[file] : String(file + 1);
   }
 
-  coordBottom(file) {
+  /** Red's number of `file` (0 = a): 1 at Red's right, file i; Chinese numerals in Chinese. */
+  redFileLabel(file) {
     if (this.notation === 'iccs') return FILES[file];
     const n = 9 - file;
     return this.notation === 'chinese' ? '一二三四五六七八九'[n - 1] : String(n);
