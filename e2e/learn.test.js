@@ -246,6 +246,8 @@ test('the legend explains the board, from the game and from a lesson', async () 
 test('the course works on a phone-sized screen', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openMap();
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'the map fits the screen');
+  await shot('24-course-map-phone');
   await page.click(`[data-lesson="${LESSONS[1] ?? LESSONS[0]}"] button`);
   await page.waitForSelector('.lesson .lesson-board svg');
   const box = await page.locator('.lesson-board svg').boundingBox();
@@ -253,6 +255,18 @@ test('the course works on a phone-sized screen', async () => {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `nothing sticks out sideways (${width}px)`);
   await shot('22-lesson-phone');
+  // A long press on a piece names it.
+  const square = await page.$eval('.lesson-board [data-piece]', (p) => p.closest('[data-square]').dataset.square);
+  const name = await page.textContent(`.lesson-board [data-square="${square}"] [data-piece] > title`);
+  await page.$eval(`.lesson-board [data-square="${square}"] [data-piece]`, (p) => {
+    const r = p.getBoundingClientRect();
+    p.dispatchEvent(new PointerEvent('pointerdown', {
+      bubbles: true, pointerType: 'touch', button: 0, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2,
+    }));
+  });
+  await page.waitForSelector('.piece-tip:not([hidden])');
+  assert.equal(await page.textContent('.piece-tip'), name);
+  await page.$eval('.lesson-board svg', (svg) => svg.dispatchEvent(new PointerEvent('pointerup', { bubbles: true, pointerType: 'touch' })));
   await page.setViewportSize({ width: 1200, height: 820 });
 });
 

@@ -579,6 +579,8 @@ export class Course {
     this.root.replaceChildren(view);
     this.boardBox.setAttribute('aria-label', t('board'));
     this.drawBoard();
-    if (focused) this.root.querySelector(`[data-course="${focused}"]`)?.focus();
+    // After a solved exercise the way on has the focus, so that Enter goes on.
+    const onward = this.state === 'solved' ? 'next-exercise' : this.state === 'finished' ? 'next-lesson' : focused;
+    if (onward) this.root.querySelector(`[data-course="${onward}"]`)?.focus({ preventScroll: true });
   }
 }
