@@ -102,7 +102,7 @@ test('themes and piece symbols switch', async () => {
 test('the interface switches language', async () => {
   await choose('language', 'ru');
   assert.equal(await page.textContent('[data-action="new"]'), 'Новая игра');
-  assert.match(await page.getAttribute('[data-square="e0"]', 'aria-label'), /Король/);
+  assert.match(await page.getAttribute('[data-square="e0"]', 'aria-label'), /Генерал/);
   await shot('06-russian');
   await choose('language', 'zh');
   assert.equal(await page.textContent('[data-action="new"]'), '新局');
