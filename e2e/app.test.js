@@ -221,6 +221,12 @@ test('a game is saved as PGN and opened again', async () => {
   assert.match(told, /1 other game\(s\) of the file cannot be read: .*game 2/);
   assert.match(told, /Skipped: .*www\.example\.org/, 'the trailer after the last game is skipped with a warning');
   await shot('12-record');
+  await choose('mode', 'engine');
+  await newGame();
+  const [engineGame] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="save-record"]')]);
+  const tags = readFileSync(await engineGame.path(), 'utf8');
+  assert.match(tags, /\[Black "Xiangqi \(Beginner \(~800 Elo\)\)"\]/, 'the engine is named by its level as the app names it');
+  await choose('mode', 'two');
 });
 
 test('a perpetual chase ends the game with its verdict in the chosen language', async () => {

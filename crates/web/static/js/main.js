@@ -437,7 +437,8 @@ const actions = {
   },
   async 'save-record'() {
     if (!game) return;
-    const engineName = `Xiangqi (${t('level')} ${settings.level})`;
+    const shown = levels.find((l) => l.level === Number(settings.level));
+    const engineName = `Xiangqi (${shown ? levelName(shown) : `${t('level')} ${settings.level}`})`;
     const human = t('you');
     const names = settings.mode === 'engine'
       ? { red: settings.humanColor === 'red' ? human : engineName, black: settings.humanColor === 'black' ? human : engineName }
@@ -456,6 +457,11 @@ const actions = {
   },
 };
 
+/** A level as the level menu names it, e.g. "Beginner (~800 Elo)". */
+function levelName(l) {
+  return `${t(`levels.${l.key}`)} (~${l.elo} Elo)`;
+}
+
 function applySettings() {
   setLanguage(settings.language);
   document.body.classList.toggle('board-green', settings.boardTheme === 'green');
@@ -467,7 +473,7 @@ function applySettings() {
   level.replaceChildren(...levels.map((l) => {
     const o = document.createElement('option');
     o.value = String(l.level);
-    o.textContent = `${t(`levels.${l.key}`)} (~${l.elo} Elo)`;
+    o.textContent = levelName(l);
     return o;
   }));
   $('clock-setting').replaceChildren(...Object.keys(TIME_CONTROLS).map((key) => {
