@@ -20,3 +20,4 @@ pub mod tune;
 pub use engine::{Engine, EngineOptions, SearchRequest};
 pub use limits::SearchLimits;
 pub use search::{SearchInfo, SearchResult};
+pub use see::SEE_VALUE;

@@ -403,16 +403,11 @@ pub async fn hint(
         .best_move
         .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "no-move", "there is no legal move"))?;
     let after = pos.after(m);
-    // The most valuable piece the moved piece then attacks and the reply cannot ignore.
-    let threat = after
-        .attacks_from(m.to())
-        .filter_map(|sq| after.piece_at(sq).map(|p| (sq, p)))
-        .filter(|(_, p)| p.color == after.side_to_move())
-        .max_by_key(|(_, p)| p.kind.index())
-        .map(|(sq, p)| Threat {
-            square: sq.to_string(),
-            piece: p.fen_char(),
-        });
+    // The most valuable piece the moved piece then attacks, as the review explains mistakes.
+    let threat = xiangqi_teaching::review::threat_of(&after, m).map(|t| Threat {
+        square: t.square.to_string(),
+        piece: t.piece.fen_char(),
+    });
     Ok(Json(Hint {
         hint: MoveView::new(&pos, m),
         line: result.pv.iter().map(|m| m.to_string()).collect(),

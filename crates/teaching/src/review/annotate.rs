@@ -1,0 +1,101 @@
+//! A reviewed game as an annotated record: each main-line move gets its class as a NAG and a
+//! comment with the evaluation, and for a move that was not the engine's choice the better
+//! move and its line (also as a variation); for a mistake or blunder the refutation.
+
+use super::model::{Class, Eval};
+use super::{MoveReview, Review};
+use xiangqi_records::{Game, Line, Nag};
+use xiangqi_rules::notation::{Notation, format_move};
+use xiangqi_rules::{Color, Move, Position};
+
+/// How many moves of the engine's line a comment or variation shows.
+pub const LINE_MOVES: usize = 8;
+
+/// `game` with the review's annotations on its main line; moves, tags and result unchanged.
+/// The review must be of this game's main line (moves past the review's end stay bare).
+/// Comments write moves in `notation` and evaluations from Red's side.
+pub fn annotate(game: &Game, review: &Review, notation: Notation) -> Game {
+    let mut annotated = game.clone();
+    let mut pos = review.start.clone();
+    for (node, judged) in annotated.moves.moves.iter_mut().zip(&review.moves) {
+        if node.mv != judged.played {
+            break;
+        }
+        node.nags.retain(|n| !(1..=6).contains(&n.0));
+        node.nags.push(Nag(judged.class.nag()));
+        let comment = comment(&pos, judged, notation);
+        node.comment = Some(match node.comment.take() {
+            Some(old) => format!("{old}\n{comment}"),
+            None => comment,
+        });
+        if judged.class >= Class::Inaccuracy {
+            let line = legal_prefix(&pos, &judged.best_line, LINE_MOVES);
+            if !line.is_empty() {
+                node.variations.push(Line::from_moves(line));
+            }
+        }
+        pos.make_move(judged.played);
+    }
+    annotated
+}
+
+/// An evaluation from Red's side, for a mover of `side`.
+fn for_red(eval: Eval, side: Color) -> Eval {
+    match side {
+        Color::Red => eval,
+        Color::Black => eval.flipped(),
+    }
+}
+
+/// `blunder; -3.80 (before +0.35); best 炮二平五 (炮二平五 马8进7 …); after 车二进六 the horse
+/// on c7 falls`.
+fn comment(before: &Position, judged: &MoveReview, notation: Notation) -> String {
+    let side = judged.mover();
+    let mut text = format!(
+        "{}; {} (before {})",
+        judged.class,
+        for_red(judged.after, side),
+        for_red(judged.before, side)
+    );
+    if judged.class != Class::Best
+        && let Some(best) = judged.best
+    {
+        let line = legal_prefix(before, &judged.best_line, LINE_MOVES);
+        text.push_str(&format!(
+            "; best {} ({})",
+            format_move(before, best, notation),
+            written_line(before, &line, notation)
+        ));
+    }
+    if let Some(refutation) = &judged.refutation {
+        let after = before.after(judged.played);
+        text.push_str("; ");
+        text.push_str(&refutation.english(&after, notation));
+    }
+    text
+}
+
+/// The first moves of `line` that are legal one after another from `pos`, at most `limit`.
+fn legal_prefix(pos: &Position, line: &[Move], limit: usize) -> Vec<Move> {
+    let mut pos = pos.clone();
+    let mut legal = Vec::new();
+    for &m in line.iter().take(limit) {
+        if pos.check_move(m.from(), m.to()).is_err() {
+            break;
+        }
+        pos.make_move(m);
+        legal.push(m);
+    }
+    legal
+}
+
+/// Moves of a legal line written in `notation`, separated by spaces.
+fn written_line(pos: &Position, line: &[Move], notation: Notation) -> String {
+    let mut pos = pos.clone();
+    let mut words = Vec::with_capacity(line.len());
+    for &m in line {
+        words.push(format_move(&pos, m, notation));
+        pos.make_move(m);
+    }
+    words.join(" ")
+}

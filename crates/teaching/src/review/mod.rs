@@ -1,0 +1,281 @@
+//! Game review: every move of a game's main line judged by the engine — the evaluation before
+//! and after it, the engine's best move and line, the class of the move, and for a mistake or
+//! a blunder the refutation that shows why.
+//!
+//! # The model
+//!
+//! An evaluation becomes an expected score (0 lost, ½ drawn, 1 won) by the logistic Elo curve
+//! `W(cp) = 1 / (1 + 10^(-cp/400))` ([`model::win_probability`]); a forced mate is 1 for the
+//! mating side and 0 for the mated one. The slope makes a clean extra horse (400 cp) worth 0.91
+//! and an extra chariot (900 cp) 0.99 — decisive, as such material is between players who
+//! can use it — and it is the scale the evaluation's tuner uses for its targets, so that the
+//! same centipawns mean the same odds across the engine and the review. A move loses
+//! `W(before) − W(after)`, both from the mover's side, where `before` is the engine's score of
+//! best play in the position and `after` the score of the position the move leaves.
+//!
+//! # Classes and accuracy
+//!
+//! The engine's own move is always `best`; any other is `excellent` below 0.02 of expected
+//! score lost, `good` below 0.05, an `inaccuracy` below 0.10, a `mistake` below 0.20 and a
+//! `blunder` from 0.20 ([`model::Class::LIMITS`]). Measuring loss in expected score rather
+//! than centipawns is why a piece thrown away in a level game is a blunder while the same
+//! piece given back when a chariot up is not: the second no longer changes the result. A
+//! side's accuracy is the mean of its moves' accuracies, `103.1668 · e^(−4.354 · loss) −
+//! 3.1669` clamped to 0–100 ([`model::move_accuracy`]).
+//!
+//! # The searches
+//!
+//! One search per position of the line, with one engine and its table kept across the game:
+//! the score after move *k* is the score before move *k + 1*, turned to the mover's side, and
+//! the line that search finds is the refutation of move *k* when move *k* was a mistake. A
+//! position where the game is over (mate, stalemate, a rules verdict) is not searched.
+
+pub mod annotate;
+pub mod model;
+pub mod refutation;
+pub mod summary;
+pub mod threat;
+
+pub use annotate::annotate;
+pub use model::{Class, Eval};
+pub use refutation::{Consequence, Refutation};
+pub use summary::SideSummary;
+pub use threat::{Threat, threat_of};
+
+use std::fmt;
+use std::time::Duration;
+use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest, SearchResult};
+use xiangqi_records::MoveNumber;
+use xiangqi_rules::{Color, Game, Move, Position};
+
+/// Time per position when neither a time nor a depth is given: 121 searches of a 60-move game
+/// take about 48 s.
+pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(400);
+
+/// Transposition table size of the review's engine, in MB.
+pub const HASH_MB: usize = 64;
+
+/// How long each position is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReviewLimits {
+    /// Time per position; [`DEFAULT_MOVETIME`] when neither this nor `depth` is set.
+    pub movetime: Option<Duration>,
+    /// Depth per position.
+    pub depth: Option<i32>,
+}
+
+impl Default for ReviewLimits {
+    fn default() -> Self {
+        ReviewLimits {
+            movetime: Some(DEFAULT_MOVETIME),
+            depth: None,
+        }
+    }
+}
+
+impl ReviewLimits {
+    fn search_limits(self) -> SearchLimits {
+        let movetime = match (self.movetime, self.depth) {
+            (None, None) => Some(DEFAULT_MOVETIME),
+            (t, _) => t,
+        };
+        SearchLimits {
+            movetime,
+            depth: self.depth,
+            ..Default::default()
+        }
+    }
+}
+
+/// One move judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReview {
+    /// The move's number as records print it.
+    pub number: MoveNumber,
+    /// The move played.
+    pub played: Move,
+    /// The engine's score of best play before the move, from the mover's side.
+    pub before: Eval,
+    /// The score of the position the move leaves, from the mover's side.
+    pub after: Eval,
+    /// The engine's best move; `None` when the search found none (it had no time).
+    pub best: Option<Move>,
+    /// The line the best move starts.
+    pub best_line: Vec<Move>,
+    /// Expected score lost (0–1).
+    pub loss: f64,
+    /// The class of the move.
+    pub class: Class,
+    /// For a mistake or a blunder: the best reply and what it wins.
+    pub refutation: Option<Refutation>,
+}
+
+impl MoveReview {
+    /// The side that made the move.
+    pub fn mover(&self) -> Color {
+        self.number.side
+    }
+
+    /// The move's accuracy in percent ([`model::move_accuracy`]).
+    pub fn accuracy(&self) -> f64 {
+        model::move_accuracy(self.loss)
+    }
+}
+
+/// A whole game reviewed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// The position before the first move.
+    pub start: Position,
+    /// Each move of the main line, in order.
+    pub moves: Vec<MoveReview>,
+}
+
+impl Review {
+    /// The summary of `side`'s moves.
+    pub fn summary(&self, side: Color) -> SideSummary {
+        SideSummary::of(self.moves.iter().filter(|m| m.mover() == side))
+    }
+
+    /// The position before move `index` (0 is the start).
+    pub fn position_before(&self, index: usize) -> Position {
+        let mut pos = self.start.clone();
+        for m in self.moves.iter().take(index) {
+            pos.make_move(m.played);
+        }
+        pos
+    }
+}
+
+/// Why a game cannot be reviewed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveInGame {
+    /// The number of the move.
+    pub number: MoveNumber,
+    /// The move.
+    pub mv: Move,
+    /// The rules' reason, in English.
+    pub reason: String,
+}
+
+impl fmt::Display for IllegalMoveInGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "move {} {} is illegal: {}",
+            self.number, self.mv, self.reason
+        )
+    }
+}
+
+impl std::error::Error for IllegalMoveInGame {}
+
+/// The review's engine: full strength, one thread, its own table.
+pub fn review_engine() -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: HASH_MB,
+        threads: 1,
+        multipv: 1,
+        ..EngineOptions::default()
+    })
+}
+
+/// Reviews the main line `moves` from `start` with `engine`, calling `progress(done, total)`
+/// after each move is judged. The engine's table is cleared first and then shared by every
+/// position of the game.
+pub fn review(
+    engine: &Engine,
+    start: &Position,
+    moves: &[Move],
+    limits: ReviewLimits,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Review, IllegalMoveInGame> {
+    // Replay first, so that an illegal move is reported before any search.
+    let mut game = Game::new(start.clone());
+    for (ply, &mv) in moves.iter().enumerate() {
+        game.play(mv).map_err(|e| IllegalMoveInGame {
+            number: MoveNumber::of_ply(start, ply),
+            mv,
+            reason: e.to_string(),
+        })?;
+    }
+    engine.new_game();
+    let limits = limits.search_limits();
+    let total = moves.len();
+    let mut searched: Vec<Option<SearchResult>> = Vec::with_capacity(total + 1);
+    let mut replay = Game::new(start.clone());
+    let search_here =
+        |replay: &Game| (!replay.is_over()).then(|| search_position(engine, replay, &limits));
+    searched.push(search_here(&replay));
+    for (ply, &mv) in moves.iter().enumerate() {
+        // Already replayed once above: legal.
+        let _ = replay.play(mv);
+        searched.push(search_here(&replay));
+        progress(ply + 1, total);
+    }
+    let ends: Vec<Option<Eval>> = (0..=total).map(|ply| game_over_eval(&game, ply)).collect();
+    let mut reviewed = Vec::with_capacity(total);
+    let mut pos = start.clone();
+    for (ply, &played) in moves.iter().enumerate() {
+        let before_search = searched[ply].as_ref();
+        let before = ends[ply].unwrap_or_else(|| Eval::Score(score_of(before_search)));
+        let after_pos = pos.after(played);
+        let after = match ends[ply + 1] {
+            Some(end) => end.flipped(),
+            None => Eval::Score(-score_of(searched[ply + 1].as_ref())),
+        };
+        let best = before_search.and_then(|r| r.best_move);
+        let loss = model::expected_loss(before, after);
+        let class = model::classify(best == Some(played), loss);
+        let refutation = match (class, searched[ply + 1].as_ref()) {
+            (Class::Mistake | Class::Blunder, Some(reply)) => {
+                Refutation::find(&pos, played, reply.score, &reply.pv)
+            }
+            _ => None,
+        };
+        reviewed.push(MoveReview {
+            number: MoveNumber::of_ply(start, ply),
+            played,
+            before,
+            after,
+            best,
+            best_line: before_search.map(|r| r.pv.clone()).unwrap_or_default(),
+            loss,
+            class,
+            refutation,
+        });
+        pos = after_pos;
+    }
+    Ok(Review {
+        start: start.clone(),
+        moves: reviewed,
+    })
+}
+
+/// The score of a search, `Cp(0)` where there was none.
+fn score_of(result: Option<&SearchResult>) -> xiangqi_engine::score::Reported {
+    result.map_or(xiangqi_engine::score::Reported::Cp(0), |r| r.score)
+}
+
+/// Searches the position `game` stands in, with its history for repetition rulings.
+fn search_position(engine: &Engine, game: &Game, limits: &SearchLimits) -> SearchResult {
+    let mut history = game.hashes_since_capture();
+    history.pop();
+    let request = SearchRequest {
+        history,
+        history_moves: game.moves_since_capture().to_vec(),
+        ..SearchRequest::new(game.position().clone(), limits.clone())
+    };
+    engine.think(&request, &mut |_| {})
+}
+
+/// The evaluation, for the side to move at `ply`, of a game that is over by then.
+fn game_over_eval(game: &Game, ply: usize) -> Option<Eval> {
+    let outcome = game.outcome().filter(|o| o.ply <= ply)?;
+    let side = game.position_at(ply)?.side_to_move();
+    Some(match outcome.result.winner() {
+        None => Eval::Drawn,
+        Some(winner) if winner == side => Eval::Won,
+        Some(_) => Eval::Lost,
+    })
+}

@@ -1,0 +1,116 @@
+//! Reviewing short games from set-up positions: a hung chariot is a blunder with its
+//! refutation, a mate ends the review without a search, progress counts every move, and an
+//! illegal move is named before any search.
+
+use xiangqi_engine::score::Reported;
+use xiangqi_rules::notation::Notation;
+use xiangqi_rules::{Color, Move, Position};
+use xiangqi_teaching::review::{
+    self, Class, Consequence, Eval, IllegalMoveInGame, Review, ReviewLimits,
+};
+
+fn moves(text: &str) -> Vec<Move> {
+    text.split_whitespace()
+        .map(|m| m.parse().expect("ICCS move"))
+        .collect()
+}
+
+fn limits() -> ReviewLimits {
+    ReviewLimits {
+        movetime: None,
+        depth: Some(5),
+    }
+}
+
+fn run(fen: &str, line: &str) -> (Result<Review, IllegalMoveInGame>, Vec<(usize, usize)>) {
+    let start = Position::from_fen(fen).expect("FEN");
+    let engine = review::review_engine();
+    let mut seen = Vec::new();
+    let result = review::review(
+        &engine,
+        &start,
+        &moves(line),
+        limits(),
+        &mut |done, total| seen.push((done, total)),
+    );
+    (result, seen)
+}
+
+/// Chariot against chariot, Red's general guarded; Red puts its chariot on the h-file, where
+/// Black's takes it.
+const CHARIOTS: &str = "3k5/9/7r1/9/9/9/9/9/R8/2BAKAB2 w - - 0 1";
+
+#[test]
+fn a_hung_chariot_is_a_blunder_and_the_capture_explains_it() {
+    let (result, progress) = run(CHARIOTS, "a1h1 h7h1");
+    let review = result.expect("legal game");
+    assert_eq!(progress, [(1, 2), (2, 2)]);
+    let hang = &review.moves[0];
+    assert_eq!(hang.mover(), Color::Red);
+    assert_eq!(hang.class, Class::Blunder);
+    assert!(hang.loss > 0.3, "loss {}", hang.loss);
+    assert_ne!(hang.best, Some(hang.played));
+    let refutation = hang
+        .refutation
+        .as_ref()
+        .expect("a blunder has a refutation");
+    assert_eq!(refutation.reply, "h7h1".parse().unwrap());
+    assert!(
+        matches!(
+            refutation.consequence,
+            Consequence::Material { net: 900.., .. }
+        ),
+        "{refutation:?}"
+    );
+    let after = review.position_before(1);
+    assert_eq!(
+        refutation.english(&after, Notation::Iccs),
+        "after h7h1 the chariot on h1 falls"
+    );
+    // Taking the gift is the engine's own move.
+    let take = &review.moves[1];
+    assert_eq!(take.class, Class::Best);
+    assert!(take.refutation.is_none());
+    // The score after move 1 is the score before move 2, turned.
+    assert_eq!(hang.after, take.before.flipped());
+    let red = review.summary(Color::Red);
+    assert_eq!((red.moves, red.count(Class::Blunder)), (1, 1));
+    assert!(red.accuracy < 40.0, "accuracy {}", red.accuracy);
+    let black = review.summary(Color::Black);
+    assert_eq!(black.count(Class::Best), 1);
+    assert!(black.accuracy > 99.0);
+}
+
+#[test]
+fn a_mating_move_is_best_and_the_mated_position_is_not_searched() {
+    let (result, progress) = run("4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1", "b7b9");
+    let review = result.expect("legal game");
+    assert_eq!(progress, [(1, 1)]);
+    let mate = &review.moves[0];
+    assert_eq!(mate.before, Eval::Score(Reported::Mate(1)));
+    assert_eq!(mate.after, Eval::Won);
+    assert_eq!(mate.class, Class::Best);
+    assert!(mate.accuracy() > 99.99);
+}
+
+#[test]
+fn a_set_up_position_with_black_to_move_numbers_from_black() {
+    let (result, _) = run(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+        "h9g7 h0g2",
+    );
+    let review = result.expect("legal game");
+    let numbers: Vec<String> = review.moves.iter().map(|m| m.number.to_string()).collect();
+    assert_eq!(numbers, ["1...", "2."]);
+    assert_eq!(review.moves[0].mover(), Color::Black);
+}
+
+#[test]
+fn an_illegal_move_is_named_before_any_search() {
+    let (result, progress) = run(xiangqi_rules::START_FEN, "h2e2 h9g7 h2e2");
+    let error = result.expect_err("the third move is illegal");
+    assert_eq!(error.number.to_string(), "2.");
+    assert_eq!(error.mv, "h2e2".parse().unwrap());
+    assert!(error.to_string().starts_with("move 2. h2e2 is illegal: "));
+    assert!(progress.is_empty());
+}
