@@ -5,6 +5,7 @@ mod convert;
 mod judge;
 mod match_cmd;
 mod play;
+mod review;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -42,6 +43,9 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Convert a game record between PGN (ICCS, WXF or Chinese moves), XQF and DhtmlXQ.
     Convert(convert::ConvertArgs),
+    /// Review a game: judge every move with the engine, write the game as PGN with NAGs and
+    /// comments, print each side's accuracy and counts of each class of move.
+    Review(review::ReviewArgs),
     /// Speak UCI on standard input and output (ICCS moves, ranks 0-9).
     Uci,
     /// Speak UCCI on standard input and output.
@@ -84,6 +88,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Review(args)) => review::run(&args),
         Some(Command::Uci) => {
             protocol::run_stdio(protocol::Dialect::Uci);
             Ok(())
