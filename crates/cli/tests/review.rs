@@ -308,3 +308,33 @@ fn review_rejects_bad_input_with_exit_code_2() {
     );
     assert!(!dir.join("out.pgn").exists());
 }
+
+#[test]
+fn game_picks_one_game_of_a_collection() {
+    let dir = scratch("collection");
+    let collection = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../records/tests/data/collection.pgn")
+        .to_string_lossy()
+        .into_owned();
+    let out = xiangqi(&[
+        "review",
+        &collection,
+        &path(&dir, "out.pgn"),
+        "--game",
+        "2",
+        "--depth",
+        "2",
+    ]);
+    assert_ok(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("game 2: "), "{stdout}");
+    assert!(!stdout.contains("game 1:") && !stdout.contains("game 3:"));
+    let bytes = std::fs::read(dir.join("out.pgn")).unwrap();
+    let games = RecordFormat::Pgn
+        .read(&bytes)
+        .unwrap()
+        .into_games()
+        .unwrap();
+    assert_eq!(games.len(), 1);
+    assert!(games[0].nag_count() >= games[0].moves.moves.len());
+}

@@ -48,8 +48,8 @@ use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest, SearchR
 use xiangqi_records::MoveNumber;
 use xiangqi_rules::{Color, Game, Move, Position};
 
-/// Time per position when neither a time nor a depth is given: 121 searches of a 60-move game
-/// take about 48 s.
+/// Time per position when neither a time nor a depth is given: the 121 searches of a 60-move
+/// game then stay under a minute (measured in `docs/results.md`).
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(400);
 
 /// Transposition table size of the review's engine, in MB.
