@@ -338,3 +338,35 @@ fn game_picks_one_game_of_a_collection() {
     assert_eq!(games.len(), 1);
     assert!(games[0].nag_count() >= games[0].moves.moves.len());
 }
+
+#[test]
+fn a_broken_game_of_a_collection_is_named_and_the_others_reviewed() {
+    let dir = scratch("broken");
+    let collection = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../records/tests/real-world/collection-one-broken.pgn")
+        .to_string_lossy()
+        .into_owned();
+    let out = xiangqi(&[
+        "review",
+        &collection,
+        &path(&dir, "out.pgn"),
+        "--depth",
+        "2",
+    ]);
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(err.contains("(PGN): game 2, line 18"), "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("game 1: ") && stdout.contains("game 3: "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("game 2: "), "{stdout}");
+    let bytes = std::fs::read(dir.join("out.pgn")).unwrap();
+    let games = RecordFormat::Pgn
+        .read(&bytes)
+        .unwrap()
+        .into_games()
+        .unwrap();
+    assert_eq!(games.len(), 2);
+}

@@ -99,3 +99,66 @@ fn written_line(pos: &Position, line: &[Move], notation: Notation) -> String {
     }
     words.join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::model::Eval;
+    use xiangqi_engine::score::Reported;
+    use xiangqi_records::MoveNumber;
+
+    fn mv(text: &str) -> Move {
+        text.parse().expect("ICCS move")
+    }
+
+    fn judged(ply: usize, played: &str, class: Class, best: &[&str]) -> MoveReview {
+        MoveReview {
+            number: MoveNumber::of_ply(&Position::startpos(), ply),
+            played: mv(played),
+            before: Eval::Score(Reported::Cp(30)),
+            after: Eval::Score(Reported::Cp(-420)),
+            best: best.first().map(|m| mv(m)),
+            best_line: best.iter().map(|m| mv(m)).collect(),
+            loss: 0.4,
+            class,
+            refutation: None,
+        }
+    }
+
+    #[test]
+    fn each_move_gets_its_glyph_comment_and_the_better_line() {
+        let mut game = Game::new(Position::startpos());
+        game.moves = Line::from_moves([mv("h2e2"), mv("h9g7")]);
+        game.moves.moves[0].nags = vec![Nag(1), Nag(13)];
+        game.moves.moves[0].comment = Some("from the file".to_string());
+        let review = Review {
+            start: Position::startpos(),
+            moves: vec![
+                judged(0, "h2e2", Class::Blunder, &["h0g2", "h9g7", "a0a9"]),
+                judged(1, "h9g7", Class::Best, &["h9g7"]),
+            ],
+        };
+        let annotated = annotate(&game, &review, Notation::Iccs);
+        let first = &annotated.moves.moves[0];
+        // The old move-quality glyph gives way; others stay.
+        assert_eq!(first.nags, [Nag(13), Nag(4)]);
+        assert_eq!(
+            first.comment.as_deref(),
+            Some("from the file\nblunder; -4.20 (before +0.30); best h0g2 (h0g2 h9g7)")
+        );
+        // The better line as a variation, cut where it stops being legal.
+        assert_eq!(
+            first.variations,
+            [Line::from_moves([mv("h0g2"), mv("h9g7")])]
+        );
+        let second = &annotated.moves.moves[1];
+        assert_eq!(second.nags, [Nag(1)]);
+        // Black's evaluations are written from Red's side.
+        assert_eq!(
+            second.comment.as_deref(),
+            Some("best; +4.20 (before -0.30)")
+        );
+        assert!(second.variations.is_empty());
+        assert_eq!(annotated.mainline().count(), 2);
+    }
+}
