@@ -321,3 +321,50 @@ test('flipped board labels show each side its own file numbers', async () => {
   }
   await choose('notation', 'wxf');
 });
+
+test('the move list shows every move of a long game and steps through its positions', async () => {
+  // A game of at least 80 plies played by the engine against itself, saved as a record.
+  const { record, fens } = await page.evaluate(async () => {
+    const post = async (path, body) => (await fetch(path, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    })).json();
+    for (let tries = 0; tries < 6; tries++) {
+      let game = await post('/api/games', {});
+      while (game.moves.length < 80 && !game.outcome) {
+        game = (await post(`/api/games/${game.id}/engine`, { level: 6 })).game;
+      }
+      if (game.moves.length >= 80) {
+        const record = await (await fetch(`/api/games/${game.id}/record?format=pgn-iccs`)).text();
+        return { record, fens: [game.start_fen, ...game.moves.map((m) => m.fen)] };
+      }
+    }
+    return { record: null, fens: [] };
+  });
+  assert.ok(record, 'the engine played a game of 80 plies');
+  await page.setInputFiles('#record-file', { name: 'long.pgn', mimeType: 'text/plain', buffer: Buffer.from(record) });
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 80);
+  const plies = await page.$$eval('#moves span[data-ply]', (spans) => spans.map((s) => Number(s.dataset.ply)));
+  assert.deepEqual(plies, Array.from({ length: 80 }, (_, i) => i + 1), 'every move is in the list, in order');
+  const misplaced = await page.evaluate(() => {
+    const list = document.getElementById('moves');
+    const box = list.getBoundingClientRect();
+    const rows = [...list.children].map((li) => li.getBoundingClientRect());
+    const outOfOrder = rows.filter((r, i) => i > 0 && r.top <= rows[i - 1].top).length;
+    const outside = [...list.querySelectorAll('span[data-ply]')]
+      .filter((s) => s.getBoundingClientRect().left < box.left || s.getBoundingClientRect().right > box.right + 1).length;
+    return { outOfOrder, outside };
+  });
+  assert.deepEqual(misplaced, { outOfOrder: 0, outside: 0 }, 'every move stands in one column, row under row, inside the list');
+  await page.click('#moves span[data-ply="5"]');
+  assert.equal(await page.inputValue('#fen'), fens[5], 'clicking move 3 for Red shows the position after it');
+  assert.equal(await page.getAttribute('#moves span.current', 'data-ply'), '5');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.inputValue('#fen'), fens[4]);
+  await page.keyboard.press('Home');
+  assert.equal(await page.inputValue('#fen'), fens[0]);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.inputValue('#fen'), fens[1]);
+  await shot('16-browsing');
+  await page.keyboard.press('End');
+  assert.equal(await page.inputValue('#fen'), fens[80], 'End goes back to the game as it stands');
+});

@@ -42,6 +42,8 @@ pub struct MoveView {
     pub from: String,
     /// The point it reached.
     pub to: String,
+    /// The position after the move, as FEN.
+    pub fen: String,
 }
 
 impl MoveView {
@@ -53,6 +55,7 @@ impl MoveView {
             chinese: format_move(pos, m, Notation::Chinese),
             from: m.from().to_string(),
             to: m.to().to_string(),
+            fen: pos.after(m).to_fen(),
         }
     }
 }

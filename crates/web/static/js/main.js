@@ -57,9 +57,23 @@ function statusText() {
   return t('turn', { side: sideName(game.turn) });
 }
 
+/** The ply whose position the board shows while browsing the move list; null: the game now. */
+let viewPly = null;
+
+/** Shows the position after ply `ply` (0: the start) while browsing; the last ply ends browsing. */
+function browse(ply) {
+  if (!game) return;
+  const last = game.moves.length;
+  viewPly = ply >= last ? null : Math.max(0, ply);
+  selected = null;
+  render();
+  $('moves').querySelector('span.current')?.scrollIntoView({ block: 'nearest' });
+}
+
 function renderMoves() {
   const list = $('moves');
   list.replaceChildren();
+  const shown = viewPly ?? game.moves.length;
   const startsBlack = game.start_fen.split(' ')[1] === 'b';
   const moves = startsBlack ? [null, ...game.moves] : game.moves;
   for (let i = 0; i < moves.length; i += 2) {
@@ -68,13 +82,18 @@ function renderMoves() {
       if (m === undefined) continue;
       const span = document.createElement('span');
       span.textContent = m ? m[settings.notation] : '…';
-      if (m) span.dataset.ply = String(i + k - (startsBlack ? 1 : 0) + 1);
-      if (m && Number(span.dataset.ply) === game.moves.length) span.className = 'current';
+      if (m) {
+        span.dataset.ply = String(i + k - (startsBlack ? 1 : 0) + 1);
+        span.tabIndex = -1;
+        span.addEventListener('click', () => browse(Number(span.dataset.ply)));
+      }
+      if (m && Number(span.dataset.ply) === shown) span.className = 'current';
       li.append(span);
     }
     list.append(li);
   }
-  list.lastElementChild?.scrollIntoView({ block: 'nearest' });
+  list.classList.toggle('browsing', viewPly !== null);
+  if (viewPly === null) list.lastElementChild?.scrollIntoView({ block: 'nearest' });
 }
 
 function render() {
@@ -95,6 +114,18 @@ function render() {
     return;
   }
   if (!game) return;
+  if (viewPly !== null) {
+    const fen = viewPly === 0 ? game.start_fen : game.moves[viewPly - 1].fen;
+    if (document.activeElement !== $('fen')) $('fen').value = fen;
+    board.render({
+      fen,
+      lastMove: viewPly === 0 ? null : game.moves[viewPly - 1],
+      markers: [],
+      highlights: [],
+    });
+    renderMoves();
+    return;
+  }
   board.render({
     fen: game.fen,
     selected,
@@ -148,6 +179,7 @@ function tickClock() {
 
 async function show(view) {
   game = view;
+  viewPly = null;
   api.remember(view);
   selected = null;
   arrow = null;
@@ -282,6 +314,11 @@ function onPoint(square) {
   if (editing) {
     editor.place(square);
     render();
+    return;
+  }
+  if (viewPly !== null) {
+    // Browsing an earlier position: a click on the board goes back to the game.
+    browse(Infinity);
     return;
   }
   if (!game || thinking) return;
@@ -558,6 +595,15 @@ async function start() {
     const [field, side] = e.target.value.trim().split(/\s+/);
     editor.side = side === 'b' ? 'b' : 'w';
     editor.set(piecesOfFen(field ?? ''));
+  });
+  document.addEventListener('keydown', (e) => {
+    if (!game || editing || !$('course').hidden || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest?.('input, select, textarea, svg, dialog')) return;
+    const now = viewPly ?? game.moves.length;
+    const ply = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, End: Infinity }[e.key];
+    if (ply === undefined) return;
+    e.preventDefault();
+    browse(ply);
   });
   $('record-file').addEventListener('change', async (e) => {
     const file = e.target.files?.[0];
