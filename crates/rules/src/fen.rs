@@ -74,6 +74,30 @@ pub enum FenError {
     TrailingText(String),
 }
 
+impl FenError {
+    /// A stable key for the reason (`"fen-rank-count"` …), so an interface can word it in its
+    /// own language from the code and the variant's fields (its blanks).
+    pub fn code(&self) -> &'static str {
+        match self {
+            FenError::Empty => "fen-empty",
+            FenError::RankCount { .. } => "fen-rank-count",
+            FenError::PointCount { .. } => "fen-point-count",
+            FenError::UnknownLetter { .. } => "fen-unknown-letter",
+            FenError::MissingGeneral(_) => "fen-missing-general",
+            FenError::ExtraGeneral(_) => "fen-extra-general",
+            FenError::TooManyPieces { .. } => "fen-too-many-pieces",
+            FenError::UnreachablePoint { .. } => "fen-unreachable-point",
+            FenError::GeneralsFacing { .. } => "fen-generals-facing",
+            FenError::OpponentInCheck(_) => "fen-opponent-in-check",
+            FenError::BadSide(s) if s.is_empty() => "fen-missing-side",
+            FenError::BadSide(_) => "fen-bad-side",
+            FenError::BadCounter { which, .. } if *which == "move number" => "fen-bad-move-number",
+            FenError::BadCounter { .. } => "fen-bad-halfmove-clock",
+            FenError::TrailingText(_) => "fen-trailing-text",
+        }
+    }
+}
+
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -495,6 +519,33 @@ mod tests {
             err("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 extra"),
             FenError::TrailingText(_)
         ));
+    }
+
+    #[test]
+    fn codes_name_each_reason() {
+        let cases = [
+            ("", "fen-empty"),
+            ("9/9 w", "fen-rank-count"),
+            ("4k4/9/9/9/9/9/9/9/9/3K4 w", "fen-point-count"),
+            ("4k4/9/9/9/9/9/9/9/9/3K4x w", "fen-unknown-letter"),
+            ("9/9/9/9/9/9/9/9/9/3K5 w", "fen-missing-general"),
+            ("4k4/9/4R4/9/9/9/9/9/9/3K5 w", "fen-opponent-in-check"),
+            ("4k4/9/9/9/9/9/9/9/9/4K4 w", "fen-generals-facing"),
+            ("4k4/9/9/9/9/9/9/9/9/3K5", "fen-missing-side"),
+            ("4k4/9/9/9/9/9/9/9/9/3K5 x", "fen-bad-side"),
+            (
+                "4k4/9/9/9/9/9/9/9/9/3K5 w - - x 1",
+                "fen-bad-halfmove-clock",
+            ),
+            ("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0", "fen-bad-move-number"),
+            (
+                "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 extra",
+                "fen-trailing-text",
+            ),
+        ];
+        for (fen, code) in cases {
+            assert_eq!(err(fen).code(), code, "{fen}");
+        }
     }
 
     #[test]
