@@ -84,7 +84,7 @@ pub async fn new_game(
     let req = body(payload)?;
     let fen = req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
     let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-fen", e.to_string()))?;
+        .map_err(|e| ApiError::bad_fen(&e))?;
     for text in &req.moves {
         let m = parse_move(game.position(), text)?;
         game.play(m).map_err(|e| illegal(&e))?;
@@ -431,6 +431,10 @@ pub struct FenCheck {
     pub valid: bool,
     /// The reason it cannot, in plain words.
     pub message: Option<String>,
+    /// The reason's code (`fen-rank-count` …), when invalid.
+    pub code: Option<&'static str>,
+    /// The reason's blanks, for wording it in another language (null when valid).
+    pub params: Option<serde_json::Value>,
     /// The FEN as the rules core writes it, when valid.
     pub fen: Option<String>,
 }
@@ -442,11 +446,15 @@ pub async fn check_fen(payload: Result<Json<FenRequest>, JsonRejection>) -> ApiR
         Ok(p) => FenCheck {
             valid: true,
             message: None,
+            code: None,
+            params: None,
             fen: Some(p.to_fen()),
         },
         Err(e) => FenCheck {
             valid: false,
             message: Some(e.to_string()),
+            code: Some(e.code()),
+            params: Some(crate::reasons::fen_error_params(&e)),
             fen: None,
         },
     }))

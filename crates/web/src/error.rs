@@ -72,6 +72,22 @@ impl ApiError {
         err
     }
 
+    /// 422 for a FEN the rules core refuses: code `bad-fen`; the blanks hold the FEN fault's
+    /// own code as `reason` and that fault's blanks (the page words it from them).
+    pub fn bad_fen(error: &xiangqi_rules::fen::FenError) -> ApiError {
+        let mut err = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bad-fen",
+            error.to_string(),
+        );
+        let mut params = crate::reasons::fen_error_params(error);
+        if let Some(map) = params.as_object_mut() {
+            map.insert("reason".to_string(), error.code().into());
+        }
+        err.params = params;
+        err
+    }
+
     /// 404: no game with that id.
     pub fn no_game(id: &str) -> ApiError {
         ApiError::new(

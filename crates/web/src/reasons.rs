@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 use xiangqi_rules::explain::IllegalMove;
+use xiangqi_rules::fen::FenError;
 use xiangqi_rules::{Color, EndReason, Piece, PieceKind, RuleSet, Square};
 
 fn side(c: Color) -> &'static str {
@@ -59,6 +60,38 @@ pub fn illegal_move_params(reason: &IllegalMove) -> Value {
     }
 }
 
+/// The blanks of a FEN's fault: sides as `red`/`black`, pieces as FEN letters, points as ICCS
+/// names, ranks 0–9 and the text found.
+pub fn fen_error_params(error: &FenError) -> Value {
+    match error {
+        FenError::Empty => json!({}),
+        FenError::RankCount { found } => json!({ "found": found }),
+        FenError::PointCount { rank, found } => json!({ "rank": rank, "found": found }),
+        FenError::UnknownLetter {
+            letter,
+            rank,
+            column,
+        } => json!({ "letter": letter.to_string(), "rank": rank, "column": column }),
+        FenError::MissingGeneral(c) | FenError::ExtraGeneral(c) | FenError::OpponentInCheck(c) => {
+            json!({ "side": side(*c) })
+        }
+        FenError::TooManyPieces { piece: p, found } => json!({
+            "side": side(p.color),
+            "piece": piece(*p),
+            "found": found,
+            "max": p.kind.max_count(),
+        }),
+        FenError::UnreachablePoint { piece: p, square } => json!({
+            "side": side(p.color),
+            "piece": piece(*p),
+            "square": square.to_string(),
+        }),
+        FenError::GeneralsFacing { file } => json!({ "file": file.to_string() }),
+        FenError::BadSide(found) | FenError::TrailingText(found) => json!({ "found": found }),
+        FenError::BadCounter { found, .. } => json!({ "found": found }),
+    }
+}
+
 /// The fields of a game's end reason: the losing side, the verdict's pieces and moves, the
 /// counts of the draw rules.
 pub fn end_reason_params(reason: &EndReason) -> Value {
@@ -111,6 +144,21 @@ mod tests {
         );
         let blocked = pos.check_move(sq("a0"), sq("a5")).unwrap_err();
         assert_eq!(illegal_move_params(&blocked), json!({ "point": "a3" }));
+    }
+
+    #[test]
+    fn fen_blanks_name_sides_pieces_and_points() {
+        let err = |fen: &str| Position::from_fen(fen).unwrap_err();
+        let outside = err("4k4/9/9/9/9/9/9/9/9/3K4A w");
+        assert_eq!(outside.code(), "fen-unreachable-point");
+        assert_eq!(
+            fen_error_params(&outside),
+            json!({ "side": "red", "piece": "A", "square": "i0" })
+        );
+        let short = err("4k4/9/9/9/9/9/9/9/9/3K4 w");
+        assert_eq!(fen_error_params(&short), json!({ "rank": 0, "found": 8 }));
+        let side = err("4k4/9/9/9/9/9/9/9/9/3K5 x");
+        assert_eq!(fen_error_params(&side), json!({ "found": "x" }));
     }
 
     #[test]

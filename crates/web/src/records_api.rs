@@ -36,8 +36,13 @@ fn bad_query(e: &QueryRejection) -> ApiError {
     ApiError::bad_request(format!("the query is not valid: {}", e.body_text()))
 }
 
-fn bad_record(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", message)
+/// 422 `bad-record`; the blank `what` says what is wrong (`empty-file`, `no-game`,
+/// `no-such-game`, `syntax`, `truncated`, `unreadable-move`, `bad-position`, `encoding`,
+/// `too-deep`), for the page to word it.
+fn bad_record(what: &str, message: impl Into<String>) -> ApiError {
+    let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", message);
+    err.params = json!({ "what": what });
+    err
 }
 
 /// What `GET /api/games/{id}/record` writes: the format and the players' names.
@@ -244,7 +249,7 @@ struct Loaded {
 /// Reads game `index` of a record file. A bad game elsewhere in the file does not stop it.
 fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(bad_record("the file is empty"));
+        return Err(bad_record("empty-file", "the file is empty"));
     }
     let format = RecordFormat::detect(bytes, name.and_then(extension));
     let Collection {
@@ -253,16 +258,24 @@ fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded,
     } = format.read(bytes).map_err(|e| record_error(format, &e))?;
     let count = games.len();
     if count == 0 {
-        return Err(bad_record(format!(
-            "no game found in the file (read as {format})"
-        )));
+        let mut err = bad_record(
+            "no-game",
+            format!("no game found in the file (read as {format})"),
+        );
+        add_params(&mut err, json!({ "format": format.to_string() }));
+        return Err(err);
     }
     if index >= count {
-        return Err(bad_record(format!(
-            "the file holds {count} game{}: there is no game {} (index {index})",
-            if count == 1 { "" } else { "s" },
-            index + 1
-        )));
+        let mut err = bad_record(
+            "no-such-game",
+            format!(
+                "the file holds {count} game{}: there is no game {} (index {index})",
+                if count == 1 { "" } else { "s" },
+                index + 1
+            ),
+        );
+        add_params(&mut err, json!({ "count": count, "game": index + 1 }));
+        return Err(err);
     }
     let unreadable = games
         .iter()
@@ -331,9 +344,13 @@ fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
     let mut err = match &error.kind {
         ErrorKind::IllegalMove { reason, .. } => match reason.as_ref() {
             MoveError::Illegal(rule) => ApiError::illegal_move(rule, message),
-            MoveError::Unreadable(_) => bad_record(message),
+            MoveError::Unreadable(_) => bad_record("unreadable-move", message),
         },
-        _ => bad_record(message),
+        ErrorKind::Syntax { .. } => bad_record("syntax", message),
+        ErrorKind::Truncated { .. } => bad_record("truncated", message),
+        ErrorKind::BadPosition(_) => bad_record("bad-position", message),
+        ErrorKind::Encoding => bad_record("encoding", message),
+        ErrorKind::TooDeep => bad_record("too-deep", message),
     };
     let place = match error.place {
         Place::Text { line, column } => json!({ "line": line, "column": column }),

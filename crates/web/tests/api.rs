@@ -120,6 +120,79 @@ async fn bad_fen_is_refused_with_the_rules_reason() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(check["valid"], false);
+    assert_eq!(check["code"], "fen-missing-general");
+    assert_eq!(check["params"], json!({ "side": "red" }));
+}
+
+#[tokio::test]
+async fn fen_faults_carry_their_code_and_blanks() {
+    let app = app();
+    let (status, answer) = send(&app, "POST", "/api/games", Some(json!({"fen": "9/9/9 w"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(answer["error"]["code"], "bad-fen");
+    assert_eq!(
+        answer["error"]["params"],
+        json!({ "reason": "fen-rank-count", "found": 3 })
+    );
+    let fen = "4k4/9/9/9/9/9/9/9/9/3K4A w";
+    let (_, check) = send(&app, "POST", "/api/fen", Some(json!({ "fen": fen }))).await;
+    assert_eq!(check["code"], "fen-unreachable-point");
+    assert_eq!(
+        check["params"],
+        json!({ "side": "red", "piece": "A", "square": "i0" })
+    );
+    let (_, good) = send(
+        &app,
+        "POST",
+        "/api/fen",
+        Some(json!({"fen": "4k4/9/9/9/9/9/9/9/9/3K5 w"})),
+    )
+    .await;
+    assert_eq!(good["valid"], true);
+    assert!(good["code"].is_null());
+}
+
+#[tokio::test]
+async fn refusals_carry_their_code_and_blanks() {
+    let app = app();
+    let (status, answer) = send(
+        &app,
+        "POST",
+        "/api/games/nosuch/move",
+        Some(json!({"from": "h2", "to": "e2"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(answer["error"]["code"], "no-game");
+    let (status, answer) = send_raw(
+        &app,
+        "POST",
+        "/api/games/import?name=a.pgn",
+        HOST,
+        Some("  \n".into()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(answer["error"]["code"], "bad-record");
+    assert_eq!(answer["error"]["params"], json!({ "what": "empty-file" }));
+    let cut = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. H2-E";
+    let (status, answer) = send_raw(
+        &app,
+        "POST",
+        "/api/games/import?name=a.pgn",
+        HOST,
+        Some(cut.into()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(answer["error"]["code"], "bad-record");
+    let params = &answer["error"]["params"];
+    assert!(
+        params["what"] == "truncated" || params["what"] == "syntax",
+        "{params}"
+    );
+    assert_eq!(params["line"], 4, "{params}");
+    assert!(params["column"].as_u64().unwrap() > 1, "{params}");
 }
 
 #[tokio::test]
