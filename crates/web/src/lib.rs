@@ -16,6 +16,7 @@ mod host_guard;
 mod lessons_api;
 mod reasons;
 mod records_api;
+mod review_api;
 mod search_pool;
 mod server;
 mod session;

@@ -6,6 +6,7 @@ use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
 use crate::lessons_api;
 use crate::records_api;
+use crate::review_api;
 use crate::state::{AppState, ServerOptions};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -40,6 +41,7 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
         .route("/api/games/{id}/analyse", post(analysis::analyse))
         .route("/api/games/{id}/analysis", get(analysis::analysis_stream))
         .route("/api/games/{id}/record", get(records_api::export))
+        .route("/api/games/{id}/review", get(review_api::review_stream))
         .route(
             "/api/games/import",
             post(records_api::import).layer(DefaultBodyLimit::max(records_api::MAX_IMPORT)),

@@ -190,6 +190,25 @@ pub fn review(
     limits: ReviewLimits,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Review, IllegalMoveInGame> {
+    let whole = review_until(engine, start, moves, limits, progress, &|| false)?;
+    // Never cancelled, so the review is whole.
+    Ok(whole.unwrap_or_else(|| Review {
+        start: start.clone(),
+        moves: Vec::new(),
+    }))
+}
+
+/// As [`review`], but gives up — `Ok(None)` — when `cancelled()` answers true before one of
+/// the searches. A search already running is stopped with [`Engine::stop`], which the caller
+/// calls from another thread.
+pub fn review_until(
+    engine: &Engine,
+    start: &Position,
+    moves: &[Move],
+    limits: ReviewLimits,
+    progress: &mut dyn FnMut(usize, usize),
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Option<Review>, IllegalMoveInGame> {
     // Replay first, so that an illegal move is reported before any search.
     let mut game = Game::new(start.clone());
     for (ply, &mv) in moves.iter().enumerate() {
@@ -208,10 +227,16 @@ pub fn review(
         |replay: &Game| (!replay.is_over()).then(|| search_position(engine, replay, &limits));
     searched.push(search_here(&replay));
     for (ply, &mv) in moves.iter().enumerate() {
+        if cancelled() {
+            return Ok(None);
+        }
         // Already replayed once above: legal.
         let _ = replay.play(mv);
         searched.push(search_here(&replay));
         progress(ply + 1, total);
+    }
+    if cancelled() {
+        return Ok(None);
     }
     let ends: Vec<Option<Eval>> = (0..=total).map(|ply| game_over_eval(&game, ply)).collect();
     let mut reviewed = Vec::with_capacity(total);
@@ -246,10 +271,10 @@ pub fn review(
         });
         pos = after_pos;
     }
-    Ok(Review {
+    Ok(Some(Review {
         start: start.clone(),
         moves: reviewed,
-    })
+    }))
 }
 
 /// The score of a search, `Cp(0)` where there was none.

@@ -1,0 +1,379 @@
+//! Game review in the app: `GET /api/games/{id}/review` judges every move of the game's main
+//! line with one engine of the search pool (the model and the classes are those of
+//! [`xiangqi_teaching::review`]) and streams server-sent events — `progress` after each
+//! position, then one `review` with every move's class, loss, evaluation, the engine's better
+//! move and line, and for a mistake or a blunder why it was one. A page that closes the stream
+//! stops the review; the engine goes back to the pool then or when the review ends.
+
+use crate::api::with_game;
+use crate::error::ApiError;
+use crate::search_pool::{SearchKind, SearchStop};
+use crate::state::AppState;
+use crate::view::{MoveView, ScoreView};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+use std::convert::Infallible;
+use std::time::Duration;
+use xiangqi_engine::EngineOptions;
+use xiangqi_engine::levels::{Level, MAX_LEVEL};
+use xiangqi_rules::notation::{Notation, format_move};
+use xiangqi_rules::{Color, Move, Position};
+use xiangqi_teaching::review::{
+    Class, Consequence, Eval, MoveReview, Review, ReviewLimits, SideSummary, review_until,
+};
+
+/// Time per position when the page asks for none: a 60-move game (121 positions) then takes
+/// about 18 s, a third of the command line's default, so that the page's review of a typical
+/// game is quick; the classes of clear mistakes do not change at this depth.
+pub const DEFAULT_MILLIS: u64 = 150;
+/// Longest time per position a page may ask for.
+const MAX_MILLIS: u64 = 5_000;
+/// Deepest depth per position a page may ask for.
+const MAX_DEPTH: i32 = 30;
+/// How often a quiet review stream writes a comment to its page.
+const KEEP_ALIVE: Duration = Duration::from_secs(2);
+
+/// How long each position is searched.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewQuery {
+    /// Time per position in milliseconds (at most 5 000; [`DEFAULT_MILLIS`] when neither this
+    /// nor `depth` is given).
+    pub millis: Option<u64>,
+    /// Depth per position (1–30).
+    pub depth: Option<i32>,
+}
+
+/// The `progress` event: positions judged so far of all.
+#[derive(Serialize)]
+pub struct ProgressView {
+    /// Moves judged.
+    pub done: usize,
+    /// Moves in the game.
+    pub total: usize,
+}
+
+/// An evaluation from Red's side: the engine's score, or the game's end.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum EvalView {
+    /// Centipawns, positive when Red stands better.
+    Cp(i32),
+    /// Mate in this many moves, positive when Red mates.
+    Mate(i32),
+    /// The game is over: `red` or `black` won, or `draw`.
+    End(&'static str),
+}
+
+impl EvalView {
+    /// `eval`, given from `side`'s point of view, turned to Red's.
+    fn of(eval: Eval, side: Color) -> EvalView {
+        let red = if side == Color::Red {
+            eval
+        } else {
+            eval.flipped()
+        };
+        match red {
+            Eval::Score(s) => match ScoreView::from(s) {
+                ScoreView::Cp(cp) => EvalView::Cp(cp),
+                ScoreView::Mate(n) => EvalView::Mate(n),
+            },
+            Eval::Won => EvalView::End("red"),
+            Eval::Lost => EvalView::End("black"),
+            Eval::Drawn => EvalView::End("draw"),
+        }
+    }
+}
+
+/// A line of moves in every notation, from the position it starts in; it stops where a move
+/// is no longer legal.
+#[derive(Serialize, Default)]
+pub struct LineView {
+    /// ICCS.
+    pub iccs: Vec<String>,
+    /// WXF.
+    pub wxf: Vec<String>,
+    /// Chinese.
+    pub chinese: Vec<String>,
+}
+
+impl LineView {
+    fn new(pos: &Position, line: &[Move]) -> LineView {
+        let mut p = pos.clone();
+        let mut view = LineView::default();
+        for &m in line {
+            if !p.is_legal(m) {
+                break;
+            }
+            view.iccs.push(m.to_string());
+            view.wxf.push(format_move(&p, m, Notation::Wxf));
+            view.chinese.push(format_move(&p, m, Notation::Chinese));
+            p = p.after(m);
+        }
+        view
+    }
+}
+
+/// Why a move was a mistake: the other side's best reply and what it wins, as data for the
+/// page to word, and in English.
+#[derive(Serialize)]
+pub struct WhyView {
+    /// The reply, written from the position after the mistake.
+    pub reply: MoveView,
+    /// The line the reply starts.
+    pub line: LineView,
+    /// What it wins: `mate`, `material`, `threat` or `positional`.
+    pub kind: &'static str,
+    /// The side that replies: `red` or `black`.
+    pub side: &'static str,
+    /// For `mate`: moves until mate.
+    pub moves: Option<i32>,
+    /// For `material` and `threat`: the piece's FEN letter.
+    pub piece: Option<char>,
+    /// For `material` and `threat`: where the piece stands (ICCS point).
+    pub square: Option<String>,
+    /// For `material`: net material lost along the line, in centipawns.
+    pub net: Option<i32>,
+    /// The sentence in English, the reply in Chinese notation, e.g. `after 车二进六 the horse
+    /// on c7 falls`.
+    pub text: String,
+}
+
+/// One move judged.
+#[derive(Serialize)]
+pub struct MoveReviewView {
+    /// The ply the move was made at (1 is the first move).
+    pub ply: usize,
+    /// The side that moved: `red` or `black`.
+    pub side: &'static str,
+    /// `best`, `excellent`, `good`, `inaccuracy`, `mistake` or `blunder`.
+    pub class: &'static str,
+    /// Expected score lost (0–1).
+    pub loss: f64,
+    /// The move's accuracy in percent.
+    pub accuracy: f64,
+    /// The evaluation of the position the move leaves, from Red's side.
+    pub score_red: EvalView,
+    /// The evaluation of best play before the move, from Red's side.
+    pub best_score_red: EvalView,
+    /// The engine's best move in the position before; absent when it found none.
+    pub best: Option<MoveView>,
+    /// The line the best move starts.
+    pub line: LineView,
+    /// For a mistake or a blunder: the refutation.
+    pub why: Option<WhyView>,
+}
+
+/// One side's moves in sum.
+#[derive(Serialize)]
+pub struct SummaryView {
+    /// Moves made.
+    pub moves: usize,
+    /// Mean accuracy in percent.
+    pub accuracy: f64,
+    /// Moves of each class, by class code.
+    pub counts: std::collections::BTreeMap<&'static str, usize>,
+}
+
+impl From<SideSummary> for SummaryView {
+    fn from(s: SideSummary) -> SummaryView {
+        SummaryView {
+            moves: s.moves,
+            accuracy: s.accuracy,
+            counts: Class::ALL.iter().map(|&c| (c.code(), s.count(c))).collect(),
+        }
+    }
+}
+
+/// The `review` event: every move and each side's summary.
+#[derive(Serialize)]
+pub struct ReviewView {
+    /// The game's change count the review belongs to.
+    pub version: u64,
+    /// Each move of the main line, in order.
+    pub moves: Vec<MoveReviewView>,
+    /// Red's summary.
+    pub red: SummaryView,
+    /// Black's summary.
+    pub black: SummaryView,
+}
+
+fn side_code(side: Color) -> &'static str {
+    match side {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+fn why_view(before: &Position, m: &MoveReview) -> Option<WhyView> {
+    let r = m.refutation.as_ref()?;
+    let after = before.after(m.played);
+    let (kind, moves, piece, square, net) = match r.consequence {
+        Consequence::Mate { moves } => ("mate", Some(moves), None, None, None),
+        Consequence::Material { piece, square, net } => (
+            "material",
+            None,
+            Some(piece.fen_char()),
+            Some(square.to_string()),
+            Some(net),
+        ),
+        Consequence::Threat(t) => (
+            "threat",
+            None,
+            Some(t.piece.fen_char()),
+            Some(t.square.to_string()),
+            None,
+        ),
+        Consequence::Positional => ("positional", None, None, None, None),
+    };
+    Some(WhyView {
+        reply: MoveView::new(&after, r.reply),
+        line: LineView::new(&after, &r.line),
+        kind,
+        side: side_code(after.side_to_move()),
+        moves,
+        piece,
+        square,
+        net,
+        text: r.english(&after, Notation::Chinese),
+    })
+}
+
+/// The page's view of `review`.
+fn review_view(review: &Review, version: u64) -> ReviewView {
+    let mut pos = review.start.clone();
+    let mut moves = Vec::with_capacity(review.moves.len());
+    for (ply, m) in review.moves.iter().enumerate() {
+        let side = m.mover();
+        moves.push(MoveReviewView {
+            ply: ply + 1,
+            side: side_code(side),
+            class: m.class.code(),
+            loss: m.loss,
+            accuracy: m.accuracy(),
+            score_red: EvalView::of(m.after, side),
+            best_score_red: EvalView::of(m.before, side),
+            best: m
+                .best
+                .filter(|&b| pos.is_legal(b))
+                .map(|b| MoveView::new(&pos, b)),
+            line: LineView::new(&pos, &m.best_line),
+            why: why_view(&pos, m),
+        });
+        pos.make_move(m.played);
+    }
+    ReviewView {
+        version,
+        moves,
+        red: review.summary(Color::Red).into(),
+        black: review.summary(Color::Black).into(),
+    }
+}
+
+/// The search limits a query asks for.
+fn limits_of(query: &ReviewQuery) -> Result<ReviewLimits, ApiError> {
+    if let Some(d) = query.depth
+        && !(1..=MAX_DEPTH).contains(&d)
+    {
+        return Err(ApiError::bad_request(format!(
+            "the depth {d} is out of range (1–{MAX_DEPTH})"
+        )));
+    }
+    let millis = match (query.millis, query.depth) {
+        (None, None) => Some(DEFAULT_MILLIS),
+        (m, _) => m,
+    };
+    Ok(ReviewLimits {
+        movetime: millis.map(|m| Duration::from_millis(m.clamp(1, MAX_MILLIS))),
+        depth: query.depth,
+    })
+}
+
+fn event<T: Serialize>(name: &'static str, data: &T) -> Event {
+    Event::default()
+        .event(name)
+        .json_data(data)
+        .unwrap_or_else(|_| Event::default().event(name).data("{}"))
+}
+
+/// `GET /api/games/{id}/review?millis=T&depth=D`: server-sent events, a `progress` event
+/// `{done, total}` after each move is judged and a last `review` event ([`ReviewView`]). The
+/// review waits for an engine of the pool (503 when the queue is full), holds it until the
+/// end, and stops when the page closes the stream or the game changes.
+pub async fn review_stream(
+    State(AppState { sessions, pool }): State<AppState>,
+    Path(id): Path<String>,
+    query: Result<Query<ReviewQuery>, QueryRejection>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let Query(query) = query
+        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
+    let limits = limits_of(&query)?;
+    let (start, moves, version, stop): (Position, Vec<Move>, u64, SearchStop) =
+        with_game(&sessions, &id, |s| {
+            Ok((
+                s.game.start().clone(),
+                s.game.moves().to_vec(),
+                s.version,
+                s.start_search(),
+            ))
+        })?;
+    // A page that leaves while the stream waits for an engine drops this future and its
+    // place in the queue.
+    let lease = {
+        let stop_when_dropped = stop.on_drop();
+        let lease = pool.acquire(&id, SearchKind::Analysis, &stop).await?;
+        stop_when_dropped.disarm();
+        lease
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(8);
+
+    // A page that stops listening stops the review; a review that ends stops the watch.
+    let (finished, mut ended) = tokio::sync::oneshot::channel::<()>();
+    let (watch, stopper) = (tx.clone(), stop.clone());
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = watch.closed() => stopper.stop(),
+            _ = &mut ended => {}
+        }
+    });
+
+    let work = lease.run(move |engine| {
+        engine.set_options(EngineOptions {
+            level: Level::new(MAX_LEVEL),
+            multipv: 1,
+            threads: 1,
+            ..engine.options().clone()
+        });
+        let total = moves.len();
+        let _ = tx.try_send(event("progress", &ProgressView { done: 0, total }));
+        let result = review_until(
+            engine,
+            &start,
+            &moves,
+            limits,
+            &mut |done, total| {
+                // A full channel only means the page sees a later count.
+                let _ = tx.try_send(event("progress", &ProgressView { done, total }));
+            },
+            &|| stop.is_stopped(),
+        );
+        let _ = finished.send(());
+        let last = match result {
+            Ok(Some(review)) => event("review", &review_view(&review, version)),
+            Ok(None) => return,
+            Err(e) => Event::default().event("failed").data(e.to_string()),
+        };
+        let _ = tx.blocking_send(last);
+    });
+    // The review runs on its own; the stream ends when it does.
+    tokio::spawn(work);
+    let stream =
+        futures_util::stream::unfold(
+            rx,
+            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
+        );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+}
