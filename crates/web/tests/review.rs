@@ -8,6 +8,7 @@ use axum::http::{StatusCode, header};
 use common::{id, new_game, respond, send};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 use xiangqi_web::{AllowedHosts, router};
 
 fn app() -> Router {
@@ -124,4 +125,37 @@ async fn bad_review_requests_are_refused() {
     let path = format!("/api/games/{}/review?speed=fast", id(&game));
     let (status, _) = send(&app, "GET", &path, None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_closed_review_gives_its_engine_back() {
+    let app = common::app(1, 0, 16);
+    let moves = json!(["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
+    let reviewed = id(&new_game(&app, json!({ "moves": moves })).await);
+    let other = id(&new_game(&app, json!({})).await);
+    // Five seconds a position: the whole review would hold the engine for half a minute.
+    let path = format!("/api/games/{reviewed}/review?millis=5000");
+    let stream = respond(&app, "GET", &path, None).await;
+    assert_eq!(stream.status(), StatusCode::OK);
+    let hint = format!("/api/games/{other}/hint");
+    let (status, _) = send(&app, "POST", &hint, None).await;
+    assert_eq!(
+        status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the review holds the engine"
+    );
+    drop(stream);
+    let start = Instant::now();
+    loop {
+        let (status, body) = send(&app, "POST", &hint, None).await;
+        if status == StatusCode::OK {
+            break;
+        }
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the engine did not come back"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
