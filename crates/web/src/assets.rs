@@ -39,6 +39,7 @@ static ASSETS: &[Asset] = &[
     asset!("/js/records.js", JS),
     asset!("/js/course.js", JS),
     asset!("/js/legend.js", JS),
+    asset!("/js/review.js", JS),
 ];
 
 /// Where versioned copies of the files live: `/v/<version>/js/main.js` is `/js/main.js` of

@@ -9,6 +9,7 @@ import { Legend, keepNames, nameOnLongPress } from './legend.js';
 import { explainIllegal, explainOutcome } from './reasons.js';
 import { setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
+import { Review } from './review.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
 
 const settings = loadSettings();
@@ -17,6 +18,7 @@ const board = new Board($('board'), onPoint);
 const editor = new Editor($('palette'), render);
 const legend = new Legend($('legend'));
 const course = new Course($('course'), settings, () => legend.open(settings.pieceStyle));
+const review = new Review($('review'), { browse: (ply) => browse(ply), notation: () => settings.notation, changed: () => render() });
 keepNames(board);
 nameOnLongPress(board.svg);
 let game = null;
@@ -93,6 +95,7 @@ function renderMoves() {
     list.append(li);
   }
   list.classList.toggle('browsing', viewPly !== null);
+  review.mark(list);
   if (viewPly === null) list.lastElementChild?.scrollIntoView({ block: 'nearest' });
 }
 
@@ -122,8 +125,10 @@ function render() {
       lastMove: viewPly === 0 ? null : game.moves[viewPly - 1],
       markers: [],
       highlights: [],
+      arrow: review.arrow(viewPly),
     });
     renderMoves();
+    review.show(viewPly);
     return;
   }
   board.render({
@@ -134,9 +139,10 @@ function render() {
     check: game.check,
     markers: settings.markers ? game.markers : [],
     highlights,
-    arrow,
+    arrow: arrow ?? review.arrow(game.moves.length),
   });
   renderMoves();
+  review.show(game.moves.length);
   if (document.activeElement !== $('fen')) $('fen').value = game.fen;
 }
 
@@ -183,6 +189,7 @@ async function show(view) {
   api.remember(view);
   selected = null;
   arrow = null;
+  review.follow(view);
   followClock();
   saveGame(game, clock);
   render();
@@ -373,6 +380,9 @@ const actions = {
   },
   legend() {
     legend.open(settings.pieceStyle);
+  },
+  review() {
+    if (game) review.start(game);
   },
   async new() {
     highlights = [];

@@ -1,0 +1,244 @@
+// Game review: asks the server to judge every move (a stream of progress events, then the
+// review), shows a progress bar while it works, then an evaluation graph that jumps to a move
+// when clicked, each move's class in the move list, the selected move's better move and line,
+// why a mistake was one, and each side's accuracy and counts.
+
+import { currentId } from './api.js';
+import { t, pieceName } from './i18n.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+/** The classes from best to worst, as the server names them. */
+export const CLASSES = ['best', 'excellent', 'good', 'inaccuracy', 'mistake', 'blunder'];
+/** The mark each class carries in the move list. */
+const SYMBOLS = { best: '★', excellent: '!', good: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
+const GRAPH = { width: 300, height: 90 };
+
+function el(name, attrs = {}, parent, ns = null) {
+  const node = ns ? document.createElementNS(ns, name) : document.createElement(name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  parent?.append(node);
+  return node;
+}
+
+/** Red's expected score (0–1) for an evaluation `{cp}`, `{mate}` or `{end}`, as the review's model. */
+function expected(score) {
+  if (score.end !== undefined) return score.end === 'red' ? 1 : score.end === 'black' ? 0 : 0.5;
+  if (score.mate !== undefined) return score.mate > 0 ? 1 : 0;
+  return 1 / (1 + 10 ** (-score.cp / 400));
+}
+
+const signOf = (n) => (n > 0 ? '+' : n < 0 ? '−' : '');
+
+/** An evaluation for Red as the page shows it: `+1.35`, `−M3`, or the result. */
+function scoreText(score) {
+  if (score.end !== undefined) return score.end === 'draw' ? t('draw') : t('wins', { side: t(score.end) });
+  if (score.mate !== undefined) return `${signOf(score.mate)}M${Math.abs(score.mate)}`;
+  return `${signOf(score.cp)}${(Math.abs(score.cp) / 100).toFixed(2)}`;
+}
+
+/** The name of a class in the interface language. */
+export function className(cls) {
+  return t(`class.${cls}`);
+}
+
+/** Why a move was a mistake, in the interface language, its reply in `notation`. */
+function whyText(why, notation) {
+  const move = why.reply[notation];
+  const side = t(why.side);
+  const piece = why.piece ? pieceName(why.piece).toLowerCase() : '';
+  switch (why.kind) {
+    case 'mate':
+      return why.moves === 1 ? t('why.mate1', { move, side }) : t('why.mate', { move, side, moves: why.moves });
+    case 'material':
+      return t('why.material', { move, piece, square: why.square });
+    case 'threat':
+      return t('why.threat', { move, piece, square: why.square });
+    default:
+      return t('why.positional', { move, side });
+  }
+}
+
+/** The review panel of one game. */
+export class Review {
+  /**
+   * `panel`: the element it fills; `browse(ply)`: shows the position after ply `ply`;
+   * `notation()`: the notation chosen; `changed()`: redraws the page when the review is in.
+   */
+  constructor(panel, { browse, notation, changed }) {
+    this.panel = panel;
+    this.browse = browse;
+    this.notation = notation;
+    this.changed = changed;
+    this.source = null;
+    this.result = null;
+    this.game = null;
+    this.ply = null;
+  }
+
+  /** Whether the review shown belongs to `game` as it stands. */
+  current(game) {
+    return Boolean(game && this.game && this.game.id === game.id && this.game.version === game.version);
+  }
+
+  /** Forgets the review when `game` is no longer the game reviewed. */
+  follow(game) {
+    if (this.game && !this.current(game)) this.close();
+  }
+
+  /** Stops a review in progress and hides the panel. */
+  close() {
+    this.source?.close();
+    this.source = null;
+    this.result = null;
+    this.game = null;
+    this.panel.hidden = true;
+    this.panel.replaceChildren();
+  }
+
+  /** Starts the review of `game`. */
+  start(game) {
+    const url = `/api/games/${encodeURIComponent(currentId(game.id))}/review`;
+    this.close();
+    this.game = { id: game.id, version: game.version };
+    this.panel.hidden = false;
+    const title = el('h2', {}, this.panel);
+    title.textContent = t('reviewing');
+    const bar = el('progress', { id: 'review-progress', max: Math.max(1, game.moves.length), value: 0 }, this.panel);
+    const count = el('span', { class: 'review-count' }, this.panel);
+    const source = new EventSource(url);
+    this.source = source;
+    source.addEventListener('progress', (event) => {
+      if (source !== this.source) return;
+      const { done, total } = JSON.parse(event.data);
+      bar.max = Math.max(1, total);
+      bar.value = done;
+      count.textContent = ` ${done} / ${total}`;
+    });
+    source.addEventListener('review', (event) => {
+      if (source !== this.source) return;
+      source.close();
+      this.source = null;
+      this.result = JSON.parse(event.data);
+      this.changed();
+    });
+    source.addEventListener('failed', (event) => {
+      if (source !== this.source) return;
+      this.fail(event.data);
+    });
+    source.onerror = () => {
+      if (source !== this.source) return;
+      this.fail(t('reviewFailed'));
+    };
+  }
+
+  fail(text) {
+    this.source?.close();
+    this.source = null;
+    this.game = null;
+    const p = el('p', { class: 'review-error' });
+    p.textContent = text;
+    this.panel.replaceChildren(p);
+  }
+
+  /** The judged move at `ply` (1 is the first move), if reviewed. */
+  move(ply) {
+    return this.result?.moves[ply - 1] ?? null;
+  }
+
+  /** The better move of the move at `ply`, as an arrow `{from, to}`, when it was not the best. */
+  arrow(ply) {
+    const m = this.move(ply);
+    if (!m?.best || m.class === 'best') return null;
+    return { from: m.best.from, to: m.best.to };
+  }
+
+  /** Adds each move's class mark to the spans of the move list `list`. */
+  mark(list) {
+    if (!this.result) return;
+    for (const span of list.querySelectorAll('span[data-ply]')) {
+      const m = this.move(Number(span.dataset.ply));
+      if (!m) continue;
+      span.classList.add(`judged-${m.class}`);
+      span.title = className(m.class);
+      const mark = el('b', { class: 'judged', 'data-class': m.class, 'aria-label': className(m.class) }, span);
+      mark.textContent = SYMBOLS[m.class];
+    }
+  }
+
+  /** Fills the panel for the position after `ply`: graph, summary, and the move's details. */
+  show(ply) {
+    if (!this.result) return;
+    this.ply = ply;
+    const title = el('h2');
+    title.textContent = t('review');
+    this.panel.replaceChildren(title, this.graph(ply), this.detail(ply), this.summary());
+  }
+
+  graph(ply) {
+    const moves = this.result.moves;
+    const { width, height } = GRAPH;
+    const svg = el('svg', { class: 'review-graph', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': t('evalGraph') }, null, SVG);
+    const step = width / Math.max(1, moves.length);
+    const xOf = (k) => k * step;
+    const pad = 5;
+    const yOf = (p) => pad + (1 - p) * (height - 2 * pad);
+    el('rect', { x: 0, y: 0, width, height, class: 'graph-black' }, svg, SVG);
+    const first = moves[0] ? expected(moves[0].best_score_red) : 0.5;
+    const points = [[0, first], ...moves.map((m, i) => [i + 1, expected(m.score_red)])];
+    const line = points.map(([k, p]) => `${xOf(k).toFixed(1)},${yOf(p).toFixed(1)}`);
+    el('polygon', { points: `0,${height} ${line.join(' ')} ${xOf(moves.length).toFixed(1)},${height}`, class: 'graph-red' }, svg, SVG);
+    el('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'graph-mid' }, svg, SVG);
+    if (ply !== null && ply > 0) el('line', { x1: xOf(ply), y1: 0, x2: xOf(ply), y2: height, class: 'graph-now' }, svg, SVG);
+    moves.forEach((m, i) => {
+      if (!['inaccuracy', 'mistake', 'blunder'].includes(m.class)) return;
+      const dot = el('circle', { cx: xOf(i + 1), cy: yOf(expected(m.score_red)), r: 3.5, class: `graph-dot judged-${m.class}`, 'data-ply': i + 1 }, svg, SVG);
+      el('title', {}, dot, SVG).textContent = `${i + 1}. ${className(m.class)}`;
+    });
+    svg.addEventListener('click', (event) => {
+      const box = svg.getBoundingClientRect();
+      const x = ((event.clientX - box.left) / box.width) * width;
+      this.browse(Math.max(0, Math.min(moves.length, Math.round(x / step))));
+    });
+    return svg;
+  }
+
+  detail(ply) {
+    const box = el('div', { class: 'review-detail' });
+    const m = ply ? this.move(ply) : null;
+    if (!m) {
+      box.textContent = t('reviewPick');
+      return box;
+    }
+    const notation = this.notation();
+    const head = el('p', {}, box);
+    const mark = el('b', { class: `judged judged-${m.class}` }, head);
+    mark.textContent = `${SYMBOLS[m.class]} ${className(m.class)}`;
+    head.append(`  ${t('score')}: ${scoreText(m.score_red)}`);
+    if (m.best && m.class !== 'best') {
+      const better = el('p', { class: 'review-better' }, box);
+      const line = (m.line[notation] ?? []).slice(0, 8).join(' ');
+      better.textContent = t('betterMove', { move: m.best[notation], score: scoreText(m.best_score_red), line });
+    }
+    if (m.why && (m.class === 'mistake' || m.class === 'blunder')) {
+      const why = el('p', { class: 'review-why' }, box);
+      why.textContent = whyText(m.why, notation);
+    }
+    return box;
+  }
+
+  summary() {
+    const table = el('table', { class: 'review-summary' });
+    const head = el('tr', {}, el('thead', {}, table));
+    for (const text of ['', t('accuracy'), ...CLASSES.map((c) => SYMBOLS[c])]) el('th', {}, head).textContent = text;
+    CLASSES.forEach((c, i) => { head.children[i + 2].title = className(c); });
+    const body = el('tbody', {}, table);
+    for (const side of ['red', 'black']) {
+      const s = this.result[side];
+      const row = el('tr', { 'data-side': side }, body);
+      el('th', {}, row).textContent = t(side);
+      el('td', {}, row).textContent = `${s.accuracy.toFixed(1)}%`;
+      for (const c of CLASSES) el('td', { class: `judged-${c}`, title: className(c) }, row).textContent = String(s.counts[c]);
+    }
+    return table;
+  }
+}

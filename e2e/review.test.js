@@ -1,0 +1,78 @@
+// End-to-end test of the game review: a short game in which Red throws its chariot away is
+// reviewed from the Review button; the progress bar shows while the server works, then the
+// evaluation graph, the class of every move (the blunder marked), the better move as an arrow
+// with its line, why the blunder was one, and each side's summary. The server is started by
+// ./run and its address given in XIANGQI_URL.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './browser.js';
+
+const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+// 1. H2+3 H8+7 2. R1+1 H2+3 3. R1=2?? C8+6: the cannon takes the chariot over Red's own
+// cannon on the h-file.
+const GAME = [['h0', 'g2'], ['h9', 'g7'], ['i0', 'i1'], ['b9', 'c7'], ['i1', 'h1'], ['h7', 'h1']];
+
+let browser;
+let page;
+
+before(async () => {
+  ({ context: browser, page } = await openApp(URL));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function play(from, to) {
+  const before = await page.locator('#moves span[data-ply]').count();
+  await page.click(`[data-square="${from}"]`);
+  await page.click(`[data-square="${to}"]`);
+  await page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n + 1, before);
+}
+
+test('a review shows its progress, then the graph and the blunder with its reason', async () => {
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  for (const [from, to] of GAME) await play(from, to);
+
+  await page.click('[data-action="review"]');
+  // The bar is there from the click on, until the review is in.
+  assert.ok(await page.isVisible('#review-progress'), 'the progress bar shows');
+  await page.waitForSelector('#review .review-graph', { timeout: 30000 });
+  assert.equal(await page.locator('#review-progress').count(), 0);
+
+  const marks = await page.$$eval('#moves span[data-ply]', (spans) => spans.map((s) => s.querySelector('.judged')?.dataset.class ?? null));
+  assert.equal(marks.length, 6);
+  assert.ok(marks.every((c) => c !== null), `every move is classified: ${marks}`);
+  assert.equal(marks[4], 'blunder', `${marks}`);
+  assert.equal(marks.filter((c) => c === 'blunder').length, 1, `${marks}`);
+  const blunder = page.locator('#moves span[data-ply="5"]');
+  assert.equal(await blunder.getAttribute('title'), 'Blunder');
+  assert.equal(await blunder.locator('.judged').textContent(), '??');
+  assert.equal(await page.locator('#review .graph-dot.judged-blunder').count(), 1);
+
+  // Selecting the blunder: the better move as an arrow, its line, and why.
+  await blunder.click();
+  await page.waitForSelector('#review .review-why');
+  const arrow = await page.getAttribute('[data-hint]', 'data-hint');
+  assert.ok(arrow && arrow !== 'i1h1', `the better move ${arrow}`);
+  assert.match(await page.textContent('#review .review-better'), /^Better: \S+ \([+−]?\d/);
+  assert.match(await page.textContent('#review .review-why'), /the chariot on h1 falls/);
+  const red = await page.textContent('#review .review-summary tr[data-side="red"]');
+  const black = await page.textContent('#review .review-summary tr[data-side="black"]');
+  const accuracy = (row) => Number(/([\d.]+)%/.exec(row)[1]);
+  assert.ok(accuracy(red) < accuracy(black), `${red} / ${black}`);
+  await page.screenshot({ path: 'screenshots/25-review.png' });
+
+  // A click on the graph's start shows the first position; the Russian interface names the class.
+  const graph = page.locator('#review .review-graph');
+  const box = await graph.boundingBox();
+  await page.mouse.click(box.x + 1, box.y + box.height / 2);
+  await page.waitForFunction(() => document.querySelector('#moves')?.classList.contains('browsing')
+    && !document.querySelector('#moves span.current'));
+  await page.selectOption('[data-setting="language"]', 'ru');
+  assert.equal(await blunder.getAttribute('title'), 'Грубая ошибка');
+  await page.selectOption('[data-setting="language"]', 'en');
+});
