@@ -180,7 +180,7 @@ test('analysis deepens and follows pieces moved freely', async () => {
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
   await page.waitForFunction(() => {
     const li = document.querySelector('#analysis li');
-    const from = li?.textContent.trim().split(/\s+/)[3]?.slice(0, 2);
+    const from = li?.textContent.trim().split(/\s+/).find((w) => /^[a-i]\d[a-i]\d$/.test(w))?.slice(0, 2);
     const piece = from && document.querySelector(`[data-square="${from}"] [data-piece]`)?.dataset.piece;
     return piece && piece === piece.toUpperCase() && Number(document.getElementById('analysis').dataset.depth) >= 4;
   }, null, { timeout: 20000 });

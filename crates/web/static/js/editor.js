@@ -4,6 +4,7 @@
 import { checkFen } from './api.js';
 import { pieceGlyph } from './pieces.js';
 import { t, pieceName } from './i18n.js';
+import { explainError, explainFen } from './reasons.js';
 
 const FILES = 'abcdefghi';
 const LETTERS = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p'];
@@ -92,9 +93,9 @@ export class Editor {
     const fen = this.fen();
     try {
       const answer = await checkFen(fen);
-      if (fen === this.fen()) this.verdict = answer.valid ? { valid: true, message: t('valid') } : { valid: false, message: answer.message };
+      if (fen === this.fen()) this.verdict = answer.valid ? { valid: true, message: t('valid') } : { valid: false, message: explainFen(answer) };
     } catch (e) {
-      this.verdict = { valid: false, message: e.message };
+      this.verdict = { valid: false, message: explainError(e) };
     }
     this.changed();
   }

@@ -6,7 +6,7 @@ import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Editor } from './editor.js';
 import { Legend, keepNames, nameOnLongPress } from './legend.js';
-import { explainIllegal, explainOutcome } from './reasons.js';
+import { explainError, explainIllegal, explainOutcome } from './reasons.js';
 import { setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
@@ -208,7 +208,7 @@ async function engineTurn() {
     followClock();
     saveGame(game, clock);
   } catch (e) {
-    if (e.status !== 409) say(e.message);
+    if (e.status !== 409) say(explainError(e));
   } finally {
     thinking = false;
   }
@@ -235,18 +235,50 @@ function barLean(score) {
   return Math.max(-most, Math.min(most, score.cp / 10));
 }
 
+/**
+ * The moves of a line from position `fen` with their numbers, as a record writes them:
+ * `12. a b 13. c`, or `12… b 13. c` when Black moves first.
+ */
+function numberedLine(moves, fen) {
+  const fields = fen.split(' ');
+  let number = Number(fields[5]) || 1;
+  let red = fields[1] !== 'b';
+  const parts = [];
+  moves.forEach((m, i) => {
+    if (red) parts.push(`${number}.`);
+    else if (i === 0) parts.push(`${number}…`);
+    parts.push(m);
+    if (!red) number += 1;
+    red = !red;
+  });
+  return parts.join(' ');
+}
+
+/** Shows the score on the evaluation bar: its lean and its number. */
+function showEval(best) {
+  $('eval-fill').style.height = `${50 + barLean(best)}%`;
+  let number = $('eval-bar').querySelector('.eval-number');
+  if (!number) {
+    number = document.createElement('span');
+    number.className = 'eval-number';
+    $('eval-bar').append(number);
+  }
+  number.textContent = scoreText(best);
+}
+
 function showLines(lines, done) {
   const best = lines[0]?.score_red ?? { cp: 0 };
-  $('eval-fill').style.height = `${50 + barLean(best)}%`;
+  showEval(best);
   const ol = document.createElement('ol');
   for (const l of lines) {
     const li = document.createElement('li');
     const moves = settings.notation === 'iccs' ? l.pv : settings.notation === 'chinese' ? l.pv_chinese : l.pv_wxf;
-    li.textContent = `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})  ${moves.slice(0, 10).join(' ')}`;
+    li.textContent = `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})  ${numberedLine(moves.slice(0, 10), game.fen)}`;
     ol.append(li);
   }
   const title = document.createElement('h2');
-  title.textContent = `${t('analysis')} — ${t('score')}: ${scoreText(best)}${done ? '' : ' …'}`;
+  const side = t('turn', { side: sideName(game.turn) });
+  title.textContent = `${t('analysis')} (${side}) — ${t('score')}: ${scoreText(best)}${done ? '' : ' …'}`;
   $('analysis').replaceChildren(title, ol);
   $('analysis').dataset.depth = String(lines[0]?.depth ?? 0);
 }
@@ -312,7 +344,7 @@ async function tryMove(from, to) {
     if (e.status === 422) {
       say(t('illegal', { reason: explainIllegal(e) }));
       highlights = e.highlights.length ? e.highlights : [from, to];
-    } else say(e.message);
+    } else say(explainError(e));
     render();
   }
 }
@@ -400,7 +432,7 @@ const actions = {
     try {
       show(await api.undo(game.id, count));
     } catch (e) {
-      if (!(await recover(e))) say(e.message);
+      if (!(await recover(e))) say(explainError(e));
     }
   },
   async redo() {
@@ -408,7 +440,7 @@ const actions = {
     try {
       show(await api.redo(game.id, stepCount(game.redo.length)));
     } catch (e) {
-      if (!(await recover(e))) say(e.message);
+      if (!(await recover(e))) say(explainError(e));
     }
   },
   async hint() {
@@ -421,7 +453,7 @@ const actions = {
       say(text);
       render();
     } catch (e) {
-      if (!(await recover(e))) say(e.message);
+      if (!(await recover(e))) say(explainError(e));
     }
   },
   flip() {
@@ -448,7 +480,7 @@ const actions = {
       highlights = [];
       show(view);
     } catch (e) {
-      say(t('badFen', { reason: e.message }));
+      say(t('badFen', { reason: explainError(e) }));
     }
   },
   'editor-clear'() {
@@ -479,7 +511,7 @@ const actions = {
       clock = new Clock(settings.clock);
       show(view);
     } catch (e) {
-      say(t('badFen', { reason: e.message }));
+      say(t('badFen', { reason: explainError(e) }));
     }
   },
   async 'save-record'() {
@@ -496,7 +528,7 @@ const actions = {
       if (warnings.length) text += ` ${t('notKept', { what: warnings.join('; ') })}`;
       say(text);
     } catch (e) {
-      if (!(await recover(e))) say(e.message);
+      if (!(await recover(e))) say(explainError(e));
     }
   },
   'load-record'() {
@@ -632,7 +664,7 @@ async function start() {
       if (answer.warnings?.length) text += ` ${t('skipped', { what: answer.warnings.join('; ') })}`;
       say(text);
     } catch (err) {
-      say(t('badRecord', { name: file.name, reason: err.message }));
+      say(t('badRecord', { name: file.name, reason: explainError(err) }));
     }
   });
   setInterval(tickClock, 100);

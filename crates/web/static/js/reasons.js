@@ -1,5 +1,6 @@
-// The rules core's reasons — why a move is illegal, why a game ended — in the interface
-// language, from the reason's code and its blanks. English comes from the server as it is.
+// The server's reasons — why a move is illegal, why a game ended, why a FEN or a record file
+// cannot be read, why a request was refused — in the interface language, from the reason's
+// code and its blanks. English comes from the server as it is.
 
 import { currentLanguage, pieceName, t } from './i18n.js';
 
@@ -88,6 +89,102 @@ const REASONS = {
   },
 };
 
+/** Why a FEN, a record file or a request was refused, by code; `unreachable.*` by piece. */
+const ERRORS = {
+  ru: {
+    'fen-empty': 'запись позиции пуста',
+    'fen-rank-count': 'горизонталей в расстановке: {found}, а нужно 10 (через «/»)',
+    'fen-point-count': 'на горизонтали {rank} описано пунктов: {found}, а нужно 9',
+    'fen-unknown-letter': 'неизвестный знак «{letter}» на горизонтали {rank} ({column}-й символ расстановки); фигуры обозначаются буквами K A B N R C P (чёрные — строчными), пустые пункты — цифрами 1–9',
+    'fen-missing-general': 'у {sideOf} нет генерала',
+    'fen-extra-general': 'у {sideOf} больше одного генерала',
+    'fen-too-many-pieces': 'у {sideOf} фигур «{piece}» — {found}, а можно не больше {max}',
+    'unreachable.palace': '{colour} {piece} на {square} стоит вне дворца',
+    'unreachable.elephant': '{colour} слон на {square} стоит на пункте, куда слон попасть не может',
+    'unreachable.soldier': '{colour} солдат на {square} стоит на пункте, куда солдат попасть не может',
+    'fen-generals-facing': 'генералы стоят лицом к лицу на открытой вертикали {file}',
+    'fen-opponent-in-check': '{side} под шахом, хотя сейчас не их ход',
+    'fen-missing-side': 'не указано, чей ход (w — красные, b — чёрные)',
+    'fen-bad-side': 'неверное обозначение очереди хода «{found}»: w (или r) — красные, b — чёрные',
+    'fen-bad-halfmove-clock': 'неверный счётчик полуходов «{found}»: нужно целое число от 0',
+    'fen-bad-move-number': 'неверный номер хода «{found}»: нужно целое число от 1',
+    'fen-trailing-text': 'лишний текст «{found}» после номера хода',
+    red: 'красные', black: 'чёрные', redOf: 'красных', blackOf: 'чёрных', redColour: 'красный', blackColour: 'чёрный',
+    'bad-request': 'сервер не понял запрос',
+    'no-game': 'этой партии на сервере уже нет; начните новую',
+    busy: 'движок занят другими партиями; попробуйте ещё раз через {retry_after} с',
+    'game-over': 'партия уже окончена',
+    'game-changed': 'позиция изменилась, пока движок думал',
+    'no-move': 'допустимых ходов нет',
+    'engine-failed': 'движок не смог сделать ход',
+    'too-large': 'файл слишком большой',
+    'record-failed': 'не удалось записать партию',
+    'bad-host': 'запрос отклонён: сервер открыт не по своему адресу',
+    'shutting-down': 'сервер завершает работу',
+    refused: 'сервер отклонил запрос',
+    offline: 'сервер не отвечает',
+    where: 'партия {game}, строка {line}, позиция {column}: ',
+    whereGame: 'партия {game}: ',
+    whereLine: 'строка {line}, позиция {column}: ',
+    recordMove: 'ход {move} «{text}» невозможен: {reason}',
+    'record.empty-file': 'файл пуст',
+    'record.no-game': 'в файле не найдено ни одной партии',
+    'record.no-such-game': 'партий в файле: {count}; партии {game} в нём нет',
+    'record.syntax': 'запись партии не читается',
+    'record.truncated': 'файл обрывается посреди партии',
+    'record.unreadable-move': 'ход {move} «{text}» не удалось прочитать',
+    'record.bad-position': 'начальная позиция записи невозможна',
+    'record.encoding': 'кодировка текста не распознана',
+    'record.too-deep': 'варианты вложены слишком глубоко',
+  },
+  zh: {
+    'fen-empty': '局面代码是空的',
+    'fen-rank-count': '棋盘部分有{found}行，应为以“/”分隔的10行',
+    'fen-point-count': '第{rank}横线上描述了{found}个点，应为9个',
+    'fen-unknown-letter': '第{rank}横线上有无法识别的字符“{letter}”（棋盘部分第{column}个字符）；棋子用字母 K A B N R C P 表示（黑方用小写），空点用数字1–9表示',
+    'fen-missing-general': '{side}没有{general}',
+    'fen-extra-general': '{side}的{general}不止一个',
+    'fen-too-many-pieces': '{side}有{found}个{piece}，最多只能有{max}个',
+    'unreachable.palace': '{side}{square}的{piece}在九宫之外',
+    'unreachable.elephant': '{side}{square}的{piece}在{piece}永远走不到的位置',
+    'unreachable.soldier': '{side}{square}的{piece}在{piece}永远走不到的位置',
+    'fen-generals-facing': '将帅在{file}线上照面，中间没有棋子',
+    'fen-opponent-in-check': '{side}正被将军，但现在不该{side}走',
+    'fen-missing-side': '缺少走棋方（w 表示红方，b 表示黑方）',
+    'fen-bad-side': '走棋方“{found}”有误：红方用 w（或 r），黑方用 b',
+    'fen-bad-halfmove-clock': '半回合计数“{found}”有误：应为不小于0的整数',
+    'fen-bad-move-number': '回合数“{found}”有误：应为从1开始的整数',
+    'fen-trailing-text': '回合数后面有多余的文字“{found}”',
+    red: '红方', black: '黑方',
+    'bad-request': '服务器无法理解这个请求',
+    'no-game': '服务器上已没有这盘棋，请开始新的一局',
+    busy: '引擎正忙于其他对局，请在{retry_after}秒后重试',
+    'game-over': '本局已经结束',
+    'game-changed': '引擎思考期间局面已经改变',
+    'no-move': '没有合法着法',
+    'engine-failed': '引擎未能走棋',
+    'too-large': '文件太大',
+    'record-failed': '无法写出棋谱',
+    'bad-host': '请求被拒绝：服务器地址不符',
+    'shutting-down': '服务器正在关闭',
+    refused: '服务器拒绝了请求',
+    offline: '服务器没有响应',
+    where: '第{game}局第{line}行第{column}列：',
+    whereGame: '第{game}局：',
+    whereLine: '第{line}行第{column}列：',
+    recordMove: '第{move}着“{text}”不合规则：{reason}',
+    'record.empty-file': '文件是空的',
+    'record.no-game': '文件中没有找到棋局',
+    'record.no-such-game': '文件中共有{count}局，没有第{game}局',
+    'record.syntax': '棋谱格式有误',
+    'record.truncated': '文件在对局中途被截断',
+    'record.unreadable-move': '第{move}着“{text}”无法识别',
+    'record.bad-position': '棋谱的起始局面不合法',
+    'record.encoding': '无法识别文本的编码',
+    'record.too-deep': '变着嵌套太深',
+  },
+};
+
 const LIST_SEPARATOR = { ru: ', ', zh: '、' };
 
 function fill(text, vars) {
@@ -138,6 +235,63 @@ export function explainOutcome(outcome) {
     pieces: pieces.join(sep),
     span: phrase(table, 'span', p),
   });
+}
+
+/**
+ * Why a FEN cannot be played, from the rules core's FEN code and blanks (`{code, params,
+ * message}`, as `/api/fen` answers); the English message when the language is English.
+ */
+export function explainFen(fault) {
+  const table = ERRORS[currentLanguage()];
+  const p = fault.params ?? {};
+  let key = fault.code;
+  if (key === 'fen-unreachable-point') {
+    const kind = (p.piece ?? '').toLowerCase();
+    key = kind === 'b' ? 'unreachable.elephant' : kind === 'p' ? 'unreachable.soldier' : 'unreachable.palace';
+  }
+  if (!table || !table[key]) return fault.message ?? '';
+  const ru = currentLanguage() === 'ru';
+  const vars = {
+    ...p,
+    side: p.side ? table[p.side] : '',
+    sideOf: p.side ? table[`${p.side}Of`] : '',
+    colour: p.side ? table[`${p.side}Colour`] : '',
+    general: pieceName(p.side === 'black' ? 'k' : 'K'),
+  };
+  if (p.piece) vars.piece = ru ? pieceName(p.piece).toLowerCase() : pieceName(p.piece);
+  return fill(table[key], vars);
+}
+
+/** Where in a record file an error is, from its blanks (game, line and column). */
+function recordPlace(table, p) {
+  if (p.game !== undefined && p.line !== undefined) return fill(table.where, p);
+  if (p.game !== undefined) return fill(table.whereGame, p);
+  if (p.line !== undefined) return fill(table.whereLine, p);
+  return '';
+}
+
+/**
+ * Any error the server answered (an `ApiError` with `code`, `params` and an English
+ * `message`), or a failed request, in the interface language.
+ */
+export function explainError(error) {
+  const table = ERRORS[currentLanguage()];
+  if (!table) return error.message;
+  const p = error.params ?? {};
+  if (error.code === 'bad-fen') return explainFen({ code: p.reason, params: p, message: error.message });
+  if (error.code === 'bad-record') {
+    const what = table[`record.${p.what}`];
+    if (!what) return table.refused;
+    const place = p.what === 'no-such-game' ? '' : recordPlace(table, p);
+    return place + fill(what, p);
+  }
+  if (tableFor(error.code)) {
+    const reason = explainIllegal(error);
+    if (p.move === undefined) return reason;
+    return recordPlace(table, p) + fill(table.recordMove, { ...p, reason });
+  }
+  if (table[error.code]) return fill(table[error.code], p);
+  return error.status ? table.refused : table.offline;
 }
 
 /** Every reason code the tables of `language` cover, for checking that they are complete. */

@@ -1,0 +1,121 @@
+// End-to-end tests that what the server refuses is said in the interface language: a bad FEN
+// pasted into the FEN box and a bad position in the editor read, in Russian and in Chinese,
+// without English words (only the quoted FEN text and single letters or points remain); and
+// that an analysis line carries move numbers and says which side moves. The server is
+// started by ./run and its address given in XIANGQI_URL.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './browser.js';
+
+const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+
+/** FENs the FEN box refuses, one per kind of fault. */
+const BAD_FENS = [
+  '9/9/9 w',
+  '4k4/9/9/9/9/9/9/9/9/3K4 w',
+  'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w',
+  '9/9/9/9/9/9/9/9/9/3K5 w',
+  '4k4/9/9/9/9/9/9/9/9/3K4A w',
+  '4k4/9/9/9/9/9/9/9/9/4K4 w',
+  '4k4/9/4R4/9/9/9/9/9/9/3K5 w',
+  '4k4/9/9/9/9/9/9/9/9/3K5 xyz',
+  '4k4/9/9/9/9/9/9/9/9/3K5 w - - abc 1',
+  '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 extra',
+];
+
+/** Positions the editor refuses: no Red general, an advisor off its points, too many pieces. */
+const BAD_POSITIONS = [
+  '4k4/9/9/9/9/9/9/9/9/9 w - - 0 1',
+  '4k4/9/9/9/9/9/9/9/9/3K4A w - - 0 1',
+  '4k4/9/9/9/9/9/9/9/RRR6/3K5 w - - 0 1',
+];
+
+/** Words of three or more Latin letters in `text` outside «…» and “…” quotes. */
+function latinWords(text) {
+  const unquoted = text.replace(/«[^»]*»/g, '').replace(/“[^”]*”/g, '');
+  return unquoted.match(/[A-Za-z]{3,}/g) ?? [];
+}
+
+let browser;
+let page;
+
+before(async () => {
+  ({ context: browser, page } = await openApp(URL));
+  await page.selectOption('[data-setting="mode"]', 'two');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** The message the FEN box's Load answers for `fen`. */
+async function loadFen(fen) {
+  await page.evaluate(() => { document.getElementById('message').textContent = ''; });
+  await page.fill('#fen', fen);
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
+  return page.textContent('#message');
+}
+
+/** The editor's verdict on `fen`, once it has a new one (each bad position has its own). */
+async function editorVerdict(fen) {
+  const before = await page.textContent('#editor-verdict');
+  await page.fill('#editor-fen', fen);
+  await page.waitForFunction((prev) => {
+    const v = document.getElementById('editor-verdict');
+    return v.classList.contains('bad') && v.textContent.length > 0 && v.textContent !== prev;
+  }, before);
+  return page.textContent('#editor-verdict');
+}
+
+for (const [language, opening, general] of [['ru', /^Позиция невозможна: /, /генерал/], ['zh', /^局面不合法：/, /帅/]]) {
+  test(`a bad FEN in the FEN box is explained in ${language} without English words`, async () => {
+    await page.selectOption('[data-setting="language"]', language);
+    const seen = new Set();
+    for (const fen of BAD_FENS) {
+      const text = await loadFen(fen);
+      assert.match(text, opening, fen);
+      assert.deepEqual(latinWords(text), [], `${fen}: ${text}`);
+      seen.add(text);
+    }
+    assert.equal(seen.size, BAD_FENS.length, 'each fault has its own words');
+    await page.selectOption('[data-setting="language"]', 'en');
+  });
+
+  test(`the editor's verdict on a bad position is in ${language} without English words`, async () => {
+    await page.selectOption('[data-setting="language"]', language);
+    await page.click('[data-action="setup"]');
+    const verdicts = [];
+    for (const fen of BAD_POSITIONS) {
+      const text = await editorVerdict(fen);
+      assert.deepEqual(latinWords(text), [], `${fen}: ${text}`);
+      verdicts.push(text);
+    }
+    assert.match(verdicts[0], general, verdicts[0]);
+    assert.match(verdicts[1], /i0/, 'the advisor is named by its point');
+    await page.click('[data-action="editor-cancel"]');
+    await page.selectOption('[data-setting="language"]', 'en');
+  });
+}
+
+test('an analysis line carries move numbers and says which side moves', async () => {
+  await page.selectOption('[data-setting="language"]', 'ru');
+  await page.selectOption('[data-setting="notation"]', 'iccs');
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  await page.check('[data-setting="analysis"]');
+  const line = () => page.evaluate(() => document.querySelector('#analysis li')?.textContent ?? '');
+  await page.waitForFunction(() => /\s1\. [a-i]\d[a-i]\d [a-i]\d[a-i]\d 2\. /.test(document.querySelector('#analysis li')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.match(await page.textContent('#analysis h2'), /Красные/);
+  const [bar, title] = await page.evaluate(() => [document.getElementById('eval-bar').textContent, document.querySelector('#analysis h2').textContent]);
+  assert.match(bar, /^[+−]?(\d+\.\d\d|M\d+)$/, 'the bar shows its number');
+  assert.ok(title.includes(`: ${bar}`), `the bar's number is the best line's score: ${bar} in ${title}`);
+  await page.click('[data-square="h2"]');
+  await page.click('[data-square="e2"]');
+  await page.waitForFunction(() => /\s1… [a-i]\d[a-i]\d 2\. /.test(document.querySelector('#analysis li')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.match(await page.textContent('#analysis h2'), /Чёрные/);
+  assert.match(await line(), /^[+−]?(\d+\.\d\d|M\d+) {2}\(глубина \d+\) {2}1… /);
+  await page.uncheck('[data-setting="analysis"]');
+  await page.selectOption('[data-setting="language"]', 'en');
+});
