@@ -114,3 +114,33 @@ fn an_illegal_move_is_named_before_any_search() {
     assert!(error.to_string().starts_with("move 2. h2e2 is illegal: "));
     assert!(progress.is_empty());
 }
+
+#[test]
+fn a_cancelled_review_stops_before_its_next_search() {
+    let start = Position::from_fen(CHARIOTS).expect("FEN");
+    let engine = review::review_engine();
+    let mut seen = Vec::new();
+    let cancelled = std::cell::Cell::new(false);
+    let result = review::review_until(
+        &engine,
+        &start,
+        &moves("a1h1 h7h1"),
+        limits(),
+        &mut |done, total| {
+            seen.push((done, total));
+            cancelled.set(true);
+        },
+        &|| cancelled.get(),
+    );
+    assert_eq!(result, Ok(None));
+    assert_eq!(seen, [(1, 2)]);
+    let whole = review::review_until(
+        &engine,
+        &start,
+        &moves("a1h1 h7h1"),
+        limits(),
+        &mut |_, _| {},
+        &|| false,
+    );
+    assert_eq!(whole.expect("legal game").map(|r| r.moves.len()), Some(2));
+}
