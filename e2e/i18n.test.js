@@ -1,5 +1,6 @@
 // End-to-end tests that what the server refuses is said in the interface language: a bad FEN
-// pasted into the FEN box and a bad position in the editor read, in Russian and in Chinese,
+// pasted into the FEN box, a bad position in the editor and a record file that cannot be
+// opened read, in Russian and in Chinese,
 // without English words (only the quoted FEN text and single letters or points remain); and
 // that an analysis line carries move numbers and says which side moves. The server is
 // started by ./run and its address given in XIANGQI_URL.
@@ -95,6 +96,32 @@ for (const [language, opening, general] of [['ru', /^Позиция невозм
     assert.match(verdicts[0], general, verdicts[0]);
     assert.match(verdicts[1], /i0/, 'the advisor is named by its point');
     await page.click('[data-action="editor-cancel"]');
+    await page.selectOption('[data-setting="language"]', 'en');
+  });
+}
+
+/** Record files that cannot be opened: empty, cut off in the first move, a move that breaks a rule. */
+const BAD_RECORDS = [
+  ' \n',
+  '[Game "Chinese Chess"]\n[Format "ICCS"]\n\n1. H2-E',
+  '[Game "Chinese Chess"]\n[Format "ICCS"]\n\n1. B0-B2 *\n',
+];
+
+for (const [language, where] of [['ru', /строка 4/], ['zh', /第4行/]]) {
+  test(`a record file that cannot be opened is explained in ${language} without English words`, async () => {
+    await page.selectOption('[data-setting="language"]', language);
+    const seen = [];
+    for (const text of BAD_RECORDS) {
+      await page.evaluate(() => { document.getElementById('message').textContent = ''; });
+      await page.setInputFiles('#record-file', { name: 'game.pgn', mimeType: 'text/plain', buffer: Buffer.from(text) });
+      await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
+      const message = (await page.textContent('#message')).replace('game.pgn', '');
+      assert.deepEqual(latinWords(message), [], message);
+      seen.push(message);
+    }
+    assert.match(seen[1], where, `the cut-off record names its line: ${seen[1]}`);
+    assert.match(seen[2], /«B0-B2»|“B0-B2”/, `the refused move is quoted: ${seen[2]}`);
+    assert.equal(new Set(seen).size, seen.length, 'each fault has its own words');
     await page.selectOption('[data-setting="language"]', 'en');
   });
 }

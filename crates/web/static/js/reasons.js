@@ -126,13 +126,13 @@ const ERRORS = {
     where: 'партия {game}, строка {line}, позиция {column}: ',
     whereGame: 'партия {game}: ',
     whereLine: 'строка {line}, позиция {column}: ',
-    recordMove: 'ход {move} «{text}» невозможен: {reason}',
+    recordMove: '{n}-й ход {sideOf} «{text}» невозможен: {reason}',
     'record.empty-file': 'файл пуст',
     'record.no-game': 'в файле не найдено ни одной партии',
     'record.no-such-game': 'партий в файле: {count}; партии {game} в нём нет',
     'record.syntax': 'запись партии не читается',
     'record.truncated': 'файл обрывается посреди партии',
-    'record.unreadable-move': 'ход {move} «{text}» не удалось прочитать',
+    'record.unreadable-move': '{n}-й ход {sideOf} «{text}» не удалось прочитать',
     'record.bad-position': 'начальная позиция записи невозможна',
     'record.encoding': 'кодировка текста не распознана',
     'record.too-deep': 'варианты вложены слишком глубоко',
@@ -172,13 +172,13 @@ const ERRORS = {
     where: '第{game}局第{line}行第{column}列：',
     whereGame: '第{game}局：',
     whereLine: '第{line}行第{column}列：',
-    recordMove: '第{move}着“{text}”不合规则：{reason}',
+    recordMove: '第{n}回合{side}“{text}”不合规则：{reason}',
     'record.empty-file': '文件是空的',
     'record.no-game': '文件中没有找到棋局',
     'record.no-such-game': '文件中共有{count}局，没有第{game}局',
     'record.syntax': '棋谱格式有误',
     'record.truncated': '文件在对局中途被截断',
-    'record.unreadable-move': '第{move}着“{text}”无法识别',
+    'record.unreadable-move': '第{n}回合{side}“{text}”无法识别',
     'record.bad-position': '棋谱的起始局面不合法',
     'record.encoding': '无法识别文本的编码',
     'record.too-deep': '变着嵌套太深',
@@ -262,6 +262,13 @@ export function explainFen(fault) {
   return fill(table[key], vars);
 }
 
+/** The blanks of a record's move number (`12.` for Red, `12...` for Black): its number and side. */
+function moveVars(table, p) {
+  if (p.move === undefined) return p;
+  const side = String(p.move).endsWith('...') ? 'black' : 'red';
+  return { ...p, n: parseInt(p.move, 10), side: table[side], sideOf: table[`${side}Of`] };
+}
+
 /** Where in a record file an error is, from its blanks (game, line and column). */
 function recordPlace(table, p) {
   if (p.game !== undefined && p.line !== undefined) return fill(table.where, p);
@@ -283,12 +290,12 @@ export function explainError(error) {
     const what = table[`record.${p.what}`];
     if (!what) return table.refused;
     const place = p.what === 'no-such-game' ? '' : recordPlace(table, p);
-    return place + fill(what, p);
+    return place + fill(what, moveVars(table, p));
   }
   if (tableFor(error.code)) {
     const reason = explainIllegal(error);
     if (p.move === undefined) return reason;
-    return recordPlace(table, p) + fill(table.recordMove, { ...p, reason });
+    return recordPlace(table, p) + fill(table.recordMove, { ...moveVars(table, p), reason });
   }
   if (table[error.code]) return fill(table[error.code], p);
   return error.status ? table.refused : table.offline;
