@@ -389,3 +389,69 @@ async fn analysis_streams_deepening_lines_and_ends() {
     let (status, _) = send(&app, "GET", "/api/games/none/analysis?lines=1", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// Every FEN fault the rules core can name, and the refusals and record faults the server
+/// sends, is worded in Russian and in Chinese by the page (each key appears in both tables).
+#[test]
+fn the_page_words_every_fen_fault_and_refusal_in_each_language() {
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/static/js/reasons.js"))
+            .unwrap();
+    let fens = [
+        "",
+        "9/9 w",
+        "4k4/9/9/9/9/9/9/9/9/3K4 w",
+        "4k4/9/9/9/9/9/9/9/9/3K4x w",
+        "9/9/9/9/9/9/9/9/9/3K5 w",
+        "3kk4/9/9/9/9/9/9/9/9/3K5 w",
+        "4k4/9/9/9/9/9/9/9/RRR6/3K5 w",
+        "4k4/9/4R4/9/9/9/9/9/9/3K5 w",
+        "4k4/9/9/9/9/9/9/9/9/4K4 w",
+        "4k4/9/9/9/9/9/9/9/9/3K5",
+        "4k4/9/9/9/9/9/9/9/9/3K5 x",
+        "4k4/9/9/9/9/9/9/9/9/3K5 w - - x 1",
+        "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0",
+        "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 extra",
+    ];
+    let mut keys: Vec<String> = fens
+        .iter()
+        .map(|fen| {
+            xiangqi_rules::Position::from_fen(fen)
+                .expect_err(fen)
+                .code()
+                .to_string()
+        })
+        .collect();
+    let distinct: std::collections::HashSet<&String> = keys.iter().collect();
+    assert_eq!(distinct.len(), fens.len(), "one FEN per fault: {keys:?}");
+    keys.extend(
+        [
+            "unreachable.palace",
+            "unreachable.elephant",
+            "unreachable.soldier",
+            "bad-request",
+            "no-game",
+            "busy",
+            "game-over",
+            "game-changed",
+            "no-move",
+            "too-large",
+            "record.empty-file",
+            "record.no-game",
+            "record.no-such-game",
+            "record.syntax",
+            "record.truncated",
+            "record.unreadable-move",
+            "record.bad-position",
+            "record.encoding",
+            "record.too-deep",
+        ]
+        .map(String::from),
+    );
+    for key in keys {
+        let quoted = format!("'{key}':");
+        let bare = format!(" {key}:");
+        let count = script.matches(&quoted).count() + script.matches(&bare).count();
+        assert_eq!(count, 2, "{key} is worded in Russian and Chinese");
+    }
+}
