@@ -7,7 +7,7 @@ import { ApiError } from './api.js';
 import { Board, piecesOfFen } from './board.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainIllegal } from './reasons.js';
+import { explainError, explainIllegal } from './reasons.js';
 
 const PROGRESS_KEY = 'xiangqi.course';
 const WELCOME_KEY = 'xiangqi.welcome';
@@ -186,7 +186,7 @@ export class Course {
       this.lang = lang;
       return true;
     } catch (e) {
-      this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('courseUnavailable', { reason: e.message })));
+      this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('courseUnavailable', { reason: explainError(e) })));
       return false;
     }
   }
@@ -343,7 +343,7 @@ export class Course {
       if (e.status === 422) {
         this.say(t('illegal', { reason: explainIllegal(e) }), 'bad');
         this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
-      } else this.say(e.message, 'bad');
+      } else this.say(explainError(e), 'bad');
       this.render();
       return;
     }
@@ -377,7 +377,7 @@ export class Course {
       const shown = after.moves[after.moves.length - 1]?.[this.settings.notation] ?? reply;
       this.say(ex.reply_note || t('replyPlayed', { move: shown }));
     } catch (e) {
-      this.say(e.message, 'bad');
+      this.say(explainError(e), 'bad');
     }
     if (lines.some((s) => s.length === line.length + 1)) {
       this.solved();
