@@ -5,9 +5,10 @@
 //! move and line, and for a mistake or a blunder why it was one. A page that closes the stream
 //! stops the review; the engine goes back to the pool then or when the review ends.
 
+use crate::analysis::{StreamSearch, stream_search};
 use crate::api::with_game;
 use crate::error::ApiError;
-use crate::search_pool::{SearchKind, SearchStop};
+use crate::search_pool::SearchStop;
 use crate::state::AppState;
 use crate::view::{MoveView, ScoreView};
 use axum::extract::rejection::QueryRejection;
@@ -322,25 +323,13 @@ pub async fn review_stream(
                 s.start_search(),
             ))
         })?;
-    // A page that leaves while the stream waits for an engine drops this future and its
-    // place in the queue.
-    let lease = {
-        let stop_when_dropped = stop.on_drop();
-        let lease = pool.acquire(&id, SearchKind::Analysis, &stop).await?;
-        stop_when_dropped.disarm();
-        lease
-    };
-    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(8);
-
     // A page that stops listening stops the review; a review that ends stops the watch.
-    let (finished, mut ended) = tokio::sync::oneshot::channel::<()>();
-    let (watch, stopper) = (tx.clone(), stop.clone());
-    tokio::spawn(async move {
-        tokio::select! {
-            _ = watch.closed() => stopper.stop(),
-            _ = &mut ended => {}
-        }
-    });
+    let StreamSearch {
+        lease,
+        tx,
+        rx,
+        finished,
+    } = stream_search(&pool, &id, &stop).await?;
 
     let work = lease.run(move |engine| {
         engine.set_options(EngineOptions {

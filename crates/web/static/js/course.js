@@ -8,6 +8,7 @@ import { Board, piecesOfFen } from './board.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { explainError, explainIllegal } from './reasons.js';
+import { read, write } from './settings.js';
 
 const PROGRESS_KEY = 'xiangqi.course';
 const WELCOME_KEY = 'xiangqi.welcome';
@@ -18,22 +19,6 @@ const SHOW_FOUND_MS = 700;
 const REPLY_DELAY_MS = 400;
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function read(key) {
-  try {
-    return JSON.parse(localStorage.getItem(key) ?? 'null');
-  } catch {
-    return null;
-  }
-}
-
-function write(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Storage full or disabled: the course works, only without memory.
-  }
-}
 
 /** The learner's progress: `{done: [lesson ids], current: {lesson, exercise} | null}`. */
 export function loadProgress() {

@@ -9,7 +9,8 @@ export const DEFAULTS = {
   mode: 'engine', humanColor: 'red', level: 0, markers: true, analysis: false, flipped: false, clock: 'off',
 };
 
-function read(key) {
+/** The value kept under `key` in localStorage, or null when there is none or it is unreadable. */
+export function read(key) {
   try {
     return JSON.parse(localStorage.getItem(key) ?? 'null');
   } catch {
@@ -17,7 +18,8 @@ function read(key) {
   }
 }
 
-function write(key, value) {
+/** Keeps `value` under `key` in localStorage. */
+export function write(key, value) {
   try {
     localStorage.setItem(key, JSON.stringify(value));
   } catch {
