@@ -6,7 +6,7 @@ mod common;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::http::header;
-use common::{HOST, new_game, respond, send, send_raw};
+use common::{HOST, events, new_game, respond, send, send_raw};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use xiangqi_web::{AllowedHosts, router};
@@ -363,20 +363,12 @@ async fn analysis_streams_deepening_lines_and_ends() {
         "/api/games/{}/analysis?lines=2&millis=400",
         game["id"].as_str().unwrap()
     );
-    let response = respond(&app, "GET", &path, None).await;
-    assert_eq!(response.status(), StatusCode::OK);
-    assert_eq!(
-        response.headers()[header::CONTENT_TYPE],
-        "text/event-stream"
-    );
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    let updates: Vec<Value> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .map(|d| serde_json::from_str(d).unwrap())
+    let updates: Vec<Value> = events(&app, &path)
+        .await
+        .into_iter()
+        .map(|(_, d)| d)
         .collect();
-    assert!(updates.len() >= 2, "{text}");
+    assert!(updates.len() >= 2, "{updates:?}");
     let last = updates.last().unwrap();
     assert_eq!(last["done"], true);
     assert_eq!(last["lines"].as_array().unwrap().len(), 2);

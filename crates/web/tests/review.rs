@@ -4,37 +4,14 @@
 mod common;
 
 use axum::Router;
-use axum::http::{StatusCode, header};
-use common::{id, new_game, respond, send};
-use http_body_util::BodyExt;
-use serde_json::{Value, json};
+use axum::http::StatusCode;
+use common::{events, id, new_game, respond, send};
+use serde_json::json;
 use std::time::{Duration, Instant};
 use xiangqi_web::{AllowedHosts, router};
 
 fn app() -> Router {
     router(AllowedHosts::for_address("127.0.0.1", 8080))
-}
-
-/// The events of the stream at `path`, as (name, data) pairs.
-async fn events(app: &Router, path: &str) -> Vec<(String, Value)> {
-    let response = respond(app, "GET", path, None).await;
-    assert_eq!(response.status(), StatusCode::OK);
-    assert_eq!(
-        response.headers()[header::CONTENT_TYPE],
-        "text/event-stream"
-    );
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    let mut out = Vec::new();
-    let mut name = String::new();
-    for line in text.lines() {
-        if let Some(n) = line.strip_prefix("event: ") {
-            name = n.to_string();
-        } else if let Some(d) = line.strip_prefix("data: ") {
-            out.push((name.clone(), serde_json::from_str(d).unwrap()));
-        }
-    }
-    out
 }
 
 #[tokio::test]

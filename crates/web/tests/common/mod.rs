@@ -113,3 +113,26 @@ pub async fn play(app: &Router, id: &str, from: &str, to: &str) -> Value {
 pub fn id(game: &Value) -> String {
     game["id"].as_str().unwrap().to_string()
 }
+
+/// The events of the server-sent stream at `path` (answered 200 as `text/event-stream`), as
+/// (event name, data) pairs; unnamed events have the name of the last named one, or "".
+pub async fn events(app: &Router, path: &str) -> Vec<(String, Value)> {
+    let response = respond(app, "GET", path, None).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let mut out = Vec::new();
+    let mut name = String::new();
+    for line in text.lines() {
+        if let Some(n) = line.strip_prefix("event: ") {
+            name = n.to_string();
+        } else if let Some(d) = line.strip_prefix("data: ") {
+            out.push((name.clone(), serde_json::from_str(d).unwrap()));
+        }
+    }
+    out
+}
