@@ -86,7 +86,7 @@ impl fmt::Display for ParseMoveError {
 impl std::error::Error for ParseMoveError {}
 
 /// Reads a point in `base` numbering; files in either case.
-pub fn parse_square(text: &str, base: RankBase) -> Result<Square, ParseSquareError> {
+fn parse_square(text: &str, base: RankBase) -> Result<Square, ParseSquareError> {
     let error = || ParseSquareError {
         text: text.to_string(),
         base,
@@ -110,7 +110,7 @@ pub fn parse_square(text: &str, base: RankBase) -> Result<Square, ParseSquareErr
 }
 
 /// Reads a two-point move in `base` numbering, e.g. `h2e2` (or `h3e3` with ranks 1–10).
-pub fn parse_move(text: &str, base: RankBase) -> Result<Move, ParseMoveError> {
+fn parse_move(text: &str, base: RankBase) -> Result<Move, ParseMoveError> {
     let shape = || ParseMoveError::Shape {
         text: text.to_string(),
     };
@@ -132,12 +132,12 @@ pub fn parse_move(text: &str, base: RankBase) -> Result<Move, ParseMoveError> {
 }
 
 /// Writes a point in `base` numbering, e.g. `e0` or `e1`.
-pub fn square_text(sq: Square, base: RankBase) -> String {
+fn square_text(sq: Square, base: RankBase) -> String {
     format!("{}{}", sq.file_char(), base.number(sq.rank()))
 }
 
 /// Writes a two-point move in `base` numbering, e.g. `h2e2` or `h3e3`.
-pub fn move_text(m: Move, base: RankBase) -> String {
+fn move_text(m: Move, base: RankBase) -> String {
     format!(
         "{}{}",
         square_text(m.from(), base),
@@ -164,7 +164,7 @@ impl FromStr for Move {
 }
 
 impl Move {
-    /// Reads a two-point move in `base` numbering (see [`parse_move`]).
+    /// Reads a two-point move in `base` numbering, e.g. `h2e2` (or `h3e3` with ranks 1–10).
     pub fn parse_coordinates(text: &str, base: RankBase) -> Result<Move, ParseMoveError> {
         parse_move(text, base)
     }
