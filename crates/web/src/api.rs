@@ -37,7 +37,8 @@ fn parse_square(text: &str) -> Result<Square, ApiError> {
         .map_err(|e: ParseSquareError| ApiError::bad_request(e.to_string()))
 }
 
-fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
+/// The move `text` (ICCS) names in `pos`: 400 when it is no move, 422 with the rule when it is illegal.
+pub(crate) fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
     let m: Move = text
         .parse()
         .map_err(|e: ParseMoveError| ApiError::bad_request(e.to_string()))?;

@@ -1,7 +1,7 @@
 //! The rules course's API: the lessons in one language (`GET /api/lessons?lang=`), and the
 //! learner's moves on a lesson board checked without a game (`POST /api/lessons/try`).
 
-use crate::api::body;
+use crate::api::{body, parse_move};
 use crate::error::ApiError;
 use crate::view::MoveView;
 use axum::Json;
@@ -10,7 +10,7 @@ use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use xiangqi_rules::{GameStatus, Move, ParseMoveError, Position};
+use xiangqi_rules::{GameStatus, Position};
 use xiangqi_teaching::{Exercise, Lang, Lesson, Page, course};
 
 /// The query of `GET /api/lessons`.
@@ -186,12 +186,7 @@ pub async fn try_moves(
         .map_err(|e| ApiError::bad_request(format!("the FEN is not valid: {e}")))?;
     let mut moves = Vec::with_capacity(req.moves.len());
     for text in &req.moves {
-        let requested: Move = text
-            .parse()
-            .map_err(|e: ParseMoveError| ApiError::bad_request(e.to_string()))?;
-        let m = pos
-            .check_move(requested.from(), requested.to())
-            .map_err(|e| ApiError::illegal_move(&e, e.message()))?;
+        let m = parse_move(&pos, text)?;
         moves.push(MoveView::new(&pos, m));
         pos = pos.after(m);
     }
