@@ -7,6 +7,7 @@
 pub mod catalog;
 pub mod check;
 pub mod lang;
+pub mod learner_rating;
 pub mod lesson;
 pub mod review;
 

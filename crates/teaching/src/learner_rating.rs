@@ -1,0 +1,275 @@
+//! The puzzle learner's rating: Glicko-2 (the `skillratings` crate's implementation), where
+//! each puzzle tried is one game against an opponent rated at the puzzle's rating with a fixed
+//! deviation ([`PUZZLE_DEVIATION`]). A solve is a win, a failure (a wrong move, a hint or a
+//! retry) a loss. The learner's state also counts the current and the best streak of solves.
+//!
+//! The state lives with the learner (the page keeps it); whoever computes an update first
+//! checks it with [`LearnerState::validate`], since it comes from outside.
+
+use serde::{Deserialize, Serialize};
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use std::fmt;
+
+/// A newcomer's rating.
+pub const START_RATING: f64 = 1500.0;
+/// A newcomer's deviation: nothing is known yet, so the first results move the rating a lot.
+pub const START_DEVIATION: f64 = 350.0;
+/// A newcomer's volatility (Glicko-2's usual starting value).
+pub const START_VOLATILITY: f64 = 0.06;
+/// The deviation every puzzle is rated with: puzzle ratings are estimates, not certainties.
+pub const PUZZLE_DEVIATION: f64 = 80.0;
+/// The learner's deviation never drops below this, so that the rating keeps following the
+/// learner's progress after hundreds of puzzles.
+pub const MIN_DEVIATION: f64 = 45.0;
+/// Lowest and highest rating a state may hold.
+pub const RATING_RANGE: (f64, f64) = (100.0, 4000.0);
+/// Highest volatility a state may hold.
+pub const MAX_VOLATILITY: f64 = 0.5;
+/// Glicko-2's system constant τ: how fast the volatility may change.
+pub const TAU: f64 = 0.5;
+
+/// A learner's puzzle rating and streaks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearnerState {
+    /// The rating.
+    pub rating: f64,
+    /// How uncertain the rating is (one standard deviation, in rating points).
+    pub deviation: f64,
+    /// How erratic the learner's results are (Glicko-2's σ).
+    pub volatility: f64,
+    /// Puzzles solved in a row, up to now.
+    #[serde(default)]
+    pub streak: u32,
+    /// The longest run of solves so far.
+    #[serde(default)]
+    pub best_streak: u32,
+}
+
+impl Default for LearnerState {
+    /// A newcomer: [`START_RATING`], [`START_DEVIATION`], [`START_VOLATILITY`], no streak.
+    fn default() -> Self {
+        LearnerState {
+            rating: START_RATING,
+            deviation: START_DEVIATION,
+            volatility: START_VOLATILITY,
+            streak: 0,
+            best_streak: 0,
+        }
+    }
+}
+
+/// A field of a learner's state that cannot be a rating's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BadLearnerState {
+    /// The field: `rating`, `deviation`, `volatility` or `best_streak`.
+    pub field: &'static str,
+    /// The value it held.
+    pub value: f64,
+}
+
+impl BadLearnerState {
+    /// A stable code for the fault: `bad-rating-state`.
+    pub const fn code(&self) -> &'static str {
+        "bad-rating-state"
+    }
+}
+
+impl fmt::Display for BadLearnerState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the learner's {} cannot be {}",
+            self.field.replace('_', " "),
+            self.value
+        )
+    }
+}
+
+impl std::error::Error for BadLearnerState {}
+
+/// The rating's result of one puzzle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatedResult {
+    /// The state after the puzzle.
+    pub state: LearnerState,
+    /// The change of the rating, rounded to whole points (what the learner is shown, e.g. +12).
+    pub change: i32,
+}
+
+impl LearnerState {
+    /// The state unchanged when it can hold a rating, else which field is wrong: every number
+    /// finite, the rating within [`RATING_RANGE`], the deviation within
+    /// [`MIN_DEVIATION`]`..=`[`START_DEVIATION`], the volatility above 0 and at most
+    /// [`MAX_VOLATILITY`], the best streak at least the current one.
+    pub fn validate(self) -> Result<LearnerState, BadLearnerState> {
+        let bad = |field, value| Err(BadLearnerState { field, value });
+        let (lo, hi) = RATING_RANGE;
+        if !(self.rating.is_finite() && (lo..=hi).contains(&self.rating)) {
+            return bad("rating", self.rating);
+        }
+        if !(self.deviation.is_finite()
+            && (MIN_DEVIATION..=START_DEVIATION).contains(&self.deviation))
+        {
+            return bad("deviation", self.deviation);
+        }
+        if !(self.volatility.is_finite()
+            && self.volatility > 0.0
+            && self.volatility <= MAX_VOLATILITY)
+        {
+            return bad("volatility", self.volatility);
+        }
+        if self.best_streak < self.streak {
+            return bad("best_streak", f64::from(self.best_streak));
+        }
+        Ok(self)
+    }
+
+    /// The state after trying a puzzle rated `puzzle_rating`: Glicko-2 against the puzzle
+    /// (deviation [`PUZZLE_DEVIATION`]), a solve as a win and a failure as a loss; a solve
+    /// lengthens the streak, a failure ends it. The rating stays within [`RATING_RANGE`] and
+    /// the deviation at or above [`MIN_DEVIATION`].
+    pub fn after_puzzle(self, puzzle_rating: f64, solved: bool) -> RatedResult {
+        let learner = Glicko2Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        };
+        let puzzle = Glicko2Rating {
+            rating: puzzle_rating,
+            deviation: PUZZLE_DEVIATION,
+            volatility: START_VOLATILITY,
+        };
+        let outcome = if solved {
+            Outcomes::WIN
+        } else {
+            Outcomes::LOSS
+        };
+        let config = Glicko2Config {
+            tau: TAU,
+            ..Glicko2Config::new()
+        };
+        let (rated, _) = glicko2(&learner, &puzzle, &outcome, &config);
+        let (lo, hi) = RATING_RANGE;
+        let streak = if solved { self.streak + 1 } else { 0 };
+        let state = LearnerState {
+            rating: rated.rating.clamp(lo, hi),
+            deviation: rated.deviation.clamp(MIN_DEVIATION, START_DEVIATION),
+            volatility: rated.volatility.clamp(f64::MIN_POSITIVE, MAX_VOLATILITY),
+            streak,
+            best_streak: self.best_streak.max(streak),
+        };
+        RatedResult {
+            state,
+            change: (state.rating.round() - self.rating.round()) as i32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settled(rating: f64) -> LearnerState {
+        LearnerState {
+            rating,
+            deviation: 80.0,
+            ..LearnerState::default()
+        }
+    }
+
+    #[test]
+    fn a_solve_raises_the_rating_and_a_failure_lowers_it() {
+        let up = settled(1500.0).after_puzzle(1500.0, true);
+        let down = settled(1500.0).after_puzzle(1500.0, false);
+        assert!(up.change > 0, "{up:?}");
+        assert!(down.change < 0, "{down:?}");
+        assert_eq!(up.state.streak, 1);
+        assert_eq!(down.state.streak, 0);
+    }
+
+    #[test]
+    fn a_harder_puzzle_is_worth_more_than_an_easier_one() {
+        let hard = settled(1500.0).after_puzzle(1900.0, true).change;
+        let easy = settled(1500.0).after_puzzle(1100.0, true).change;
+        assert!(hard > easy, "hard +{hard}, easy +{easy}");
+        let failed_easy = settled(1500.0).after_puzzle(1100.0, false).change;
+        let failed_hard = settled(1500.0).after_puzzle(1900.0, false).change;
+        assert!(failed_easy < failed_hard, "{failed_easy} vs {failed_hard}");
+    }
+
+    #[test]
+    fn a_newcomer_moves_faster_than_a_settled_learner() {
+        let newcomer = LearnerState::default().after_puzzle(1500.0, true);
+        let settled = settled(1500.0).after_puzzle(1500.0, true);
+        assert!(newcomer.change > settled.change);
+        assert!(newcomer.state.deviation < START_DEVIATION);
+    }
+
+    #[test]
+    fn streaks_count_solves_in_a_row_and_keep_the_best() {
+        let mut state = LearnerState::default();
+        for _ in 0..3 {
+            state = state.after_puzzle(1500.0, true).state;
+        }
+        assert_eq!((state.streak, state.best_streak), (3, 3));
+        state = state.after_puzzle(1500.0, false).state;
+        assert_eq!((state.streak, state.best_streak), (0, 3));
+        state = state.after_puzzle(1500.0, true).state;
+        assert_eq!((state.streak, state.best_streak), (1, 3));
+    }
+
+    #[test]
+    fn the_deviation_keeps_its_floor() {
+        let mut state = LearnerState::default();
+        for i in 0..200 {
+            state = state.after_puzzle(1500.0, i % 2 == 0).state;
+        }
+        assert!(state.deviation >= MIN_DEVIATION);
+        assert!(state.validate().is_ok());
+    }
+
+    #[test]
+    fn a_state_that_cannot_be_a_rating_is_refused_by_field() {
+        let field = |s: LearnerState| s.validate().err().map(|e| e.field);
+        let good = LearnerState::default();
+        assert_eq!(field(good), None);
+        assert_eq!(
+            field(LearnerState {
+                rating: f64::NAN,
+                ..good
+            }),
+            Some("rating")
+        );
+        assert_eq!(
+            field(LearnerState {
+                rating: 99_999.0,
+                ..good
+            }),
+            Some("rating")
+        );
+        assert_eq!(
+            field(LearnerState {
+                deviation: 0.0,
+                ..good
+            }),
+            Some("deviation")
+        );
+        assert_eq!(
+            field(LearnerState {
+                volatility: -1.0,
+                ..good
+            }),
+            Some("volatility")
+        );
+        assert_eq!(
+            field(LearnerState {
+                streak: 4,
+                best_streak: 2,
+                ..good
+            }),
+            Some("best_streak")
+        );
+    }
+}
