@@ -31,12 +31,14 @@
 //! position where the game is over (mate, stalemate, a rules verdict) is not searched.
 
 pub mod annotate;
+pub mod hanging;
 pub mod model;
 pub mod refutation;
 pub mod summary;
 pub mod threat;
 
 pub use annotate::annotate;
+pub use hanging::{Hanging, hanging_after};
 pub use model::{Class, Eval};
 pub use refutation::{Consequence, Refutation};
 pub use summary::SideSummary;
