@@ -9,6 +9,7 @@ pub mod check;
 pub mod lang;
 pub mod learner_rating;
 pub mod lesson;
+pub mod puzzles;
 pub mod review;
 
 pub use catalog::{

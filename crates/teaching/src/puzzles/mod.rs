@@ -1,0 +1,34 @@
+//! Puzzles: positions where one line wins and nothing else does, each with its proof.
+//!
+//! - [`puzzle`]: the model ([`Puzzle`]) and its line in the export format;
+//! - [`line`]: reading puzzle files with errors that name the line and the field;
+//! - [`theme`]: the themes (`mateIn1`…`mateIn5`, `material`, `fork` …, `pattern:<id>`);
+//! - [`proof`]: the exact mate prover.
+//!
+//! The shipped set is `crates/teaching/puzzles/puzzles.tsv`, embedded in the binary and made
+//! by `scripts/make-puzzles`.
+
+pub mod line;
+pub mod proof;
+pub mod puzzle;
+pub mod theme;
+
+pub use line::{Field, LineError, parse_line, parse_puzzles, parse_puzzles_lenient};
+pub use proof::{MateProof, MateProofError, MateProver, prove_mate};
+pub use puzzle::Puzzle;
+pub use theme::{Theme, UnknownTheme};
+
+use std::sync::OnceLock;
+
+/// The shipped puzzle set as text (the export format).
+pub const SHIPPED_TSV: &str = include_str!("../../puzzles/puzzles.tsv");
+
+/// The shipped puzzles, read once. The set is checked by the crate's tests, so a line that
+/// cannot be read is a build defect; it is reported here rather than skipped.
+pub fn shipped() -> Result<&'static [Puzzle], &'static LineError> {
+    static SHIPPED: OnceLock<Result<Vec<Puzzle>, LineError>> = OnceLock::new();
+    SHIPPED
+        .get_or_init(|| parse_puzzles(SHIPPED_TSV))
+        .as_ref()
+        .map(Vec::as_slice)
+}

@@ -1,0 +1,73 @@
+//! One puzzle and its line in the export format:
+//! `id<TAB>fen<TAB>moves<TAB>themes<TAB>rating`, where `moves` is the whole solution in ICCS
+//! (ranks 0–9), the solver's moves and the replies alternating, the solver's first, separated
+//! by spaces, and `themes` is a comma-separated list.
+
+use super::theme::Theme;
+use std::fmt;
+use xiangqi_rules::{Move, Position};
+
+/// A puzzle: a position, the line that solves it and what it teaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// A short id, unique within a set (`m2-3f9a01c2`, `pattern-iron-bolt-1` …).
+    pub id: String,
+    /// The position; the side to move is the solver.
+    pub position: Position,
+    /// The solution: the solver's move first, then the replies and the solver's answers
+    /// alternating. Every move is legal where it is played.
+    pub moves: Vec<Move>,
+    /// What the puzzle teaches, at least one theme.
+    pub themes: Vec<Theme>,
+    /// Difficulty on the learner rating scale (about 600–2400).
+    pub rating: u32,
+}
+
+impl Puzzle {
+    /// The mate length when the puzzle is a `mateInN` puzzle.
+    pub fn mate_length(&self) -> Option<u8> {
+        self.themes.iter().find_map(Theme::mate_length)
+    }
+
+    /// Whether the puzzle carries `theme`.
+    pub fn has_theme(&self, theme: &Theme) -> bool {
+        self.themes.contains(theme)
+    }
+
+    /// The solver's moves of the solution (every other move, starting with the first).
+    pub fn solver_moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves.iter().step_by(2).copied()
+    }
+
+    /// The position before each move of the solution, paired with that move.
+    pub fn steps(&self) -> Vec<(Position, Move)> {
+        let mut position = self.position.clone();
+        let mut steps = Vec::with_capacity(self.moves.len());
+        for &m in &self.moves {
+            steps.push((position.clone(), m));
+            position.make_move(m);
+        }
+        steps
+    }
+
+    /// The puzzle as one line of the export format (no line break).
+    pub fn to_line(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Puzzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+        let themes: Vec<String> = self.themes.iter().map(Theme::to_string).collect();
+        write!(
+            f,
+            "{}\t{}\t{}\t{}\t{}",
+            self.id,
+            self.position.to_fen(),
+            moves.join(" "),
+            themes.join(","),
+            self.rating
+        )
+    }
+}

@@ -1,0 +1,157 @@
+//! The themes a puzzle can carry, written as in the export format (`mateIn2`, `fork`,
+//! `pattern:smothered-palace` …).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// What a puzzle teaches. The text form is the one the export format uses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Theme {
+    /// The solver mates in this many of its own moves (1–5).
+    MateIn(u8),
+    /// The line wins at least a piece (a horse or a cannon) net.
+    Material,
+    /// The moved piece attacks two valuable pieces (or one and the general) and one falls.
+    Fork,
+    /// The win comes from a piece that cannot move without exposing a more valuable piece
+    /// or the general behind it (a cannon's screen counts).
+    Pin,
+    /// The moved piece uncovers an attack by another piece.
+    DiscoveredAttack,
+    /// The first capture removes the defender of the piece that falls next.
+    CapturingDefender,
+    /// The only move that holds: every other move loses at least two pawns or is mated.
+    Defence,
+    /// The mate is one of the named mating patterns (the pattern's id).
+    Pattern(String),
+}
+
+/// The themes that do not name a pattern, in the order a summary lists them.
+pub const BASIC_THEMES: [Theme; 11] = [
+    Theme::MateIn(1),
+    Theme::MateIn(2),
+    Theme::MateIn(3),
+    Theme::MateIn(4),
+    Theme::MateIn(5),
+    Theme::Material,
+    Theme::Fork,
+    Theme::Pin,
+    Theme::DiscoveredAttack,
+    Theme::CapturingDefender,
+    Theme::Defence,
+];
+
+/// The longest mate a puzzle may ask for.
+pub const LONGEST_MATE: u8 = 5;
+
+impl Theme {
+    /// The themes a summary lists, without the pattern themes.
+    pub fn basic() -> &'static [Theme] {
+        &BASIC_THEMES
+    }
+
+    /// The mate length when this is a `mateInN` theme.
+    pub fn mate_length(&self) -> Option<u8> {
+        match self {
+            Theme::MateIn(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Theme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Theme::MateIn(n) => write!(f, "mateIn{n}"),
+            Theme::Material => f.write_str("material"),
+            Theme::Fork => f.write_str("fork"),
+            Theme::Pin => f.write_str("pin"),
+            Theme::DiscoveredAttack => f.write_str("discoveredAttack"),
+            Theme::CapturingDefender => f.write_str("capturingDefender"),
+            Theme::Defence => f.write_str("defence"),
+            Theme::Pattern(id) => write!(f, "pattern:{id}"),
+        }
+    }
+}
+
+/// A theme name that is not one of ours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTheme(pub String);
+
+impl fmt::Display for UnknownTheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown theme `{}` (known: mateIn1…mateIn{LONGEST_MATE}, material, fork, pin, \
+             discoveredAttack, capturingDefender, defence, pattern:<id>)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownTheme {}
+
+impl FromStr for Theme {
+    type Err = UnknownTheme;
+
+    fn from_str(text: &str) -> Result<Theme, UnknownTheme> {
+        let unknown = || UnknownTheme(text.to_string());
+        if let Some(n) = text.strip_prefix("mateIn") {
+            return match n.parse::<u8>() {
+                Ok(length) if (1..=LONGEST_MATE).contains(&length) && length.to_string() == n => {
+                    Ok(Theme::MateIn(length))
+                }
+                _ => Err(unknown()),
+            };
+        }
+        if let Some(id) = text.strip_prefix("pattern:") {
+            let valid = !id.is_empty()
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            return if valid {
+                Ok(Theme::Pattern(id.to_string()))
+            } else {
+                Err(unknown())
+            };
+        }
+        match text {
+            "material" => Ok(Theme::Material),
+            "fork" => Ok(Theme::Fork),
+            "pin" => Ok(Theme::Pin),
+            "discoveredAttack" => Ok(Theme::DiscoveredAttack),
+            "capturingDefender" => Ok(Theme::CapturingDefender),
+            "defence" => Ok(Theme::Defence),
+            _ => Err(unknown()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_theme_reads_back_from_its_name() {
+        let mut all = Theme::basic().to_vec();
+        all.push(Theme::Pattern("iron-bolt".into()));
+        for theme in all {
+            assert_eq!(theme.to_string().parse::<Theme>(), Ok(theme));
+        }
+    }
+
+    #[test]
+    fn unknown_names_and_lengths_are_refused() {
+        for bad in [
+            "mateIn0",
+            "mateIn6",
+            "mateIn02",
+            "Fork",
+            "pattern:",
+            "pattern:A b",
+            "",
+        ] {
+            assert!(bad.parse::<Theme>().is_err(), "{bad}");
+        }
+    }
+}
