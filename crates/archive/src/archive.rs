@@ -1,0 +1,481 @@
+//! The archive itself: one SQLite connection on the database file, and every request on it.
+
+use crate::entry::{
+    Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame,
+};
+use crate::error::ArchiveError;
+use crate::schema::{self, Migrated, SCHEMA_VERSION};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior, params};
+use std::hash::{BuildHasher, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use xiangqi_records::{Collection, GameResult, OutputFormat, pgn};
+use xiangqi_rules::notation::Notation;
+
+/// How long a request waits for another connection's write to finish before it fails.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The notation moves are stored in: ICCS reads back exactly from any position.
+const STORED_NOTATION: Notation = Notation::Iccs;
+
+/// The columns a [`GameSummary`] is read from, in [`summary_of`]'s order.
+const SUMMARY_COLUMNS: &str = "id, key, created_ms, updated_ms, finished, red, black, level, \
+     level_name, result, end_reason, date, opening, moves_count, source, review IS NOT NULL";
+
+/// A games archive: a SQLite database file, created and brought to the newest schema when
+/// opened, in WAL mode so that readers never wait for a writer, with a busy timeout so that
+/// writers from several connections (threads, processes) wait for each other instead of
+/// failing.
+pub struct Archive {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Archive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Archive").field("path", &self.path).finish()
+    }
+}
+
+impl Archive {
+    /// Opens the archive at `path`, creating its folder and the file when missing and
+    /// migrating an older schema.
+    pub fn open(path: impl AsRef<Path>) -> Result<Archive, ArchiveError> {
+        let path = path.as_ref().to_path_buf();
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).map_err(|source| ArchiveError::CannotCreateFolder {
+                path: folder.to_path_buf(),
+                source,
+            })?;
+        }
+        let at = |e| ArchiveError::at(&path, e);
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = Connection::open_with_flags(&path, flags).map_err(at)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(at)?;
+        // The first read of the file: garbage fails here as "not a database".
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(at)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(ArchiveError::CannotOpen {
+                path,
+                reason: format!("the journal cannot be switched to WAL (it is {mode})"),
+            });
+        }
+        // In WAL mode NORMAL loses nothing when the program dies, only on a power cut.
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(at)?;
+        match schema::migrate(&mut conn).map_err(at)? {
+            Migrated::Current => {}
+            Migrated::Newer(found) => {
+                return Err(ArchiveError::NewerSchema {
+                    path,
+                    found,
+                    known: SCHEMA_VERSION,
+                });
+            }
+        }
+        // A damaged table shows on its first read rather than on a later save.
+        conn.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))
+            .map_err(at)?;
+        Ok(Archive { conn, path })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the file.
+    pub fn schema_version(&self) -> Result<i64, ArchiveError> {
+        Ok(schema::version(&self.conn)?)
+    }
+
+    /// Saves `entry`: a new row, or the row saved under its key before (keeping when it was
+    /// created, where it came from and its review). Its row.
+    pub fn save(&mut self, entry: &GameEntry) -> Result<GameId, ArchiveError> {
+        let key = entry.key.clone().unwrap_or_else(new_key);
+        let row = Stored::of(entry)?;
+        let now = now_ms();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id = tx.query_row(
+            "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, level,
+                 level_name, result, end_reason, date, opening, start_fen, moves_count, pgn,
+                 source)
+             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+             ON CONFLICT (key) DO UPDATE SET updated_ms = ?2, finished = ?3, red = ?4,
+                 black = ?5, level = ?6, level_name = ?7, result = ?8, end_reason = ?9,
+                 date = ?10, opening = coalesce(?11, opening), start_fen = ?12,
+                 moves_count = ?13, pgn = ?14
+             RETURNING id",
+            params![
+                key,
+                now,
+                entry.finished,
+                entry.red,
+                entry.black,
+                entry.level.as_ref().map(|l| l.number),
+                entry.level.as_ref().map(|l| l.name.as_str()),
+                row.result,
+                entry.end_reason,
+                entry.date,
+                entry.opening,
+                row.start_fen,
+                row.moves_count,
+                row.pgn,
+                entry.source.name(),
+            ],
+            |r| r.get(0),
+        )?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Replaces game `id` with `entry` (its key, creation time, source and review stay);
+    /// whether the row exists.
+    pub fn update(&mut self, id: GameId, entry: &GameEntry) -> Result<bool, ArchiveError> {
+        let row = Stored::of(entry)?;
+        let changed = self.conn.execute(
+            "UPDATE games SET updated_ms = ?2, finished = ?3, red = ?4, black = ?5, level = ?6,
+                 level_name = ?7, result = ?8, end_reason = ?9, date = ?10,
+                 opening = coalesce(?11, opening), start_fen = ?12, moves_count = ?13, pgn = ?14
+             WHERE id = ?1",
+            params![
+                id,
+                now_ms(),
+                entry.finished,
+                entry.red,
+                entry.black,
+                entry.level.as_ref().map(|l| l.number),
+                entry.level.as_ref().map(|l| l.name.as_str()),
+                row.result,
+                entry.end_reason,
+                entry.date,
+                entry.opening,
+                row.start_fen,
+                row.moves_count,
+                row.pgn,
+            ],
+        )?;
+        Ok(changed > 0)
+    }
+
+    /// Marks game `id` finished with `result` and the reason code `reason`; its record
+    /// states the result too. Whether the row exists.
+    pub fn finish(
+        &mut self,
+        id: GameId,
+        result: GameResult,
+        reason: &str,
+    ) -> Result<bool, ArchiveError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let stored: Option<String> = tx
+            .query_row("SELECT pgn FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?;
+        let Some(text) = stored else {
+            return Ok(false);
+        };
+        let mut record = read_pgn(&text)?;
+        record.result = result;
+        let text = write_pgn(&record)?;
+        tx.execute(
+            "UPDATE games SET finished = 1, result = ?2, end_reason = ?3, pgn = ?4,
+                 updated_ms = ?5
+             WHERE id = ?1",
+            params![id, result_text(result), reason, text, now_ms()],
+        )?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// Keeps `review` (JSON text) with game `id`; whether the row exists.
+    pub fn set_review(&mut self, id: GameId, review: &str) -> Result<bool, ArchiveError> {
+        let changed = self.conn.execute(
+            "UPDATE games SET review = ?2, updated_ms = ?3 WHERE id = ?1",
+            params![id, review, now_ms()],
+        )?;
+        Ok(changed > 0)
+    }
+
+    /// The row saved under `key`, if any.
+    pub fn id_of_key(&self, key: &str) -> Result<Option<GameId>, ArchiveError> {
+        Ok(self
+            .conn
+            .query_row("SELECT id FROM games WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The games `filter` chooses, newest date first (then the last created first).
+    pub fn list(&self, filter: &Filter) -> Result<Vec<GameSummary>, ArchiveError> {
+        let mut conditions = Vec::new();
+        let mut values: Vec<Value> = Vec::new();
+        if let Some(result) = filter.result {
+            match result_text(result) {
+                Some(text) => {
+                    conditions.push("result = ?");
+                    values.push(Value::Text(text.to_string()));
+                }
+                None => conditions.push("result IS NULL"),
+            }
+        }
+        if let Some(level) = filter.level {
+            conditions.push("level = ?");
+            values.push(Value::Integer(i64::from(level)));
+        }
+        if let Some(finished) = filter.finished {
+            conditions.push("finished = ?");
+            values.push(Value::Integer(i64::from(finished)));
+        }
+        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games");
+        if !conditions.is_empty() {
+            sql.push_str(" WHERE ");
+            sql.push_str(&conditions.join(" AND "));
+        }
+        sql.push_str(" ORDER BY date DESC, created_ms DESC, id DESC");
+        if let Some(limit) = filter.limit {
+            sql.push_str(&format!(" LIMIT {limit}"));
+        }
+        let mut statement = self.conn.prepare(&sql)?;
+        let rows = statement.query_map(rusqlite::params_from_iter(values), summary_of)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Game `id`, whole.
+    pub fn get(&self, id: GameId) -> Result<Option<StoredGame>, ArchiveError> {
+        let sql =
+            format!("SELECT {SUMMARY_COLUMNS}, start_fen, pgn, review FROM games WHERE id = ?1");
+        Ok(self
+            .conn
+            .query_row(&sql, [id], |r| {
+                Ok(StoredGame {
+                    summary: summary_of(r)?,
+                    start_fen: r.get(16)?,
+                    pgn: r.get(17)?,
+                    review: r.get(18)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Deletes game `id`; whether it existed.
+    pub fn delete(&mut self, id: GameId) -> Result<bool, ArchiveError> {
+        Ok(self.conn.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
+    }
+
+    /// How many games the archive holds.
+    pub fn count(&self) -> Result<usize, ArchiveError> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// Every game as one PGN file, oldest first, moves in `notation`: each record as it was
+    /// stored (tags, comments, variations, result).
+    pub fn export_pgn(&self, notation: Notation) -> Result<String, ArchiveError> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT pgn FROM games ORDER BY date, created_ms, id")?;
+        let texts = statement.query_map([], |r| r.get::<_, String>(0))?;
+        let mut records = Vec::new();
+        for text in texts {
+            records.push(read_pgn(&text?)?);
+        }
+        let written = OutputFormat::Pgn(notation)
+            .write(&records)
+            .map_err(|e| ArchiveError::Record(e.to_string()))?;
+        String::from_utf8(written.bytes).map_err(|e| ArchiveError::Record(e.to_string()))
+    }
+
+    /// Adds the games of a record file read into `collection`, in one transaction: each game
+    /// that was read becomes a row (source `imported`, players, date and opening from its
+    /// tags); the games that could not be read are reported, not added.
+    pub fn import(&mut self, collection: Collection) -> Result<ImportReport, ArchiveError> {
+        let mut report = ImportReport {
+            warnings: collection.warnings,
+            ..ImportReport::default()
+        };
+        let mut entries = Vec::new();
+        for game in collection.games {
+            match game {
+                Ok(record) => entries.push(imported_entry(record)),
+                Err(error) => report.broken.push(error),
+            }
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for entry in &entries {
+            let row = Stored::of(entry)?;
+            let now = now_ms();
+            tx.execute(
+                "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, result,
+                     date, opening, start_fen, moves_count, pgn, source)
+                 VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    new_key(),
+                    now,
+                    entry.finished,
+                    entry.red,
+                    entry.black,
+                    row.result,
+                    entry.date,
+                    entry.opening,
+                    row.start_fen,
+                    row.moves_count,
+                    row.pgn,
+                    entry.source.name(),
+                ],
+            )?;
+            report.imported.push(tx.last_insert_rowid());
+        }
+        tx.commit()?;
+        Ok(report)
+    }
+}
+
+/// What a row stores besides the caller's fields.
+struct Stored {
+    result: Option<&'static str>,
+    start_fen: String,
+    moves_count: i64,
+    pgn: String,
+}
+
+impl Stored {
+    fn of(entry: &GameEntry) -> Result<Stored, ArchiveError> {
+        let mut record = entry.record.clone();
+        set_tag(&mut record, "Red", &entry.red);
+        set_tag(&mut record, "Black", &entry.black);
+        set_tag(&mut record, "Date", &entry.date);
+        Ok(Stored {
+            result: result_text(record.result),
+            start_fen: record.start.to_fen(),
+            moves_count: record.moves.moves.len() as i64,
+            pgn: write_pgn(&record)?,
+        })
+    }
+}
+
+fn set_tag(record: &mut xiangqi_records::Game, name: &str, value: &str) {
+    if value.is_empty() {
+        record.tags.remove(name);
+    } else {
+        record.tags.set(name, value);
+    }
+}
+
+/// The entry for a game read from a file.
+fn imported_entry(record: xiangqi_records::Game) -> GameEntry {
+    let tag = |name: &str| record.tags.get(name).unwrap_or("").trim().to_string();
+    let date = match tag("Date") {
+        d if d.is_empty() => "????.??.??".to_string(),
+        d => d,
+    };
+    let opening = Some(tag("Opening")).filter(|o| !o.is_empty());
+    GameEntry {
+        key: None,
+        finished: record.result != GameResult::Unknown,
+        red: tag("Red"),
+        black: tag("Black"),
+        level: None,
+        end_reason: None,
+        date,
+        opening,
+        source: Source::Imported,
+        record,
+    }
+}
+
+/// How a result is kept: `red-wins`, `black-wins`, `draw`, or NULL when not known.
+fn result_text(result: GameResult) -> Option<&'static str> {
+    match result {
+        GameResult::RedWins => Some("red-wins"),
+        GameResult::BlackWins => Some("black-wins"),
+        GameResult::Draw => Some("draw"),
+        GameResult::Unknown => None,
+    }
+}
+
+fn result_of(text: Option<&str>) -> GameResult {
+    match text {
+        Some("red-wins") => GameResult::RedWins,
+        Some("black-wins") => GameResult::BlackWins,
+        Some("draw") => GameResult::Draw,
+        _ => GameResult::Unknown,
+    }
+}
+
+fn summary_of(r: &Row<'_>) -> rusqlite::Result<GameSummary> {
+    let level: Option<u32> = r.get(7)?;
+    let level_name: Option<String> = r.get(8)?;
+    let result: Option<String> = r.get(9)?;
+    let source: String = r.get(14)?;
+    let moves: i64 = r.get(13)?;
+    Ok(GameSummary {
+        id: r.get(0)?,
+        key: r.get(1)?,
+        created_ms: r.get(2)?,
+        updated_ms: r.get(3)?,
+        finished: r.get(4)?,
+        red: r.get(5)?,
+        black: r.get(6)?,
+        level: level.map(|number| Level {
+            number,
+            name: level_name.unwrap_or_default(),
+        }),
+        result: result_of(result.as_deref()),
+        end_reason: r.get(10)?,
+        date: r.get(11)?,
+        opening: r.get(12)?,
+        moves_count: usize::try_from(moves).unwrap_or(0),
+        source: Source::from_name(&source),
+        reviewed: r.get(15)?,
+    })
+}
+
+/// The record as it is stored: PGN with ICCS moves.
+fn write_pgn(record: &xiangqi_records::Game) -> Result<String, ArchiveError> {
+    pgn::write_game(record, STORED_NOTATION).map_err(|e| ArchiveError::Record(e.to_string()))
+}
+
+/// A stored record read back.
+pub(crate) fn read_pgn(text: &str) -> Result<xiangqi_records::Game, ArchiveError> {
+    let mut games = pgn::read_str(text).map_err(|e| ArchiveError::Record(e.to_string()))?;
+    match games.len() {
+        1 => Ok(games.remove(0)),
+        n => Err(ArchiveError::Record(format!(
+            "a stored record holds {n} games instead of one"
+        ))),
+    }
+}
+
+/// Now, in milliseconds since 1970 (UTC).
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A key no other game has: 128 random bits from the standard library's hasher seeds, mixed
+/// with the time and a counter.
+pub fn new_key() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let part = |salt: u64| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(salt);
+        h.write_u64(n);
+        h.write_i64(now_ms());
+        h.finish()
+    };
+    format!("{:016x}{:016x}", part(1), part(2))
+}

@@ -1,0 +1,63 @@
+//! The database's tables, and the steps that bring a database of any earlier version to the
+//! newest. The version is kept in `PRAGMA user_version`; each step runs once, in order, in
+//! one transaction with the version bump, so a later version only appends steps.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+/// The steps, in order: step `i` brings version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: the games.
+    "CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        key         TEXT    NOT NULL UNIQUE,
+        created_ms  INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        finished    INTEGER NOT NULL DEFAULT 0,
+        red         TEXT    NOT NULL DEFAULT '',
+        black       TEXT    NOT NULL DEFAULT '',
+        level       INTEGER,
+        level_name  TEXT,
+        result      TEXT,
+        end_reason  TEXT,
+        date        TEXT    NOT NULL,
+        opening     TEXT,
+        start_fen   TEXT    NOT NULL,
+        moves_count INTEGER NOT NULL,
+        pgn         TEXT    NOT NULL,
+        source      TEXT    NOT NULL,
+        review      TEXT
+    );
+    CREATE INDEX games_by_date ON games (date DESC, created_ms DESC, id DESC);",
+];
+
+/// The newest schema version this program knows.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The database's schema version.
+pub fn version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+}
+
+/// Outcome of [`migrate`]: the version found, when it is newer than this program knows.
+pub enum Migrated {
+    /// The database is at [`SCHEMA_VERSION`].
+    Current,
+    /// The database is at a newer version.
+    Newer(i64),
+}
+
+/// Brings the database to [`SCHEMA_VERSION`], step by step; another process migrating at
+/// the same time waits for the lock, then finds the work done.
+pub fn migrate(conn: &mut Connection) -> rusqlite::Result<Migrated> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let found = version(&tx)?;
+    if found > SCHEMA_VERSION {
+        return Ok(Migrated::Newer(found));
+    }
+    for (step, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", step as i64 + 1)?;
+    }
+    tx.commit()?;
+    Ok(Migrated::Current)
+}
