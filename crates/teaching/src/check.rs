@@ -2,9 +2,14 @@
 //! played through. A position must be legal, every solution a legal line that reaches the
 //! exercise's goal, every `wrong` move refused (illegal, with the rules core's reason, or
 //! legal but not a solution where the kind allows that), notation answers must agree with
-//! our notation reader and writer, and every text must exist in every language.
+//! our notation reader and writer, and every text must exist in every language. A mate in
+//! more than one move is proven by the puzzles' mate prover (`mate_proof`); a lesson of the
+//! mating-patterns course has its own further rules ([`pattern`]).
 
-use crate::catalog::COURSE_IDS;
+mod mate_proof;
+pub mod pattern;
+
+use crate::catalog::{COURSE_IDS, CourseId, PATTERN_IDS};
 use crate::lang::Lang;
 use crate::lesson::{Exercise, Kind, Lesson, Text};
 use std::collections::BTreeSet;
@@ -55,15 +60,18 @@ pub fn check_lesson(lesson: &Lesson) -> Result<(), Vec<ExerciseProblem>> {
         lesson: &lesson.id,
         problems: Vec::new(),
     };
-    if !COURSE_IDS.contains(&lesson.id.as_str()) {
-        report.add(
+    match CourseId::of_lesson(&lesson.id) {
+        Some(CourseId::Patterns) => pattern::check_pattern_lesson(&mut report, lesson),
+        Some(CourseId::Rules) => pattern::check_no_pattern_names(&mut report, lesson),
+        None => report.add(
             Place::Lesson,
             format!(
-                "unknown lesson id '{}': use one of {}",
+                "unknown lesson id '{}': use one of {}, or a pattern: {}",
                 lesson.id,
-                COURSE_IDS.join(", ")
+                COURSE_IDS.join(", "),
+                PATTERN_IDS.join(", ")
             ),
-        );
+        ),
     }
     report.text(Place::Lesson, "the title", &lesson.title);
     if lesson.pages.is_empty() {
@@ -411,6 +419,15 @@ fn check_ending(report: &mut Report, played: &Played, ending: Ending) -> Vec<Mov
 
 fn check_mate(report: &mut Report, played: &Played) {
     let mates_at_once = check_ending(report, played, Ending::Checkmate);
+    if !played.one_move() {
+        let tree = mate_proof::MateTree {
+            place: played.place,
+            pos: &played.pos,
+            lines: played.lines.iter().map(|l| l.moves.as_slice()).collect(),
+        };
+        tree.check(report);
+        return;
+    }
     if played.exercise.unique == Some(true) {
         let count = played.lines.len();
         if count != 1 {

@@ -33,10 +33,16 @@ impl Text {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
-    /// The lesson's id, one of [`crate::COURSE_IDS`].
+    /// The lesson's id, one of [`crate::COURSE_IDS`] or [`crate::PATTERN_IDS`].
     pub id: String,
     /// The lesson's title.
     pub title: Text,
+    /// For a named mating pattern: its Chinese name (e.g. `马后炮`), shown in every language.
+    #[serde(default)]
+    pub chinese: Option<String>,
+    /// For a named mating pattern: its Chinese name in pinyin with tone marks (`mǎ hòu pào`).
+    #[serde(default)]
+    pub pinyin: Option<String>,
     /// The explanation, a short paragraph with a board picture each.
     #[serde(rename = "page", default)]
     pub pages: Vec<Page>,

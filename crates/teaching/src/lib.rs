@@ -1,6 +1,7 @@
-//! The rules course: lessons kept as TOML data files (`lessons/`, format in
-//! `lessons/README.md`), embedded in the binary, read into a typed model
-//! ([`lesson::Lesson`]) and checked against the rules core ([`check::check_lesson`]); and
+//! The courses: the rules course and the named mating patterns, lessons kept as TOML data
+//! files (`lessons/`, `patterns/`, format in `lessons/README.md`), embedded in the binary,
+//! read into a typed model ([`lesson::Lesson`]) and checked against the rules core, mates
+//! proven by the mate prover ([`check::check_lesson`]); and
 //! game review ([`review`]): every move of a game judged by the engine, classified by the
 //! expected score it lost, with the refutation of each mistake.
 
@@ -13,7 +14,9 @@ pub mod puzzles;
 pub mod review;
 
 pub use catalog::{
-    COURSE_IDS, LESSON_FILES, LessonFile, LoadError, course, load_course, parse_lesson,
+    COURSE_IDS, CourseId, LESSON_FILES, LessonFile, LoadError, PATTERN_FILES, PATTERN_IDS,
+    PatternExercise, UnknownCourse, course, lessons, load, load_course, parse_lesson,
+    pattern_exercises,
 };
 pub use check::{ExerciseProblem, Place, check_lesson};
 pub use lang::{Lang, UnknownLang};

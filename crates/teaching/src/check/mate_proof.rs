@@ -1,0 +1,216 @@
+//! The proof of a mate in N: a `mate` exercise whose lines are longer than one move is proven
+//! by the puzzles' mate prover ([`crate::puzzles::MateProver`]): one first move mates in N
+//! against every defence, in no fewer, and no other first move mates as fast. Its first line
+//! is the prover's principal line; every line answers each of the defender's turns with one
+//! reply, a longest defence, and lists at each later turn of the learner every move that
+//! still mates in the moves left (the app accepts those and refuses the rest).
+
+use super::{Place, Report};
+use crate::puzzles::proof::DEFAULT_NODE_BUDGET;
+use crate::puzzles::{MateProofError, MateProver};
+use std::collections::BTreeSet;
+use xiangqi_rules::{Move, Position};
+
+/// The proof of one exercise: where it is, its position and its lines.
+pub(super) struct MateTree<'a> {
+    /// Where the exercise is, for the report.
+    pub place: Place,
+    /// The exercise's position; the side to move mates.
+    pub pos: &'a Position,
+    /// The solution lines, played (every move legal).
+    pub lines: Vec<&'a [Move]>,
+}
+
+impl MateTree<'_> {
+    /// Checks the tree; every fault goes to `report`.
+    pub fn check(&self, report: &mut Report) {
+        let length = self.lines[0].len();
+        if self.lines.iter().any(|line| line.len() != length) {
+            report.add(
+                self.place,
+                "the solution lines of a mate have different lengths; every line of a mate in N \
+                 has 2N-1 moves"
+                    .to_string(),
+            );
+            return;
+        }
+        let n = length.div_ceil(2);
+        let mut prover = MateProver::new(DEFAULT_NODE_BUDGET);
+        let proof = match prover.prove(self.pos, n as u32) {
+            Ok(proof) => proof,
+            Err(e) => {
+                report.add(self.place, format!("the mate in {n} is not proven: {e}"));
+                return;
+            }
+        };
+        if self.lines[0] != proof.line.as_slice() {
+            report.add(
+                self.place,
+                format!(
+                    "solution 1 is not the prover's principal line: {}",
+                    text(&proof.line)
+                ),
+            );
+        }
+        let firsts: BTreeSet<Move> = self.lines.iter().map(|line| line[0]).collect();
+        if firsts.len() != 1 {
+            report.add(
+                self.place,
+                format!(
+                    "only {} mates in {n}, but the lines start with {}",
+                    proof.line[0],
+                    text(&firsts.into_iter().collect::<Vec<_>>())
+                ),
+            );
+            return;
+        }
+        let all: Vec<usize> = (0..self.lines.len()).collect();
+        let mut pos = self.pos.clone();
+        let first = self.lines[0][0];
+        let undo = pos.make_move(first);
+        let walked = self.defender_turn(report, &mut prover, &mut pos, 1, &all, n - 1);
+        pos.unmake_move(first, undo);
+        if let Err(e) = walked {
+            report.add(self.place, format!("the proof did not finish: {e}"));
+        }
+    }
+
+    /// The learner's turn at ply `ply` on the lines `at`, with `n` moves to mate: the lines
+    /// list exactly the moves that still mate in `n`.
+    fn solver_turn(
+        &self,
+        report: &mut Report,
+        prover: &mut MateProver,
+        pos: &mut Position,
+        ply: usize,
+        at: &[usize],
+        n: usize,
+    ) -> Result<(), MateProofError> {
+        let listed: BTreeSet<Move> = at.iter().map(|&i| self.lines[i][ply]).collect();
+        let mut mating = BTreeSet::new();
+        for &m in pos.legal_moves().iter() {
+            let undo = pos.make_move(m);
+            let lost = loses_within(prover, pos, n - 1);
+            pos.unmake_move(m, undo);
+            if lost? {
+                mating.insert(m);
+            }
+        }
+        let path = self.path(at[0], ply);
+        for m in listed.difference(&mating) {
+            report.add(
+                self.place,
+                format!("{path}{m} does not mate in {n}: the defence holds"),
+            );
+        }
+        for m in mating.difference(&listed) {
+            report.add(
+                self.place,
+                format!("{path}{m} mates in {n} too but is not a solution"),
+            );
+        }
+        if n == 1 {
+            return Ok(());
+        }
+        for &m in listed.intersection(&mating) {
+            let next: Vec<usize> = at
+                .iter()
+                .copied()
+                .filter(|&i| self.lines[i][ply] == m)
+                .collect();
+            let undo = pos.make_move(m);
+            let walked = self.defender_turn(report, prover, pos, ply + 1, &next, n - 1);
+            pos.unmake_move(m, undo);
+            walked?;
+        }
+        Ok(())
+    }
+
+    /// The defender's turn at ply `ply`, mated in `n` more moves of the learner at the
+    /// longest: the lines give one reply, and after it the mate takes all `n`.
+    fn defender_turn(
+        &self,
+        report: &mut Report,
+        prover: &mut MateProver,
+        pos: &mut Position,
+        ply: usize,
+        at: &[usize],
+        n: usize,
+    ) -> Result<(), MateProofError> {
+        let replies: BTreeSet<Move> = at.iter().map(|&i| self.lines[i][ply]).collect();
+        let path = self.path(at[0], ply);
+        if replies.len() != 1 {
+            report.add(
+                self.place,
+                format!(
+                    "{path}the lines give {} different replies; list one, the longest defence",
+                    replies.len()
+                ),
+            );
+            return Ok(());
+        }
+        let reply = self.lines[at[0]][ply];
+        let undo = pos.make_move(reply);
+        let needed = prover.mate_distance(pos, n as u8);
+        let walked = match needed {
+            Ok(Some(d)) if usize::from(d) == n => {
+                self.solver_turn(report, prover, pos, ply + 1, at, n)
+            }
+            Ok(Some(d)) => {
+                report.add(
+                    self.place,
+                    format!(
+                        "{path}reply {reply} is not the longest defence: it is mated in {d}, \
+                         not {n}"
+                    ),
+                );
+                Ok(())
+            }
+            Ok(None) => {
+                report.add(
+                    self.place,
+                    format!("{path}after reply {reply} there is no mate in {n}"),
+                );
+                Ok(())
+            }
+            Err(e) => Err(e),
+        };
+        pos.unmake_move(reply, undo);
+        walked
+    }
+
+    /// The moves of line `line` before ply `ply`, as a prefix for a problem's text.
+    fn path(&self, line: usize, ply: usize) -> String {
+        format!("after {}: ", text(&self.lines[line][..ply]))
+    }
+}
+
+/// Whether the side to move loses within `n` moves of its opponent: it has no legal move,
+/// or the opponent mates within `n` after each of its moves.
+fn loses_within(
+    prover: &mut MateProver,
+    pos: &mut Position,
+    n: usize,
+) -> Result<bool, MateProofError> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Ok(true);
+    }
+    if n == 0 {
+        return Ok(false);
+    }
+    for &m in moves.iter() {
+        let undo = pos.make_move(m);
+        let mated = prover.mate_distance(pos, n as u8);
+        pos.unmake_move(m, undo);
+        if mated?.is_none() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn text(moves: &[Move]) -> String {
+    let shown: Vec<String> = moves.iter().map(Move::to_string).collect();
+    shown.join(" ")
+}
