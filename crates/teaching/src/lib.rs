@@ -10,6 +10,7 @@ pub mod check;
 pub mod lang;
 pub mod learner_rating;
 pub mod lesson;
+pub mod openings;
 pub mod puzzles;
 pub mod review;
 

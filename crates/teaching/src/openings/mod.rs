@@ -1,0 +1,205 @@
+//! Opening names by the ECCO classification (codes A00–E99, as published by xqbase, ECCO
+//! 2004): which opening and variation a game's first moves make, with the family's name in
+//! English and Russian for interfaces that do not show the Chinese names.
+//!
+//! The data lives in `crates/teaching/openings/` (format and credits in its README): every
+//! code with its names (`codes.tsv`), the families (`families.tsv`) and the lines leading to
+//! each code (`lines.tsv`). The classifier reads the first ten moves of each side as ECCO
+//! does, moves of each step in any order, so transposed move orders reach the same code.
+//!
+//! Beside [`classify`], [`continuations`] names the code each legal move from a position
+//! leads to (for an opening explorer) and [`fill_tags`] writes a record's ECCO tags.
+
+mod classify;
+mod table;
+mod tags;
+
+use crate::lang::Lang;
+use std::fmt;
+use xiangqi_rules::{Move, Position, START_FEN};
+
+pub use table::{Family, TableError, all_codes, load};
+pub use tags::fill_tags;
+
+/// An ECCO opening: the code, its Chinese names and its family.
+#[derive(Clone, Copy, Debug)]
+pub struct Opening {
+    /// The code, e.g. `C48`.
+    pub code: &'static str,
+    /// The opening's Chinese name, e.g. `中炮过河车互进七兵对屏风马平炮兑车`.
+    pub name: &'static str,
+    /// The variation's Chinese name, e.g. `红仕角炮对黑退边炮`; empty when there is none.
+    pub variation: &'static str,
+    /// The family the code belongs to, named in three languages.
+    pub family: &'static Family,
+    /// False for the codes the classification leaves unused (named after their group).
+    pub named: bool,
+}
+
+impl PartialEq for Opening {
+    fn eq(&self, other: &Opening) -> bool {
+        self.code == other.code
+    }
+}
+
+impl Eq for Opening {}
+
+impl Opening {
+    /// The family's name in `lang`.
+    pub fn family_name(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => &self.family.en,
+            Lang::Ru => &self.family.ru,
+            Lang::Zh => &self.family.zh,
+        }
+    }
+
+    /// The name an interface in `lang` shows: the Chinese opening and variation for `zh`,
+    /// the translated family for `en` and `ru`.
+    pub fn title(&self, lang: Lang) -> String {
+        match lang {
+            Lang::Zh if self.variation.is_empty() => self.name.to_string(),
+            Lang::Zh => format!("{} {}", self.name, self.variation),
+            _ => self.family_name(lang).to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Opening {
+    /// `C48 中炮过河车互进七兵对屏风马平炮兑车 红仕角炮对黑退边炮`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.code, self.title(Lang::Zh))
+    }
+}
+
+/// Why a game cannot be classified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// The game starts from another position than the initial one (FEN given).
+    NotFromStart(String),
+    /// A move is not legal where it is played.
+    IllegalMove {
+        /// 0-based ply of the move.
+        ply: usize,
+        /// The move, as given.
+        mv: Move,
+    },
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::NotFromStart(fen) => write!(
+                f,
+                "openings are named only for games from the initial position, not from {fen}"
+            ),
+            OpeningError::IllegalMove { ply, mv } => {
+                let side = if ply % 2 == 0 { "Red" } else { "Black" };
+                write!(
+                    f,
+                    "move {} ({side}) {mv} is not legal in the position before it",
+                    ply / 2 + 1
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
+fn opening_at(index: usize) -> Opening {
+    let t = table::table();
+    let e = &t.entries[index];
+    Opening {
+        code: &e.code,
+        name: &e.opening,
+        variation: &e.variation,
+        family: &t.families[e.family],
+        named: e.named,
+    }
+}
+
+/// The opening with `code` (e.g. `C48`), if there is such a code.
+pub fn by_code(code: &str) -> Option<Opening> {
+    table::table().position(code).map(opening_at)
+}
+
+/// Every code A00–E99 in order, unused ones included.
+pub fn all() -> impl Iterator<Item = Opening> {
+    (0..table::table().entries.len()).map(opening_at)
+}
+
+/// Plays `moves` from the initial position, refusing the first illegal one.
+fn play(moves: &[Move]) -> Result<Position, OpeningError> {
+    let mut pos = Position::startpos();
+    for (ply, &mv) in moves.iter().enumerate() {
+        if !pos.is_legal(mv) {
+            return Err(OpeningError::IllegalMove { ply, mv });
+        }
+        pos.make_move(mv);
+    }
+    Ok(pos)
+}
+
+/// The ECCO code of moves already known to be legal from the initial position.
+fn classify_legal(moves: &[Move]) -> Option<Opening> {
+    if moves.is_empty() {
+        return None;
+    }
+    let t = table::table();
+    let index = classify::walk(t, &classify::Sides::new(moves)).or_else(|| t.position("A00"))?;
+    Some(opening_at(index))
+}
+
+/// The opening of a game from the initial position that begins with `moves` (Red first):
+/// `None` before the first move, an error naming the first illegal move.
+pub fn classify(moves: &[Move]) -> Result<Option<Opening>, OpeningError> {
+    play(moves)?;
+    Ok(classify_legal(moves))
+}
+
+/// Whether `pos` is the initial position (board and side to move).
+pub fn is_initial(pos: &Position) -> bool {
+    let fen = pos.to_fen();
+    let fields = |f: &str| f.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    fields(&fen) == fields(START_FEN)
+}
+
+/// The opening of a game that starts at `start` with `moves`: an error when `start` is not
+/// the initial position or a move is illegal.
+pub fn classify_from(start: &Position, moves: &[Move]) -> Result<Option<Opening>, OpeningError> {
+    if !is_initial(start) {
+        return Err(OpeningError::NotFromStart(start.to_fen()));
+    }
+    classify(moves)
+}
+
+/// A legal move from a position and the opening the game reaches with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Continuation {
+    /// The move.
+    pub mv: Move,
+    /// The opening of the game after it.
+    pub opening: Opening,
+}
+
+/// Every legal move after `moves` (from the initial position) with the opening it leads to,
+/// in ICCS order; the moves that change the code first. For an explorer: which ECCO lines
+/// each continuation enters.
+pub fn continuations(moves: &[Move]) -> Result<Vec<Continuation>, OpeningError> {
+    let pos = play(moves)?;
+    let current = classify_legal(moves).map(|o| o.code);
+    let mut line = moves.to_vec();
+    let mut out: Vec<Continuation> = pos
+        .legal_moves()
+        .iter()
+        .filter_map(|&mv| {
+            line.push(mv);
+            let opening = classify_legal(&line);
+            line.pop();
+            opening.map(|opening| Continuation { mv, opening })
+        })
+        .collect();
+    out.sort_by_key(|c| (Some(c.opening.code) == current, c.mv.to_string()));
+    Ok(out)
+}

@@ -1,0 +1,299 @@
+//! The ECCO data shipped in `crates/teaching/openings/`: every code with its names, the
+//! opening families in three languages, and the steps (lines) that lead to each code. Read
+//! once from the embedded text; a fault in that text names its file and line.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+use xiangqi_rules::{Move, Square};
+
+const CODES: &str = include_str!("../../openings/codes.tsv");
+const FAMILIES: &str = include_str!("../../openings/families.tsv");
+const LINES: &str = include_str!("../../openings/lines.tsv");
+
+/// Red and Black's moves are looked at up to this many each, as ECCO does.
+pub const WINDOW: usize = 10;
+
+/// One ECCO code and its names.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The code, `A00`–`E99`.
+    pub code: String,
+    /// The opening's Chinese name, e.g. `中炮过河车互进七兵对屏风马平炮兑车`.
+    pub opening: String,
+    /// The variation's Chinese name, e.g. `红仕角炮对黑退边炮`; empty when the code has none.
+    pub variation: String,
+    /// False for codes the classification leaves unused (their name is their group's).
+    pub named: bool,
+    /// Index into [`Table::families`].
+    pub family: usize,
+}
+
+/// An opening family, named in the three interface languages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    /// A stable key, e.g. `screen-horses`.
+    pub key: String,
+    /// The Chinese name, e.g. `中炮对屏风马`.
+    pub zh: String,
+    /// The English name, e.g. `Central Cannon vs Screen Horses`.
+    pub en: String,
+    /// The Russian name, e.g. `Центральная пушка против ширмы из коней`.
+    pub ru: String,
+}
+
+/// A move a step needs: any of `moves`, among the side's first `within` moves.
+#[derive(Clone, Debug)]
+pub struct Need {
+    /// The moves that satisfy the need (one of them suffices).
+    pub moves: Vec<Move>,
+    /// How many of the side's first moves are searched.
+    pub within: usize,
+}
+
+/// A step from one code to another: the moves of each side it needs.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// Index of the entry the step leaves, `None` for the start.
+    pub parent: Option<usize>,
+    /// Index of the entry the step reaches.
+    pub child: usize,
+    /// Lower ranks are preferred among the steps that can be taken.
+    pub rank: i32,
+    /// Red's moves.
+    pub red: Vec<Need>,
+    /// Black's moves.
+    pub black: Vec<Need>,
+}
+
+/// The whole shipped table.
+#[derive(Debug)]
+pub struct Table {
+    /// Every code A00–E99, in order.
+    pub entries: Vec<Entry>,
+    /// The opening families.
+    pub families: Vec<Family>,
+    /// The steps between codes.
+    pub steps: Vec<Step>,
+    index: HashMap<String, usize>,
+}
+
+/// A fault in the shipped data: the file, the line and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The data file, e.g. `lines.tsv`.
+    pub file: &'static str,
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} line {}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl Table {
+    /// The index of `code` (e.g. `C48`), if the table has it.
+    pub fn position(&self, code: &str) -> Option<usize> {
+        self.index.get(code).copied()
+    }
+}
+
+/// The lines of a data file that hold data (not comments, not blank), numbered from 1.
+fn data_lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| (i + 1, l.split('\t').collect()))
+}
+
+/// Every code from `A00` to `E99`, in order.
+pub fn all_codes() -> impl Iterator<Item = String> {
+    ['A', 'B', 'C', 'D', 'E']
+        .into_iter()
+        .flat_map(|letter| (0..100).map(move |n| format!("{letter}{n:02}")))
+}
+
+/// The first and last code of each family, in the order of the families.
+type CodeRanges = Vec<(String, String)>;
+
+fn parse_families() -> Result<(Vec<Family>, CodeRanges), TableError> {
+    let mut families = Vec::new();
+    let mut ranges = Vec::new();
+    for (line, cols) in data_lines(FAMILIES) {
+        let err = |message: String| TableError {
+            file: "families.tsv",
+            line,
+            message,
+        };
+        let [key, first, last, zh, en, ru] = cols[..] else {
+            return Err(err(format!("expected 6 columns, found {}", cols.len())));
+        };
+        if [key, zh, en, ru].iter().any(|s| s.trim().is_empty()) {
+            return Err(err("a name is empty".into()));
+        }
+        families.push(Family {
+            key: key.into(),
+            zh: zh.into(),
+            en: en.into(),
+            ru: ru.into(),
+        });
+        ranges.push((first.to_string(), last.to_string()));
+    }
+    Ok((families, ranges))
+}
+
+fn parse_entries(ranges: &[(String, String)]) -> Result<Vec<Entry>, TableError> {
+    let mut entries = Vec::new();
+    let mut expected = all_codes();
+    for (line, cols) in data_lines(CODES) {
+        let err = |message: String| TableError {
+            file: "codes.tsv",
+            line,
+            message,
+        };
+        let [code, opening, variation, status] = cols[..] else {
+            return Err(err(format!("expected 4 columns, found {}", cols.len())));
+        };
+        let want = expected.next().unwrap_or_default();
+        if code != want {
+            return Err(err(format!("expected code {want:?}, found {code:?}")));
+        }
+        if opening.trim().is_empty() {
+            return Err(err(format!("{code} has no name")));
+        }
+        let named = match status {
+            "named" => true,
+            "reserved" => false,
+            other => return Err(err(format!("unknown status {other:?}"))),
+        };
+        let family = ranges
+            .iter()
+            .position(|(first, last)| first.as_str() <= code && code <= last.as_str())
+            .ok_or_else(|| err(format!("{code} is in no family of families.tsv")))?;
+        entries.push(Entry {
+            code: code.into(),
+            opening: opening.into(),
+            variation: variation.into(),
+            named,
+            family,
+        });
+    }
+    if let Some(missing) = expected.next() {
+        return Err(TableError {
+            file: "codes.tsv",
+            line: CODES.lines().count(),
+            message: format!("the codes stop before {missing}"),
+        });
+    }
+    Ok(entries)
+}
+
+/// Reads one column of moves: `-`, or needs separated by spaces (`a|b@n`).
+fn parse_needs(text: &str) -> Result<Vec<Need>, String> {
+    if text == "-" {
+        return Ok(Vec::new());
+    }
+    text.split_whitespace()
+        .map(|token| {
+            let (alternatives, within) = match token.split_once('@') {
+                Some((moves, n)) => {
+                    let n: usize = n
+                        .parse()
+                        .map_err(|_| format!("bad move count in {token:?}"))?;
+                    if n == 0 || n > WINDOW {
+                        return Err(format!("move count out of 1..={WINDOW} in {token:?}"));
+                    }
+                    (moves, n)
+                }
+                None => (token, WINDOW),
+            };
+            let moves = alternatives
+                .split('|')
+                .map(|m| {
+                    m.parse::<Move>()
+                        .map_err(|e| format!("bad move {m:?} in {token:?}: {e}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Need { moves, within })
+        })
+        .collect()
+}
+
+fn parse_steps(index: &HashMap<String, usize>) -> Result<Vec<Step>, TableError> {
+    let mut steps = Vec::new();
+    for (line, cols) in data_lines(LINES) {
+        let err = |message: String| TableError {
+            file: "lines.tsv",
+            line,
+            message,
+        };
+        let [parent, child, rank, red, black] = cols[..] else {
+            return Err(err(format!("expected 5 columns, found {}", cols.len())));
+        };
+        let code = |c: &str| {
+            index
+                .get(c)
+                .copied()
+                .ok_or_else(|| err(format!("unknown code {c:?}")))
+        };
+        let parent = if parent == "-" {
+            None
+        } else {
+            Some(code(parent)?)
+        };
+        let step = Step {
+            parent,
+            child: code(child)?,
+            rank: rank
+                .parse()
+                .map_err(|_| err(format!("bad rank {rank:?}")))?,
+            red: parse_needs(red).map_err(&err)?,
+            black: parse_needs(black).map_err(&err)?,
+        };
+        if step.red.is_empty() && step.black.is_empty() {
+            return Err(err("a step needs at least one move".into()));
+        }
+        steps.push(step);
+    }
+    Ok(steps)
+}
+
+/// Reads the shipped data.
+pub fn load() -> Result<Table, TableError> {
+    let (families, ranges) = parse_families()?;
+    let entries = parse_entries(&ranges)?;
+    let index: HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.code.clone(), i))
+        .collect();
+    let steps = parse_steps(&index)?;
+    Ok(Table {
+        entries,
+        families,
+        steps,
+        index,
+    })
+}
+
+/// The shipped table, read on first use. The embedded data is checked by this crate's tests,
+/// so a fault here is a build defect, reported with its file and line.
+pub fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| match load() {
+        Ok(table) => table,
+        Err(e) => panic!("the shipped ECCO data is broken: {e}"),
+    })
+}
+
+/// `m` seen in a mirror standing on the board's middle file (a↔i, b↔h, …).
+pub fn mirrored(m: Move) -> Move {
+    let flip = |s: Square| Square::new(8 - s.file(), s.rank()).unwrap_or(s);
+    Move::new(flip(m.from()), flip(m.to()))
+}

@@ -1,0 +1,283 @@
+//! The ECCO classifier against the published classification: the shipped table, games whose
+//! codes ECCO gives, transpositions, mirrored games, refusals, the explorer's continuations,
+//! record tags, and real game records that carry xqbase's ECCO tags.
+
+use std::path::Path;
+use xiangqi_records::{Game, RecordFormat};
+use xiangqi_rules::{Move, Position};
+use xiangqi_teaching::Lang;
+use xiangqi_teaching::openings::{
+    self, Opening, OpeningError, all, all_codes, by_code, classify, classify_from, continuations,
+    fill_tags,
+};
+
+fn moves(text: &str) -> Vec<Move> {
+    text.split_whitespace()
+        .map(|m| m.parse().unwrap_or_else(|e| panic!("{m}: {e}")))
+        .collect()
+}
+
+fn code_of(text: &str) -> &'static str {
+    classify(&moves(text))
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .unwrap_or_else(|| panic!("{text}: no opening"))
+        .code
+}
+
+fn data(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/ecco")
+        .join(name)
+}
+
+#[test]
+fn the_shipped_table_reads() {
+    openings::load().unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn every_code_from_a00_to_e99_has_a_name_and_a_family() {
+    let codes: Vec<Opening> = all().collect();
+    let expected: Vec<String> = all_codes().collect();
+    assert_eq!(expected.len(), 500);
+    assert_eq!(
+        codes.iter().map(|o| o.code).collect::<Vec<_>>(),
+        expected.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    for o in &codes {
+        assert!(!o.name.trim().is_empty(), "{} has no name", o.code);
+        for lang in Lang::ALL {
+            assert!(!o.family_name(lang).trim().is_empty(), "{} {lang}", o.code);
+        }
+    }
+    // ECCO names 260 of the 500 codes; the others are its reserved codes.
+    assert_eq!(codes.iter().filter(|o| o.named).count(), 260);
+    assert_eq!(
+        by_code("C48").map(|o| o.name),
+        Some("中炮过河车互进七兵对屏风马平炮兑车")
+    );
+    assert_eq!(
+        by_code("C48").map(|o| o.variation),
+        Some("红仕角炮对黑退边炮")
+    );
+    assert_eq!(
+        by_code("A09").map(|o| (o.name, o.named)),
+        Some(("非常见开局", false))
+    );
+    assert!(by_code("F00").is_none());
+}
+
+#[test]
+fn games_reach_the_codes_the_published_classification_gives() {
+    let text = std::fs::read_to_string(data("known-lines.tsv")).expect("known-lines.tsv");
+    let mut letters = std::collections::BTreeSet::new();
+    let mut count = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (code, line_moves) = line.split_once('\t').expect("code<TAB>moves");
+        assert_eq!(code_of(line_moves), code, "{line_moves}");
+        letters.insert(&code[..1]);
+        count += 1;
+    }
+    assert!(count >= 20, "only {count} games");
+    assert_eq!(letters.into_iter().collect::<String>(), "ABCDE");
+}
+
+#[test]
+fn the_name_follows_the_game_move_by_move() {
+    let line = "h2e2 h9g7 h0g2 i9h9 i0h0 g6g5 h0h6 b9c7 c3c4 h7i7 h6g6 i7i8 b2d2";
+    let all_moves = moves(line);
+    let codes: Vec<&str> = (1..=all_moves.len())
+        .map(|n| classify(&all_moves[..n]).unwrap().unwrap().code)
+        .collect();
+    assert_eq!(codes[0], "B00", "炮二平五");
+    assert_eq!(codes[1], "B05", "马８进７");
+    assert_eq!(codes[8], "C30");
+    assert_eq!(codes[9], "C40");
+    assert_eq!(codes[11], "C41");
+    assert_eq!(codes[12], "C48");
+}
+
+#[test]
+fn a_transposed_move_order_reaches_the_same_code() {
+    let main = "h2e2 h9g7 h0g2 i9h9 i0h0 g6g5 h0h6 b9c7 c3c4 h7i7 h6g6 i7i8 b2d2";
+    let transposed = "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9 c3c4 g6g5 h0h6 h7i7 h6g6 i7i8 b2d2";
+    assert_eq!(code_of(main), "C48");
+    assert_eq!(code_of(transposed), "C48");
+    // Screen horses, the right horse first or the left one first.
+    assert_eq!(code_of("h2e2 h9g7 h0g2 b9c7 b0c2"), "C01");
+    assert_eq!(code_of("h2e2 b9c7 h0g2 h9g7 b0c2"), "C01");
+}
+
+#[test]
+fn a_game_opened_on_the_left_is_read_in_the_mirror() {
+    // 炮八平五 … is 炮二平五 … seen in a mirror.
+    assert_eq!(
+        code_of("b2e2 b9c7 b0c2 a9b9"),
+        code_of("h2e2 h9g7 h0g2 i9h9")
+    );
+    assert_eq!(code_of("c3c4 b7c7"), "E10");
+    assert_eq!(code_of("c0e2 h9g7"), code_of("g0e2 b9c7"));
+}
+
+#[test]
+fn no_move_is_no_opening_and_illegal_moves_are_refused() {
+    assert_eq!(classify(&[]), Ok(None));
+    let err = classify(&moves("h2e2 h2e3")).unwrap_err();
+    assert_eq!(
+        err,
+        OpeningError::IllegalMove {
+            ply: 1,
+            mv: "h2e3".parse().unwrap()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "move 1 (Black) h2e3 is not legal in the position before it"
+    );
+    // Black cannot move first.
+    assert!(matches!(
+        classify(&moves("h7e7")),
+        Err(OpeningError::IllegalMove { ply: 0, .. })
+    ));
+}
+
+#[test]
+fn a_game_from_another_position_is_refused() {
+    let start: Position = "3k5/9/9/9/9/9/9/9/9/4K4 w".parse().expect("fen");
+    let err = classify_from(&start, &moves("e0e1")).unwrap_err();
+    assert!(matches!(err, OpeningError::NotFromStart(_)));
+    assert!(err.to_string().contains("initial position"), "{err}");
+    assert_eq!(
+        classify_from(&Position::startpos(), &moves("h2e2")).map(|o| o.map(|o| o.code)),
+        Ok(Some("B00"))
+    );
+}
+
+#[test]
+fn families_are_named_in_english_and_russian() {
+    let c48 = by_code("C48").unwrap();
+    assert_eq!(c48.title(Lang::En), "Central Cannon vs Screen Horses");
+    assert_eq!(
+        c48.title(Lang::Ru),
+        "Центральная пушка против ширмы из коней"
+    );
+    assert_eq!(
+        c48.title(Lang::Zh),
+        "中炮过河车互进七兵对屏风马平炮兑车 红仕角炮对黑退边炮"
+    );
+    assert_eq!(
+        by_code("D24").unwrap().title(Lang::En),
+        "Same Direction Cannons"
+    );
+    assert_eq!(by_code("A10").unwrap().title(Lang::Ru), "Дебют слона");
+}
+
+#[test]
+fn continuations_name_the_line_each_move_enters() {
+    let after = continuations(&moves("h2e2")).unwrap();
+    let replies = Position::startpos()
+        .after(moves("h2e2")[0])
+        .legal_moves()
+        .len();
+    assert_eq!(after.len(), replies, "every legal reply");
+    let code = |m: &str| {
+        after
+            .iter()
+            .find(|c| c.mv.to_string() == m)
+            .map(|c| c.opening.code)
+    };
+    assert_eq!(code("h9g7"), Some("B05"));
+    assert_eq!(code("b9c7"), Some("B01"));
+    assert_eq!(code("h7e7"), Some("D00"));
+    assert_eq!(code("b7e7"), Some("D50"));
+    assert_eq!(code("g6g5"), Some("B00"));
+    // The moves that change the code come first.
+    let first_same = after.iter().position(|c| c.opening.code == "B00").unwrap();
+    assert!(after[first_same..].iter().all(|c| c.opening.code == "B00"));
+    assert!(continuations(&moves("h2e2 h2e3")).is_err());
+}
+
+fn game_of(text: &str) -> Game {
+    let mut game = Game::new(Position::startpos());
+    game.moves = xiangqi_records::Line::from_moves(moves(text));
+    game
+}
+
+#[test]
+fn records_without_a_code_get_ecco_opening_and_variation_tags() {
+    let mut game = game_of("h2e2 h9g7 h0g2 i9h9 i0h0 g6g5 h0h6 b9c7 c3c4 h7i7 h6g6 i7i8 b2d2");
+    let filled = fill_tags(&mut game).unwrap().map(|o| o.code);
+    assert_eq!(filled, Some("C48"));
+    assert_eq!(game.tags.get("ECCO"), Some("C48"));
+    assert_eq!(
+        game.tags.get("Opening"),
+        Some("中炮过河车互进七兵对屏风马平炮兑车")
+    );
+    assert_eq!(game.tags.get("Variation"), Some("红仕角炮对黑退边炮"));
+
+    // A record that has a code keeps its tags.
+    let mut tagged = game_of("h2e2 h9g7");
+    tagged.tags.set("ECCO", "B05");
+    tagged.tags.set("Opening", "自定");
+    assert_eq!(fill_tags(&mut tagged), Ok(None));
+    assert_eq!(tagged.tags.get("Opening"), Some("自定"));
+
+    // A blank code counts as none; an opening without a variation writes no variation.
+    let mut blank = game_of("h2e2 h9g7");
+    blank.tags.set("ECCO", "");
+    fill_tags(&mut blank).unwrap();
+    assert_eq!(blank.tags.get("ECCO"), Some("B05"));
+    assert_eq!(blank.tags.get("Variation"), None);
+
+    // An endgame study has no opening.
+    let mut study = Game::new("3k5/9/9/9/9/9/9/9/9/4K4 w".parse().unwrap());
+    study.moves = xiangqi_records::Line::from_moves(moves("e0e1"));
+    assert_eq!(fill_tags(&mut study), Ok(None));
+    assert_eq!(study.tags.get("ECCO"), None);
+}
+
+/// Real tournament records that carry xqbase's ECCO tags (`tests/data/ecco/real/`, sources
+/// in its README): our code for each game against its tag.
+#[test]
+fn real_records_agree_with_their_xqbase_tags() {
+    let dir = data("real");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("real records")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    let (mut games, mut agree) = (0, 0);
+    let mut disagreements = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).expect("read");
+        let read = RecordFormat::detect(&bytes, Some("pgn"))
+            .read(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for game in read.games {
+            let game = game.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let Some(tag) = game.tags.get("ECCO").map(str::to_string) else {
+                continue;
+            };
+            let moves: Vec<Move> = game.mainline().collect();
+            let ours = classify_from(&game.start, &moves)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                .map(|o| o.code);
+            games += 1;
+            if ours == Some(tag.as_str()) {
+                agree += 1;
+            } else {
+                disagreements.push(format!("{}: tag {tag}, ours {ours:?}", path.display()));
+            }
+        }
+    }
+    println!("ECCO agreement with real records: {agree} of {games}");
+    assert!(games >= 2, "the real records hold {games} tagged games");
+    assert!(
+        agree * 20 >= games * 19,
+        "{agree} of {games} agree: {disagreements:#?}"
+    );
+}
