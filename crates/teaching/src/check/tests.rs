@@ -58,6 +58,8 @@ fn lesson() -> Lesson {
     Lesson {
         id: "horse".to_string(),
         title: text("The horse"),
+        chinese: None,
+        pinyin: None,
         pages: vec![Page {
             fen: HORSE.to_string(),
             text: text("The horse moves…"),
@@ -295,4 +297,104 @@ fn a_stalemate_must_leave_no_move_and_no_check() {
     l.exercises[1].solutions = lines(&[&["e1e9"]]);
     assert_problem(&l, "solution 1 does not leave the opponent without a move");
     assert_problem(&l, "e1e8 stalemates but is not a solution");
+}
+
+/// Horse and cannon: the cannon mates over the horse in one.
+const HORSE_CANNON_IN_ONE: &str = "3k5/9/3N4b/9/9/9/7C1/9/3K5/5r3 w";
+/// A mate in three: the chariot gives itself up on e7, the horse checks from f7, the cannon
+/// mates on the f-file.
+const MATE_IN_THREE: &str = "3aka3/9/3R5/9/4N4/9/9/6C2/8c/p3K4 w";
+const MATE_IN_THREE_LINE: [&str; 5] = ["d7e7", "f9e8", "e5f7", "e9f9", "g2f2"];
+
+fn unique_mate(fen: &str, solutions: &[&[&str]], wrong: &[&str]) -> Exercise {
+    let mut e = exercise(fen, Kind::Mate, solutions, wrong);
+    e.unique = Some(true);
+    e
+}
+
+/// A correct pattern lesson: three proven mates.
+fn pattern_lesson() -> Lesson {
+    Lesson {
+        id: "horse-cannon".to_string(),
+        title: text("Horse and cannon"),
+        chinese: Some("马后炮".to_string()),
+        pinyin: Some("mǎ hòu pào".to_string()),
+        pages: lesson().pages,
+        exercises: vec![
+            unique_mate(HORSE_CANNON_IN_ONE, &[&["h3d3"]], &["h3a3"]),
+            unique_mate(MATE_IN_THREE, &[&MATE_IN_THREE_LINE], &["d7d9"]),
+            unique_mate(HORSE_CANNON_IN_ONE, &[&["h3d3"]], &["h3h9"]),
+        ],
+    }
+}
+
+#[test]
+fn a_proven_pattern_lesson_passes() {
+    assert_eq!(problems(&pattern_lesson()), Vec::<String>::new());
+}
+
+#[test]
+fn a_line_that_relies_on_a_weak_defence_is_caught() {
+    let mut l = pattern_lesson();
+    // After d9e8 the horse mates at once from f7, but Black has a longer defence: this is no
+    // mate in two.
+    l.exercises[1].solutions = lines(&[&["d7e7", "d9e8", "e5f7"]]);
+    assert_problem(
+        &l,
+        "exercise 2: the mate in 2 is not proven: no first move mates in 2 or fewer",
+    );
+}
+
+#[test]
+fn a_mate_with_two_first_moves_is_caught() {
+    let mut l = pattern_lesson();
+    // The chariot mates in two from a8 or from e0 (Red's general on f0 holds the f-file).
+    l.exercises[1] = unique_mate(
+        "4k4/9/9/9/9/9/9/9/9/R4K3 w",
+        &[&["a0a8", "e9d9", "a8a9"]],
+        &["a0a1"],
+    );
+    assert_problem(
+        &l,
+        "exercise 2: the mate in 2 is not proven: 2 first moves mate",
+    );
+}
+
+#[test]
+fn every_last_mating_move_must_be_listed() {
+    let mut l = pattern_lesson();
+    // Eight-corner horse: after the horse reaches d7, the chariot mates on f3 or on g9.
+    let fen = "5kb2/9/9/1N7/9/9/6R1p/3K5/4p4/9 w";
+    let both: [&[&str]; 2] = [&["b6d7", "e1e0", "g3f3"], &["b6d7", "e1e0", "g3g9"]];
+    l.exercises[1] = unique_mate(fen, &both, &["g3f3"]);
+    assert_eq!(problems(&l), Vec::<String>::new());
+    l.exercises[1].solutions.pop();
+    assert_problem(
+        &l,
+        "after b6d7 e1e0: g3g9 mates in 1 too but is not a solution",
+    );
+    l.exercises[1].solutions = lines(&[&["b6d7", "e1e0", "g3g4"]]);
+    assert_problem(&l, "after b6d7 e1e0: g3g4 does not mate in 1");
+}
+
+#[test]
+fn a_pattern_lesson_needs_its_names_mates_and_a_deeper_mate() {
+    let mut l = pattern_lesson();
+    l.pinyin = None;
+    l.exercises[1] = unique_mate(HORSE_CANNON_IN_ONE, &[&["h3d3"]], &["h3h8"]);
+    l.exercises[2].kind = Kind::Line;
+    l.exercises[2].unique = None;
+    assert_problem(&l, "a pattern lesson needs its 'pinyin' name");
+    assert_problem(&l, "the pattern has no mate in two or three");
+    assert_problem(&l, "exercise 3: a pattern exercise is a mate, not line");
+}
+
+#[test]
+fn a_rules_lesson_carries_no_pattern_names() {
+    let mut l = lesson();
+    l.chinese = Some("马".to_string());
+    assert_problem(
+        &l,
+        "'chinese' and 'pinyin' are for the lessons of the pattern course",
+    );
 }
