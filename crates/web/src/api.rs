@@ -2,10 +2,12 @@
 //! FEN checks and the playing levels.
 
 use crate::error::ApiError;
+use crate::safety::{HangingPiece, hanging_piece};
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::session::{GameSession, Sessions};
 use crate::state::AppState;
-use crate::view::{GameView, MoveView, ScoreView, game_view};
+use crate::variations::{Branch, LineAction};
+use crate::view::{GameView, MoveView, ScoreView, session_view};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -51,7 +53,7 @@ fn illegal(e: &IllegalMove) -> ApiError {
 }
 
 fn view_of(id: &str, s: &GameSession) -> GameView {
-    game_view(id, s.version, &s.game, &s.redo)
+    session_view(id, s)
 }
 
 pub(crate) fn with_game<R>(
@@ -135,7 +137,7 @@ pub async fn delete_game(
     }
 }
 
-/// A move by its two points.
+/// A move by its two points, and where it is played from.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
@@ -143,32 +145,132 @@ pub struct MoveRequest {
     pub from: String,
     /// The point it goes to.
     pub to: String,
+    /// How many moves of the line being played lead to the position the move is played
+    /// from; the position now when absent.
+    #[serde(default)]
+    pub ply: Option<usize>,
+    /// For a move from an earlier position: `replace` drops the moves after it, `variation`
+    /// keeps them and plays on in a new line. Needed when the move is not the one the line
+    /// goes on with.
+    #[serde(default)]
+    pub choice: Option<Branch>,
+    /// When true, a move that leaves a piece of the mover's to be won is not played: the
+    /// answer is `{hanging: {piece, square, loss, defended}}`.
+    #[serde(default)]
+    pub check_hanging: bool,
 }
 
-/// `POST /api/games/{id}/move`: plays a move, or explains why it is illegal (422).
+/// What a move request answers: the game after the move, or the piece it would leave
+/// hanging (when asked to check).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum MoveAnswer {
+    /// The move was played.
+    Played(Box<GameView>),
+    /// The move was not played: it leaves this piece to be won.
+    Hanging {
+        /// The piece.
+        hanging: HangingPiece,
+    },
+}
+
+fn game_over(o: &xiangqi_rules::Outcome) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "game-over",
+        format!("the game is over: {}", o.reason),
+    )
+}
+
+/// `POST /api/games/{id}/move`: plays a move, or explains why it is illegal (422). With
+/// `ply`, from an earlier position of the line being played, as `choice` says (422
+/// `bad-ply` for a position the line has not reached, `choice-needed` without a choice);
+/// with `check_hanging`, a move that leaves a piece hanging is answered, not played.
 pub async fn play_move(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
     payload: Result<Json<MoveRequest>, JsonRejection>,
-) -> ApiResult<GameView> {
+) -> ApiResult<MoveAnswer> {
     let req = body(payload)?;
     let (from, to) = (parse_square(&req.from)?, parse_square(&req.to)?);
     with_game(&sessions, &id, |s| {
-        if let Some(o) = s.game.outcome() {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "game-over",
-                format!("the game is over: {}", o.reason),
-            ));
+        let played = s.game.moves().len();
+        let ply = req.ply.unwrap_or(played);
+        let pos = s
+            .game
+            .position_at(ply)
+            .ok_or_else(|| crate::variations::bad_ply(ply, played))?
+            .clone();
+        if ply == played
+            && let Some(o) = s.game.outcome()
+        {
+            return Err(game_over(o));
         }
-        let m = parse_move(s.game.position(), &format!("{from}{to}"))?;
-        s.game.play(m).map_err(|e| illegal(&e))?;
-        // A move that is the one redo would play keeps the rest of the redo line.
-        if s.redo.last() == Some(&m) {
-            s.redo.pop();
+        let m = parse_move(&pos, &format!("{from}{to}"))?;
+        if req.check_hanging
+            && let Some(hanging) = hanging_piece(&pos, m)
+        {
+            return Ok(MoveAnswer::Hanging { hanging });
+        }
+        if ply < played {
+            let next = s.game.moves()[ply];
+            let choice = match req.choice {
+                Some(choice) => choice,
+                None if m == next => Branch::Replace,
+                None => return Err(choice_needed(ply)),
+            };
+            s.play_from(ply, m, choice)?;
         } else {
-            s.redo.clear();
+            s.game.play(m).map_err(|e| illegal(&e))?;
+            // A move that is the one redo would play keeps the rest of the redo line.
+            if s.redo.last() == Some(&m) {
+                s.redo.pop();
+            } else {
+                s.redo.clear();
+            }
+            s.follow_game();
         }
+        s.changed();
+        Ok(MoveAnswer::Played(Box::new(view_of(&id, s))))
+    })
+    .map(Json)
+}
+
+/// 422 `choice-needed`: a move from an earlier position must say whether it replaces the
+/// moves after it or starts a variation.
+fn choice_needed(ply: usize) -> ApiError {
+    let mut err = ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "choice-needed",
+        format!(
+            "the move is played from the position after move {ply}: say whether it replaces \
+             the moves after it (`replace`) or starts a variation (`variation`)"
+        ),
+    );
+    err.params = serde_json::json!({ "ply": ply });
+    err
+}
+
+/// Which line a request changes, and how.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineRequest {
+    /// The line, 0 being the main line.
+    pub line: usize,
+    /// `switch`, `promote` or `delete`.
+    pub action: LineAction,
+}
+
+/// `POST /api/games/{id}/line`: plays on in another line (from its end), makes a variation
+/// the main line, or deletes it with the variations that leave it.
+pub async fn change_line(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Result<Json<LineRequest>, JsonRejection>,
+) -> ApiResult<GameView> {
+    let req = body(payload)?;
+    with_game(&sessions, &id, |s| {
+        s.change_line(req.line, req.action)?;
         s.changed();
         Ok(view_of(&id, s))
     })
@@ -198,6 +300,7 @@ pub async fn undo(
                 None => break,
             }
         }
+        s.follow_game();
         s.changed();
         Ok(view_of(&id, s))
     })
@@ -219,6 +322,7 @@ pub async fn redo(
                 break;
             }
         }
+        s.follow_game();
         s.changed();
         Ok(view_of(&id, s))
     })
@@ -342,6 +446,7 @@ pub async fn engine_move(
             .play(m)
             .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.code(), e.message()))?;
         s.redo.clear();
+        s.follow_game();
         s.changed();
         Ok(EngineReply {
             game: view_of(&id, s),

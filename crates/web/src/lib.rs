@@ -17,10 +17,12 @@ mod lessons_api;
 mod reasons;
 mod records_api;
 mod review_api;
+mod safety;
 mod search_pool;
 mod server;
 mod session;
 mod state;
+mod variations;
 mod view;
 
 pub use host_guard::AllowedHosts;

@@ -16,18 +16,15 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::json;
 use xiangqi_records::{
     Collection, ErrorKind, MoveError, OutputFormat, Place, RecordError, RecordFormat, Tags,
-    UnplayableMove, Warning,
+    UnplayableMove, Warning, WarningKind,
 };
-use xiangqi_rules::{Game, GameRules};
+use xiangqi_rules::GameRules;
 
 /// Largest record file `POST /api/games/import` accepts, in bytes.
 pub const MAX_IMPORT: usize = 4 * 1024 * 1024;
 
 /// The format a record is written in when the request names none.
 pub const DEFAULT_FORMAT: &str = "pgn-wxf";
-
-/// The event tag of an exported game.
-const EVENT: &str = "Casual game";
 
 /// Longest player name kept from a request, in characters.
 const MAX_NAME: usize = 64;
@@ -71,27 +68,14 @@ fn player_name(name: Option<&str>) -> Option<String> {
     (!name.is_empty()).then(|| name.to_string())
 }
 
-/// The record of the moves played in `game` (not the moves taken back), with the event, the
-/// date (year, month, day), the players, the result, and for a finished game the reason it
-/// ended as the comment on its last move.
-pub fn game_record(
-    game: &Game,
-    date: (i64, u32, u32),
-    red: Option<&str>,
-    black: Option<&str>,
-) -> xiangqi_records::Game {
-    let (year, month, day) = date;
-    let mut record = xiangqi_records::Game::from_played(game);
-    let tags = &mut record.tags;
-    tags.set("Event", EVENT);
-    tags.set("Date", &format!("{year:04}.{month:02}.{day:02}"));
+/// Sets the players' names of `record` from a request, where given.
+fn name_players(record: &mut xiangqi_records::Game, red: Option<&str>, black: Option<&str>) {
     if let Some(name) = player_name(red) {
-        tags.set("Red", &name);
+        record.tags.set("Red", &name);
     }
     if let Some(name) = player_name(black) {
-        tags.set("Black", &name);
+        record.tags.set("Black", &name);
     }
-    record
 }
 
 /// The content type and file extension of records in `format`.
@@ -121,12 +105,9 @@ pub async fn export(
     })?;
     let date = xiangqi_records::date::today();
     let record = with_game(&sessions, &id, |s| {
-        Ok(game_record(
-            &s.game,
-            date,
-            query.red.as_deref(),
-            query.black.as_deref(),
-        ))
+        let mut record = s.record();
+        name_players(&mut record, query.red.as_deref(), query.black.as_deref());
+        Ok(record)
     })?;
     let written = format.write(std::slice::from_ref(&record)).map_err(|e| {
         ApiError::new(
@@ -139,7 +120,7 @@ pub async fn export(
     let (year, month, day) = date;
     let disposition =
         format!("attachment; filename=\"xiangqi-{year:04}{month:02}{day:02}.{extension}\"");
-    let warnings: Vec<String> = written.warnings.iter().map(Warning::to_string).collect();
+    let warnings: Vec<Said> = written.warnings.iter().map(Said::warning).collect();
     Ok((
         [
             (header::CONTENT_TYPE, content_type.to_string()),
@@ -157,11 +138,93 @@ pub async fn export(
 
 /// The response header of a record download that lists what the format could not hold
 /// (a name cut to its field, a comment cut, tags or NAGs left out): a JSON array of
-/// sentences, `[]` when nothing was lost.
+/// [`Said`] warnings, `[]` when nothing was lost.
 pub const WARNINGS_HEADER: &str = "x-record-warnings";
 
+/// A warning or an error about a record, for the page to word: its code, its blanks, and
+/// the English sentence.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Said {
+    /// What it is: a warning's kind (`skipped-text`, `tag-cut`, `comment-cut`,
+    /// `tag-dropped`, `nags-dropped`), or an error's code as the API answers it.
+    pub code: String,
+    /// The blanks: where (`game`, `line` and `column`, or `byte`) and what (`text`, `tag`,
+    /// `limit`, `kept`, `cut`, `move`, `cut_chars`, `count`, or an error's blanks).
+    pub params: serde_json::Value,
+    /// In English.
+    pub message: String,
+}
+
+impl Said {
+    /// A reader's or a writer's warning.
+    pub fn warning(w: &Warning) -> Said {
+        let mut params = match &w.kind {
+            WarningKind::SkippedText { text } => json!({ "text": text }),
+            WarningKind::TagCut {
+                tag,
+                limit,
+                kept,
+                cut,
+            } => json!({ "tag": tag, "limit": limit, "kept": kept, "cut": cut }),
+            WarningKind::CommentCut {
+                number,
+                limit,
+                cut_chars,
+            } => json!({
+                "move": number.map(|n| n.to_string()),
+                "limit": limit,
+                "cut_chars": cut_chars,
+            }),
+            WarningKind::TagDropped { tag } => json!({ "tag": tag }),
+            WarningKind::NagsDropped { count } => json!({ "count": count }),
+        };
+        let code = match &w.kind {
+            WarningKind::SkippedText { .. } => "skipped-text",
+            WarningKind::TagCut { .. } => "tag-cut",
+            WarningKind::CommentCut { .. } => "comment-cut",
+            WarningKind::TagDropped { .. } => "tag-dropped",
+            WarningKind::NagsDropped { .. } => "nags-dropped",
+        };
+        if let Some(place) = w.place {
+            merge(&mut params, place_params(place));
+        }
+        if let Some(game) = w.game {
+            merge(&mut params, json!({ "game": game }));
+        }
+        Said {
+            code: code.to_string(),
+            params,
+            message: w.to_string(),
+        }
+    }
+
+    /// An error, as the API would answer it.
+    fn error(err: ApiError) -> Said {
+        Said {
+            code: err.code,
+            params: err.params,
+            message: err.message,
+        }
+    }
+}
+
+/// The blanks that say where a place is.
+fn place_params(place: Place) -> serde_json::Value {
+    match place {
+        Place::Text { line, column } => json!({ "line": line, "column": column }),
+        Place::Byte(offset) => json!({ "byte": offset }),
+    }
+}
+
+/// Adds the fields of `more` to the object `params`.
+fn merge(params: &mut serde_json::Value, more: serde_json::Value) {
+    if let (Some(params), serde_json::Value::Object(more)) = (params.as_object_mut(), more) {
+        params.extend(more);
+    }
+}
+
 /// `value` as JSON with every character beyond ASCII escaped (`\uXXXX`), fit for a header.
-fn ascii_json(value: &[String]) -> String {
+fn ascii_json<T: Serialize>(value: &[T]) -> String {
     let json = serde_json::to_string(value).unwrap_or_else(|_| "[]".to_string());
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
@@ -215,13 +278,15 @@ pub struct Imported {
     pub tags: TagMap,
     /// The result the record states: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: &'static str,
-    /// What was wrong with a file that was read only in part, when the part was loaded.
-    pub warning: Option<String>,
+    /// What was wrong with a file that was read only in part, when the part was loaded: the
+    /// error (code, blanks with the place, English message) that cut it.
+    pub warning: Option<Said>,
     /// What was skipped in the file, such as text outside any game (a site's trailer).
-    pub warnings: Vec<String>,
-    /// Why each other game of the file that cannot be read cannot be (game number, line and
-    /// what is wrong); the rest of the file's games open by their index.
-    pub unreadable: Vec<String>,
+    pub warnings: Vec<Said>,
+    /// Why each other game of the file that cannot be read cannot be (as errors: code,
+    /// blanks with the game and the place, English message); the rest of the file's games
+    /// open by their index.
+    pub unreadable: Vec<Said>,
 }
 
 /// The extension of a file name, without the dot.
@@ -239,11 +304,11 @@ struct Loaded {
     /// How many games the file holds.
     count: usize,
     /// What was wrong with the game, when only its part before a cut was loaded.
-    warning: Option<String>,
+    warning: Option<Said>,
     /// What was skipped in the file (text outside any game).
-    warnings: Vec<String>,
+    warnings: Vec<Said>,
     /// Why the file's other games that cannot be read cannot be.
-    unreadable: Vec<String>,
+    unreadable: Vec<Said>,
 }
 
 /// Reads game `index` of a record file. A bad game elsewhere in the file does not stop it.
@@ -282,9 +347,9 @@ fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded,
         .enumerate()
         .filter(|(i, _)| *i != index)
         .filter_map(|(_, g)| g.as_ref().err())
-        .map(|e| without_partial(e).to_string())
+        .map(|e| Said::error(record_error(format, &without_partial(e))))
         .collect();
-    let warnings = warnings.iter().map(Warning::to_string).collect();
+    let warnings = warnings.iter().map(Said::warning).collect();
     let (record, warning) = match games.swap_remove(index) {
         Ok(record) => (record, None),
         Err(error) => partial_game(error, format)?,
@@ -311,26 +376,25 @@ fn without_partial(error: &RecordError) -> RecordError {
 fn partial_game(
     mut error: RecordError,
     format: RecordFormat,
-) -> Result<(xiangqi_records::Game, Option<String>), ApiError> {
+) -> Result<(xiangqi_records::Game, Option<Said>), ApiError> {
     let usable = error.is_truncated()
         && error
             .partial
             .as_ref()
             .is_some_and(|p| !p.moves.moves.is_empty());
     match error.partial.take() {
-        Some(partial) if usable => Ok((
-            *partial,
-            Some(format!("the {format} record is incomplete: {error}")),
-        )),
+        Some(partial) if usable => {
+            let mut said = Said::error(record_error(format, &error));
+            said.message = format!("the {format} record is incomplete: {error}");
+            Ok((*partial, Some(said)))
+        }
         _ => Err(record_error(format, &error)),
     }
 }
 
 /// Adds blanks to an error's params.
 fn add_params(err: &mut ApiError, blanks: serde_json::Value) {
-    if let (Some(params), serde_json::Value::Object(more)) = (err.params.as_object_mut(), blanks) {
-        params.extend(more);
-    }
+    merge(&mut err.params, blanks);
 }
 
 /// 422 for a record that cannot be read: for a move that breaks a rule, the rule's code and
@@ -352,11 +416,7 @@ fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
         ErrorKind::Encoding => bad_record("encoding", message),
         ErrorKind::TooDeep => bad_record("too-deep", message),
     };
-    let place = match error.place {
-        Place::Text { line, column } => json!({ "line": line, "column": column }),
-        Place::Byte(offset) => json!({ "byte": offset }),
-    };
-    add_params(&mut err, place);
+    add_params(&mut err, place_params(error.place));
     if let Some(game) = error.game {
         add_params(&mut err, json!({ "game": game }));
     }

@@ -34,6 +34,7 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
             get(api::get_game).delete(api::delete_game),
         )
         .route("/api/games/{id}/move", post(api::play_move))
+        .route("/api/games/{id}/line", post(api::change_line))
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/redo", post(api::redo))
         .route("/api/games/{id}/engine", post(api::engine_move))

@@ -6,6 +6,7 @@
 //! moves and redo moves) when the server answers `no-game`.
 
 use crate::search_pool::SearchStop;
+use crate::variations::Variations;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -23,6 +24,8 @@ pub struct GameSession {
     pub redo: Vec<Move>,
     /// Bumped on every change, so a reply computed for an older state is not played.
     pub version: u64,
+    /// The main line and the variations, and which of them is being played.
+    pub variations: Variations,
     /// The searches started for the game and not yet finished.
     searches: Vec<SearchStop>,
 }
@@ -34,6 +37,7 @@ impl GameSession {
             game,
             redo: Vec::new(),
             version: 0,
+            variations: Variations::default(),
             searches: Vec::new(),
         }
     }

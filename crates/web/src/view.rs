@@ -2,6 +2,8 @@
 //! moves, check, the ending, and the capture markers.
 
 use crate::reasons::end_reason_params;
+use crate::session::GameSession;
+use crate::variations::TreeMove;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use xiangqi_engine::score::Reported;
@@ -112,6 +114,12 @@ pub struct GameView {
     pub outcome: Option<OutcomeView>,
     /// Pieces of either side that can be captured on the next move.
     pub markers: Vec<Marker>,
+    /// The move tree when the game has variations: the main line, each move with the lines
+    /// that leave it; absent when there is one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<Vec<TreeMove>>,
+    /// The line being played (0: the main line).
+    pub line: usize,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -159,7 +167,20 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
         legal,
         outcome,
         markers: capture_markers(pos),
+        tree: None,
+        line: 0,
     }
+}
+
+/// The view of session `s` with id `id`: its game, and its move tree when it has variations.
+pub fn session_view(id: &str, s: &GameSession) -> GameView {
+    let mut view = game_view(id, s.version, &s.game, &s.redo);
+    let tree = s.tree_view();
+    if tree.iter().any(|m| !m.variations.is_empty()) {
+        view.tree = Some(tree);
+        view.line = s.variations.current();
+    }
+    view
 }
 
 /// The pieces (generals aside) that the side to move can capture by a legal move, and those

@@ -289,9 +289,12 @@ async fn a_truncated_pgn_loads_the_moves_before_the_cut_with_a_warning() {
     let answer = loaded.json();
     assert_eq!(iccs_moves(&answer["game"]), ["h2e2", "h9g7", "h0g2"]);
     assert_eq!(answer["tags"]["Event"], "Cut");
-    let warning = answer["warning"].as_str().unwrap();
-    assert!(warning.contains("cut off"), "{warning}");
-    assert!(warning.contains("line"), "{warning}");
+    let warning = &answer["warning"];
+    assert_eq!(warning["code"], "bad-record", "{warning}");
+    assert_eq!(warning["params"]["what"], "truncated", "{warning}");
+    assert!(warning["params"]["line"].as_u64().is_some(), "{warning}");
+    let message = warning["message"].as_str().unwrap();
+    assert!(message.contains("cut off"), "{message}");
 }
 
 #[tokio::test]
@@ -311,8 +314,11 @@ async fn a_truncated_xqf_loads_the_moves_before_the_cut_with_a_warning() {
         "{moves:?}"
     );
     assert_eq!(moves, OPENING[..moves.len()]);
-    let warning = answer["warning"].as_str().unwrap();
-    assert!(warning.contains("byte offset"), "{warning}");
+    let warning = &answer["warning"];
+    assert_eq!(warning["params"]["what"], "truncated", "{warning}");
+    assert!(warning["params"]["byte"].as_u64().is_some(), "{warning}");
+    let message = warning["message"].as_str().unwrap();
+    assert!(message.contains("byte offset"), "{message}");
 }
 
 #[tokio::test]
@@ -390,8 +396,12 @@ async fn a_broken_game_of_a_collection_is_named_and_the_others_open() {
     assert_eq!(iccs_moves(&answer["game"]), ["c3c4"]);
     let unreadable = answer["unreadable"].as_array().unwrap();
     assert_eq!(unreadable.len(), 1, "{answer}");
-    let message = unreadable[0].as_str().unwrap();
-    assert!(message.starts_with("game 2, line 13"), "{message}");
+    let broken = &unreadable[0];
+    assert_eq!(broken["code"], "chariot-path-blocked", "{broken}");
+    assert_eq!(broken["params"]["game"], 2, "{broken}");
+    assert_eq!(broken["params"]["line"], 13, "{broken}");
+    let message = broken["message"].as_str().unwrap();
+    assert!(message.contains("game 2, line 13"), "{message}");
     let second = import(&app, "name=games.pgn&index=1", pgn.into_bytes()).await;
     assert_eq!(second.json()["error"]["code"], "chariot-path-blocked");
     assert_eq!(second.json()["error"]["params"]["game"], 2);
@@ -411,11 +421,13 @@ async fn text_after_the_last_game_is_skipped_with_a_warning() {
     assert!(answer["warning"].is_null());
     let warnings = answer["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1, "{answer}");
-    let warning = warnings[0].as_str().unwrap();
-    assert!(
-        warning.contains("line 8") && warning.contains("====="),
-        "{warning}"
-    );
+    let warning = &warnings[0];
+    assert_eq!(warning["code"], "skipped-text", "{warning}");
+    assert_eq!(warning["params"]["line"], 8, "{warning}");
+    let text = warning["params"]["text"].as_str().unwrap();
+    assert!(text.contains("====="), "{text}");
+    let message = warning["message"].as_str().unwrap();
+    assert!(message.contains("line 8"), "{message}");
 }
 
 #[tokio::test]
@@ -427,13 +439,15 @@ async fn a_download_names_what_the_format_could_not_hold() {
     let query = format!("format=xqf&red={}", urlencode(long));
     let file = export(&app, id, &query).await;
     assert_eq!(file.status, StatusCode::OK);
-    let warnings: Vec<String> =
+    let warnings: Vec<Value> =
         serde_json::from_str(file.header(header::HeaderName::from_static("x-record-warnings")))
             .unwrap();
     assert!(
-        warnings
-            .iter()
-            .any(|w| w.contains("Red") && w.contains("15")),
+        warnings.iter().any(|w| w["code"] == "tag-cut"
+            && w["params"]["tag"] == "Red"
+            && w["params"]["kept"]
+                .as_str()
+                .is_some_and(|k| long.starts_with(k))),
         "{warnings:?}"
     );
     // Event and Date have no XQF field either way; nothing else is lost.
