@@ -1,5 +1,6 @@
-//! The rules course's API: the lessons in one language (`GET /api/lessons?lang=`), and the
-//! learner's moves on a lesson board checked without a game (`POST /api/lessons/try`).
+//! The courses' API: the lessons of a course in one language (`GET /api/lessons?course=&lang=`,
+//! the rules course or the mating patterns), and the learner's moves on a lesson board
+//! checked without a game (`POST /api/lessons/try`).
 
 use crate::api::{body, parse_move};
 use crate::error::ApiError;
@@ -11,11 +12,14 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use xiangqi_rules::{GameStatus, Position};
-use xiangqi_teaching::{Exercise, Lang, Lesson, Page, course};
+use xiangqi_teaching::{CourseId, Exercise, Lang, Lesson, Page, lessons as course_lessons};
 
 /// The query of `GET /api/lessons`.
 #[derive(Deserialize)]
 pub struct LessonsQuery {
+    /// `rules` or `patterns`; the rules course when absent.
+    #[serde(default)]
+    pub course: Option<String>,
     /// `en`, `ru` or `zh`; English when absent.
     #[serde(default)]
     pub lang: Option<String>,
@@ -26,8 +30,16 @@ pub struct LessonsQuery {
 pub struct LessonView {
     /// The lesson's id, e.g. `horse`.
     pub id: String,
-    /// The title.
+    /// The course it belongs to: `rules` or `patterns`.
+    pub course: &'static str,
+    /// The title (for a pattern, its name in the language, e.g. `Horse and cannon`).
     pub title: String,
+    /// For a pattern: its Chinese name, e.g. `马后炮`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chinese: Option<String>,
+    /// For a pattern: its Chinese name in pinyin, e.g. `mǎ hòu pào`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pinyin: Option<String>,
     /// The explanation, a paragraph with a board picture each.
     pub pages: Vec<PageView>,
     /// The exercises, in order.
@@ -118,10 +130,13 @@ fn exercise_view(exercise: &Exercise, lang: Lang) -> ExerciseView {
     }
 }
 
-fn lesson_view(lesson: &Lesson, lang: Lang) -> LessonView {
+fn lesson_view(course: CourseId, lesson: &Lesson, lang: Lang) -> LessonView {
     LessonView {
         id: lesson.id.clone(),
+        course: course.code(),
         title: lesson.title.get(lang).to_string(),
+        chinese: lesson.chinese.clone(),
+        pinyin: lesson.pinyin.clone(),
         pages: lesson.pages.iter().map(|p| page_view(p, lang)).collect(),
         exercises: lesson
             .exercises
@@ -131,7 +146,8 @@ fn lesson_view(lesson: &Lesson, lang: Lang) -> LessonView {
     }
 }
 
-/// `GET /api/lessons?lang=en|ru|zh`: every lesson in course order, in one language.
+/// `GET /api/lessons?course=rules|patterns&lang=en|ru|zh`: every lesson of the course in
+/// course order, in one language.
 pub async fn lessons(
     query: Result<Query<LessonsQuery>, QueryRejection>,
 ) -> Result<Json<Vec<LessonView>>, ApiError> {
@@ -142,14 +158,25 @@ pub async fn lessons(
             .parse::<Lang>()
             .map_err(|e| ApiError::bad_request(e.to_string()))?,
     };
-    let lessons = course().map_err(|e| {
+    let course = match query.course.as_deref() {
+        None => CourseId::Rules,
+        Some(code) => code
+            .parse::<CourseId>()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?,
+    };
+    let lessons = course_lessons(course).map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "lessons-unreadable",
             e.to_string(),
         )
     })?;
-    Ok(Json(lessons.iter().map(|l| lesson_view(l, lang)).collect()))
+    Ok(Json(
+        lessons
+            .iter()
+            .map(|l| lesson_view(course, l, lang))
+            .collect(),
+    ))
 }
 
 /// The body of `POST /api/lessons/try`.

@@ -160,3 +160,71 @@ async fn a_malformed_fen_or_move_is_a_bad_request() {
     let (status, body) = send_raw(&app, "POST", "/api/lessons/try", HOST, Some("{".into())).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 }
+
+#[tokio::test]
+async fn the_patterns_course_is_served_with_chinese_names_and_pinyin() {
+    let app = app();
+    let shipped: Vec<String> = xiangqi_teaching::PATTERN_IDS
+        .iter()
+        .map(|id| id.to_string())
+        .collect();
+    let mut titles = Vec::new();
+    for lang in ["en", "ru", "zh"] {
+        let (status, list) = lessons(&app, &format!("?course=patterns&lang={lang}")).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        assert_eq!(ids(&list), shipped);
+        for lesson in list.as_array().unwrap() {
+            assert_eq!(lesson["course"], "patterns");
+            assert!(!lesson["chinese"].as_str().unwrap().is_empty(), "{lesson}");
+            assert!(!lesson["pinyin"].as_str().unwrap().is_empty(), "{lesson}");
+            let exercises = lesson["exercises"].as_array().unwrap();
+            assert!(exercises.len() >= 3, "{}", lesson["id"]);
+            for exercise in exercises {
+                assert_eq!(exercise["kind"], "mate");
+                assert_eq!(exercise["unique"], true);
+            }
+            // At least one mate in two or three, whose line carries Black's replies.
+            assert!(
+                exercises
+                    .iter()
+                    .any(|e| e["solutions"][0].as_array().unwrap().len() >= 3),
+                "{}",
+                lesson["id"]
+            );
+        }
+        assert_eq!(list[0]["chinese"], "马后炮");
+        assert_eq!(list[0]["pinyin"], "mǎ hòu pào");
+        titles.push(list[0]["title"].clone());
+    }
+    assert_eq!(
+        titles,
+        [
+            json!("Horse and cannon"),
+            json!("Пушка за конём"),
+            json!("马后炮")
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_rules_course_is_the_default_and_names_its_course() {
+    let app = app();
+    let (status, plain) = lessons(&app, "?lang=en").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(plain, lessons(&app, "?course=rules&lang=en").await.1);
+    for lesson in plain.as_array().unwrap() {
+        assert_eq!(lesson["course"], "rules");
+        assert!(lesson.get("pinyin").is_none(), "{lesson}");
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_course_is_refused_with_the_choices() {
+    let (status, body) = lessons(&app(), "?course=openings").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"]["code"], "bad-request");
+    assert_eq!(
+        body["error"]["message"],
+        "unknown course 'openings': use rules or patterns"
+    );
+}
