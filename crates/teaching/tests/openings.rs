@@ -86,6 +86,24 @@ fn games_reach_the_codes_the_published_classification_gives() {
 }
 
 #[test]
+fn real_tournament_games_reach_the_codes_the_published_classification_gives() {
+    let text = std::fs::read_to_string(data("tournament-games.tsv")).expect("tournament-games.tsv");
+    let mut count = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [code, event, red, black, line_moves] = cols[..] else {
+            panic!("bad line {line}");
+        };
+        assert_eq!(code_of(line_moves), code, "{event}: {red} - {black}");
+        count += 1;
+    }
+    assert!(count >= 20, "only {count} games");
+}
+
+#[test]
 fn the_name_follows_the_game_move_by_move() {
     let line = "h2e2 h9g7 h0g2 i9h9 i0h0 g6g5 h0h6 b9c7 c3c4 h7i7 h6g6 i7i8 b2d2";
     let all_moves = moves(line);

@@ -3,9 +3,10 @@
 //! English and Russian for interfaces that do not show the Chinese names.
 //!
 //! The data lives in `crates/teaching/openings/` (format and credits in its README): every
-//! code with its names (`codes.tsv`), the families (`families.tsv`) and the lines leading to
-//! each code (`lines.tsv`). The classifier reads the first ten moves of each side as ECCO
-//! does, moves of each step in any order, so transposed move orders reach the same code.
+//! code with its names (`codes.tsv`), the families (`families.tsv`), the lines leading to
+//! each code (`lines.tsv`) and where the reading of a side's moves stops (`stops.tsv`). The
+//! classifier reads the first ten moves of each side as ECCO does, the moves of each step in
+//! any order, so transposed move orders reach the same code.
 //!
 //! Beside [`classify`], [`continuations`] names the code each legal move from a position
 //! leads to (for an opening explorer) and [`fill_tags`] writes a record's ECCO tags.

@@ -10,6 +10,7 @@ use xiangqi_rules::{Move, Square};
 const CODES: &str = include_str!("../../openings/codes.tsv");
 const FAMILIES: &str = include_str!("../../openings/families.tsv");
 const LINES: &str = include_str!("../../openings/lines.tsv");
+const STOPS: &str = include_str!("../../openings/stops.tsv");
 
 /// Red and Black's moves are looked at up to this many each, as ECCO does.
 pub const WINDOW: usize = 10;
@@ -66,6 +67,16 @@ pub struct Step {
     pub black: Vec<Need>,
 }
 
+/// Where the reading of one side's moves stops at a code: from move `from` (0-based) on, the
+/// first move that is neither in `passing` nor needed by a step leaving the code.
+#[derive(Clone, Debug)]
+pub struct Stop {
+    /// The first move (0-based) read.
+    pub from: usize,
+    /// The moves that do not settle the game at the code.
+    pub passing: Vec<Move>,
+}
+
 /// The whole shipped table.
 #[derive(Debug)]
 pub struct Table {
@@ -75,6 +86,8 @@ pub struct Table {
     pub families: Vec<Family>,
     /// The steps between codes.
     pub steps: Vec<Step>,
+    /// By entry: where the reading of Red's and Black's moves stops there, if it does.
+    pub stops: Vec<[Option<Stop>; 2]>,
     index: HashMap<String, usize>,
 }
 
@@ -264,6 +277,48 @@ fn parse_steps(index: &HashMap<String, usize>) -> Result<Vec<Step>, TableError> 
     Ok(steps)
 }
 
+fn parse_stops(index: &HashMap<String, usize>) -> Result<Vec<[Option<Stop>; 2]>, TableError> {
+    let mut stops = vec![[None, None]; index.len()];
+    for (line, cols) in data_lines(STOPS) {
+        let err = |message: String| TableError {
+            file: "stops.tsv",
+            line,
+            message,
+        };
+        let [code, side, from, passing] = cols[..] else {
+            return Err(err(format!("expected 4 columns, found {}", cols.len())));
+        };
+        let entry = *index
+            .get(code)
+            .ok_or_else(|| err(format!("unknown code {code:?}")))?;
+        let side = match side {
+            "red" => 0,
+            "black" => 1,
+            other => return Err(err(format!("unknown side {other:?}"))),
+        };
+        let from: usize = from
+            .parse()
+            .ok()
+            .filter(|n| (1..=WINDOW).contains(n))
+            .ok_or_else(|| err(format!("bad first move {from:?}")))?;
+        let passing = passing
+            .split_whitespace()
+            .map(|m| {
+                m.parse::<Move>()
+                    .map_err(|e| err(format!("bad move {m:?}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if stops[entry][side].is_some() {
+            return Err(err(format!("{code} has two stops for one side")));
+        }
+        stops[entry][side] = Some(Stop {
+            from: from - 1,
+            passing,
+        });
+    }
+    Ok(stops)
+}
+
 /// Reads the shipped data.
 pub fn load() -> Result<Table, TableError> {
     let (families, ranges) = parse_families()?;
@@ -274,10 +329,12 @@ pub fn load() -> Result<Table, TableError> {
         .map(|(i, e)| (e.code.clone(), i))
         .collect();
     let steps = parse_steps(&index)?;
+    let stops = parse_stops(&index)?;
     Ok(Table {
         entries,
         families,
         steps,
+        stops,
         index,
     })
 }
