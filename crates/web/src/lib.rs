@@ -14,6 +14,7 @@ pub mod assets;
 mod error;
 mod host_guard;
 mod lessons_api;
+mod puzzles_api;
 mod reasons;
 mod records_api;
 mod review_api;

@@ -5,6 +5,7 @@ use crate::api;
 use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
 use crate::lessons_api;
+use crate::puzzles_api;
 use crate::records_api;
 use crate::review_api;
 use crate::state::{AppState, ServerOptions};
@@ -51,6 +52,13 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
         .route("/api/levels", get(api::levels))
         .route("/api/lessons", get(lessons_api::lessons))
         .route("/api/lessons/try", post(lessons_api::try_moves))
+        .route("/api/puzzles/themes", get(puzzles_api::themes))
+        .route("/api/puzzles/next", get(puzzles_api::next))
+        .route("/api/puzzles/result", post(puzzles_api::result))
+        .route("/api/puzzles/{id}", get(puzzles_api::puzzle))
+        .route("/api/puzzles/{id}/move", post(puzzles_api::play))
+        .route("/api/puzzles/{id}/hint", get(puzzles_api::hint))
+        .route("/api/puzzles/{id}/solution", get(puzzles_api::solution))
         .with_state(AppState::new(options));
     Router::new()
         .merge(api)

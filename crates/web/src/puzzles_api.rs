@@ -1,0 +1,725 @@
+//! Puzzles in the app: the shipped puzzles ([`xiangqi_teaching::puzzles`]) served one at a
+//! time, near the learner's rating, with the learner's moves checked on the server.
+//!
+//! - `GET /api/puzzles/themes`: every theme and pattern with its number of puzzles.
+//! - `GET /api/puzzles/next?rating=R&theme=T&pattern=P&min=A&max=B&recent=id,id`: a puzzle
+//!   chosen among those nearest to `R` that match the filters, not one of `recent`.
+//! - `GET /api/puzzles/{id}`: one puzzle (the page reopens the one it was on).
+//! - `POST /api/puzzles/{id}/move` `{ply, move}`: the learner's move after `ply` moves of the
+//!   solution. Right: the automatic reply, or solved. Wrong: why — the engine's refutation,
+//!   searched on the search pool, as a move and what it wins.
+//! - `GET /api/puzzles/{id}/hint?ply=K`: the piece to move and the move.
+//! - `GET /api/puzzles/{id}/solution`: the whole line.
+//! - `POST /api/puzzles/result` `{id, solved, state}`: the learner's Glicko-2 state after the
+//!   puzzle ([`xiangqi_teaching::learner_rating`]); the page keeps the state.
+//!
+//! The solution of a mate puzzle is proven unique for its first move, so any other first move
+//! is wrong; a move that ends the game at once in the solver's favour is always right.
+
+use crate::api::{body, run_search};
+use crate::error::ApiError;
+use crate::search_pool::{SearchKind, SearchPool, SearchStop};
+use crate::view::MoveView;
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+use std::time::Duration;
+use xiangqi_engine::levels::{Level, MAX_LEVEL};
+use xiangqi_engine::score::Reported;
+use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_rules::notation::Notation;
+use xiangqi_rules::{Color, GameStatus, Move, ParseMoveError, Position};
+use xiangqi_teaching::learner_rating::LearnerState;
+use xiangqi_teaching::puzzles::{Puzzle, Theme, shipped};
+use xiangqi_teaching::review::{Consequence, Refutation};
+
+/// How deep the refutation of a wrong move is searched: enough for the mates and the
+/// captures a puzzle is about, quick enough that the answer comes at once.
+pub const REFUTATION_DEPTH: i32 = 10;
+/// The longest a refutation search may take.
+pub const REFUTATION_TIME: Duration = Duration::from_millis(700);
+/// The next puzzle is drawn from this many puzzles nearest to the asked rating.
+pub const NEAREST: usize = 12;
+/// Most recent ids a request may name.
+pub const MAX_RECENT: usize = 200;
+
+/// Every puzzle, in order, and where each id is.
+struct Catalog {
+    puzzles: Vec<Puzzle>,
+    by_id: HashMap<String, usize>,
+}
+
+impl Catalog {
+    fn new(puzzles: Vec<Puzzle>) -> Catalog {
+        let by_id = puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.clone(), i))
+            .collect();
+        Catalog { puzzles, by_id }
+    }
+
+    fn get(&self, id: &str) -> Result<&Puzzle, ApiError> {
+        self.by_id
+            .get(id)
+            .map(|&i| &self.puzzles[i])
+            .ok_or_else(|| no_puzzle(id))
+    }
+}
+
+/// The shipped puzzles, read once; 500 `puzzles-unreadable` when the set does not read.
+fn catalog() -> Result<&'static Catalog, ApiError> {
+    static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
+    CATALOG
+        .get_or_init(|| {
+            shipped()
+                .map(|set| Catalog::new(set.to_vec()))
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "puzzles-unreadable",
+                format!("the shipped puzzles cannot be read: {e}"),
+            )
+        })
+}
+
+/// The position after the first `ply` moves of `p`'s solution.
+fn position_at(p: &Puzzle, ply: usize) -> Position {
+    let mut pos = p.position.clone();
+    for &m in &p.moves[..ply.min(p.moves.len())] {
+        pos.make_move(m);
+    }
+    pos
+}
+
+fn no_puzzle(id: &str) -> ApiError {
+    let mut err = ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no-puzzle",
+        format!("there is no puzzle {id}"),
+    );
+    err.params = serde_json::json!({ "id": id });
+    err
+}
+
+fn side_code(side: Color) -> &'static str {
+    match side {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query
+        .map(|Query(q)| q)
+        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))
+}
+
+/// A puzzle as the page gets it: the position and what it is about, not its solution.
+#[derive(Serialize)]
+pub struct PuzzleView {
+    /// The puzzle's id.
+    pub id: String,
+    /// The position; the side to move is the solver.
+    pub fen: String,
+    /// The solver: `red` or `black`.
+    pub side: &'static str,
+    /// The themes (`mateIn2`, `fork`, `pattern:<id>` …).
+    pub themes: Vec<String>,
+    /// The difficulty, on the learner rating scale.
+    pub rating: u32,
+    /// Moves in the solution, the replies included.
+    pub plies: usize,
+    /// For a mate puzzle: the mate's length in the solver's moves.
+    pub mate: Option<u8>,
+}
+
+fn puzzle_view(e: &Puzzle) -> PuzzleView {
+    PuzzleView {
+        id: e.id.clone(),
+        fen: e.position.to_fen(),
+        side: side_code(e.position.side_to_move()),
+        themes: e.themes.iter().map(Theme::to_string).collect(),
+        rating: e.rating,
+        plies: e.moves.len(),
+        mate: e.mate_length(),
+    }
+}
+
+/// A theme or a pattern with its number of puzzles.
+#[derive(Serialize)]
+pub struct ThemeCount {
+    /// The theme (`mateIn2`) or the pattern's id (without `pattern:`).
+    pub id: String,
+    /// Puzzles that carry it.
+    pub count: usize,
+}
+
+/// What the page can choose from.
+#[derive(Serialize)]
+pub struct ThemesView {
+    /// Puzzles in all.
+    pub total: usize,
+    /// The themes that have puzzles, in a fixed order.
+    pub themes: Vec<ThemeCount>,
+    /// The named patterns that have puzzles, by id.
+    pub patterns: Vec<ThemeCount>,
+    /// The lowest and the highest puzzle rating.
+    pub ratings: [u32; 2],
+}
+
+/// `GET /api/puzzles/themes`: every theme and pattern with its number of puzzles.
+pub async fn themes() -> Result<Json<ThemesView>, ApiError> {
+    let catalog = catalog()?;
+    let mut counts: BTreeMap<&Theme, usize> = BTreeMap::new();
+    for p in &catalog.puzzles {
+        for t in &p.themes {
+            *counts.entry(t).or_default() += 1;
+        }
+    }
+    let count = |t: &Theme, &count: &usize| ThemeCount {
+        id: match t {
+            Theme::Pattern(id) => id.clone(),
+            other => other.to_string(),
+        },
+        count,
+    };
+    let themes = Theme::basic()
+        .iter()
+        .filter_map(|t| counts.get(t).map(|n| count(t, n)))
+        .collect();
+    let patterns = counts
+        .iter()
+        .filter(|(t, _)| matches!(t, Theme::Pattern(_)))
+        .map(|(t, n)| count(t, n))
+        .collect();
+    let ratings = catalog.puzzles.iter().map(|p| p.rating);
+    Ok(Json(ThemesView {
+        total: catalog.puzzles.len(),
+        themes,
+        patterns,
+        ratings: [
+            ratings.clone().min().unwrap_or(0),
+            ratings.max().unwrap_or(0),
+        ],
+    }))
+}
+
+/// The query of `GET /api/puzzles/next`.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct NextQuery {
+    /// The rating to be near: the learner's (1500 when absent).
+    pub rating: Option<f64>,
+    /// Only puzzles with this theme (`mateIn2`, `fork` …).
+    pub theme: Option<String>,
+    /// Only puzzles of this named pattern (its id).
+    pub pattern: Option<String>,
+    /// Only puzzles rated at least this.
+    pub min: Option<u32>,
+    /// Only puzzles rated at most this.
+    pub max: Option<u32>,
+    /// Ids the learner has just seen, comma-separated: not chosen again while others match.
+    pub recent: Option<String>,
+    /// Chooses among the nearest puzzles (a number; random when absent).
+    pub seed: Option<u64>,
+}
+
+/// The puzzles that match `q`'s filters (all but `recent`), or why the filters are wrong.
+fn matching<'a>(catalog: &'a Catalog, q: &NextQuery) -> Result<Vec<&'a Puzzle>, ApiError> {
+    let theme = match q.theme.as_deref().filter(|t| !t.is_empty()) {
+        None => None,
+        Some(text) => Some(
+            text.parse::<Theme>()
+                .ok()
+                .filter(|t| !matches!(t, Theme::Pattern(_)))
+                .ok_or_else(|| {
+                    let mut err = ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "bad-theme",
+                        format!("there is no theme {text}"),
+                    );
+                    err.params = serde_json::json!({ "theme": text });
+                    err
+                })?,
+        ),
+    };
+    let pattern = q
+        .pattern
+        .as_deref()
+        .filter(|p| !p.is_empty())
+        .map(|p| Theme::Pattern(p.to_string()));
+    let (min, max) = (q.min.unwrap_or(0), q.max.unwrap_or(u32::MAX));
+    Ok(catalog
+        .puzzles
+        .iter()
+        .filter(|p| theme.as_ref().is_none_or(|t| p.has_theme(t)))
+        .filter(|p| pattern.as_ref().is_none_or(|t| p.has_theme(t)))
+        .filter(|p| (min..=max).contains(&p.rating))
+        .collect())
+}
+
+/// A number that changes from request to request, for choosing among equals.
+fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// One of the [`NEAREST`] puzzles of `candidates` to `rating`, chosen by `seed`.
+fn choose(mut candidates: Vec<&Puzzle>, rating: f64, seed: u64) -> Option<&Puzzle> {
+    candidates.sort_by(|a, b| {
+        let da = (f64::from(a.rating) - rating).abs();
+        let db = (f64::from(b.rating) - rating).abs();
+        da.total_cmp(&db).then_with(|| a.id.cmp(&b.id))
+    });
+    candidates.truncate(NEAREST);
+    // splitmix64: spreads nearby seeds over the choices.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    let len = candidates.len();
+    (len > 0).then(|| candidates[(z % len as u64) as usize])
+}
+
+/// `GET /api/puzzles/next`: a puzzle near `rating` that matches the filters; one of the
+/// `recent` ids only when no other matches. 404 `no-puzzles` when none matches at all.
+pub async fn next(
+    q: Result<Query<NextQuery>, QueryRejection>,
+) -> Result<Json<PuzzleView>, ApiError> {
+    let q = query(q)?;
+    let rating = q
+        .rating
+        .unwrap_or(xiangqi_teaching::learner_rating::START_RATING);
+    if !rating.is_finite() {
+        return Err(ApiError::bad_request("the rating is not a number"));
+    }
+    let all = matching(catalog()?, &q)?;
+    let recent: Vec<&str> = q
+        .recent
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .take(MAX_RECENT)
+        .collect();
+    let fresh: Vec<&Puzzle> = all
+        .iter()
+        .copied()
+        .filter(|e| !recent.contains(&e.id.as_str()))
+        .collect();
+    // Every match seen lately: any but the very last one, rather than nothing.
+    let pool = if !fresh.is_empty() {
+        fresh
+    } else {
+        let last = recent.last().copied();
+        let others: Vec<&Puzzle> = all
+            .iter()
+            .copied()
+            .filter(|e| Some(e.id.as_str()) != last)
+            .collect();
+        if others.is_empty() { all } else { others }
+    };
+    let chosen = choose(pool, rating, q.seed.unwrap_or_else(fresh_seed)).ok_or_else(|| {
+        let mut err = ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-puzzles",
+            "no puzzle matches the chosen theme, pattern and difficulty",
+        );
+        err.params = serde_json::json!({
+            "theme": q.theme, "pattern": q.pattern, "min": q.min, "max": q.max,
+        });
+        err
+    })?;
+    Ok(Json(puzzle_view(chosen)))
+}
+
+/// `GET /api/puzzles/{id}`: the puzzle, without its solution.
+pub async fn puzzle(Path(id): Path<String>) -> Result<Json<PuzzleView>, ApiError> {
+    Ok(Json(puzzle_view(catalog()?.get(&id)?)))
+}
+
+/// The step a request names: `ply` moves of the solution played, the solver to move.
+fn solver_step(e: &Puzzle, ply: usize) -> Result<Position, ApiError> {
+    if ply % 2 != 0 || ply >= e.moves.len() {
+        let mut err = ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad-ply",
+            format!(
+                "after {ply} moves it is not the solver's turn in puzzle {} ({} moves)",
+                e.id,
+                e.moves.len()
+            ),
+        );
+        err.params = serde_json::json!({ "ply": ply, "plies": e.moves.len() });
+        return Err(err);
+    }
+    Ok(position_at(e, ply))
+}
+
+/// The body of `POST /api/puzzles/{id}/move`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleMove {
+    /// Moves of the solution already played (0, 2, 4 …).
+    pub ply: usize,
+    /// The learner's move (ICCS).
+    pub r#move: String,
+}
+
+/// Why a wrong move fails: the other side's best answer and what follows.
+#[derive(Serialize)]
+pub struct WrongView {
+    /// The answer, written from the position after the wrong move.
+    pub reply: MoveView,
+    /// The line the answer starts (ICCS).
+    pub line: Vec<String>,
+    /// `mate` (the other side mates), `material` (the learner loses a piece), `no-mate` (a
+    /// mate puzzle: no mate follows any more), `no-win` (nothing is won) or `positional`.
+    pub kind: &'static str,
+    /// The side that answers: `red` or `black`.
+    pub side: &'static str,
+    /// For `mate`: moves until mate.
+    pub moves: Option<i32>,
+    /// For `material`: the FEN letter of the piece lost.
+    pub piece: Option<char>,
+    /// For `material`: where it is taken.
+    pub square: Option<String>,
+    /// The reason in English, e.g. `after h9g7 there is no mate`.
+    pub text: String,
+}
+
+/// The answer to a learner's move.
+#[derive(Serialize)]
+pub struct MoveAnswer {
+    /// Whether the move is right.
+    pub correct: bool,
+    /// The learner's move.
+    pub played: MoveView,
+    /// Right and not the last: the automatic reply.
+    pub reply: Option<MoveView>,
+    /// Right and the puzzle is done.
+    pub solved: bool,
+    /// Moves of the solution played after this answer (the next step's `ply`).
+    pub ply: usize,
+    /// Wrong: why (absent when the engine could not be asked: it was busy).
+    pub refutation: Option<WrongView>,
+}
+
+/// Whether `m` in `pos` ends the game at once with the solver winning.
+fn wins_at_once(pos: &Position, m: Move) -> bool {
+    matches!(
+        pos.after(m).status(),
+        GameStatus::Checkmate { .. } | GameStatus::Stalemate { .. }
+    )
+}
+
+/// `POST /api/puzzles/{id}/move`: checks the learner's move after `ply` moves.
+pub async fn play(
+    State(pool): State<SearchPool>,
+    Path(id): Path<String>,
+    payload: Result<Json<PuzzleMove>, JsonRejection>,
+) -> Result<Json<MoveAnswer>, ApiError> {
+    let req = body(payload)?;
+    let e = catalog()?.get(&id)?;
+    let pos = solver_step(e, req.ply)?;
+    let m = read_move(&pos, &req.r#move)?;
+    let played = MoveView::new(&pos, m);
+    if m == e.moves[req.ply] || wins_at_once(&pos, m) {
+        let after = pos.after(m);
+        let deviated = m != e.moves[req.ply];
+        let reply = e
+            .moves
+            .get(req.ply + 1)
+            .filter(|_| !deviated)
+            .map(|&r| MoveView::new(&after, r));
+        let ply = req.ply + 1 + usize::from(reply.is_some());
+        return Ok(Json(MoveAnswer {
+            correct: true,
+            played,
+            solved: deviated || ply >= e.moves.len(),
+            reply,
+            ply,
+            refutation: None,
+        }));
+    }
+    let refutation = refute(&pool, e, &pos, m).await?;
+    Ok(Json(MoveAnswer {
+        correct: false,
+        played,
+        reply: None,
+        solved: false,
+        ply: req.ply,
+        refutation,
+    }))
+}
+
+/// The move `text` names in `pos`: 400 `bad-move-text` when it is no move, 422 with the
+/// rules' reason when it is illegal.
+fn read_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
+    let m: Move = text.trim().parse().map_err(|e: ParseMoveError| {
+        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "bad-move-text", e.to_string());
+        err.params = serde_json::json!({ "text": text });
+        err
+    })?;
+    pos.check_move(m.from(), m.to())
+        .map_err(|e| ApiError::illegal_move(&e, e.message()))
+}
+
+/// Why `wrong`, played in `pos` of puzzle `e`, fails: the engine's answer after it, searched
+/// at [`REFUTATION_DEPTH`] within [`REFUTATION_TIME`]. `None` when every engine is busy.
+async fn refute(
+    pool: &SearchPool,
+    e: &Puzzle,
+    pos: &Position,
+    wrong: Move,
+) -> Result<Option<WrongView>, ApiError> {
+    let after = pos.after(wrong);
+    let request = SearchRequest::new(
+        after.clone(),
+        SearchLimits {
+            depth: Some(REFUTATION_DEPTH),
+            movetime: Some(REFUTATION_TIME),
+            ..SearchLimits::default()
+        },
+    );
+    let stop = SearchStop::new();
+    let searched = run_search(
+        pool,
+        &format!("puzzle:{}", e.id),
+        SearchKind::Play,
+        &stop,
+        move |engine| {
+            engine.set_options(EngineOptions {
+                level: Level::new(MAX_LEVEL),
+                multipv: 1,
+                threads: 1,
+                ..engine.options().clone()
+            });
+            engine.think(&request, &mut |_| {})
+        },
+    )
+    .await;
+    let result = match searched {
+        Ok(r) => r,
+        Err(err) if err.code == "busy" => return Ok(None),
+        Err(err) => return Err(err),
+    };
+    Ok(wrong_view(e, pos, wrong, result.score, &result.pv))
+}
+
+/// The page's view of the refutation `line` (score `score` for the answering side) of
+/// `wrong`, played in `pos` of puzzle `e`.
+fn wrong_view(
+    e: &Puzzle,
+    pos: &Position,
+    wrong: Move,
+    score: Reported,
+    line: &[Move],
+) -> Option<WrongView> {
+    let after = pos.after(wrong);
+    let found = Refutation::find(pos, wrong, score, line)?;
+    let reply = MoveView::new(&after, found.reply);
+    let side = side_code(after.side_to_move());
+    let (kind, moves, piece, square) = match found.consequence {
+        Consequence::Mate { moves } => ("mate", Some(moves), None, None),
+        Consequence::Material { piece, square, .. } => (
+            "material",
+            None,
+            Some(piece.fen_char()),
+            Some(square.to_string()),
+        ),
+        _ if e.mate_length().is_some() => ("no-mate", None, None, None),
+        _ if e.has_theme(&Theme::Defence) => ("positional", None, None, None),
+        _ => ("no-win", None, None, None),
+    };
+    let text = match kind {
+        "no-mate" => format!("after {} there is no mate", reply.iccs),
+        "no-win" => format!("after {} nothing is won", reply.iccs),
+        _ => found.english(&after, Notation::Iccs),
+    };
+    Some(WrongView {
+        reply,
+        line: found.line.iter().map(Move::to_string).collect(),
+        kind,
+        side,
+        moves,
+        piece,
+        square,
+        text,
+    })
+}
+
+/// The query of `GET /api/puzzles/{id}/hint`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HintQuery {
+    /// Moves of the solution played (0 when absent).
+    #[serde(default)]
+    pub ply: usize,
+}
+
+/// A hint: first the piece, then the move.
+#[derive(Serialize)]
+pub struct HintView {
+    /// The point of the piece to move.
+    pub from: String,
+    /// The move.
+    pub r#move: MoveView,
+}
+
+/// `GET /api/puzzles/{id}/hint?ply=K`: the solution's move at step `K`.
+pub async fn hint(
+    Path(id): Path<String>,
+    q: Result<Query<HintQuery>, QueryRejection>,
+) -> Result<Json<HintView>, ApiError> {
+    let q = query(q)?;
+    let e = catalog()?.get(&id)?;
+    let pos = solver_step(e, q.ply)?;
+    let m = e.moves[q.ply];
+    Ok(Json(HintView {
+        from: m.from().to_string(),
+        r#move: MoveView::new(&pos, m),
+    }))
+}
+
+/// The whole solution.
+#[derive(Serialize)]
+pub struct SolutionView {
+    /// Every move from the start, the solver's first, each written from the position before it.
+    pub moves: Vec<MoveView>,
+}
+
+/// `GET /api/puzzles/{id}/solution`: the solution line.
+pub async fn solution(Path(id): Path<String>) -> Result<Json<SolutionView>, ApiError> {
+    let e = catalog()?.get(&id)?;
+    let mut pos = e.position.clone();
+    let moves = e
+        .moves
+        .iter()
+        .map(|&m| {
+            let view = MoveView::new(&pos, m);
+            pos.make_move(m);
+            view
+        })
+        .collect();
+    Ok(Json(SolutionView { moves }))
+}
+
+/// The body of `POST /api/puzzles/result`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRequest {
+    /// The puzzle tried.
+    pub id: String,
+    /// Solved without a hint or a retry.
+    pub solved: bool,
+    /// The learner's state before it; a newcomer's when absent.
+    #[serde(default)]
+    pub state: Option<LearnerState>,
+}
+
+/// The learner's state after a puzzle.
+#[derive(Serialize)]
+pub struct ResultView {
+    /// The new state, for the page to keep.
+    pub state: LearnerState,
+    /// The rating's change, in whole points.
+    pub change: i32,
+    /// The puzzle's rating.
+    pub puzzle_rating: u32,
+}
+
+/// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle; 422
+/// `bad-rating-state` naming the field when the state sent cannot be a rating.
+pub async fn result(
+    payload: Result<Json<ResultRequest>, JsonRejection>,
+) -> Result<Json<ResultView>, ApiError> {
+    let req = body(payload)?;
+    let e = catalog()?.get(&req.id)?;
+    let state = req.state.unwrap_or_default().validate().map_err(|bad| {
+        let mut err = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            bad.code(),
+            bad.to_string(),
+        );
+        err.params = serde_json::json!({ "field": bad.field, "value": bad.value });
+        err
+    })?;
+    let rated = state.after_puzzle(f64::from(e.rating), req.solved);
+    Ok(Json(ResultView {
+        state: rated.state,
+        change: rated.change,
+        puzzle_rating: e.rating,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, rating: u32, themes: &[&str]) -> Puzzle {
+        Puzzle {
+            id: id.to_string(),
+            position: Position::startpos(),
+            moves: vec!["h2e2".parse().unwrap()],
+            themes: themes.iter().map(|t| t.parse().unwrap()).collect(),
+            rating,
+        }
+    }
+
+    #[test]
+    fn the_choice_is_among_the_nearest() {
+        let entries: Vec<Puzzle> = (0..40)
+            .map(|i| entry(&format!("p{i}"), 600 + 50 * i, &["mateIn1"]))
+            .collect();
+        for seed in 0..50 {
+            let chosen = choose(entries.iter().collect(), 1500.0, seed).unwrap();
+            // The twelve nearest to 1500 lie within 300 points of it.
+            assert!(chosen.rating.abs_diff(1500) <= 300, "{}", chosen.rating);
+        }
+    }
+
+    #[test]
+    fn filters_pick_theme_pattern_and_range() {
+        let catalog = Catalog::new(vec![
+            entry("a", 900, &["mateIn1"]),
+            entry("b", 1500, &["mateIn2", "pattern:double-cannon"]),
+            entry("c", 2000, &["fork", "material"]),
+        ]);
+        let ids = |q: NextQuery| -> Vec<String> {
+            matching(&catalog, &q)
+                .unwrap()
+                .iter()
+                .map(|e| e.id.clone())
+                .collect()
+        };
+        let theme = |t: &str| NextQuery {
+            theme: Some(t.to_string()),
+            ..NextQuery::default()
+        };
+        assert_eq!(ids(theme("fork")), ["c"]);
+        let pattern = NextQuery {
+            pattern: Some("double-cannon".to_string()),
+            ..NextQuery::default()
+        };
+        assert_eq!(ids(pattern), ["b"]);
+        let range = NextQuery {
+            min: Some(1000),
+            max: Some(2000),
+            ..NextQuery::default()
+        };
+        assert_eq!(ids(range), ["b", "c"]);
+        let unknown = matching(&catalog, &theme("mateIn9")).err().unwrap();
+        assert_eq!(unknown.code, "bad-theme");
+    }
+}

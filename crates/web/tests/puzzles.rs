@@ -1,0 +1,384 @@
+//! Puzzles through the router: the next puzzle near a rating and within the filters, the
+//! learner's moves answered (right with the reply, solved, wrong with the engine's
+//! refutation), hints and the solution, the learner's rating after a solve and a failure, and
+//! bad input refused with codes the page words.
+
+mod common;
+
+use axum::Router;
+use axum::http::StatusCode;
+use common::send;
+use serde_json::{Value, json};
+use xiangqi_rules::{GameStatus, Move, Position};
+use xiangqi_teaching::puzzles::{Puzzle, shipped};
+
+fn app() -> Router {
+    common::app(1, 2, 4)
+}
+
+fn puzzles() -> &'static [Puzzle] {
+    shipped().expect("the shipped puzzles read")
+}
+
+/// A puzzle of at least two solver moves, mate puzzles first.
+fn long_puzzle() -> &'static Puzzle {
+    let all = puzzles();
+    all.iter()
+        .filter(|p| p.moves.len() >= 3)
+        .min_by_key(|p| (p.mate_length().is_none(), p.moves.len()))
+        .expect("a puzzle of two solver moves or more")
+}
+
+async fn play(app: &Router, id: &str, ply: usize, mv: &str) -> (StatusCode, Value) {
+    send(
+        app,
+        "POST",
+        &format!("/api/puzzles/{id}/move"),
+        Some(json!({ "ply": ply, "move": mv })),
+    )
+    .await
+}
+
+fn error_code(body: &Value) -> &str {
+    body["error"]["code"].as_str().unwrap_or("")
+}
+
+#[tokio::test]
+async fn the_next_puzzle_is_among_the_nearest_to_the_rating() {
+    let app = app();
+    let all = puzzles();
+    for rating in [600.0_f64, 1500.0, 2400.0] {
+        // The distance of the twelfth nearest puzzle bounds every choice.
+        let mut distances: Vec<f64> = all
+            .iter()
+            .map(|p| (f64::from(p.rating) - rating).abs())
+            .collect();
+        distances.sort_by(f64::total_cmp);
+        let bound = distances[distances.len().min(12) - 1];
+        for seed in 0..6 {
+            let (status, body) = send(
+                &app,
+                "GET",
+                &format!("/api/puzzles/next?rating={rating}&seed={seed}"),
+                None,
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            let got = body["rating"].as_f64().unwrap();
+            assert!(
+                (got - rating).abs() <= bound,
+                "rating {rating}: chose {got}, nearest twelve within {bound}"
+            );
+            let id = body["id"].as_str().unwrap();
+            let shipped = all.iter().find(|p| p.id == id).expect("a shipped puzzle");
+            assert_eq!(body["fen"], shipped.position.to_fen());
+            assert_eq!(body["plies"], shipped.moves.len());
+            assert!(
+                body.get("moves").is_none(),
+                "the solution stays on the server"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_puzzle_just_seen_is_not_chosen_again() {
+    let app = app();
+    if puzzles().len() < 2 {
+        return;
+    }
+    for seed in 0..5 {
+        let (_, first) = send(&app, "GET", &format!("/api/puzzles/next?seed={seed}"), None).await;
+        let id = first["id"].as_str().unwrap();
+        let (status, again) = send(
+            &app,
+            "GET",
+            &format!("/api/puzzles/next?seed={seed}&recent={id}"),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{again}");
+        assert_ne!(again["id"], id);
+    }
+}
+
+#[tokio::test]
+async fn filters_choose_by_theme_and_difficulty() {
+    let app = app();
+    let all = puzzles();
+    let theme = all[0].themes[0].to_string();
+    let (status, body) = send(
+        &app,
+        "GET",
+        &format!("/api/puzzles/next?theme={theme}&seed=3"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(
+        body["themes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t == theme.as_str()),
+        "{body}"
+    );
+    let low = all.iter().map(|p| p.rating).min().unwrap();
+    let (status, body) = send(
+        &app,
+        "GET",
+        &format!("/api/puzzles/next?rating=3000&max={low}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["rating"], low, "the range caps the rating asked for");
+
+    let (status, body) = send(&app, "GET", "/api/puzzles/next?min=99999", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(error_code(&body), "no-puzzles");
+    let (status, body) = send(&app, "GET", "/api/puzzles/next?theme=mateIn9", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error_code(&body), "bad-theme");
+    assert_eq!(body["error"]["params"]["theme"], "mateIn9");
+
+    let (status, list) = send(&app, "GET", "/api/puzzles/themes", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list["total"], all.len());
+    let counted = list["themes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == theme.as_str())
+        .expect("the theme is listed");
+    let expected = all
+        .iter()
+        .filter(|p| p.themes.iter().any(|t| t.to_string() == theme))
+        .count();
+    assert_eq!(counted["count"], expected);
+}
+
+#[tokio::test]
+async fn the_solution_played_move_by_move_solves_the_puzzle() {
+    let app = app();
+    let puzzle = long_puzzle();
+    let line: Vec<String> = puzzle.moves.iter().map(Move::to_string).collect();
+    let mut ply = 0;
+    loop {
+        let (status, answer) = play(&app, &puzzle.id, ply, &line[ply]).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["correct"], true, "{answer}");
+        assert_eq!(answer["played"]["iccs"], line[ply]);
+        if answer["solved"] == true {
+            assert!(ply + 2 >= line.len(), "solved only at the end");
+            break;
+        }
+        assert_eq!(
+            answer["reply"]["iccs"],
+            line[ply + 1],
+            "the reply is the line's"
+        );
+        assert_eq!(answer["ply"], ply + 2);
+        ply += 2;
+    }
+}
+
+/// A legal first move of `puzzle` that is not the solution's and does not win at once.
+fn wrong_first_move(puzzle: &Puzzle) -> Move {
+    let pos: &Position = &puzzle.position;
+    pos.legal_moves()
+        .iter()
+        .copied()
+        .filter(|&m| m != puzzle.moves[0])
+        .find(|&m| pos.after(m).status() == GameStatus::Ongoing)
+        .expect("a wrong move")
+}
+
+#[tokio::test]
+async fn a_wrong_move_comes_with_the_engines_refutation() {
+    let app = app();
+    let puzzle = long_puzzle();
+    let wrong = wrong_first_move(puzzle);
+    let (status, answer) = play(&app, &puzzle.id, 0, &wrong.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["correct"], false);
+    assert_eq!(answer["solved"], false);
+    assert_eq!(
+        answer["ply"], 0,
+        "the learner tries again from the same step"
+    );
+    let why = &answer["refutation"];
+    let reply: Move = why["reply"]["iccs"]
+        .as_str()
+        .expect("a refuting move")
+        .parse()
+        .unwrap();
+    let after = puzzle.position.after(wrong);
+    assert!(after.is_legal(reply), "the refutation is legal: {why}");
+    assert_eq!(why["reply"]["from"], reply.from().to_string());
+    let kind = why["kind"].as_str().unwrap();
+    assert!(
+        ["mate", "material", "no-mate", "no-win", "positional"].contains(&kind),
+        "{why}"
+    );
+    if puzzle.mate_length().is_some() {
+        assert_ne!(kind, "no-win", "a mate puzzle says the mate is gone");
+    }
+    assert!(!why["text"].as_str().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn hints_and_the_solution_follow_the_line() {
+    let app = app();
+    let puzzle = long_puzzle();
+    let (status, hint) = send(
+        &app,
+        "GET",
+        &format!("/api/puzzles/{}/hint?ply=2", puzzle.id),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["from"], puzzle.moves[2].from().to_string());
+    assert_eq!(hint["move"]["iccs"], puzzle.moves[2].to_string());
+    let (status, solution) = send(
+        &app,
+        "GET",
+        &format!("/api/puzzles/{}/solution", puzzle.id),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let line: Vec<&str> = solution["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccs"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = puzzle.moves.iter().map(Move::to_string).collect();
+    assert_eq!(line, expected);
+}
+
+#[tokio::test]
+async fn the_rating_goes_up_after_a_solve_and_down_after_a_failure() {
+    let app = app();
+    let puzzle = long_puzzle();
+    let state = json!({ "rating": 1500.0, "deviation": 120.0, "volatility": 0.06, "streak": 2, "best_streak": 2 });
+    let (status, solved) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": puzzle.id, "solved": true, "state": state })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{solved}");
+    assert!(solved["change"].as_i64().unwrap() > 0, "{solved}");
+    assert!(solved["state"]["rating"].as_f64().unwrap() > 1500.0);
+    assert_eq!(solved["state"]["streak"], 3);
+    assert_eq!(solved["state"]["best_streak"], 3);
+    assert_eq!(solved["puzzle_rating"], puzzle.rating);
+
+    let (status, failed) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": puzzle.id, "solved": false, "state": solved["state"] })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{failed}");
+    assert!(failed["change"].as_i64().unwrap() < 0, "{failed}");
+    assert_eq!(failed["state"]["streak"], 0);
+    assert_eq!(failed["state"]["best_streak"], 3);
+
+    // A newcomer sends no state.
+    let (status, first) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": puzzle.id, "solved": true })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(first["state"]["deviation"].as_f64().unwrap() < 350.0);
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_with_codes() {
+    let app = app();
+    let puzzle = long_puzzle();
+    let id = puzzle.id.as_str();
+    let first = puzzle.moves[0].to_string();
+
+    for (method, path) in [
+        ("GET", "/api/puzzles/nope"),
+        ("GET", "/api/puzzles/nope/hint"),
+        ("GET", "/api/puzzles/nope/solution"),
+    ] {
+        let (status, body) = send(&app, method, path, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(error_code(&body), "no-puzzle");
+        assert_eq!(body["error"]["params"]["id"], "nope");
+    }
+    let (status, body) = play(&app, "nope", 0, &first).await;
+    assert_eq!(
+        (status, error_code(&body)),
+        (StatusCode::NOT_FOUND, "no-puzzle")
+    );
+
+    for ply in [1, puzzle.moves.len() + 1] {
+        let (status, body) = play(&app, id, ply, &first).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "ply {ply}");
+        assert_eq!(error_code(&body), "bad-ply");
+        assert_eq!(body["error"]["params"]["plies"], puzzle.moves.len());
+    }
+    let (status, body) = play(&app, id, 0, "z9z9").await;
+    assert_eq!(
+        (status, error_code(&body)),
+        (StatusCode::BAD_REQUEST, "bad-move-text")
+    );
+    assert_eq!(body["error"]["params"]["text"], "z9z9");
+
+    // An empty point: the rules core's reason, as in play.
+    let empty = (0..90)
+        .map(|i| format!("{}{}", (b'a' + (i % 9) as u8) as char, i / 9))
+        .find(|sq| puzzle.position.piece_at(sq.parse().unwrap()).is_none())
+        .unwrap();
+    let (status, body) = play(&app, id, 0, &format!("{empty}{empty}")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(!error_code(&body).is_empty());
+
+    let (status, body) = send(
+        &app,
+        "POST",
+        &format!("/api/puzzles/{id}/move"),
+        Some(json!({ "move": first })),
+    )
+    .await;
+    assert_eq!(
+        (status, error_code(&body)),
+        (StatusCode::BAD_REQUEST, "bad-request")
+    );
+
+    let broken = json!({ "rating": 1500.0, "deviation": -5.0, "volatility": 0.06 });
+    let (status, body) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": id, "solved": true, "state": broken })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(error_code(&body), "bad-rating-state");
+    assert_eq!(body["error"]["params"]["field"], "deviation");
+    let (status, body) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": "nope", "solved": true })),
+    )
+    .await;
+    assert_eq!(
+        (status, error_code(&body)),
+        (StatusCode::NOT_FOUND, "no-puzzle")
+    );
+}
