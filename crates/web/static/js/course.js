@@ -1,7 +1,10 @@
-// The rules course: the course map, a lesson's pages (text with a board picture) and its
-// exercises, played on a board that works like the game's. Every move is checked by the
-// server's rules core (`POST /api/lessons/try`); the lessons come from `GET /api/lessons` in
-// the interface language. Progress is kept in localStorage under `xiangqi.course`.
+// The courses: the rules course and the named mating patterns, each with its map (two tabs),
+// a lesson's pages (text with a board picture) and its exercises, played on a board that
+// works like the game's. Every move is checked by the server's rules core
+// (`POST /api/lessons/try`); in a mate in two or three the defender's replies of the lesson's
+// line are played automatically. The lessons come from `GET /api/lessons?course=` in the
+// interface language. Progress is kept in localStorage under `xiangqi.course` (rules) and
+// `xiangqi.course.patterns`.
 
 import { ApiError } from './api.js';
 import { Board, piecesOfFen } from './board.js';
@@ -10,7 +13,9 @@ import { keepNames, nameOnLongPress } from './legend.js';
 import { explainError, explainIllegal } from './reasons.js';
 import { read, write } from './settings.js';
 
-const PROGRESS_KEY = 'xiangqi.course';
+/** The courses, in the order of the map's tabs, with the key their progress is kept under. */
+const PROGRESS_KEYS = { rules: 'xiangqi.course', patterns: 'xiangqi.course.patterns' };
+const COURSES = Object.keys(PROGRESS_KEYS);
 const WELCOME_KEY = 'xiangqi.welcome';
 const SVG = 'http://www.w3.org/2000/svg';
 /** How long a found move of an `all` exercise stays on the board before it resets, in ms. */
@@ -20,13 +25,25 @@ const REPLY_DELAY_MS = 400;
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The learner's progress: `{done: [lesson ids], current: {lesson, exercise} | null}`. */
-export function loadProgress() {
-  const saved = read(PROGRESS_KEY);
+/**
+ * The learner's progress in `course`: `{done: [lesson ids], current: {lesson, exercise} | null,
+ * solved: ['lesson#index', …]}`.
+ */
+export function loadProgress(course = 'rules') {
+  const saved = read(PROGRESS_KEYS[course]);
+  const strings = (list) => (Array.isArray(list) ? list.filter((id) => typeof id === 'string') : []);
   return {
-    done: Array.isArray(saved?.done) ? saved.done.filter((id) => typeof id === 'string') : [],
+    done: strings(saved?.done),
     current: typeof saved?.current?.lesson === 'string' ? saved.current : null,
+    solved: strings(saved?.solved),
   };
+}
+
+/** A lesson's title as the map and the lesson show it: a pattern with its Chinese name and pinyin. */
+export function lessonTitle(lesson) {
+  if (!lesson.chinese) return lesson.title;
+  const named = `${lesson.chinese} (${lesson.pinyin})`;
+  return lesson.title === lesson.chinese ? named : `${named} — ${lesson.title}`;
 }
 
 /** Whether the first-visit offer of the course is still to be shown. */
@@ -40,9 +57,9 @@ export function dismissWelcome() {
   write(WELCOME_KEY, 'dismissed');
 }
 
-/** The lessons in `lang`, in course order, as the server sends them. */
-async function fetchLessons(lang) {
-  const response = await fetch(`/api/lessons?lang=${encodeURIComponent(lang)}`);
+/** The lessons of `course` in `lang`, in course order, as the server sends them. */
+async function fetchLessons(course, lang) {
+  const response = await fetch(`/api/lessons?course=${encodeURIComponent(course)}&lang=${encodeURIComponent(lang)}`);
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, data?.error);
   return data;
@@ -123,9 +140,10 @@ export class Course {
     this.root = root;
     this.settings = settings;
     this.onLegend = onLegend;
-    this.lessons = null;
-    this.lang = null;
-    this.progress = loadProgress();
+    this.courseId = 'rules';
+    /** Per course: `{lessons, lang}` as last fetched. */
+    this.fetched = {};
+    this.progressOf = Object.fromEntries(COURSES.map((c) => [c, loadProgress(c)]));
     this.view = 'map';
     this.boardBox = element('div', { class: 'lesson-board', 'data-i18n-label': 'board' });
     this.board = new Board(this.boardBox, (square) => this.onPoint(square));
@@ -149,26 +167,49 @@ export class Course {
     this.render();
   }
 
-  /** Opens the lesson the learner is to take next (the first one for a newcomer). */
+  /** The lessons of the course shown, or null before they are fetched. */
+  get lessons() {
+    return this.fetched[this.courseId]?.lessons ?? null;
+  }
+
+  /** The learner's progress in the course shown. */
+  get progress() {
+    return this.progressOf[this.courseId];
+  }
+
+  /** Opens the lesson the learner is to take next in the rules course (the first for a newcomer). */
   async start() {
     this.root.hidden = false;
+    this.courseId = 'rules';
     if (!(await this.ensureLessons())) return;
     this.openLesson(this.nextIndex(), true);
   }
 
   /** The interface language changed: the lessons are fetched again in it when shown. */
   async relabel() {
-    if (this.root.hidden || this.lang === currentLanguage()) return;
+    if (this.root.hidden || this.fetched[this.courseId]?.lang === currentLanguage()) return;
+    if (await this.ensureLessons()) {
+      if (this.view === 'lesson') this.lesson = this.lessons[this.lessonIndex];
+      if (this.exercise) this.exercise = this.lesson.exercises[this.exerciseIndex] ?? this.exercise;
+      this.render();
+    }
+  }
+
+  /** Shows the map of course `id` (`rules` or `patterns`). */
+  async switchCourse(id) {
+    if (!COURSES.includes(id)) return;
+    this.courseId = id;
+    this.view = 'map';
     if (await this.ensureLessons()) this.render();
   }
 
   async ensureLessons() {
     const lang = currentLanguage();
-    if (this.lessons && this.lang === lang) return true;
+    const course = this.courseId;
+    if (this.fetched[course]?.lang === lang) return true;
     if (!this.lessons) this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingCourse')));
     try {
-      this.lessons = await fetchLessons(lang);
-      this.lang = lang;
+      this.fetched[course] = { lessons: await fetchLessons(course, lang), lang };
       return true;
     } catch (e) {
       this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('courseUnavailable', { reason: explainError(e) })));
@@ -177,7 +218,14 @@ export class Course {
   }
 
   save() {
-    write(PROGRESS_KEY, this.progress);
+    write(PROGRESS_KEYS[this.courseId], this.progress);
+  }
+
+  /** How many exercises of the course shown are solved, and how many there are. */
+  solvedCount() {
+    const count = this.lessons.reduce((n, l) => n + l.exercises.length, 0);
+    const ids = new Set(this.lessons.flatMap((l) => l.exercises.map((_, i) => `${l.id}#${i}`)));
+    return { solved: this.progress.solved.filter((id) => ids.has(id)).length, count };
   }
 
   isDone(id) {
@@ -195,6 +243,7 @@ export class Course {
   act(action, target) {
     switch (action) {
       case 'map': this.view = 'map'; this.render(); break;
+      case 'switch': this.switchCourse(target.dataset.courseId); break;
       case 'open': this.openLesson(Number(target.dataset.index), target.dataset.resume === 'true'); break;
       case 'prev-page': this.showPage(this.page - 1); break;
       case 'next-page':
@@ -407,6 +456,9 @@ export class Course {
     this.state = 'solved';
     this.selected = null;
     this.say(t('solved'), 'good');
+    const id = `${this.lesson.id}#${this.exerciseIndex}`;
+    if (!this.progress.solved.includes(id)) this.progress.solved.push(id);
+    this.save();
     if (this.exerciseIndex + 1 >= this.lesson.exercises.length) {
       this.finishLesson();
       return;
@@ -480,12 +532,26 @@ export class Course {
   renderMap() {
     const next = this.nextIndex();
     const allDone = this.lessons.every((l) => this.isDone(l.id));
-    const map = element('div', { class: 'course-map' });
-    map.append(element('h2', {}, t('courseTitle')), element('p', {}, t('courseIntro', { count: this.lessons.length })));
+    const map = element('div', { class: 'course-map', 'data-course-map': this.courseId });
+    const tabs = element('div', { class: 'course-tabs', role: 'tablist' });
+    for (const id of COURSES) {
+      const tab = button('switch', t(id === 'rules' ? 'courseRules' : 'coursePatterns'), {
+        role: 'tab', 'data-course-id': id, 'aria-selected': String(id === this.courseId),
+      });
+      tabs.append(tab);
+    }
+    const patterns = this.courseId === 'patterns';
+    const { solved, count } = this.solvedCount();
+    map.append(
+      tabs,
+      element('h2', {}, t(patterns ? 'patternsTitle' : 'courseTitle')),
+      element('p', {}, t(patterns ? 'patternsIntro' : 'courseIntro', { count: this.lessons.length })),
+      element('p', { class: 'course-count', 'data-solved': String(solved) }, t('solvedCount', { solved, count })),
+    );
     if (allDone) map.append(element('p', { class: 'course-note good' }, t('courseComplete')));
     else {
       const underway = this.progress.current?.lesson === this.lessons[next].id;
-      const label = t(underway ? 'continueLesson' : 'startLesson', { title: this.lessons[next].title });
+      const label = t(underway ? 'continueLesson' : 'startLesson', { title: lessonTitle(this.lessons[next]) });
       const go = element('p');
       go.append(button('open', label, { class: 'primary', 'data-index': String(next), 'data-resume': 'true', 'data-next-lesson': this.lessons[next].id }));
       map.append(go);
@@ -496,7 +562,7 @@ export class Course {
       if (this.isDone(lesson.id)) li.dataset.done = 'true';
       if (!allDone && i === next) li.dataset.next = 'true';
       const b = button('open', '', { 'data-index': String(i), 'data-resume': String(i === next) });
-      b.append(element('span', { class: 'lesson-n' }, String(i + 1)), element('span', { class: 'lesson-title' }, lesson.title));
+      b.append(element('span', { class: 'lesson-n' }, String(i + 1)), element('span', { class: 'lesson-title' }, lessonTitle(lesson)));
       if (this.isDone(lesson.id)) b.append(element('span', { class: 'lesson-mark done' }, `✓ ${t('lessonDone')}`));
       else if (!allDone && i === next) b.append(element('span', { class: 'lesson-mark next' }, `→ ${t('nextUp')}`));
       li.append(b);
@@ -512,7 +578,8 @@ export class Course {
     const side = element('div', { class: 'lesson-side' });
     const nav = element('div', { class: 'row lesson-nav' });
     nav.append(button('map', `← ${t('allLessons')}`), button('legend', t('legend')));
-    side.append(nav, element('p', { class: 'lesson-number' }, t('lessonNumber', { n: this.lessonIndex + 1 })), element('h2', {}, lesson.title));
+    const numbered = t(this.courseId === 'patterns' ? 'patternNumber' : 'lessonNumber', { n: this.lessonIndex + 1 });
+    side.append(nav, element('p', { class: 'lesson-number' }, numbered), element('h2', {}, lessonTitle(lesson)));
     const controls = element('div', { class: 'row lesson-controls' });
     if (this.state === 'page') {
       side.append(
@@ -526,7 +593,7 @@ export class Course {
     } else if (this.state === 'finished') {
       side.append(element('p', { class: 'lesson-text good', role: 'status' }, t('lessonComplete')));
       const next = this.lessons[this.lessonIndex + 1];
-      if (next) controls.append(button('next-lesson', t('nextLesson', { title: next.title }), { class: 'primary' }));
+      if (next) controls.append(button('next-lesson', t('nextLesson', { title: lessonTitle(next) }), { class: 'primary' }));
       else side.append(element('p', { class: 'lesson-text' }, t('courseComplete')));
       controls.append(button('map', t('allLessons')));
     } else {
@@ -558,7 +625,9 @@ export class Course {
       }
     }
     const message = element('p', { class: `lesson-message ${this.tone ?? ''}`, role: 'alert' }, this.message ?? '');
-    side.append(message, controls);
+    const { solved, count } = this.solvedCount();
+    const tally = element('p', { class: 'course-count', 'data-solved': String(solved) }, t('solvedCount', { solved, count }));
+    side.append(message, controls, tally);
     view.append(this.boardBox, side);
     const focused = document.activeElement?.dataset?.course;
     this.root.replaceChildren(view);
