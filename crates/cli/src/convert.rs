@@ -3,6 +3,7 @@
 use clap::Args;
 use std::path::{Path, PathBuf};
 use xiangqi_records::{OutputFormat, RecordFormat};
+use xiangqi_teaching::openings;
 
 /// The arguments of `xiangqi convert`.
 #[derive(Args)]
@@ -29,7 +30,8 @@ fn extension(path: &Path) -> Option<&str> {
 
 /// Runs `xiangqi convert`; on success prints one line saying what was written. Games of the
 /// file that cannot be read are named on stderr and the others converted; text skipped in
-/// the input and anything the output format cannot hold are warnings on stderr.
+/// the input and anything the output format cannot hold are warnings on stderr. A game from
+/// the initial position without an `[ECCO]` tag gets `[ECCO]`, `[Opening]` and `[Variation]`.
 pub fn run(args: &ConvertArgs) -> Result<(), String> {
     let (input, output) = (args.input.display(), args.output.display());
     let to = match args.to {
@@ -56,7 +58,13 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     let mut bad = 0;
     for game in read.games {
         match game {
-            Ok(game) => games.push(game),
+            Ok(mut game) => {
+                // A record without an ECCO code gets one, with its opening and variation.
+                if let Err(e) = openings::fill_tags(&mut game) {
+                    eprintln!("warning: {input}: no opening tags: {e}");
+                }
+                games.push(game);
+            }
             Err(e) => {
                 eprintln!("error: {input} ({from}): {e}");
                 bad += 1;

@@ -4,6 +4,7 @@ mod commands;
 mod convert;
 mod judge;
 mod match_cmd;
+mod opening;
 mod play;
 mod review;
 
@@ -43,6 +44,8 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Convert a game record between PGN (ICCS, WXF or Chinese moves), XQF and DhtmlXQ.
     Convert(convert::ConvertArgs),
+    /// Name a game's opening by the ECCO classification: `<code>\t<opening>\t<variation>`.
+    Opening(opening::OpeningArgs),
     /// Review a game: judge every move with the engine, write the game as PGN with NAGs and
     /// comments, print each side's accuracy and counts of each class of move.
     Review(review::ReviewArgs),
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Opening(args)) => opening::run(&args),
         Some(Command::Review(args)) => review::run(&args),
         Some(Command::Uci) => {
             protocol::run_stdio(protocol::Dialect::Uci);
