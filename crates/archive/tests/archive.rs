@@ -298,7 +298,7 @@ fn export_writes_every_game_and_import_adds_them_back_with_broken_games_reported
     );
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
 
-    let broken = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 a0a5 *\n\n";
+    let broken = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n";
     let file = format!("{text}\n{broken}");
     let collection: Collection = xiangqi_records::pgn::read_all_str(&file).unwrap();
     let mut other = Archive::open(dir.join("other.sqlite3")).unwrap();

@@ -1,7 +1,9 @@
-//! `xiangqi play`: starts the browser app on a local port and prints its address.
+//! `xiangqi play`: starts the browser app on a local port and prints its address, and where
+//! the player's games are kept.
 
 use clap::Args;
-use xiangqi_web::{PoolOptions, ServerOptions};
+use std::path::PathBuf;
+use xiangqi_web::{ARCHIVE_FILE, PoolOptions, ServerOptions};
 
 /// Where to serve the app.
 #[derive(Args, Debug, Clone)]
@@ -23,6 +25,10 @@ pub struct PlayArgs {
     /// them the server answers 503 with Retry-After.
     #[arg(long)]
     pub search_queue: Option<usize>,
+    /// The folder for the player's data (the games archive, `games.sqlite3`):
+    /// `$XDG_DATA_HOME/xiangqi` or `~/.local/share/xiangqi` unless given; created on start.
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
 }
 
 impl Default for PlayArgs {
@@ -33,6 +39,7 @@ impl Default for PlayArgs {
             open: false,
             searchers: None,
             search_queue: None,
+            data: None,
         }
     }
 }
@@ -52,10 +59,16 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot read the listening address: {e}"))?;
         let url = xiangqi_web::url(&args.host, addr);
         println!("Xiangqi is served at {url}  (Ctrl+C to stop)");
+        let data = data_folder(args);
+        report_archive(data.as_deref());
         if args.open {
             open_browser(&url);
         }
-        xiangqi_web::serve(listener, &args.host, &server_options(args))
+        let options = ServerOptions {
+            data,
+            ..server_options(args)
+        };
+        xiangqi_web::serve(listener, &args.host, &options)
             .await
             .map_err(|e| format!("the server stopped: {e}"))
     })
@@ -73,6 +86,35 @@ fn server_options(args: &PlayArgs) -> ServerOptions {
     ServerOptions {
         pool,
         ..ServerOptions::default()
+    }
+}
+
+/// The data folder: `--data`, else `$XDG_DATA_HOME/xiangqi`, else
+/// `$HOME/.local/share/xiangqi`; none when neither variable is set.
+fn data_folder(args: &PlayArgs) -> Option<PathBuf> {
+    if let Some(dir) = &args.data {
+        return Some(dir.clone());
+    }
+    let from = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    from("XDG_DATA_HOME")
+        .map(|d| d.join("xiangqi"))
+        .or_else(|| from("HOME").map(|h| h.join(".local/share/xiangqi")))
+}
+
+/// Says where the games are kept, or why they cannot be: the app plays on without them.
+fn report_archive(data: Option<&std::path::Path>) {
+    let Some(folder) = data else {
+        println!("Games are not kept: no data folder (set --data DIR, XDG_DATA_HOME or HOME)");
+        return;
+    };
+    let path = folder.join(ARCHIVE_FILE);
+    match xiangqi_archive::Archive::open(&path) {
+        Ok(_) => println!("Your games are kept in {}", path.display()),
+        Err(e) => println!("Games are not kept: {e}. The app plays without its games archive."),
     }
 }
 

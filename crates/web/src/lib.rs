@@ -10,6 +10,8 @@
 
 mod analysis;
 mod api;
+mod archive_api;
+mod archive_store;
 pub mod assets;
 mod error;
 mod host_guard;
@@ -26,6 +28,7 @@ mod state;
 mod variations;
 mod view;
 
+pub use archive_store::ARCHIVE_FILE;
 pub use host_guard::AllowedHosts;
 pub use search_pool::PoolOptions;
 pub use server::{bind, router, router_with, serve, url};

@@ -330,6 +330,7 @@ pub async fn review_stream(
         rx,
         finished,
     } = stream_search(&pool, &id, &stop).await?;
+    let keeper = crate::archive_api::ReviewKeeper::of(&sessions, &id);
 
     let work = lease.run(move |engine| {
         engine.set_options(EngineOptions {
@@ -353,7 +354,13 @@ pub async fn review_stream(
         );
         let _ = finished.send(());
         let last = match result {
-            Ok(Some(review)) => event("review", &review_view(&review, version)),
+            Ok(Some(review)) => {
+                let view = review_view(&review, version);
+                if let Some(keeper) = &keeper {
+                    keeper.keep(&view);
+                }
+                event("review", &view)
+            }
             Ok(None) => return,
             Err(e) => Event::default().event("failed").data(e.to_string()),
         };

@@ -2,6 +2,7 @@
 
 use crate::analysis;
 use crate::api;
+use crate::archive_api;
 use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
 use crate::lessons_api;
@@ -48,6 +49,20 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
             "/api/games/import",
             post(records_api::import).layer(DefaultBodyLimit::max(records_api::MAX_IMPORT)),
         )
+        .route("/api/archive", get(archive_api::status))
+        .route("/api/archive/games", get(archive_api::list))
+        .route(
+            "/api/archive/games/{id}",
+            get(archive_api::get).delete(archive_api::delete),
+        )
+        .route("/api/archive/games/{id}/open", post(archive_api::open))
+        .route("/api/archive/export", get(archive_api::export))
+        .route(
+            "/api/archive/import",
+            post(archive_api::import).layer(DefaultBodyLimit::max(archive_api::MAX_IMPORT)),
+        )
+        .route("/api/archive/resume", post(archive_api::resume))
+        .route("/api/archive/sessions/{id}", post(archive_api::session))
         .route("/api/fen", post(api::check_fen))
         .route("/api/levels", get(api::levels))
         .route("/api/lessons", get(lessons_api::lessons))

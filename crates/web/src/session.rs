@@ -4,7 +4,12 @@
 //! A game is small (its record and nothing else), so many are kept; beyond [`MAX_GAMES`] the
 //! least recently used is dropped, and the page that played it sends it again (start position,
 //! moves and redo moves) when the server answers `no-game`.
+//!
+//! Every change of a game goes through [`Sessions::with`], which hands the game to the
+//! archive when it changed (see [`archive_store`](crate::archive_store)); a session whose
+//! archive link has no key (a board that is not a game) is never kept.
 
+use crate::archive_store::{ArchiveLink, ArchiveService};
 use crate::search_pool::SearchStop;
 use crate::variations::Variations;
 use std::collections::HashMap;
@@ -28,6 +33,8 @@ pub struct GameSession {
     pub variations: Variations,
     /// The searches started for the game and not yet finished.
     searches: Vec<SearchStop>,
+    /// Its row in the games archive: the key, the players, whether it was saved.
+    pub archive: ArchiveLink,
 }
 
 impl GameSession {
@@ -39,6 +46,7 @@ impl GameSession {
             version: 0,
             variations: Variations::default(),
             searches: Vec::new(),
+            archive: ArchiveLink::new(),
         }
     }
 
@@ -68,6 +76,8 @@ impl GameSession {
 #[derive(Clone)]
 pub struct Sessions {
     inner: Arc<Mutex<Inner>>,
+    /// Where changed games are saved.
+    archive: ArchiveService,
 }
 
 struct Inner {
@@ -103,7 +113,18 @@ impl Sessions {
                 clock: 0,
                 capacity: capacity.max(1),
             })),
+            archive: ArchiveService::off(),
         }
+    }
+
+    /// The same store, saving every changed game to `archive`.
+    pub fn archived_to(self, archive: ArchiveService) -> Sessions {
+        Sessions { archive, ..self }
+    }
+
+    /// The archive changed games are saved to.
+    pub fn archive(&self) -> &ArchiveService {
+        &self.archive
     }
 
     /// Stores `session` under a new id and returns the id.
@@ -145,7 +166,8 @@ impl Sessions {
         id
     }
 
-    /// Runs `f` on game `id`, or returns `None` when there is no such game.
+    /// Runs `f` on game `id`, or returns `None` when there is no such game. A game that `f`
+    /// changed (its version, or its archive link) is handed to the archive.
     pub fn with<R>(&self, id: &str, f: impl FnOnce(&mut GameSession) -> R) -> Option<R> {
         let session = {
             let mut inner = lock(&self.inner);
@@ -156,7 +178,10 @@ impl Sessions {
             entry.session.clone()
         };
         let mut session = lock(&session);
-        Some(f(&mut session))
+        let before = session.archive.mark(session.version);
+        let result = f(&mut session);
+        self.archive.after_change(&mut session, before);
+        Some(result)
     }
 
     /// Forgets game `id`, stopping its searches; whether it existed.

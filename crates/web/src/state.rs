@@ -1,10 +1,14 @@
-//! What every handler shares: the games and the search pool.
+//! What every handler shares: the games, the search pool, and the games archive (which the
+//! games hold, as every change of a game is saved through them).
 
+use crate::archive_store::ArchiveService;
 use crate::search_pool::{PoolOptions, SearchPool};
 use crate::session::{MAX_GAMES, Sessions};
 use axum::extract::FromRef;
+use std::path::PathBuf;
 
-/// How the server is sized: its searchers, their queue, and how many games it keeps.
+/// How the server is sized: its searchers, their queue, how many games it keeps, and where
+/// it keeps the player's games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerOptions {
     /// The search pool.
@@ -12,6 +16,9 @@ pub struct ServerOptions {
     /// Most games kept; beyond it the least recently used is dropped (and the page restores
     /// it when it next asks).
     pub max_games: usize,
+    /// The data folder, where the games archive (`games.sqlite3`) is kept; none: the server
+    /// keeps no games.
+    pub data: Option<PathBuf>,
 }
 
 impl Default for ServerOptions {
@@ -19,6 +26,7 @@ impl Default for ServerOptions {
         ServerOptions {
             pool: PoolOptions::default(),
             max_games: MAX_GAMES,
+            data: None,
         }
     }
 }
@@ -26,17 +34,22 @@ impl Default for ServerOptions {
 /// The handlers' state: the games and the engines that search for them.
 #[derive(Clone)]
 pub struct AppState {
-    /// Every game, by id.
+    /// Every game, by id, with the archive they are saved to (or why there is none).
     pub sessions: Sessions,
     /// The engines, shared by all games.
     pub pool: SearchPool,
 }
 
 impl AppState {
-    /// A state sized by `options`.
+    /// A state sized by `options`, with the archive of its data folder opened (or the reason
+    /// it could not be).
     pub fn new(options: &ServerOptions) -> AppState {
+        let archive = match &options.data {
+            Some(folder) => ArchiveService::open(folder),
+            None => ArchiveService::off(),
+        };
         AppState {
-            sessions: Sessions::with_capacity(options.max_games),
+            sessions: Sessions::with_capacity(options.max_games).archived_to(archive),
             pool: SearchPool::new(options.pool.clone()),
         }
     }
@@ -51,5 +64,11 @@ impl FromRef<AppState> for Sessions {
 impl FromRef<AppState> for SearchPool {
     fn from_ref(state: &AppState) -> SearchPool {
         state.pool.clone()
+    }
+}
+
+impl FromRef<AppState> for ArchiveService {
+    fn from_ref(state: &AppState) -> ArchiveService {
+        state.sessions.archive().clone()
     }
 }

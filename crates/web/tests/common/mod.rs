@@ -23,6 +23,7 @@ pub fn app(searchers: usize, queue: usize, max_games: usize) -> Router {
             hash_mb: 1,
         },
         max_games,
+        ..ServerOptions::default()
     };
     router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
 }

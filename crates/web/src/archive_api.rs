@@ -1,0 +1,796 @@
+//! The games archive over HTTP: whether it is there, the list of games with filters, one
+//! game, deleting, exporting all as one PGN, importing a record file's games, opening a game
+//! in a new session (to replay and review it, or to go on playing it), and what a session
+//! tells and is told about its row (players, a fallen flag, its key, a failed save).
+//!
+//! The requests run on the archive's writer thread (see [`archive_store`](crate::archive_store)),
+//! never on the server's async threads.
+
+use crate::api::{body, with_game};
+use crate::archive_store::{ArchiveLink, ArchiveService, Players, unavailable_error};
+use crate::error::ApiError;
+use crate::session::{GameSession, Sessions};
+use crate::state::AppState;
+use crate::view::{GameView, game_view};
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, StoredGame};
+use xiangqi_records::{
+    Collection, ErrorKind, MoveError, Place, RecordError, RecordFormat, Warning, WarningKind,
+};
+use xiangqi_rules::notation::Notation;
+use xiangqi_rules::{Color, Game, GameRules, Move, START_FEN};
+
+/// Largest record file `POST /api/archive/import` accepts, in bytes.
+pub const MAX_IMPORT: usize = 4 * 1024 * 1024;
+
+/// Most games one list holds.
+const MAX_LIST: usize = 1000;
+
+fn bad_query(e: &QueryRejection) -> ApiError {
+    ApiError::bad_request(format!("the query is not valid: {}", e.body_text()))
+}
+
+fn no_archived_game(id: GameId) -> ApiError {
+    let mut err = ApiError::new(
+        StatusCode::NOT_FOUND,
+        "archive-no-game",
+        format!("there is no game {id} in the archive"),
+    );
+    err.params = json!({ "id": id });
+    err
+}
+
+/// `red-wins`, `black-wins`, `draw`, or null while a game goes on.
+fn result_code(result: GameResult) -> Option<&'static str> {
+    match result {
+        GameResult::RedWins => Some("red-wins"),
+        GameResult::BlackWins => Some("black-wins"),
+        GameResult::Draw => Some("draw"),
+        GameResult::Unknown => None,
+    }
+}
+
+/// Whether the archive is there, or why not.
+#[derive(Serialize)]
+pub struct StatusView {
+    /// Whether games are kept.
+    pub available: bool,
+    /// The database file, when they are.
+    pub path: Option<String>,
+    /// Why they are not: `{code: "archive-unavailable", message, params: {reason, path}}`,
+    /// the reason one of `archive-off`, `archive-folder`, `archive-open`, `archive-corrupt`,
+    /// `archive-newer`.
+    pub error: Option<Value>,
+}
+
+fn error_value(err: &ApiError) -> Value {
+    json!({ "code": err.code, "message": err.message, "params": err.params })
+}
+
+/// `GET /api/archive`: whether the archive is there, or why not.
+pub async fn status(State(archive): State<ArchiveService>) -> Json<StatusView> {
+    Json(StatusView {
+        available: archive.unavailable_reason().is_none(),
+        path: archive.path().map(|p| p.display().to_string()),
+        error: archive
+            .unavailable_reason()
+            .map(|why| error_value(&unavailable_error(why))),
+    })
+}
+
+/// A game as the list shows it.
+#[derive(Serialize)]
+pub struct SummaryView {
+    /// Its row.
+    pub id: GameId,
+    /// The key a session saves it under.
+    pub key: String,
+    /// The date it was played, `YYYY.MM.DD`.
+    pub date: String,
+    /// When it was last saved (milliseconds since 1970, UTC).
+    pub updated_ms: i64,
+    /// Whether it is over; an unfinished game is in progress.
+    pub finished: bool,
+    /// The Red player.
+    pub red: String,
+    /// The Black player.
+    pub black: String,
+    /// The engine level played against.
+    pub level: Option<u32>,
+    /// Its name as the app showed it when the game was saved.
+    pub level_name: Option<String>,
+    /// `red-wins`, `black-wins`, `draw`, or null.
+    pub result: Option<&'static str>,
+    /// Why it ended: a code as the rules give it (`checkmate` …), or `time`.
+    pub end_reason: Option<String>,
+    /// The opening's name, where known.
+    pub opening: Option<String>,
+    /// Moves of the main line.
+    pub moves: usize,
+    /// `played` or `imported`.
+    pub source: &'static str,
+    /// Whether a review is kept with it.
+    pub reviewed: bool,
+}
+
+impl From<&GameSummary> for SummaryView {
+    fn from(g: &GameSummary) -> SummaryView {
+        SummaryView {
+            id: g.id,
+            key: g.key.clone(),
+            date: g.date.clone(),
+            updated_ms: g.updated_ms,
+            finished: g.finished,
+            red: g.red.clone(),
+            black: g.black.clone(),
+            level: g.level.as_ref().map(|l| l.number),
+            level_name: g.level.as_ref().map(|l| l.name.clone()),
+            result: result_code(g.result),
+            end_reason: g.end_reason.clone(),
+            opening: g.opening.clone(),
+            moves: g.moves_count,
+            source: g.source.name(),
+            reviewed: g.reviewed,
+        }
+    }
+}
+
+/// Which games `GET /api/archive/games` lists.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// `red-wins`, `black-wins` or `draw`.
+    #[serde(default)]
+    pub result: Option<String>,
+    /// The engine level played against.
+    #[serde(default)]
+    pub level: Option<u32>,
+    /// `finished` or `unfinished`.
+    #[serde(default)]
+    pub state: Option<String>,
+}
+
+/// The list.
+#[derive(Serialize)]
+pub struct ListView {
+    /// The games, newest first.
+    pub games: Vec<SummaryView>,
+}
+
+/// `GET /api/archive/games?result=…&level=…&state=…`: the games, newest date first.
+pub async fn list(
+    State(archive): State<ArchiveService>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Json<ListView>, ApiError> {
+    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let result = match query.result.as_deref().filter(|r| !r.is_empty()) {
+        None => None,
+        Some("red-wins") => Some(GameResult::RedWins),
+        Some("black-wins") => Some(GameResult::BlackWins),
+        Some("draw") => Some(GameResult::Draw),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`{other}` is not a result: use red-wins, black-wins or draw"
+            )));
+        }
+    };
+    let finished = match query.state.as_deref().filter(|s| !s.is_empty()) {
+        None => None,
+        Some("finished") => Some(true),
+        Some("unfinished") => Some(false),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`{other}` is not a state: use finished or unfinished"
+            )));
+        }
+    };
+    let filter = Filter {
+        result,
+        level: query.level,
+        finished,
+        limit: Some(MAX_LIST),
+    };
+    let games = archive.run(move |a| a.list(&filter)).await?;
+    Ok(Json(ListView {
+        games: games.iter().map(SummaryView::from).collect(),
+    }))
+}
+
+/// A whole game.
+#[derive(Serialize)]
+pub struct StoredView {
+    /// What the list shows.
+    #[serde(flatten)]
+    pub summary: SummaryView,
+    /// The start position.
+    pub start_fen: String,
+    /// The record as stored (PGN, ICCS moves).
+    pub pgn: String,
+    /// The review once made, as the review stream gave it.
+    pub review: Option<Value>,
+}
+
+impl From<&StoredGame> for StoredView {
+    fn from(g: &StoredGame) -> StoredView {
+        StoredView {
+            summary: SummaryView::from(&g.summary),
+            start_fen: g.start_fen.clone(),
+            pgn: g.pgn.clone(),
+            review: g
+                .review
+                .as_deref()
+                .and_then(|r| serde_json::from_str(r).ok()),
+        }
+    }
+}
+
+async fn stored(archive: &ArchiveService, id: GameId) -> Result<StoredGame, ApiError> {
+    archive
+        .run(move |a| a.get(id))
+        .await?
+        .ok_or_else(|| no_archived_game(id))
+}
+
+/// `GET /api/archive/games/{id}`: one game, whole.
+pub async fn get(
+    State(archive): State<ArchiveService>,
+    Path(id): Path<GameId>,
+) -> Result<Json<StoredView>, ApiError> {
+    Ok(Json(StoredView::from(&stored(&archive, id).await?)))
+}
+
+/// `DELETE /api/archive/games/{id}`: deletes a game.
+pub async fn delete(
+    State(archive): State<ArchiveService>,
+    Path(id): Path<GameId>,
+) -> Result<StatusCode, ApiError> {
+    if archive.run(move |a| a.delete(id)).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(no_archived_game(id))
+    }
+}
+
+/// The notation of an export.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ExportQuery {
+    /// `pgn-wxf` (when absent), `pgn-iccs` or `pgn-chinese`.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// `GET /api/archive/export?format=pgn-wxf`: every game as one PGN file to download, oldest
+/// first.
+pub async fn export(
+    State(archive): State<ArchiveService>,
+    query: Result<Query<ExportQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let notation = match query.format.as_deref().unwrap_or("pgn-wxf") {
+        "pgn-wxf" => Notation::Wxf,
+        "pgn-iccs" => Notation::Iccs,
+        "pgn-chinese" => Notation::Chinese,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "`{other}` is not a PGN format: use pgn-wxf, pgn-iccs or pgn-chinese"
+            )));
+        }
+    };
+    let text = archive.run(move |a| a.export_pgn(notation)).await?;
+    let (year, month, day) = xiangqi_records::date::today();
+    let disposition =
+        format!("attachment; filename=\"xiangqi-games-{year:04}{month:02}{day:02}.pgn\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// The file `POST /api/archive/import` reads.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ImportQuery {
+    /// The file's name; its extension helps tell the format.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// What an import added and skipped.
+#[derive(Serialize)]
+pub struct ImportView {
+    /// How many games the file holds.
+    pub games: usize,
+    /// How many were added.
+    pub imported: usize,
+    /// The rows added.
+    pub ids: Vec<GameId>,
+    /// Each game that could not be read: `{code, message, params}` as the API answers a
+    /// record that cannot be opened (`bad-record` with `what`, or a rule's code), the game's
+    /// number in `params.game`.
+    pub broken: Vec<Value>,
+    /// What was skipped in the file: `{code, message, params}`, e.g. `skipped-text` with
+    /// `text`.
+    pub warnings: Vec<Value>,
+}
+
+fn place_params(place: Place) -> Value {
+    match place {
+        Place::Text { line, column } => json!({ "line": line, "column": column }),
+        Place::Byte(offset) => json!({ "byte": offset }),
+    }
+}
+
+fn merge(params: &mut Value, more: Value) {
+    if let (Some(map), Value::Object(more)) = (params.as_object_mut(), more) {
+        map.extend(more);
+    }
+}
+
+/// A game of the file that could not be read, as the import of one game would answer it.
+fn broken_game(format: RecordFormat, error: &RecordError) -> Value {
+    let message = format!("the {format} record cannot be read: {error}");
+    let bad = |what: &str| {
+        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", &message);
+        err.params = json!({ "what": what });
+        err
+    };
+    let mut err = match &error.kind {
+        ErrorKind::IllegalMove { reason, .. } => match reason.as_ref() {
+            MoveError::Illegal(rule) => ApiError::illegal_move(rule, &message),
+            MoveError::Unreadable(_) => bad("unreadable-move"),
+        },
+        ErrorKind::Syntax { .. } => bad("syntax"),
+        ErrorKind::Truncated { .. } => bad("truncated"),
+        ErrorKind::BadPosition(_) => bad("bad-position"),
+        ErrorKind::Encoding => bad("encoding"),
+        ErrorKind::TooDeep => bad("too-deep"),
+    };
+    merge(&mut err.params, place_params(error.place));
+    if let Some(game) = error.game {
+        merge(&mut err.params, json!({ "game": game }));
+    }
+    if let ErrorKind::IllegalMove { number, text, .. } = &error.kind {
+        merge(
+            &mut err.params,
+            json!({ "move": number.to_string(), "text": text }),
+        );
+    }
+    error_value(&err)
+}
+
+/// What a reader skipped, as a code and its blanks.
+fn warning_value(w: &Warning) -> Value {
+    let (code, mut params) = match &w.kind {
+        WarningKind::SkippedText { text } => ("skipped-text", json!({ "text": text })),
+        WarningKind::TagCut { tag, .. } => ("tag-cut", json!({ "tag": tag })),
+        WarningKind::CommentCut { cut_chars, .. } => {
+            ("comment-cut", json!({ "cut_chars": cut_chars }))
+        }
+        WarningKind::TagDropped { tag } => ("tag-dropped", json!({ "tag": tag })),
+        WarningKind::NagsDropped { count } => ("nags-dropped", json!({ "count": count })),
+    };
+    if let Some(place) = w.place {
+        merge(&mut params, place_params(place));
+    }
+    if let Some(game) = w.game {
+        merge(&mut params, json!({ "game": game }));
+    }
+    json!({ "code": code, "message": w.to_string(), "params": params })
+}
+
+fn extension(name: &str) -> Option<&str> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.rsplit_once('.')
+        .map(|(_, ext)| ext)
+        .filter(|e| !e.is_empty())
+}
+
+/// `POST /api/archive/import?name=…`: adds the games of the record file in the body (PGN,
+/// XQF or DhtmlXQ); the games that cannot be read are listed, the rest added. A file that
+/// cannot be read at all, or holds no game: 422 `bad-record`.
+pub async fn import(
+    State(archive): State<ArchiveService>,
+    query: Result<Query<ImportQuery>, QueryRejection>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<ImportView>), ApiError> {
+    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let bytes = bytes.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too-large",
+                format!(
+                    "the file is too large: at most {} MiB can be imported",
+                    MAX_IMPORT / (1024 * 1024)
+                ),
+            )
+        } else {
+            ApiError::new(e.status(), "bad-request", e.body_text())
+        }
+    })?;
+    let bad_file = |what: &str, message: String| {
+        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", message);
+        err.params = json!({ "what": what });
+        err
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(bad_file("empty-file", "the file is empty".into()));
+    }
+    let format = RecordFormat::detect(&bytes, query.name.as_deref().and_then(extension));
+    let collection: Collection = format.read(&bytes).map_err(|e| {
+        let value = broken_game(format, &e);
+        let mut err = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            value["code"].as_str().unwrap_or("bad-record"),
+            value["message"].as_str().unwrap_or_default(),
+        );
+        err.params = value["params"].clone();
+        err
+    })?;
+    if collection.is_empty() {
+        let mut err = bad_file(
+            "no-game",
+            format!("no game found in the file (read as {format})"),
+        );
+        merge(&mut err.params, json!({ "format": format.to_string() }));
+        return Err(err);
+    }
+    let games = collection.len();
+    let report = archive.run(move |a| a.import(collection)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(ImportView {
+            games,
+            imported: report.imported.len(),
+            ids: report.imported,
+            broken: report
+                .broken
+                .iter()
+                .map(|e| broken_game(format, e))
+                .collect(),
+            warnings: report.warnings.iter().map(warning_value).collect(),
+        }),
+    ))
+}
+
+/// A game opened from the archive.
+#[derive(Serialize)]
+pub struct OpenedView {
+    /// The new session, the record's main line played.
+    pub game: GameView,
+    /// The game as the archive keeps it (its review included).
+    pub archived: StoredView,
+}
+
+/// `POST /api/archive/games/{id}/open`: a new session with the game's main line played. An
+/// unfinished game goes on in it, every change saved to its row; a finished game is there to
+/// replay and review, and a change starts a new game.
+pub async fn open(
+    State(AppState { sessions, .. }): State<AppState>,
+    Path(id): Path<GameId>,
+) -> Result<(StatusCode, Json<OpenedView>), ApiError> {
+    let archive = sessions.archive().clone();
+    let stored = stored(&archive, id).await?;
+    let record = stored.record().map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "archive-failed",
+            e.to_string(),
+        )
+    })?;
+    let game = record
+        .replay(GameRules::default())
+        .map_err(|e| ApiError::illegal_move(&e.reason, e.to_string()))?;
+    let summary = &stored.summary;
+    let players = Players {
+        red: summary.red.clone(),
+        black: summary.black.clone(),
+        level: summary.level.as_ref().map(|l| l.number),
+    };
+    let link = if summary.finished {
+        ArchiveLink::replayed(summary.key.clone(), players, summary.date.clone())
+    } else {
+        ArchiveLink::resumed(summary.key.clone(), players, Some(summary.date.clone()))
+    };
+    let view = insert(&sessions, game, Vec::new(), link)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(OpenedView {
+            game: view,
+            archived: StoredView::from(&stored),
+        }),
+    ))
+}
+
+/// Stores `game` as a new session linked to the archive by `link`; its view.
+fn insert(
+    sessions: &Sessions,
+    game: Game,
+    redo: Vec<Move>,
+    link: ArchiveLink,
+) -> Result<GameView, ApiError> {
+    let mut session = GameSession::new(game);
+    session.redo = redo;
+    session.archive = link;
+    let id = sessions.insert(session);
+    with_game(sessions, &id, |s| {
+        Ok(game_view(&id, s.version, &s.game, &s.redo))
+    })
+}
+
+/// A game the page brings back under its archive key.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResumeRequest {
+    /// The key its row is saved under.
+    pub key: String,
+    /// The page's copy: the start position; without it the archive's record is played.
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// The page's copy: the moves played (ICCS).
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// The page's copy: moves taken back, next first (ICCS).
+    #[serde(default)]
+    pub redo: Vec<String>,
+}
+
+/// `POST /api/archive/resume`: brings back a game the server does not know (after a restart,
+/// or dropped for newer games) as a new session that goes on saving to the same row: from
+/// the page's copy when sent, else from the archive. 201 with the game as `POST /api/games`
+/// answers it.
+pub async fn resume(
+    State(AppState { sessions, .. }): State<AppState>,
+    payload: Result<Json<ResumeRequest>, JsonRejection>,
+) -> Result<(StatusCode, Json<GameView>), ApiError> {
+    let req = body(payload)?;
+    let archive = sessions.archive().clone();
+    let key = req.key.trim().to_string();
+    if key.is_empty() || key.len() > 64 || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(ApiError::bad_request(format!(
+            "`{}` is not an archive key",
+            req.key
+        )));
+    }
+    // The row, when the archive is there and holds it: its players, date and record.
+    let lookup = key.clone();
+    let row = match archive
+        .run(move |a| match a.id_of_key(&lookup)? {
+            Some(id) => a.get(id),
+            None => Ok(None),
+        })
+        .await
+    {
+        Ok(row) => row,
+        Err(e) if req.fen.is_some() => {
+            eprintln!(
+                "games archive: resuming from the page's copy: {}",
+                e.message
+            );
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    let (game, redo) = match (&req.fen, &row) {
+        (Some(fen), _) => copy_game(fen, &req.moves, &req.redo)?,
+        (None, Some(stored)) => {
+            let record = stored.record().map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "archive-failed",
+                    e.to_string(),
+                )
+            })?;
+            let game = record
+                .replay(GameRules::default())
+                .map_err(|e| ApiError::illegal_move(&e.reason, e.to_string()))?;
+            (game, Vec::new())
+        }
+        (None, None) => {
+            let mut err = ApiError::new(
+                StatusCode::NOT_FOUND,
+                "archive-no-game",
+                format!("there is no game {key} in the archive"),
+            );
+            err.params = json!({ "key": key });
+            return Err(err);
+        }
+    };
+    let link = match &row {
+        Some(stored) => {
+            let s = &stored.summary;
+            let players = Players {
+                red: s.red.clone(),
+                black: s.black.clone(),
+                level: s.level.as_ref().map(|l| l.number),
+            };
+            if s.finished && game.outcome().is_some() {
+                ArchiveLink::replayed(key, players, s.date.clone())
+            } else {
+                ArchiveLink::resumed(key, players, Some(s.date.clone()))
+            }
+        }
+        None => ArchiveLink::resumed(key, Players::default(), None),
+    };
+    let view = insert(&sessions, game, redo, link)?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// The game of the page's copy, as `POST /api/games` plays it: the moves must be legal, the
+/// redo moves are kept while they are.
+fn copy_game(fen: &str, moves: &[String], redo: &[String]) -> Result<(Game, Vec<Move>), ApiError> {
+    let fen = Some(fen.trim())
+        .filter(|f| !f.is_empty())
+        .unwrap_or(START_FEN);
+    let mut game = Game::from_fen(fen, GameRules::default()).map_err(|e| ApiError::bad_fen(&e))?;
+    for text in moves {
+        let m = crate::api::parse_move(game.position(), text)?;
+        game.play(m)
+            .map_err(|e| ApiError::illegal_move(&e, e.message()))?;
+    }
+    let mut kept = Vec::new();
+    let mut pos = game.position().clone();
+    for text in redo {
+        let Ok(m) = crate::api::parse_move(&pos, text) else {
+            break;
+        };
+        pos = pos.after(m);
+        kept.push(m);
+    }
+    kept.reverse();
+    Ok((game, kept))
+}
+
+/// What the page tells about a session: its players, and whose flag fell on its clock.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRequest {
+    /// The Red player's name as the page shows it.
+    #[serde(default)]
+    pub red: Option<String>,
+    /// The Black player's name.
+    #[serde(default)]
+    pub black: Option<String>,
+    /// The engine level played against (null in a game between two players).
+    #[serde(default)]
+    pub level: Option<u32>,
+    /// `red` or `black`: that side ran out of time, which ends the game.
+    #[serde(default)]
+    pub flagged: Option<String>,
+}
+
+/// What a session's row is.
+#[derive(Serialize)]
+pub struct SessionView {
+    /// Whether the archive is there.
+    pub available: bool,
+    /// The key the game is saved under (null for a board that is not archived).
+    pub key: Option<String>,
+    /// Whether it has been saved (from its first move on).
+    pub saved: bool,
+    /// The last save of it that failed, when none has succeeded since:
+    /// `{code: "archive-write-failed", message, params: {reason}}`.
+    pub write_error: Option<Value>,
+}
+
+/// Longest player name kept, in characters.
+const MAX_NAME: usize = 64;
+
+fn clean_name(name: Option<String>) -> String {
+    let name: String = name
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_NAME)
+        .collect();
+    name.trim().to_string()
+}
+
+/// `POST /api/archive/sessions/{id}`: sets the players of game `id` (and a fallen flag),
+/// which its row keeps; answers the game's key, whether it is saved, and a failed save.
+pub async fn session(
+    State(sessions): State<Sessions>,
+    Path(id): Path<String>,
+    payload: Result<Json<SessionRequest>, JsonRejection>,
+) -> Result<Json<SessionView>, ApiError> {
+    let req = body(payload)?;
+    let flagged = match req.flagged.as_deref() {
+        None | Some("") => None,
+        Some("red") => Some(Color::Red),
+        Some("black") => Some(Color::Black),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`{other}` is not a side: use red or black"
+            )));
+        }
+    };
+    let players = (req.red.is_some() || req.black.is_some()).then(|| Players {
+        red: clean_name(req.red),
+        black: clean_name(req.black),
+        level: req.level,
+    });
+    let archive = sessions.archive().clone();
+    let (key, saved) = with_game(&sessions, &id, |s| {
+        if let Some(players) = players {
+            s.archive.set_players(players);
+        }
+        if flagged.is_some() && s.game.outcome().is_none() {
+            s.archive.set_flagged(flagged);
+        }
+        Ok((s.archive.key().map(str::to_string), s.archive.is_saved()))
+    })?;
+    let write_error = key
+        .as_deref()
+        .and_then(|k| archive.write_failure(k))
+        .map(|reason| {
+            json!({
+                "code": "archive-write-failed",
+                "message": format!("the game could not be saved in the archive: {reason}"),
+                "params": { "reason": reason },
+            })
+        });
+    Ok(Json(SessionView {
+        available: archive.unavailable_reason().is_none(),
+        key,
+        saved,
+        write_error,
+    }))
+}
+
+/// Where the review of a session's game is kept once it is made: its row in the archive.
+pub struct ReviewKeeper {
+    archive: ArchiveService,
+    key: String,
+}
+
+impl ReviewKeeper {
+    /// The keeper for game `id` as it stands, when it has a row in the archive.
+    pub fn of(sessions: &Sessions, id: &str) -> Option<ReviewKeeper> {
+        let key = sessions
+            .with(id, |s| {
+                s.archive
+                    .is_saved()
+                    .then(|| s.archive.key().map(str::to_string))
+                    .flatten()
+            })
+            .flatten()?;
+        Some(ReviewKeeper {
+            archive: sessions.archive().clone(),
+            key,
+        })
+    }
+
+    /// Queues `review` to be kept with the game.
+    pub fn keep(&self, review: &impl Serialize) {
+        if let Ok(json) = serde_json::to_string(review) {
+            self.archive.save_review(&self.key, json);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cleaned() {
+        assert_eq!(clean_name(Some(" Lü\nQin ".into())), "Lü Qin");
+        assert_eq!(clean_name(None), "");
+    }
+}

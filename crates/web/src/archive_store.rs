@@ -1,0 +1,472 @@
+//! The games archive as the server keeps it: the database opened from the data folder (or
+//! why it could not be), a writer thread that saves games in the order their changes came,
+//! and what each game session knows of its row.
+//!
+//! Every change of a game passes through [`Sessions::with`](crate::session::Sessions::with),
+//! which compares the session's version (and its archive revision: players, a fallen flag)
+//! before and after and hands a snapshot to [`ArchiveService::save`]. That only queues it: a
+//! move never waits for the disk. The writer thread saves the queue in order, the latest
+//! snapshot of a game standing for the ones before it; a save that fails is logged and kept
+//! by the game's key for the page to show (`archive-write-failed`), and the game goes on in
+//! its session. Requests of the archive routes run on the same thread, after the saves
+//! queued before them.
+
+use crate::api::NAMED_LEVELS;
+use crate::error::ApiError;
+use crate::session::GameSession;
+use axum::http::StatusCode;
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use xiangqi_archive::{Archive, ArchiveError, GameEntry, GameResult, Level, Source, new_key};
+use xiangqi_engine::levels::{ELO_RANGE, MAX_LEVEL};
+use xiangqi_rules::Color;
+
+/// The database file in the data folder.
+pub const ARCHIVE_FILE: &str = "games.sqlite3";
+
+/// The players of a game as the page names them, and the engine level played against.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Players {
+    /// The Red player's name.
+    pub red: String,
+    /// The Black player's name.
+    pub black: String,
+    /// The engine's level, for a game against it.
+    pub level: Option<u32>,
+}
+
+/// What a game session knows of its row in the archive.
+#[derive(Clone, Debug)]
+pub struct ArchiveLink {
+    /// The key its row is saved under; `None` for a board that is not archived (a lesson's
+    /// or a puzzle's).
+    key: Option<String>,
+    /// Its players.
+    players: Players,
+    /// The side whose flag fell on the page's clock, which ends the game.
+    flagged: Option<Color>,
+    /// The date it started, `YYYY.MM.DD`.
+    date: String,
+    /// Bumped when the players or the flag change (a move bumps the session's version).
+    revision: u64,
+    /// Whether it has been handed to the archive (from its first move on).
+    saved: bool,
+    /// A finished game opened from the archive: its first change starts a new row, so that
+    /// the game kept stays as it ended.
+    fork_on_change: bool,
+}
+
+impl ArchiveLink {
+    /// A link for a new game, saved from its first move under a fresh key.
+    pub fn new() -> ArchiveLink {
+        ArchiveLink {
+            key: Some(new_key()),
+            players: Players::default(),
+            flagged: None,
+            date: xiangqi_records::date::pgn_today(),
+            revision: 0,
+            saved: false,
+            fork_on_change: false,
+        }
+    }
+
+    /// A link to the row saved under `key`, which every change updates.
+    pub fn resumed(key: String, players: Players, date: Option<String>) -> ArchiveLink {
+        ArchiveLink {
+            key: Some(key),
+            players,
+            date: date.unwrap_or_else(xiangqi_records::date::pgn_today),
+            saved: true,
+            ..ArchiveLink::new()
+        }
+    }
+
+    /// A link to a finished row opened for replay: a change starts a new game.
+    pub fn replayed(key: String, players: Players, date: String) -> ArchiveLink {
+        ArchiveLink {
+            fork_on_change: true,
+            ..ArchiveLink::resumed(key, players, Some(date))
+        }
+    }
+
+    /// The key of the game's row, when it is archived.
+    pub fn key(&self) -> Option<&str> {
+        self.key.as_deref()
+    }
+
+    /// Whether the game has been handed to the archive.
+    pub fn is_saved(&self) -> bool {
+        self.saved
+    }
+
+    /// Sets the players; a change is saved with the game.
+    pub fn set_players(&mut self, players: Players) {
+        if self.players != players {
+            self.players = players;
+            self.revision += 1;
+        }
+    }
+
+    /// Ends the game on time: `side` ran out.
+    pub fn set_flagged(&mut self, side: Option<Color>) {
+        if self.flagged != side {
+            self.flagged = side;
+            self.revision += 1;
+        }
+    }
+
+    /// What tells a change apart: the session's version and this link's revision.
+    pub fn mark(&self, version: u64) -> (u64, u64) {
+        (version, self.revision)
+    }
+}
+
+impl Default for ArchiveLink {
+    fn default() -> Self {
+        ArchiveLink::new()
+    }
+}
+
+/// A game as it stood after a change, to be saved.
+struct Snapshot {
+    key: String,
+    /// The record: the moves played, with the variations.
+    record: xiangqi_records::Game,
+    /// The game's result and the code of why it ended, once it has.
+    ending: Option<(GameResult, &'static str)>,
+    players: Players,
+    flagged: Option<Color>,
+    date: String,
+}
+
+/// Why the archive is not there, for the page to word: a code and its blanks.
+#[derive(Clone, Debug)]
+pub struct Unavailable {
+    /// `archive-off` (no data folder), or the archive's error code (`archive-corrupt` …).
+    pub code: &'static str,
+    /// The reason in English.
+    pub message: String,
+    /// The file or folder concerned, if any.
+    pub path: Option<String>,
+}
+
+/// A request run on the writer thread.
+type Task = Box<dyn FnOnce(&mut Archive) + Send>;
+
+enum Job {
+    Save(Box<Snapshot>),
+    Review { key: String, json: String },
+    Run(Task),
+}
+
+/// The archive the server writes to, or why there is none. Cheap to clone.
+#[derive(Clone)]
+pub struct ArchiveService {
+    inner: Arc<Inner>,
+}
+
+enum Inner {
+    Unavailable(Unavailable),
+    Open(Writer),
+}
+
+struct Writer {
+    jobs: mpsc::Sender<Job>,
+    /// The last failed save of each game that has not been saved since, by key.
+    failures: Arc<Mutex<HashMap<String, String>>>,
+    path: PathBuf,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl ArchiveService {
+    /// No archive: the server was started without a data folder.
+    pub fn off() -> ArchiveService {
+        ArchiveService::unavailable(Unavailable {
+            code: "archive-off",
+            message: "the server keeps no games: it was started without a data folder".into(),
+            path: None,
+        })
+    }
+
+    fn unavailable(why: Unavailable) -> ArchiveService {
+        ArchiveService {
+            inner: Arc::new(Inner::Unavailable(why)),
+        }
+    }
+
+    /// Opens the archive file in the data folder `folder` (created when missing) and starts
+    /// its writer thread; when it cannot be opened, the service says why and keeps nothing.
+    pub fn open(folder: &Path) -> ArchiveService {
+        let path = folder.join(ARCHIVE_FILE);
+        let archive = match Archive::open(&path) {
+            Ok(archive) => archive,
+            Err(e) => {
+                return ArchiveService::unavailable(Unavailable {
+                    code: e.code(),
+                    message: e.to_string(),
+                    path: e.path().map(|p| p.display().to_string()),
+                });
+            }
+        };
+        let (tx, rx) = mpsc::channel();
+        let failures = Arc::new(Mutex::new(HashMap::new()));
+        let thread_failures = failures.clone();
+        let spawned = std::thread::Builder::new()
+            .name("archive-writer".into())
+            .spawn(move || write_jobs(archive, &rx, &thread_failures));
+        if let Err(e) = spawned {
+            return ArchiveService::unavailable(Unavailable {
+                code: "archive-database",
+                message: format!("the archive's writer cannot start: {e}"),
+                path: Some(path.display().to_string()),
+            });
+        }
+        ArchiveService {
+            inner: Arc::new(Inner::Open(Writer {
+                jobs: tx,
+                failures,
+                path,
+            })),
+        }
+    }
+
+    /// Why there is no archive, when there is none.
+    pub fn unavailable_reason(&self) -> Option<&Unavailable> {
+        match &*self.inner {
+            Inner::Unavailable(why) => Some(why),
+            Inner::Open(_) => None,
+        }
+    }
+
+    /// The database file, when the archive is open.
+    pub fn path(&self) -> Option<&Path> {
+        match &*self.inner {
+            Inner::Open(w) => Some(&w.path),
+            Inner::Unavailable(_) => None,
+        }
+    }
+
+    fn send(&self, job: Job) -> bool {
+        match &*self.inner {
+            Inner::Open(w) => w.jobs.send(job).is_ok(),
+            Inner::Unavailable(_) => false,
+        }
+    }
+
+    /// After a change of a session: when its version or link changed and it is archived
+    /// and has a move (or was saved before), queues a snapshot of it: its record (the
+    /// variations included) and how it ended.
+    pub fn after_change(&self, session: &mut GameSession, before: (u64, u64)) {
+        let link = &session.archive;
+        if link.mark(session.version) == before || link.key.is_none() {
+            return;
+        }
+        if !link.saved && session.game.moves().is_empty() {
+            return;
+        }
+        if matches!(&*self.inner, Inner::Unavailable(_)) {
+            return;
+        }
+        let record = session.record();
+        let ending = session
+            .game
+            .outcome()
+            .map(|o| (GameResult::from(o), o.reason.code()));
+        let link = &mut session.archive;
+        if link.fork_on_change {
+            link.fork_on_change = false;
+            link.key = Some(new_key());
+            link.date = xiangqi_records::date::pgn_today();
+        }
+        let Some(key) = link.key.clone() else { return };
+        link.saved = true;
+        self.send(Job::Save(Box::new(Snapshot {
+            key,
+            record,
+            ending,
+            players: link.players.clone(),
+            flagged: link.flagged,
+            date: link.date.clone(),
+        })));
+    }
+
+    /// Queues `review` (JSON) to be kept with the game saved under `key`.
+    pub fn save_review(&self, key: &str, review: String) {
+        self.send(Job::Review {
+            key: key.to_string(),
+            json: review,
+        });
+    }
+
+    /// The last failed save of the game saved under `key`, if it has not been saved since.
+    pub fn write_failure(&self, key: &str) -> Option<String> {
+        match &*self.inner {
+            Inner::Open(w) => lock(&w.failures).get(key).cloned(),
+            Inner::Unavailable(_) => None,
+        }
+    }
+
+    /// Runs `request` on the archive, after the saves queued before it: 503
+    /// `archive-unavailable` when there is no archive, 500 `archive-failed` when the request
+    /// fails.
+    pub async fn run<R: Send + 'static>(
+        &self,
+        request: impl FnOnce(&mut Archive) -> Result<R, ArchiveError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        if let Some(why) = self.unavailable_reason() {
+            return Err(unavailable_error(why));
+        }
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let task: Task = Box::new(move |archive| {
+            let _ = tx.send(request(archive));
+        });
+        if !self.send(Job::Run(task)) {
+            return Err(failed("the archive's writer has stopped"));
+        }
+        match rx.await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => {
+                eprintln!("games archive: {e}");
+                let mut err = failed(e.to_string());
+                err.params = json!({ "reason": e.code() });
+                Err(err)
+            }
+            Err(_) => Err(failed("the archive's writer has stopped")),
+        }
+    }
+}
+
+/// 503 for a request of an archive that is not there; the blanks carry the reason's code
+/// and the file.
+pub fn unavailable_error(why: &Unavailable) -> ApiError {
+    let mut err = ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "archive-unavailable",
+        why.message.clone(),
+    );
+    err.params = json!({ "reason": why.code, "path": why.path });
+    err
+}
+
+fn failed(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "archive-failed", message)
+}
+
+/// The writer thread: runs the jobs in order until the server goes; of several saves of a
+/// game waiting together, only the last is written.
+fn write_jobs(
+    mut archive: Archive,
+    jobs: &mpsc::Receiver<Job>,
+    failures: &Mutex<HashMap<String, String>>,
+) {
+    while let Ok(first) = jobs.recv() {
+        let mut batch = vec![first];
+        batch.extend(jobs.try_iter());
+        let mut last_save: HashMap<String, usize> = HashMap::new();
+        for (i, job) in batch.iter().enumerate() {
+            if let Job::Save(s) = job {
+                last_save.insert(s.key.clone(), i);
+            }
+        }
+        for (i, job) in batch.into_iter().enumerate() {
+            match job {
+                Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
+                    let key = s.key.clone();
+                    match archive.save(&entry_of(*s)) {
+                        Ok(_) => {
+                            lock(failures).remove(&key);
+                        }
+                        Err(e) => {
+                            eprintln!("games archive: the game {key} could not be saved: {e}");
+                            lock(failures).insert(key, e.to_string());
+                        }
+                    }
+                }
+                Job::Save(_) => {}
+                Job::Review { key, json } => {
+                    let saved = archive
+                        .id_of_key(&key)
+                        .and_then(|id| id.map_or(Ok(false), |id| archive.set_review(id, &json)));
+                    if let Err(e) = saved {
+                        eprintln!("games archive: the review of {key} could not be saved: {e}");
+                        lock(failures).insert(key, e.to_string());
+                    }
+                }
+                Job::Run(task) => task(&mut archive),
+            }
+        }
+    }
+}
+
+/// The name of engine level `level` as the app shows it, in English: `Beginner (~800)`.
+pub fn level_name(level: u32) -> String {
+    const NAMES: [(&str, &str); 6] = [
+        ("beginner", "Beginner"),
+        ("casual", "Casual"),
+        ("club", "Club player"),
+        ("strong", "Strong"),
+        ("expert", "Expert"),
+        ("full", "Full strength"),
+    ];
+    let (lo, hi) = ELO_RANGE;
+    let elo = lo + level.min(MAX_LEVEL) * (hi - lo) / MAX_LEVEL;
+    let name = NAMED_LEVELS
+        .iter()
+        .find(|(_, n)| *n == level)
+        .and_then(|(key, _)| NAMES.iter().find(|(k, _)| k == key))
+        .map_or_else(|| format!("Level {level}"), |(_, name)| (*name).to_string());
+    format!("{name} (~{elo})")
+}
+
+/// The archive's entry for a snapshot: the record of the game, its result and reason (the
+/// rules' ending, or a fallen flag).
+fn entry_of(s: Snapshot) -> GameEntry {
+    let mut record = s.record;
+    let (finished, end_reason) = match (s.ending, s.flagged) {
+        (Some((result, reason)), _) => {
+            record.result = result;
+            (true, Some(reason.to_string()))
+        }
+        (None, Some(side)) => {
+            record.result = match side {
+                Color::Red => GameResult::BlackWins,
+                Color::Black => GameResult::RedWins,
+            };
+            (true, Some("time".to_string()))
+        }
+        (None, None) => (false, None),
+    };
+    GameEntry {
+        key: Some(s.key),
+        finished,
+        red: s.players.red,
+        black: s.players.black,
+        level: s.players.level.map(|number| Level {
+            number,
+            name: level_name(number),
+        }),
+        end_reason,
+        date: s.date,
+        opening: None,
+        record,
+        source: Source::Played,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_names_read_as_in_the_app() {
+        assert_eq!(level_name(0), "Beginner (~800)");
+        assert_eq!(level_name(MAX_LEVEL), "Full strength (~2600)");
+        assert_eq!(level_name(1), "Level 1 (~890)");
+    }
+}

@@ -1,0 +1,503 @@
+//! The games archive over HTTP: games saved from their first move and with every change,
+//! finished with their result and reason, kept across a restart (the page resumes under the
+//! archive key), listed with filters, opened, deleted, exported and imported; a damaged
+//! database leaves the app playing without it.
+
+mod common;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use common::{HOST, events, id, new_game, play, send};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use tower::ServiceExt;
+use xiangqi_web::{AllowedHosts, PoolOptions, ServerOptions, router_with};
+
+/// A fresh data folder for one test.
+fn data_folder(test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("xiangqi-web-archive-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The app keeping its games in `data`: what a server started with `--data` serves.
+fn archived_app(data: &Path) -> Router {
+    let options = ServerOptions {
+        pool: PoolOptions {
+            searchers: 1,
+            queue: 8,
+            hash_mb: 1,
+        },
+        data: Some(data.to_path_buf()),
+        ..ServerOptions::default()
+    };
+    router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
+}
+
+/// The archive's games, newest first, chosen by `query`.
+async fn listed(app: &Router, query: &str) -> Vec<Value> {
+    let (status, list) = send(app, "GET", &format!("/api/archive/games{query}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    list["games"].as_array().unwrap().clone()
+}
+
+/// Tells the archive the players of game `gid`; the session's answer.
+async fn name_players(app: &Router, gid: &str, body: Value) -> Value {
+    let (status, answer) = send(
+        app,
+        "POST",
+        &format!("/api/archive/sessions/{gid}"),
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
+fn versus_beginner() -> Value {
+    json!({"red": "Player", "black": "Xiangqi (Beginner)", "level": 0})
+}
+
+/// A position where Red mates in one with i0i9.
+const MATE_IN_ONE: &str = "3k5/2R6/9/9/9/9/9/9/9/4K3R w - - 0 1";
+
+#[tokio::test]
+async fn without_a_data_folder_the_archive_says_it_is_off_and_games_play() {
+    let app = common::app(1, 4, 16);
+    let (status, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["available"], false);
+    assert_eq!(state["error"]["code"], "archive-unavailable");
+    assert_eq!(state["error"]["params"]["reason"], "archive-off");
+    let (status, err) = send(&app, "GET", "/api/archive/games", None).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{err}");
+    let game = new_game(&app, json!({})).await;
+    play(&app, &id(&game), "h2", "e2").await;
+}
+
+#[tokio::test]
+async fn a_game_is_saved_from_its_first_move_and_follows_every_change() {
+    let data = data_folder("follows");
+    let app = archived_app(&data);
+    let game = new_game(&app, json!({})).await;
+    let gid = id(&game);
+    let answer = name_players(&app, &gid, versus_beginner()).await;
+    assert_eq!(answer["saved"], false);
+    assert!(answer["key"].is_string());
+    assert!(
+        listed(&app, "").await.is_empty(),
+        "nothing saved before a move"
+    );
+
+    play(&app, &gid, "h2", "e2").await;
+    let games = listed(&app, "").await;
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["moves"], 1);
+    assert_eq!(games[0]["finished"], false);
+    assert_eq!(games[0]["red"], "Player");
+    assert_eq!(games[0]["level"], 0);
+    assert_eq!(games[0]["level_name"], "Beginner (~800)");
+    assert_eq!(games[0]["key"], answer["key"]);
+
+    let (status, reply) = send(
+        &app,
+        "POST",
+        &format!("/api/games/{gid}/engine"),
+        Some(json!({"level": 0})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    assert_eq!(listed(&app, "").await[0]["moves"], 2);
+    let (status, _) = send(
+        &app,
+        "POST",
+        &format!("/api/games/{gid}/undo"),
+        Some(json!({"count": 2})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let games = listed(&app, "").await;
+    assert_eq!(games.len(), 1, "undo updates the same row");
+    assert_eq!(games[0]["moves"], 0);
+    let (status, _) = send(
+        &app,
+        "POST",
+        &format!("/api/games/{gid}/redo"),
+        Some(json!({"count": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(listed(&app, "").await[0]["moves"], 1);
+}
+
+#[tokio::test]
+async fn a_mate_finishes_the_game_with_its_result_and_reason() {
+    let data = data_folder("mate");
+    let app = archived_app(&data);
+    let game = new_game(&app, json!({"fen": MATE_IN_ONE})).await;
+    let gid = id(&game);
+    name_players(&app, &gid, json!({"red": "Ann", "black": "Bob"})).await;
+    play(&app, &gid, "i0", "i9").await;
+    let games = listed(&app, "?state=finished").await;
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["result"], "red-wins");
+    assert_eq!(games[0]["end_reason"], "checkmate");
+    assert_eq!(games[0]["level"], Value::Null);
+    let (status, whole) = send(
+        &app,
+        "GET",
+        &format!("/api/archive/games/{}", games[0]["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(whole["start_fen"], MATE_IN_ONE);
+    let pgn = whole["pgn"].as_str().unwrap();
+    assert!(
+        pgn.contains("[Red \"Ann\"]") && pgn.contains("1-0"),
+        "{pgn}"
+    );
+}
+
+#[tokio::test]
+async fn a_fallen_flag_ends_the_game_on_time() {
+    let data = data_folder("flag");
+    let app = archived_app(&data);
+    let game = new_game(&app, json!({})).await;
+    let gid = id(&game);
+    play(&app, &gid, "h2", "e2").await;
+    name_players(
+        &app,
+        &gid,
+        json!({"red": "Player", "black": "Engine", "level": 4, "flagged": "red"}),
+    )
+    .await;
+    let games = listed(&app, "").await;
+    assert_eq!(games[0]["finished"], true);
+    assert_eq!(games[0]["result"], "black-wins");
+    assert_eq!(games[0]["end_reason"], "time");
+}
+
+#[tokio::test]
+async fn after_a_restart_the_page_resumes_the_game_in_the_same_row() {
+    let data = data_folder("restart");
+    let key = {
+        let app = archived_app(&data);
+        let game = new_game(&app, json!({})).await;
+        let gid = id(&game);
+        name_players(&app, &gid, versus_beginner()).await;
+        play(&app, &gid, "h2", "e2").await;
+        play(&app, &gid, "h9", "g7").await;
+        let answer = name_players(&app, &gid, versus_beginner()).await;
+        assert_eq!(answer["saved"], true);
+        answer["key"].as_str().unwrap().to_string()
+    };
+    // A new server on the same folder: the page sends its copy with the key.
+    let app = archived_app(&data);
+    let (status, resumed) = send(
+        &app,
+        "POST",
+        "/api/archive/resume",
+        Some(json!({"key": key, "fen": null, "moves": ["h2e2", "h9g7"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{resumed}");
+    assert_eq!(resumed["moves"].as_array().unwrap().len(), 2);
+    play(&app, &id(&resumed), "h0", "g2").await;
+    let games = listed(&app, "").await;
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(games[0]["moves"], 3);
+    assert_eq!(games[0]["red"], "Player", "the players stay with the row");
+
+    // Without the page's copy the archive's record is played.
+    let (status, from_archive) = send(
+        &app,
+        "POST",
+        "/api/archive/resume",
+        Some(json!({"key": key})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{from_archive}");
+    assert_eq!(from_archive["moves"].as_array().unwrap().len(), 3);
+    let (status, err) = send(
+        &app,
+        "POST",
+        "/api/archive/resume",
+        Some(json!({"key": "0123abcd"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(err["error"]["code"], "archive-no-game");
+    let (status, err) = send(
+        &app,
+        "POST",
+        "/api/archive/resume",
+        Some(json!({"key": "../x"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+}
+
+#[tokio::test]
+async fn lists_filter_by_result_level_and_state() {
+    let data = data_folder("filters");
+    let app = archived_app(&data);
+    let won = new_game(&app, json!({"fen": MATE_IN_ONE})).await;
+    name_players(
+        &app,
+        &id(&won),
+        json!({"red": "P", "black": "E", "level": 8}),
+    )
+    .await;
+    play(&app, &id(&won), "i0", "i9").await;
+    let going = new_game(&app, json!({})).await;
+    name_players(
+        &app,
+        &id(&going),
+        json!({"red": "P", "black": "E", "level": 0}),
+    )
+    .await;
+    play(&app, &id(&going), "b2", "e2").await;
+
+    assert_eq!(listed(&app, "").await.len(), 2);
+    let red_wins = listed(&app, "?result=red-wins").await;
+    assert_eq!(red_wins.len(), 1);
+    assert_eq!(red_wins[0]["level"], 8);
+    assert!(listed(&app, "?result=black-wins").await.is_empty());
+    assert_eq!(listed(&app, "?level=0").await[0]["moves"], 1);
+    assert_eq!(listed(&app, "?state=unfinished").await.len(), 1);
+    assert_eq!(listed(&app, "?state=finished&level=8").await.len(), 1);
+    let (status, err) = send(&app, "GET", "/api/archive/games?result=maybe", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+}
+
+#[tokio::test]
+async fn an_opened_game_resumes_or_replays() {
+    let data = data_folder("open");
+    let app = archived_app(&data);
+    let going = new_game(&app, json!({})).await;
+    play(&app, &id(&going), "h2", "e2").await;
+    let finished = new_game(&app, json!({"fen": MATE_IN_ONE})).await;
+    play(&app, &id(&finished), "i0", "i9").await;
+    let games = listed(&app, "").await;
+    let row =
+        |finished: bool| games.iter().find(|g| g["finished"] == finished).unwrap()["id"].clone();
+
+    let (status, opened) = send(
+        &app,
+        "POST",
+        &format!("/api/archive/games/{}/open", row(false)),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{opened}");
+    assert_eq!(opened["game"]["moves"].as_array().unwrap().len(), 1);
+    play(&app, &id(&opened["game"]), "h9", "g7").await;
+    assert_eq!(
+        listed(&app, "").await.len(),
+        2,
+        "an unfinished game goes on in its row"
+    );
+
+    let (status, replay) = send(
+        &app,
+        "POST",
+        &format!("/api/archive/games/{}/open", row(true)),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{replay}");
+    assert!(replay["game"]["outcome"].is_object());
+    assert_eq!(replay["archived"]["result"], "red-wins");
+    let rid = id(&replay["game"]);
+    let (status, _) = send(&app, "POST", &format!("/api/games/{rid}/undo"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let games_now = listed(&app, "").await;
+    assert_eq!(
+        games_now.len(),
+        3,
+        "a change of a finished game starts a new one"
+    );
+    assert_eq!(
+        games_now
+            .iter()
+            .filter(|g| g["result"] == "red-wins")
+            .count(),
+        1
+    );
+
+    let (status, err) = send(&app, "POST", "/api/archive/games/999/open", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(err["error"]["code"], "archive-no-game");
+}
+
+#[tokio::test]
+async fn a_deleted_game_is_gone() {
+    let data = data_folder("delete");
+    let app = archived_app(&data);
+    let game = new_game(&app, json!({})).await;
+    play(&app, &id(&game), "h2", "e2").await;
+    let row = listed(&app, "").await[0]["id"].clone();
+    let (status, _) = send(&app, "DELETE", &format!("/api/archive/games/{row}"), None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert!(listed(&app, "").await.is_empty());
+    let (status, err) = send(&app, "DELETE", &format!("/api/archive/games/{row}"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{err}");
+}
+
+/// The status and body text of `method` `path` with a raw `body`.
+async fn send_text(
+    app: &Router,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (StatusCode, String, String) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, HOST)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let disposition = response
+        .headers()
+        .get(header::CONTENT_DISPOSITION)
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = http_body_util::BodyExt::collect(response.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    (
+        status,
+        disposition,
+        String::from_utf8(bytes.to_vec()).unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn export_holds_every_game_and_import_adds_a_files_games() {
+    let data = data_folder("export");
+    let app = archived_app(&data);
+    let game = new_game(&app, json!({})).await;
+    name_players(&app, &id(&game), json!({"red": "Ann", "black": "Bob"})).await;
+    play(&app, &id(&game), "h2", "e2").await;
+    let mate = new_game(&app, json!({"fen": MATE_IN_ONE})).await;
+    play(&app, &id(&mate), "i0", "i9").await;
+    let (status, disposition, text) =
+        send_text(&app, "GET", "/api/archive/export?format=pgn-iccs", "").await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    assert!(disposition.contains(".pgn"), "{disposition}");
+    assert_eq!(
+        text.matches("[Game \"Chinese Chess\"]").count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("[Red \"Ann\"]"), "{text}");
+
+    // Into another archive: both games, and a broken third reported by its code.
+    let other = archived_app(&data_folder("import"));
+    let file =
+        format!("{text}\n[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n");
+    let (status, _, answer) =
+        send_text(&other, "POST", "/api/archive/import?name=games.pgn", &file).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["games"], 3);
+    assert_eq!(answer["imported"], 2);
+    assert_eq!(answer["broken"].as_array().unwrap().len(), 1, "{answer}");
+    assert_eq!(
+        answer["broken"][0]["code"], "chariot-path-blocked",
+        "{answer}"
+    );
+    assert_eq!(answer["broken"][0]["params"]["game"], 3);
+    let games = listed(&other, "").await;
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| g["source"] == "imported"));
+
+    let (status, _, answer) =
+        send_text(&other, "POST", "/api/archive/import?name=x.pgn", "  \n").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert!(answer.contains("empty-file"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_damaged_database_is_reported_and_the_app_still_plays() {
+    let data = data_folder("damaged");
+    std::fs::create_dir_all(&data).unwrap();
+    let garbage: Vec<u8> = (0..4096u32).map(|i| (i * 31 % 253) as u8).collect();
+    std::fs::write(data.join(xiangqi_web::ARCHIVE_FILE), garbage).unwrap();
+    let app = archived_app(&data);
+    let (_, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(state["available"], false, "{state}");
+    assert_eq!(state["error"]["params"]["reason"], "archive-corrupt");
+    let game = new_game(&app, json!({})).await;
+    let after = play(&app, &id(&game), "h2", "e2").await;
+    assert_eq!(after["moves"].as_array().unwrap().len(), 1);
+    let answer = name_players(&app, &id(&game), versus_beginner()).await;
+    assert_eq!(answer["available"], false);
+}
+
+#[tokio::test]
+async fn games_finished_at_once_in_several_sessions_are_all_kept() {
+    let data = data_folder("at-once");
+    let app = archived_app(&data);
+    let mut games = Vec::new();
+    for _ in 0..5 {
+        games.push(id(&new_game(&app, json!({"fen": MATE_IN_ONE})).await));
+    }
+    let finishing = games.iter().map(|gid| {
+        let app = app.clone();
+        let gid = gid.clone();
+        tokio::spawn(async move {
+            play(&app, &gid, "i0", "i9").await;
+        })
+    });
+    for task in finishing.collect::<Vec<_>>() {
+        task.await.unwrap();
+    }
+    let kept = listed(&app, "?state=finished").await;
+    assert_eq!(kept.len(), 5);
+}
+
+#[tokio::test]
+async fn a_finished_review_is_kept_with_the_game() {
+    let data = data_folder("review");
+    let app = archived_app(&data);
+    let game = new_game(&app, json!({})).await;
+    let gid = id(&game);
+    play(&app, &gid, "h2", "e2").await;
+    play(&app, &gid, "h9", "g7").await;
+    let events = events(&app, &format!("/api/games/{gid}/review?millis=20")).await;
+    assert_eq!(events.last().unwrap().0, "review");
+    let row = listed(&app, "").await[0].clone();
+    assert_eq!(row["reviewed"], true);
+    let (_, whole) = send(
+        &app,
+        "GET",
+        &format!("/api/archive/games/{}", row["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        whole["review"]["moves"].as_array().unwrap().len(),
+        2,
+        "{whole}"
+    );
+}
+
+#[tokio::test]
+async fn the_status_names_the_file_when_the_archive_is_there() {
+    let data = data_folder("status");
+    let app = archived_app(&data);
+    let (status, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["available"], true);
+    assert!(
+        state["path"].as_str().unwrap().ends_with("games.sqlite3"),
+        "{state}"
+    );
+}
