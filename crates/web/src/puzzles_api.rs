@@ -36,6 +36,7 @@ use xiangqi_rules::{Color, GameStatus, Move, ParseMoveError, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
 use xiangqi_teaching::puzzles::{Puzzle, Theme, shipped};
 use xiangqi_teaching::review::{Consequence, Refutation};
+use xiangqi_teaching::{CourseId, Lang, lessons};
 
 /// How deep the refutation of a wrong move is searched: enough for the mates and the
 /// captures a puzzle is about, quick enough that the answer comes at once.
@@ -160,6 +161,39 @@ pub struct ThemeCount {
     pub id: String,
     /// Puzzles that carry it.
     pub count: usize,
+    /// For a pattern: its names, from the pattern's lesson.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<PatternName>,
+}
+
+/// A named mating pattern's names, as its lesson gives them.
+#[derive(Serialize)]
+pub struct PatternName {
+    /// The Chinese name, e.g. `马后炮`.
+    pub chinese: String,
+    /// The Chinese name in pinyin, e.g. `mǎ hòu pào`.
+    pub pinyin: String,
+    /// The name in English.
+    pub en: String,
+    /// The name in Russian.
+    pub ru: String,
+    /// The name in Chinese.
+    pub zh: String,
+}
+
+/// The names of pattern `id` from the patterns course, when it has that lesson.
+fn pattern_name(id: &str) -> Option<PatternName> {
+    let lesson = lessons(CourseId::Patterns)
+        .ok()?
+        .iter()
+        .find(|l| l.id == id)?;
+    Some(PatternName {
+        chinese: lesson.chinese.clone()?,
+        pinyin: lesson.pinyin.clone().unwrap_or_default(),
+        en: lesson.title.get(Lang::En).to_string(),
+        ru: lesson.title.get(Lang::Ru).to_string(),
+        zh: lesson.title.get(Lang::Zh).to_string(),
+    })
 }
 
 /// What the page can choose from.
@@ -184,12 +218,17 @@ pub async fn themes() -> Result<Json<ThemesView>, ApiError> {
             *counts.entry(t).or_default() += 1;
         }
     }
-    let count = |t: &Theme, &count: &usize| ThemeCount {
-        id: match t {
-            Theme::Pattern(id) => id.clone(),
-            other => other.to_string(),
+    let count = |t: &Theme, &count: &usize| match t {
+        Theme::Pattern(id) => ThemeCount {
+            id: id.clone(),
+            count,
+            name: pattern_name(id),
         },
-        count,
+        other => ThemeCount {
+            id: other.to_string(),
+            count,
+            name: None,
+        },
     };
     let themes = Theme::basic()
         .iter()

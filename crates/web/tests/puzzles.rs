@@ -156,6 +156,15 @@ async fn filters_choose_by_theme_and_difficulty() {
         .filter(|p| p.themes.iter().any(|t| t.to_string() == theme))
         .count();
     assert_eq!(counted["count"], expected);
+    // Patterns carry their names from the pattern lessons.
+    for pattern in list["patterns"].as_array().unwrap() {
+        let name = &pattern["name"];
+        assert!(
+            !name["chinese"].as_str().unwrap_or("").is_empty(),
+            "{pattern}"
+        );
+        assert!(!name["ru"].as_str().unwrap_or("").is_empty(), "{pattern}");
+    }
 }
 
 #[tokio::test]
