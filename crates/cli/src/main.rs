@@ -6,6 +6,7 @@ mod judge;
 mod match_cmd;
 mod opening;
 mod play;
+mod puzzles;
 mod review;
 
 use clap::{Parser, Subcommand};
@@ -78,6 +79,9 @@ enum Command {
     Match(Box<match_cmd::MatchArgs>),
     /// Play in the browser: serve the app on 127.0.0.1 (the default with no subcommand).
     Play(play::PlayArgs),
+    /// Puzzles: mine and prove them (`generate`), re-run the proofs (`verify`), print the
+    /// shipped set (`export`).
+    Puzzles(puzzles::PuzzlesArgs),
 }
 
 fn main() -> ExitCode {
@@ -113,6 +117,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Match(args)) => match_cmd::run(*args),
+        Some(Command::Puzzles(args)) => puzzles::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,20 +3,31 @@
 //! - [`puzzle`]: the model ([`Puzzle`]) and its line in the export format;
 //! - [`line`]: reading puzzle files with errors that name the line and the field;
 //! - [`theme`]: the themes (`mateIn1`…`mateIn5`, `material`, `fork` …, `pattern:<id>`);
-//! - [`proof`]: the exact mate prover.
+//! - [`proof`]: the exact mate prover;
+//! - [`tactic`]: the engine's proofs of `material` and `defence` puzzles;
+//! - [`motifs`]: fork, pin, discovered attack and capturing the defender, read from a line;
+//! - [`rating`]: difficulty from how deep the engine must look and how many tries fail;
+//! - [`verify`]: re-running a puzzle's proofs;
+//! - [`mine`]: finding puzzles in self-play and recorded games.
 //!
 //! The shipped set is `crates/teaching/puzzles/puzzles.tsv`, embedded in the binary and made
 //! by `scripts/make-puzzles`.
 
 pub mod line;
+pub mod mine;
+pub mod motifs;
 pub mod proof;
 pub mod puzzle;
+pub mod rating;
+pub mod tactic;
 pub mod theme;
+pub mod verify;
 
 pub use line::{Field, LineError, parse_line, parse_puzzles, parse_puzzles_lenient};
 pub use proof::{MateProof, MateProofError, MateProver, prove_mate};
 pub use puzzle::Puzzle;
 pub use theme::{Theme, UnknownTheme};
+pub use verify::{Verifier, VerifyError};
 
 use std::sync::OnceLock;
 

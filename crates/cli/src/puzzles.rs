@@ -1,0 +1,258 @@
+//! `xiangqi puzzles`: mine puzzles (`generate`), re-run their proofs (`verify`) and print the
+//! shipped set (`export`).
+
+use clap::{Args, Subcommand};
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use xiangqi_records::RecordFormat;
+use xiangqi_rules::Position;
+use xiangqi_teaching::puzzles::mine::{Miner, Random};
+use xiangqi_teaching::puzzles::{
+    Puzzle, SHIPPED_TSV, Theme, Verifier, parse_puzzles, parse_puzzles_lenient,
+};
+
+/// The arguments of `xiangqi puzzles`.
+#[derive(Args)]
+pub struct PuzzlesArgs {
+    #[command(subcommand)]
+    command: PuzzlesCommand,
+}
+
+#[derive(Subcommand)]
+enum PuzzlesCommand {
+    /// Mine puzzles from engine self-play and from game files, proving each; appends to
+    /// --out and skips positions already there, so a stopped run can be started again.
+    Generate(GenerateArgs),
+    /// Re-run the proof of every puzzle of FILE (the shipped set when absent): print each
+    /// failure with its id and why, counts per theme and the time taken; exit code 1 on any
+    /// failure.
+    Verify {
+        /// A puzzle file in the export format.
+        file: Option<PathBuf>,
+    },
+    /// Print every shipped puzzle, one a line: `id<TAB>fen<TAB>moves<TAB>themes<TAB>rating`.
+    Export,
+}
+
+/// The arguments of `xiangqi puzzles generate`.
+#[derive(Args)]
+struct GenerateArgs {
+    /// Game files to mine (PGN, XQF or DhtmlXQ, told from their content).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    games: Vec<PathBuf>,
+    /// Self-play games to play and mine.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    selfplay: u64,
+    /// Seed of the self-play games' random choices.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// The puzzle file to append to (created when missing).
+    #[arg(long, value_name = "FILE", default_value = "puzzles.tsv")]
+    out: PathBuf,
+    /// Nodes of the engine's quick look at each position (and of each self-play move).
+    #[arg(long, value_name = "K", default_value_t = 20_000)]
+    nodes: u64,
+    /// Add the exercises of the mating-patterns course, each proven, with the theme
+    /// `pattern:<id>`.
+    #[arg(long)]
+    patterns: bool,
+}
+
+/// Runs `xiangqi puzzles`.
+pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
+    match &args.command {
+        PuzzlesCommand::Generate(generate_args) => generate(generate_args),
+        PuzzlesCommand::Verify { file } => verify(file.as_deref()),
+        PuzzlesCommand::Export => export(),
+    }
+}
+
+fn export() -> Result<(), String> {
+    let puzzles = parse_puzzles(SHIPPED_TSV).map_err(|e| format!("shipped puzzles: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    for puzzle in &puzzles {
+        writeln!(out, "{puzzle}").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn verify(file: Option<&Path>) -> Result<(), String> {
+    let started = Instant::now();
+    let (name, text) = match file {
+        Some(path) => (
+            path.display().to_string(),
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        ),
+        None => ("the shipped set".to_string(), SHIPPED_TSV.to_string()),
+    };
+    let (puzzles, line_errors) = parse_puzzles_lenient(&text);
+    let mut failures = line_errors.len();
+    for error in &line_errors {
+        println!("FAIL {name}: {error}");
+    }
+    let mut verifier = Verifier::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for puzzle in &puzzles {
+        match verifier.verify(puzzle) {
+            Ok(()) => {
+                for theme in &puzzle.themes {
+                    *counts.entry(theme.to_string()).or_default() += 1;
+                }
+            }
+            Err(why) => {
+                failures += 1;
+                println!("FAIL {}: {why}", puzzle.id);
+            }
+        }
+    }
+    let passed = puzzles.len() + line_errors.len() - failures;
+    println!(
+        "{passed} of {} puzzles verified in {:.1} s",
+        puzzles.len() + line_errors.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let mut listed: Vec<String> = Theme::basic().iter().map(Theme::to_string).collect();
+    listed.extend(counts.keys().filter(|k| k.starts_with("pattern:")).cloned());
+    for theme in listed {
+        println!("  {theme}: {}", counts.get(&theme).copied().unwrap_or(0));
+    }
+    if failures > 0 {
+        Err(format!("{failures} puzzles failed their proof in {name}"))
+    } else {
+        Ok(())
+    }
+}
+
+/// The progress file beside `out`: which games are done.
+fn progress_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".progress");
+    PathBuf::from(name)
+}
+
+/// Appends `puzzle` to the output and names it on stderr.
+fn write_puzzle(puzzle: &Puzzle, out: &mut std::fs::File) -> Result<(), String> {
+    let themes: Vec<String> = puzzle.themes.iter().map(Theme::to_string).collect();
+    eprintln!("  + {} {} ({})", puzzle.id, themes.join(","), puzzle.rating);
+    writeln!(out, "{puzzle}").map_err(|e| e.to_string())
+}
+
+fn generate(args: &GenerateArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let existing = match std::fs::read_to_string(&args.out) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {}: {e}", args.out.display())),
+    };
+    let (known, _) = parse_puzzles_lenient(&existing);
+    let progress_file = progress_path(&args.out);
+    let done: Vec<String> = std::fs::read_to_string(&progress_file)
+        .map(|t| t.lines().map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut miner = Miner::new(args.nodes);
+    for puzzle in &known {
+        miner.mark_seen(&puzzle.position);
+    }
+    let mut out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?;
+    if existing.is_empty() {
+        writeln!(out, "# id\tfen\tmoves\tthemes\trating").map_err(|e| e.to_string())?;
+    }
+    let mut progress = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&progress_file)
+        .map_err(|e| format!("cannot open {}: {e}", progress_file.display()))?;
+    let mut total = known.len();
+    eprintln!("{} puzzles already in {}", total, args.out.display());
+
+    if args.patterns {
+        let exercises = xiangqi_teaching::pattern_exercises()
+            .map_err(|e| format!("the mating-patterns course: {e}"))?;
+        let mut numbers: BTreeMap<&str, usize> = BTreeMap::new();
+        for exercise in &exercises {
+            let number = numbers.entry(exercise.pattern).or_default();
+            *number += 1;
+            let name = format!("pattern {} exercise {number}", exercise.pattern);
+            let position =
+                Position::from_fen(&exercise.fen).map_err(|e| format!("{name}: bad FEN: {e}"))?;
+            let mate_in = u32::try_from(exercise.mate_in).unwrap_or(u32::MAX);
+            match miner.pattern_puzzle(exercise.pattern, *number, &position, mate_in) {
+                Ok(Some(puzzle)) => {
+                    write_puzzle(&puzzle, &mut out)?;
+                    total += 1;
+                }
+                Ok(None) => eprintln!("{name}: already in the file"),
+                Err(why) => eprintln!("{name}: skipped, {why}"),
+            }
+        }
+    }
+
+    for path in &args.games {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let extension = path.extension().and_then(|e| e.to_str());
+        let format = RecordFormat::detect(&bytes, extension);
+        let collection = format
+            .read(&bytes)
+            .map_err(|e| format!("{} ({format}): {e}", path.display()))?;
+        for (index, game) in collection.good().enumerate() {
+            let mark = format!("file {} game {}", path.display(), index + 1);
+            if done.contains(&mark) {
+                continue;
+            }
+            let moves: Vec<_> = game.mainline().collect();
+            let mut found = Vec::new();
+            miner.mine_line(&game.start, &moves, &mut |p| found.push(p));
+            for puzzle in found {
+                write_puzzle(&puzzle, &mut out)?;
+                total += 1;
+            }
+            writeln!(progress, "{mark}").map_err(|e| e.to_string())?;
+            eprintln!(
+                "{mark}: {} plies, {} puzzles in all, {:.0} s",
+                moves.len(),
+                miner.stats.puzzles,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    let openings = xiangqi_match::shipped_openings();
+    for game in 1..=args.selfplay {
+        let mark = format!("selfplay seed {} game {game}", args.seed);
+        if done.contains(&mark) {
+            continue;
+        }
+        let mut random = Random::new(args.seed.wrapping_mul(1_000_003).wrapping_add(game));
+        let start = if game % 2 == 0 || openings.is_empty() {
+            Position::startpos()
+        } else {
+            openings[random.below(openings.len())].position.clone()
+        };
+        let mut found = Vec::new();
+        let plies = miner.play_game(&start, &mut random, &mut |p| found.push(p));
+        for puzzle in found {
+            write_puzzle(&puzzle, &mut out)?;
+            total += 1;
+        }
+        writeln!(progress, "{mark}").map_err(|e| e.to_string())?;
+        eprintln!(
+            "game {game}/{}: {plies} plies; {} positions, {} candidates, {} new puzzles, \
+             {total} in the file; {:.0} s",
+            args.selfplay,
+            miner.stats.positions,
+            miner.stats.candidates,
+            miner.stats.puzzles,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}

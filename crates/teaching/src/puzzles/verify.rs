@@ -1,0 +1,139 @@
+//! Re-running a puzzle's proof: the mate prover for `mateInN` puzzles, the engine's
+//! fixed-depth search for `material` and `defence`, and the motif rules for the motif themes.
+
+use super::motifs::detect_motifs;
+use super::proof::{DEFAULT_NODE_BUDGET, MateProofError, MateProver};
+use super::puzzle::Puzzle;
+use super::tactic::{ProofEngine, TacticError, prove_defence, prove_material};
+use super::theme::Theme;
+use std::fmt;
+use xiangqi_rules::{GameStatus, Move};
+
+/// Why a puzzle failed its proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The puzzle has none of `mateInN`, `material` or `defence`, or more than one.
+    NoKind,
+    /// The mate proof failed.
+    Mate(MateProofError),
+    /// The mate is proven but the line is not the principal one.
+    NotPrincipal {
+        /// The principal line.
+        expected: Vec<Move>,
+    },
+    /// The material or defence proof failed.
+    Tactic(TacticError),
+    /// A defence puzzle's line is more than its one move.
+    LongDefence,
+    /// A `pattern:` theme on a puzzle that is no mate.
+    PatternWithoutMate,
+    /// A motif theme the line does not show.
+    MotifNotShown(Theme),
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::NoKind => write!(
+                f,
+                "a puzzle needs exactly one of mateIn1…mateIn5, material or defence"
+            ),
+            VerifyError::Mate(e) => write!(f, "mate proof: {e}"),
+            VerifyError::NotPrincipal { expected } => write!(
+                f,
+                "the line is not the principal one: {}",
+                expected
+                    .iter()
+                    .map(Move::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            VerifyError::Tactic(e) => write!(f, "engine proof: {e}"),
+            VerifyError::LongDefence => write!(f, "a defence puzzle's line is its one move"),
+            VerifyError::PatternWithoutMate => write!(f, "a pattern theme needs a mate"),
+            VerifyError::MotifNotShown(theme) => {
+                write!(f, "the line does not show the theme {theme}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Re-runs proofs; keeps its engine and prover between puzzles.
+pub struct Verifier {
+    prover: MateProver,
+    engine: ProofEngine,
+}
+
+impl Default for Verifier {
+    fn default() -> Self {
+        Verifier::new()
+    }
+}
+
+impl Verifier {
+    /// A verifier with the default mate node budget.
+    pub fn new() -> Verifier {
+        Verifier {
+            prover: MateProver::new(DEFAULT_NODE_BUDGET),
+            engine: ProofEngine::new(),
+        }
+    }
+
+    /// Checks `puzzle`: its proof by kind, the motifs it claims, and that its line ends as
+    /// the kind says (a mate ends with the defender out of moves).
+    pub fn verify(&mut self, puzzle: &Puzzle) -> Result<(), VerifyError> {
+        let mates: Vec<u8> = puzzle
+            .themes
+            .iter()
+            .filter_map(Theme::mate_length)
+            .collect();
+        let material = puzzle.has_theme(&Theme::Material);
+        let defence = puzzle.has_theme(&Theme::Defence);
+        let kinds = mates.len() + usize::from(material) + usize::from(defence);
+        if kinds != 1 {
+            return Err(VerifyError::NoKind);
+        }
+        let pattern = puzzle.themes.iter().any(|t| matches!(t, Theme::Pattern(_)));
+        if pattern && mates.is_empty() {
+            return Err(VerifyError::PatternWithoutMate);
+        }
+        if let Some(&length) = mates.first() {
+            let proof = self
+                .prover
+                .prove(&puzzle.position, u32::from(length))
+                .map_err(VerifyError::Mate)?;
+            if proof.line != puzzle.moves {
+                return Err(VerifyError::NotPrincipal {
+                    expected: proof.line,
+                });
+            }
+            let mut end = puzzle.position.clone();
+            for &m in &puzzle.moves {
+                end.make_move(m);
+            }
+            debug_assert_ne!(end.status(), GameStatus::Ongoing);
+        } else if material {
+            prove_material(&self.engine, &puzzle.position, &puzzle.moves)
+                .map_err(VerifyError::Tactic)?;
+        } else {
+            if puzzle.moves.len() != 1 {
+                return Err(VerifyError::LongDefence);
+            }
+            prove_defence(&self.engine, &puzzle.position, puzzle.moves[0])
+                .map_err(VerifyError::Tactic)?;
+        }
+        let shown = detect_motifs(&puzzle.position, &puzzle.moves);
+        for theme in &puzzle.themes {
+            let motif = matches!(
+                theme,
+                Theme::Fork | Theme::Pin | Theme::DiscoveredAttack | Theme::CapturingDefender
+            );
+            if motif && !shown.contains(theme) {
+                return Err(VerifyError::MotifNotShown(theme.clone()));
+            }
+        }
+        Ok(())
+    }
+}
