@@ -453,10 +453,17 @@ fn entry_of(s: Snapshot) -> GameEntry {
         }),
         end_reason,
         date: s.date,
-        opening: None,
+        opening: opening_of(&record),
         record,
         source: Source::Played,
     }
+}
+
+/// The ECCO code and Chinese name of a game's opening, for a game from the initial position.
+fn opening_of(record: &xiangqi_records::Game) -> Option<String> {
+    let moves: Vec<_> = record.mainline().collect();
+    let opening = xiangqi_teaching::openings::classify_from(&record.start, &moves).ok()??;
+    Some(opening.to_string())
 }
 
 #[cfg(test)]

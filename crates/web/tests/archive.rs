@@ -100,6 +100,12 @@ async fn a_game_is_saved_from_its_first_move_and_follows_every_change() {
     assert_eq!(games[0]["level"], 0);
     assert_eq!(games[0]["level_name"], "Beginner (~800)");
     assert_eq!(games[0]["key"], answer["key"]);
+    // 1. C2=5 alone: ECCO B00, the central cannon (中炮局).
+    let opening = games[0]["opening"].as_str().unwrap();
+    assert!(
+        opening.starts_with("B00 ") && opening.contains("中炮"),
+        "{opening}"
+    );
 
     let (status, reply) = send(
         &app,
