@@ -507,3 +507,25 @@ async fn the_status_names_the_file_when_the_archive_is_there() {
         "{state}"
     );
 }
+
+#[tokio::test]
+async fn a_save_that_fails_is_reported_and_the_game_goes_on() {
+    let data = data_folder("write-fails");
+    let app = archived_app(&data);
+    let game = new_game(&app, json!({})).await;
+    let gid = id(&game);
+    play(&app, &gid, "h2", "e2").await;
+    assert_eq!(listed(&app, "").await.len(), 1);
+    // The table goes away behind the server's back: the next save fails.
+    let conn = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
+    conn.execute_batch("DROP TABLE games").unwrap();
+    drop(conn);
+    let after = play(&app, &gid, "h9", "g7").await;
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2, "the move stands");
+    // The list runs after the failed save, so the failure is known by then.
+    let (status, _) = send(&app, "GET", "/api/archive/games", None).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    let answer = name_players(&app, &gid, versus_beginner()).await;
+    assert_eq!(answer["write_error"]["code"], "archive-write-failed", "{answer}");
+    play(&app, &gid, "h0", "g2").await;
+}
