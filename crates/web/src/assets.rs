@@ -40,6 +40,8 @@ static ASSETS: &[Asset] = &[
     asset!("/js/course.js", JS),
     asset!("/js/legend.js", JS),
     asset!("/js/review.js", JS),
+    asset!("/js/dialogs.js", JS),
+    asset!("/js/lines.js", JS),
 ];
 
 /// Where versioned copies of the files live: `/v/<version>/js/main.js` is `/js/main.js` of

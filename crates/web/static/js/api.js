@@ -26,6 +26,8 @@ const BUSY_WAIT_MAX = 10;
 const copies = new Map();
 /** The new id of each game that was brought back. */
 const renamed = new Map();
+/** The archive key of each game the server saves, so that a game brought back keeps its row. */
+const archiveKeys = new Map();
 /** Restores under way, by the old id, so that requests at once share one. */
 const restoring = new Map();
 let restoredListener = null;
@@ -36,6 +38,11 @@ const wait = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds *
 export function remember(view) {
   if (typeof view?.id !== 'string' || typeof view.start_fen !== 'string' || !Array.isArray(view.moves)) return;
   copies.set(view.id, { fen: view.start_fen, moves: view.moves.map((m) => m.iccs), redo: view.redo ?? [] });
+}
+
+/** Notes that game `id` is saved in the archive under `key`. */
+export function setArchiveKey(id, key) {
+  archiveKeys.set(id, key);
 }
 
 /** Calls `listener(oldId, view)` whenever a dropped game is brought back as `view`. */
@@ -75,8 +82,14 @@ async function call(method, path, body) {
 function restoreGame(id) {
   if (!restoring.has(id)) {
     const copy = copies.get(id);
-    const pending = call('POST', '/api/games', copy).then((view) => {
+    const key = archiveKeys.get(id);
+    // A game with a row in the archive comes back under its key, so that it keeps its row.
+    const sent = key
+      ? call('POST', '/api/archive/resume', { key, ...copy }).catch(() => call('POST', '/api/games', copy))
+      : call('POST', '/api/games', copy);
+    const pending = sent.then((view) => {
       renamed.set(id, view.id);
+      if (key) archiveKeys.set(view.id, key);
       copies.delete(id);
       restoredListener?.(id, view);
       return view;
@@ -107,8 +120,14 @@ async function gameCall(method, id, suffix, body) {
 export const newGame = (fen, moves = [], redo = []) => call('POST', '/api/games', { fen, moves, redo });
 /** The game `id` as it stands. */
 export const getGame = (id) => gameCall('GET', id, '');
-/** Plays `from`→`to`; throws with the reason when illegal. */
-export const playMove = (id, from, to) => gameCall('POST', id, '/move', { from, to });
+/**
+ * Plays `from`→`to`; throws with the reason when illegal. `options`: `ply` to play from an
+ * earlier position with `choice` (`replace` or `variation`), `check_hanging` to be answered
+ * `{hanging}` instead when the move leaves a piece hanging.
+ */
+export const playMove = (id, from, to, options = {}) => gameCall('POST', id, '/move', { from, to, ...options });
+/** Plays on in line `line` (`switch`), makes it the main line (`promote`) or deletes it (`delete`). */
+export const changeLine = (id, line, action) => gameCall('POST', id, '/line', { line, action });
 /** Takes back `count` moves. */
 export const undo = (id, count = 1) => gameCall('POST', id, '/undo', { count });
 /** Replays `count` moves taken back. */

@@ -6,7 +6,9 @@ import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Editor } from './editor.js';
 import { Legend, keepNames, nameOnLongPress } from './legend.js';
-import { explainError, explainIllegal, explainOutcome } from './reasons.js';
+import { explainError, explainIllegal, explainOutcome, explainRecordNote } from './reasons.js';
+import { ask } from './dialogs.js';
+import { renderTree } from './lines.js';
 import { setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
@@ -72,12 +74,33 @@ function browse(ply) {
   $('moves').querySelector('span.current')?.scrollIntoView({ block: 'nearest' });
 }
 
+/** Plays on in line `line` of the game's tree, showing the position after its ply `ply`. */
+async function switchLine(line, ply) {
+  try {
+    await show(await api.changeLine(game.id, line, 'switch'));
+    browse(ply);
+  } catch (e) {
+    if (!(await recover(e))) say(explainError(e));
+  }
+}
+
+/** Makes the line being played the main line (`promote`) or deletes it (`delete`). */
+async function changeLine(action) {
+  if (!game?.tree || !game.line) return;
+  try {
+    await show(await api.changeLine(game.id, game.line, action));
+  } catch (e) {
+    if (!(await recover(e))) say(explainError(e));
+  }
+}
+
 function renderMoves() {
   const list = $('moves');
   list.replaceChildren();
   const shown = viewPly ?? game.moves.length;
   const startsBlack = game.start_fen.split(' ')[1] === 'b';
-  const moves = startsBlack ? [null, ...game.moves] : game.moves;
+  if (game.tree) renderTree(list, game, { notation: settings.notation, shown, browse, switchLine });
+  const moves = game.tree ? [] : startsBlack ? [null, ...game.moves] : game.moves;
   for (let i = 0; i < moves.length; i += 2) {
     const li = document.createElement('li');
     for (const [k, m] of [moves[i], moves[i + 1]].entries()) {
@@ -95,6 +118,7 @@ function renderMoves() {
     list.append(li);
   }
   list.classList.toggle('browsing', viewPly !== null);
+  $('line-actions').hidden = !(game.tree && game.line > 0);
   review.mark(list);
   if (viewPly === null) list.lastElementChild?.scrollIntoView({ block: 'nearest' });
 }
@@ -106,6 +130,7 @@ function render() {
   board.flipped = settings.flipped;
   $('status').textContent = statusText();
   $('message').textContent = message;
+  showReviewOffer();
   $('editor').hidden = !editing;
   if (editing) {
     board.render({ pieces: editor.pieces });
@@ -122,6 +147,7 @@ function render() {
     if (document.activeElement !== $('fen')) $('fen').value = fen;
     board.render({
       fen,
+      selected,
       lastMove: viewPly === 0 ? null : game.moves[viewPly - 1],
       markers: [],
       highlights: [],
@@ -144,6 +170,54 @@ function render() {
   renderMoves();
   review.show(game.moves.length);
   if (document.activeElement !== $('fen')) $('fen').value = game.fen;
+}
+
+/** The id of the game last opened from a file: it offers its review at once. */
+let openedFromFile = null;
+
+/** Offers the review of a finished game, or of one opened from a file, when it has moves. */
+function showReviewOffer() {
+  const ended = game && (game.outcome || clock.flagged || game.id === api.currentId(openedFromFile ?? ''));
+  $('review-offer').hidden = editing || !ended || !game.moves.length || !$('review').hidden;
+}
+
+/** Levels below this one (Club) ask before a move that leaves a piece hanging, unless the user chose. */
+const SAFETY_NET_BELOW = 8;
+
+/** Whether a move that leaves a piece hanging is asked about first. */
+function safetyNetOn() {
+  return settings.safetyNet ?? (settings.mode === 'engine' && Number(settings.level) < SAFETY_NET_BELOW);
+}
+
+/**
+ * The options of a move from `from` to `to` played now, or from the position browsed: the ply
+ * it is played from and, when it is not the move the game went on with, whether it starts a
+ * variation or replaces the rest (asked); null when the question was cancelled.
+ */
+async function moveOptions(from, to) {
+  const options = { check_hanging: safetyNetOn() };
+  if (viewPly === null) return options;
+  options.ply = viewPly;
+  if (game.moves[viewPly]?.iccs === `${from}${to}`) return options;
+  const choice = await ask(t('branchQuestion'), [
+    { key: 'variation', label: t('branchVariation'), primary: true },
+    { key: 'replace', label: t('branchReplace') },
+    { key: 'cancel', label: t('cancel') },
+  ]);
+  if (choice === 'cancel') return null;
+  options.choice = choice;
+  return options;
+}
+
+/** Asks whether to play a move that leaves the piece `hanging` ({piece, square, defended}) to be won. */
+async function playHangingMove(hanging) {
+  const piece = pieceName(hanging.piece).toLowerCase();
+  const text = t(hanging.defended ? 'hangingExchange' : 'hanging', { piece, square: hanging.square });
+  const choice = await ask(text, [
+    { key: 'play', label: t('playAnyway') },
+    { key: 'back', label: t('takeBack'), primary: true },
+  ]);
+  return choice === 'play';
 }
 
 function humanToMove() {
@@ -335,7 +409,19 @@ async function recover(error) {
 async function tryMove(from, to) {
   selected = null;
   try {
-    const view = await api.playMove(game.id, from, to);
+    const options = await moveOptions(from, to);
+    if (!options) {
+      render();
+      return;
+    }
+    let view = await api.playMove(game.id, from, to, options);
+    if (view.hanging) {
+      if (!(await playHangingMove(view.hanging))) {
+        render();
+        return;
+      }
+      view = await api.playMove(game.id, from, to, { ...options, check_hanging: false });
+    }
     highlights = [];
     say('');
     await show(view);
@@ -356,8 +442,16 @@ function onPoint(square) {
     return;
   }
   if (viewPly !== null) {
-    // Browsing an earlier position: a click on the board goes back to the game.
-    browse(Infinity);
+    // Browsing an earlier position: a piece of the side to move there is picked up and
+    // played from there; any other click goes back to the game.
+    const fen = viewPly === 0 ? game.start_fen : game.moves[viewPly - 1].fen;
+    const piece = piecesOfFen(fen)[square];
+    const mine = piece && isRed(piece) === (fen.split(' ')[1] !== 'b');
+    if (!thinking && mine && selected !== square) {
+      selected = square;
+      render();
+    } else if (!thinking && selected && !mine) tryMove(selected, square);
+    else browse(Infinity);
     return;
   }
   if (!game || thinking) return;
@@ -525,7 +619,7 @@ const actions = {
     try {
       const { name, warnings } = await downloadRecord(game.id, $('record-format').value, names);
       let text = t('saved', { name });
-      if (warnings.length) text += ` ${t('notKept', { what: warnings.join('; ') })}`;
+      if (warnings.length) text += ` ${t('notKept', { what: warnings.map(explainRecordNote).join('; ') })}`;
       say(text);
     } catch (e) {
       if (!(await recover(e))) say(explainError(e));
@@ -533,6 +627,17 @@ const actions = {
   },
   'load-record'() {
     $('record-file').click();
+  },
+  'review-offer'() {
+    if (!game) return;
+    review.start(game);
+    render();
+  },
+  'promote-line'() {
+    changeLine('promote');
+  },
+  'delete-line'() {
+    changeLine('delete');
   },
 };
 
@@ -566,6 +671,7 @@ function applySettings() {
     if (input.type === 'checkbox') input.checked = Boolean(value);
     else input.value = String(value);
   }
+  $('safety-net').checked = safetyNetOn();
   if (editing) editor.drawPalette(settings.pieceStyle);
 }
 
@@ -629,6 +735,10 @@ async function start() {
     button.addEventListener('click', () => actions[button.dataset.action]?.());
   }
   for (const input of document.querySelectorAll('[data-setting]')) input.addEventListener('change', settingChanged);
+  $('safety-net').addEventListener('change', (e) => {
+    settings.safetyNet = e.target.checked;
+    saveSettings(settings);
+  });
   $('editor-side').addEventListener('change', (e) => {
     editor.side = e.target.value;
     editor.validate();
@@ -655,13 +765,14 @@ async function start() {
       const answer = await importRecord(file);
       highlights = [];
       clock = new Clock(settings.clock);
+      openedFromFile = answer.game.id;
       await show(answer.game);
       let text = t('loaded', { name: file.name, index: answer.index + 1, games: answer.games });
-      if (answer.warning) text += ` ${t('partly', { reason: answer.warning })}`;
+      if (answer.warning) text += ` ${t('partly', { reason: explainRecordNote(answer.warning) })}`;
       if (answer.unreadable?.length) {
-        text += ` ${t('unreadable', { count: answer.unreadable.length, what: answer.unreadable.join('; ') })}`;
+        text += ` ${t('unreadable', { count: answer.unreadable.length, what: answer.unreadable.map(explainRecordNote).join('; ') })}`;
       }
-      if (answer.warnings?.length) text += ` ${t('skipped', { what: answer.warnings.join('; ') })}`;
+      if (answer.warnings?.length) text += ` ${t('skipped', { what: answer.warnings.map(explainRecordNote).join('; ') })}`;
       say(text);
     } catch (err) {
       say(t('badRecord', { name: file.name, reason: explainError(err) }));

@@ -137,6 +137,19 @@ const ERRORS = {
     'record.bad-position': 'начальная позиция записи невозможна',
     'record.encoding': 'кодировка текста не распознана',
     'record.too-deep': 'варианты вложены слишком глубоко',
+    whereByte: 'байт {byte}: ',
+    'warning.skipped-text': 'пропущен текст вне партий: «{text}»',
+    'warning.tag-cut': 'поле «{tag}» длиннее {limit} байт, которые вмещает формат: сохранено «{kept}», отрезано «{cut}»',
+    'warning.comment-cut': 'комментарий к {n}-му ходу {sideOf} длиннее {limit} байт, которые вмещает формат: отрезано символов — {cut_chars}',
+    'warning.game-comment-cut': 'комментарий к партии длиннее {limit} байт, которые вмещает формат: отрезано символов — {cut_chars}',
+    'warning.tag-dropped': 'для поля «{tag}» в формате нет места, оно не сохранено',
+    'warning.nags-dropped': 'знаки оценки ходов (NAG) не сохранены — в формате для них нет места: {count}',
+    'tag.Red': 'красные', 'tag.Black': 'чёрные', 'tag.Event': 'соревнование', 'tag.Site': 'место',
+    'tag.Date': 'дата', 'tag.Round': 'тур', 'tag.Opening': 'дебют', 'tag.Result': 'результат',
+    'bad-ply': 'позиции после {ply}-го полухода в партии нет: сделано полуходов — {moves}',
+    'choice-needed': 'нужно выбрать: начать вариант или заменить остаток партии',
+    'no-line': 'в партии нет такой линии',
+    'main-line': 'главную линию удалить нельзя — сначала сделайте главной другую',
   },
   zh: {
     'fen-empty': '局面代码是空的',
@@ -184,6 +197,19 @@ const ERRORS = {
     'record.bad-position': '棋谱的起始局面不合法',
     'record.encoding': '无法识别文本的编码',
     'record.too-deep': '变着嵌套太深',
+    whereByte: '第{byte}字节：',
+    'warning.skipped-text': '跳过了棋局以外的文字：“{text}”',
+    'warning.tag-cut': '“{tag}”超出格式允许的{limit}字节：保留“{kept}”，截去“{cut}”',
+    'warning.comment-cut': '第{n}回合{side}着法的注释超出格式允许的{limit}字节：截去了{cut_chars}个字',
+    'warning.game-comment-cut': '对局注释超出格式允许的{limit}字节：截去了{cut_chars}个字',
+    'warning.tag-dropped': '格式中没有“{tag}”的位置，未能保存',
+    'warning.nags-dropped': '格式无法保存着法评注符号（NAG），省略了{count}个',
+    'tag.Red': '红方', 'tag.Black': '黑方', 'tag.Event': '赛事', 'tag.Site': '地点',
+    'tag.Date': '日期', 'tag.Round': '轮次', 'tag.Opening': '布局', 'tag.Result': '结果',
+    'bad-ply': '本局没有第{ply}步之后的局面：只走了{moves}步',
+    'choice-needed': '需要选择：开始变着，还是替换后面的着法',
+    'no-line': '本局没有这条线路',
+    'main-line': '主线不能删除，请先把另一条线路设为主线',
   },
 };
 
@@ -301,6 +327,24 @@ export function explainError(error) {
   }
   if (table[error.code]) return fill(table[error.code], p);
   return error.status ? table.refused : table.offline;
+}
+
+/** The kinds of warning a record reader or writer gives, as the server names them. */
+const WARNINGS = ['skipped-text', 'tag-cut', 'comment-cut', 'tag-dropped', 'nags-dropped'];
+
+/**
+ * What the server said about a record file (`{code, params, message}`): a warning (text
+ * skipped, a name or a comment cut, tags or NAGs left out) or the error that made a game of it
+ * unreadable or cut it short, in the interface language.
+ */
+export function explainRecordNote(note) {
+  const table = ERRORS[currentLanguage()];
+  if (!table || !note) return note?.message ?? '';
+  if (!WARNINGS.includes(note.code)) return explainError({ status: 422, ...note });
+  const p = note.params ?? {};
+  const key = note.code === 'comment-cut' && !p.move ? 'warning.game-comment-cut' : `warning.${note.code}`;
+  const place = p.byte !== undefined ? fill(table.whereByte, p) : recordPlace(table, p);
+  return place + fill(table[key], { ...moveVars(table, p), tag: table[`tag.${p.tag}`] ?? p.tag });
 }
 
 /** Every reason code the tables of `language` cover, for checking that they are complete. */

@@ -25,11 +25,14 @@ function fileName(disposition, fallback) {
   return (plain && (plain[2] ?? plain[1].trim())) || fallback;
 }
 
-/** What the server says the format could not hold (the x-record-warnings header). */
+/**
+ * What the server says the format could not hold (the x-record-warnings header): warnings as
+ * `{code, params, message}`, for the page to word.
+ */
 function writeWarnings(response) {
   try {
     const list = JSON.parse(response.headers.get('x-record-warnings') ?? '[]');
-    return Array.isArray(list) ? list.map(String) : [];
+    return Array.isArray(list) ? list.filter((w) => w && typeof w === 'object') : [];
   } catch {
     return [];
   }
@@ -38,7 +41,8 @@ function writeWarnings(response) {
 /**
  * Downloads the record of game `id` in `format` (one of FORMATS), with the players' names
  * `names` = `{red, black}` where given; answers `{name, warnings}`: the file name and what the
- * format could not hold (cut names or comments, tags it has no field for). Throws an ApiError
+ * format could not hold (cut names or comments, tags it has no field for) as
+ * `{code, params, message}`. Throws an ApiError
  * with the server's message when the server refuses.
  */
 export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
@@ -67,7 +71,7 @@ export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
  * game. Answers `{game, games, index, tags, result, warning, warnings, unreadable}`:
  * `warning` says what was cut off when only part of the game could be read, `warnings` what
  * text outside the games was skipped, `unreadable` which other games of the file are broken
- * and why; throws an ApiError with the server's message when the file cannot be read.
+ * and why (each as `{code, params, message}`); throws an ApiError with the server's message when the file cannot be read.
  */
 export async function importRecord(file, index = 0) {
   const query = new URLSearchParams({ name: file.name ?? '', index: String(index) });

@@ -7,6 +7,8 @@ const GAME_KEY = 'xiangqi.game';
 export const DEFAULTS = {
   language: 'en', notation: 'wxf', pieceTheme: 'beijing', boardTheme: 'wood', pieceStyle: 'characters',
   mode: 'engine', humanColor: 'red', level: 0, markers: true, analysis: false, flipped: false, clock: 'off',
+  // Ask before a move that leaves a piece hanging: null follows the level.
+  safetyNet: null,
 };
 
 /** The value kept under `key` in localStorage, or null when there is none or it is unreadable. */

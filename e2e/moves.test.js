@@ -1,0 +1,167 @@
+// End-to-end tests of the move list's variations, the learner's safety net, the review offered
+// when a game ends or is opened, and record warnings worded in the interface language. The
+// server is started by ./run and its address given in XIANGQI_URL.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './browser.js';
+
+const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+/** Ten moves of a cannon opening (ICCS). */
+const GAME = ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0', 'b9c7', 'b0c2', 'b7b3', 'a0a1', 'g6g5'];
+/** Red's horse on c2 and Black's chariot on a4, which sweeps the fourth rank. */
+const HANGING = '5k3/9/9/9/9/r8/9/2N6/9/4K4 w - - 0 1';
+
+let browser;
+let page;
+
+before(async () => {
+  ({ context: browser, page } = await openApp(URL));
+  await page.selectOption('[data-setting="notation"]', 'iccs');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const click = (square) => page.click(`[data-square="${square}"]`);
+const choose = (setting, value) => page.selectOption(`[data-setting="${setting}"]`, value);
+const plies = () => page.locator('#moves span[data-ply]').count();
+
+/** A PGN of `moves` (ICCS), with `trailer` after it. */
+function pgn(moves, trailer = '') {
+  const text = moves.map((m, i) => `${i % 2 === 0 ? `${i / 2 + 1}. ` : ''}${m.slice(0, 2).toUpperCase()}-${m.slice(2).toUpperCase()}`).join(' ');
+  return `[Game "Chinese Chess"]\n[Format "ICCS"]\n\n${text} *\n${trailer}`;
+}
+
+/** Opens a record of `moves` from a file named `name`; waits until the list shows them. */
+async function open(moves, name = 'game.pgn', trailer = '') {
+  await page.setInputFiles('#record-file', { name, mimeType: 'text/plain', buffer: Buffer.from(pgn(moves, trailer)) });
+  await page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n
+    && !document.querySelector('#moves li.variations'), moves.length);
+}
+
+/** The moves of the main line as the list shows them, variations left out. */
+const mainLine = () => page.$$eval('#moves > li:not(.variations) > span', (spans) => spans.map((s) => s.textContent).filter((t) => t !== '…'));
+
+/** Browses back to ply 3 and plays Black's horse b9–c7 there. */
+async function playFromMoveThree() {
+  await page.click('#moves span[data-ply="3"]');
+  assert.equal(await page.getAttribute('#moves span.current', 'data-ply'), '3');
+  await click('b9');
+  await click('c7');
+  await page.waitForSelector('#ask');
+}
+
+test('a move from an earlier position starts a variation, and the main line stays', async () => {
+  await choose('mode', 'two');
+  await open(GAME);
+  await playFromMoveThree();
+  assert.equal(await page.locator('#ask button').count(), 3, 'variation, replace and cancel');
+  await page.click('#ask button[data-choice="variation"]');
+  await page.waitForSelector('#moves li.variations');
+  assert.deepEqual(await mainLine(), GAME, 'the main line is still there');
+  const variation = await page.textContent('#moves li.variations');
+  assert.match(variation, /^\(2… b9c7\)/, `the variation stands in parentheses: ${variation}`);
+  assert.equal(await plies(), 4, 'play goes on in the variation');
+  assert.equal(await page.getAttribute('[data-square="c7"] [data-piece]', 'data-piece'), 'n');
+  // Play goes on in the variation; a main-line move takes the game back to the main line.
+  await click('i0');
+  await click('i1');
+  await page.waitForFunction(() => /b9c7 3\. i0i1/.test(document.querySelector('#moves li.variations').textContent));
+  await page.click('#moves span[data-line="0"][data-line-ply="6"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 10);
+  assert.equal(await page.getAttribute('#moves span.current', 'data-ply'), '6');
+  assert.match(await page.textContent('#moves li.variations'), /b9c7 .*i0i1/, 'the variation stays');
+});
+
+test('a move from an earlier position can replace the rest of the game', async () => {
+  await open(GAME);
+  await playFromMoveThree();
+  await page.click('#ask button[data-choice="replace"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 4);
+  assert.deepEqual(await mainLine(), ['h2e2', 'h9g7', 'h0g2', 'b9c7'], 'the rest is gone');
+  assert.equal(await page.locator('#moves li.variations').count(), 0);
+  assert.equal(await page.locator('#ask').count(), 0);
+});
+
+test('cancelling the question leaves the game as it was', async () => {
+  await open(GAME);
+  await playFromMoveThree();
+  await page.click('#ask button[data-choice="cancel"]');
+  assert.equal(await page.locator('#ask').count(), 0);
+  assert.deepEqual(await mainLine(), GAME);
+  assert.equal(await page.getAttribute('[data-square="b9"] [data-piece]', 'data-piece'), 'n');
+});
+
+test('a game opened from a file offers its review, and so does a game that ends', async () => {
+  await open(GAME);
+  assert.ok(await page.isVisible('#review-offer'), 'an opened game offers its review');
+  await page.click('#review-offer');
+  assert.ok(await page.isVisible('#review'), 'one click starts the review');
+  assert.ok(!(await page.isVisible('#review-offer')));
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  assert.ok(!(await page.isVisible('#review-offer')), 'a new game offers nothing');
+  // The chariot to c9 mates.
+  await page.fill('#fen', '4k4/7R1/9/9/6n2/2R1N4/9/9/9/3K5 w - - 0 1');
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.querySelector('[data-square="c4"] [data-piece]')?.dataset.piece === 'R');
+  await click('c4');
+  await click('c9');
+  await page.waitForSelector('#review-offer:not([hidden])');
+  assert.match(await page.textContent('#status'), /checkmated/);
+});
+
+/** Loads the position where the horse c2–d4 hangs, playing Red against the beginner level. */
+async function hangingPosition() {
+  await choose('mode', 'engine');
+  await choose('humanColor', 'red');
+  await choose('level', '0');
+  await page.fill('#fen', HANGING);
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction((fen) => document.getElementById('fen').value === fen, HANGING);
+}
+
+test('the safety net asks before a move that leaves a piece hanging, and Take back keeps the position', async () => {
+  await hangingPosition();
+  assert.ok(await page.isChecked('#safety-net'), 'on by default at the beginner level');
+  await click('c2');
+  await click('d4');
+  await page.waitForSelector('#ask');
+  const question = await page.textContent('#ask p');
+  assert.match(question, /horse on d4 undefended/, question);
+  assert.ok(await page.isVisible('#ask button[data-choice="play"]'));
+  await page.click('#ask button[data-choice="back"]');
+  assert.equal(await page.locator('#ask').count(), 0);
+  assert.equal(await page.inputValue('#fen'), HANGING, 'the position is unchanged');
+  assert.equal(await plies(), 0);
+  assert.equal(await page.getAttribute('[data-square="c2"] [data-piece]', 'data-piece'), 'N');
+  // A safe move is played without a question.
+  await click('c2');
+  await click('e1');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length >= 1);
+  assert.equal(await page.locator('#ask').count(), 0);
+});
+
+test('with the safety net off the hanging move is played at once', async () => {
+  await hangingPosition();
+  await page.uncheck('#safety-net');
+  await click('c2');
+  await click('d4');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length >= 1);
+  assert.equal(await page.locator('#ask').count(), 0);
+  assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('xiangqi.settings')).safetyNet), false, 'the choice is kept');
+  await page.check('#safety-net');
+});
+
+test('an import with a skipped part says so with no English words in the Russian interface', async () => {
+  await choose('mode', 'two');
+  await choose('language', 'ru');
+  await open(GAME.slice(0, 2), 'trailer.pgn', '======================\n');
+  const told = await page.textContent('#message');
+  const skipped = told.slice(told.indexOf('Пропущено'));
+  assert.match(skipped, /^Пропущено: .*строка \d+, позиция \d+: пропущен текст вне партий: «=+»/, told);
+  assert.doesNotMatch(skipped, /[A-Za-z]/, `no English words: ${skipped}`);
+  await choose('language', 'en');
+});
