@@ -38,6 +38,7 @@ static ASSETS: &[Asset] = &[
     asset!("/js/clock.js", JS),
     asset!("/js/records.js", JS),
     asset!("/js/course.js", JS),
+    asset!("/js/puzzles.js", JS),
     asset!("/js/legend.js", JS),
     asset!("/js/review.js", JS),
     asset!("/js/dialogs.js", JS),

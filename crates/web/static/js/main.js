@@ -4,6 +4,7 @@ import * as api from './api.js';
 import { Board, piecesOfFen } from './board.js';
 import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
+import { Puzzles } from './puzzles.js';
 import { Editor } from './editor.js';
 import { Legend, keepNames, nameOnLongPress } from './legend.js';
 import { explainError, explainIllegal, explainOutcome, explainRecordNote } from './reasons.js';
@@ -20,6 +21,7 @@ const board = new Board($('board'), onPoint);
 const editor = new Editor($('palette'), render);
 const legend = new Legend($('legend'));
 const course = new Course($('course'), settings, () => legend.open(settings.pieceStyle));
+const puzzles = new Puzzles($('puzzles'), settings);
 const review = new Review($('review'), { browse: (ply) => browse(ply), notation: () => settings.notation, changed: () => render() });
 keepNames(board);
 nameOnLongPress(board.svg);
@@ -480,11 +482,12 @@ function stepCount(available) {
   return Math.min(available, 2);
 }
 
-/** Shows the game (`game`) or the course (`course`). */
+/** Shows the game (`game`), the course (`course`) or the puzzles (`puzzles`). */
 function showView(view) {
   document.body.dataset.view = view;
   $('game').hidden = view !== 'game';
   $('course').hidden = view !== 'course';
+  $('puzzles').hidden = view !== 'puzzles';
   $('welcome').hidden = true;
 }
 
@@ -493,6 +496,11 @@ const actions = {
     dismissWelcome();
     showView('course');
     course.open();
+  },
+  puzzles() {
+    dismissWelcome();
+    showView('puzzles');
+    puzzles.open();
   },
   'start-course'() {
     dismissWelcome();
@@ -690,6 +698,7 @@ function settingChanged(event) {
   applySettings();
   render();
   course.relabel();
+  puzzles.relabel();
   if (key === 'analysis' || key === 'notation') analyse();
   engineTurn();
 }
@@ -749,7 +758,7 @@ async function start() {
     editor.set(piecesOfFen(field ?? ''));
   });
   document.addEventListener('keydown', (e) => {
-    if (!game || editing || !$('course').hidden || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!game || editing || !$('course').hidden || !$('puzzles').hidden || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest?.('input, select, textarea, svg, dialog')) return;
     const now = viewPly ?? game.moves.length;
     const ply = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, End: Infinity }[e.key];

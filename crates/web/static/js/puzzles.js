@@ -1,0 +1,585 @@
+// Puzzles: the learner plays the solver's side of a shipped puzzle (the board turned to the
+// solver), the server checks each move (`POST /api/puzzles/{id}/move`) and answers with the
+// automatic reply, or with the engine's refutation of a wrong move (an arrow and a sentence).
+// Hint shows the piece to move, then the move; "Show solution" steps through the line. The
+// learner's Glicko-2 rating is computed by the server (`POST /api/puzzles/result`) and kept,
+// with the streaks, the last puzzles and the filters, in localStorage under `xiangqi.puzzles`.
+
+import { ApiError } from './api.js';
+import { Board, piecesOfFen } from './board.js';
+import { currentLanguage, pieceName, t } from './i18n.js';
+import { keepNames, nameOnLongPress } from './legend.js';
+import { explainError, explainIllegal } from './reasons.js';
+import { read, write } from './settings.js';
+
+const STORE_KEY = 'xiangqi.puzzles';
+const SVG = 'http://www.w3.org/2000/svg';
+/** The pause before the automatic reply is played, in ms. */
+const REPLY_DELAY_MS = 450;
+/** Puzzles remembered as seen, so that the next one is another. */
+const RECENT_KEPT = 60;
+/** Puzzles listed in the history. */
+const HISTORY_KEPT = 20;
+/** The difficulty choices: how far from the learner's rating the next puzzle is sought. */
+const DIFFICULTIES = { easiest: -600, easier: -300, normal: 0, harder: 300, hardest: 600 };
+/** A newcomer's state, as the server's learner rating starts it. */
+const NEWCOMER = { rating: 1500, deviation: 350, volatility: 0.06, streak: 0, best_streak: 0 };
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The learner's saved state, with a newcomer's values for anything missing or unreadable. */
+export function loadLearner() {
+  const saved = read(STORE_KEY) ?? {};
+  const number = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  return {
+    rating: number(saved.rating, NEWCOMER.rating),
+    deviation: number(saved.deviation, NEWCOMER.deviation),
+    volatility: number(saved.volatility, NEWCOMER.volatility),
+    streak: number(saved.streak, 0),
+    best_streak: number(saved.best_streak, 0),
+    history: Array.isArray(saved.history) ? saved.history.slice(0, HISTORY_KEPT) : [],
+    recent: Array.isArray(saved.recent) ? saved.recent.filter((id) => typeof id === 'string').slice(-RECENT_KEPT) : [],
+    current: typeof saved.current === 'string' ? saved.current : null,
+    filters: { theme: '', pattern: '', difficulty: 'normal', ...(saved.filters ?? {}) },
+  };
+}
+
+async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error);
+  return data;
+}
+
+/** The name of a theme (`mateIn2`, `fork` …) or of a pattern theme (`pattern:<id>`). */
+export function themeName(theme) {
+  if (theme.startsWith('pattern:')) return patternName(theme.slice('pattern:'.length));
+  const key = `theme.${theme}`;
+  const name = t(key);
+  return name === key ? theme : name;
+}
+
+/** Each pattern's names by id, from its lesson, as the server lists them. */
+const patternNames = new Map();
+
+/** The name of the named mating pattern `id`: its Chinese name, with a translation beside it. */
+export function patternName(id) {
+  const names = patternNames.get(id);
+  if (!names) return id;
+  const lang = currentLanguage();
+  return lang === 'zh' ? names.chinese : `${names[lang] ?? names.en} (${names.chinese})`;
+}
+
+/** A server refusal in the interface language: a puzzle's own codes here, the rest as anywhere. */
+function explain(error) {
+  const key = `puzzleError.${error.code}`;
+  const text = t(key, error.params ?? {});
+  return text === key ? explainError(error) : text;
+}
+
+function element(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(action, text, extra = {}) {
+  return element('button', { type: 'button', 'data-puzzle': action, ...extra }, text);
+}
+
+function svgElement(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  parent.append(node);
+  return node;
+}
+
+/** Draws each arrow `{from, to, kind}` of a puzzle board (`kind`: `hint` or `refutation`). */
+function drawArrows(board, arrows) {
+  if (!arrows?.length) return;
+  const defs = svgElement('defs', {}, board.svg);
+  for (const kind of ['hint', 'refutation']) {
+    const marker = svgElement('marker', {
+      id: `puzzle-head-${kind}`, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto',
+    }, defs);
+    svgElement('path', { d: 'M0 0 L4 2 L0 4 Z', class: `puzzle-arrow-head ${kind}` }, marker);
+  }
+  for (const { from, to, kind } of arrows) {
+    const [x1, y1] = board.xy(from);
+    const [x2, y2] = board.xy(to);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    if (!len) continue;
+    const k = (len - 22) / len;
+    svgElement('line', {
+      x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
+      class: `puzzle-arrow ${kind}`, 'marker-end': `url(#puzzle-head-${kind})`, [`data-${kind}`]: `${from}${to}`,
+    }, board.svg);
+  }
+}
+
+/** The puzzle trainer inside `root`; `settings` is the app's settings object (symbols, notation). */
+export class Puzzles {
+  constructor(root, settings) {
+    this.root = root;
+    this.settings = settings;
+    this.learner = loadLearner();
+    this.catalog = null;
+    this.puzzle = null;
+    this.state = 'loading';
+    this.boardBox = element('div', { class: 'puzzle-board' });
+    this.board = new Board(this.boardBox, (square) => this.onPoint(square));
+    keepNames(this.board, drawArrows);
+    nameOnLongPress(this.board.svg);
+    root.addEventListener('click', (e) => {
+      const target = e.target.closest('[data-puzzle]');
+      if (target && root.contains(target) && target.tagName === 'BUTTON') this.act(target.dataset.puzzle);
+    });
+    root.addEventListener('change', (e) => {
+      const filter = e.target.dataset?.puzzleFilter;
+      if (!filter) return;
+      this.learner.filters[filter] = e.target.value;
+      this.save();
+      this.next();
+    });
+  }
+
+  /** Opens the trainer: the puzzle under way, else the next one near the learner's rating. */
+  async open() {
+    this.root.hidden = false;
+    if (!this.catalog) {
+      this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingPuzzles')));
+      try {
+        this.catalog = await request('GET', '/api/puzzles/themes');
+        for (const p of this.catalog.patterns) if (p.name) patternNames.set(p.id, p.name);
+      } catch (e) {
+        this.unavailable(e);
+        return;
+      }
+    }
+    if (this.puzzle) {
+      this.render();
+      return;
+    }
+    if (this.learner.current) {
+      try {
+        this.begin(await request('GET', `/api/puzzles/${encodeURIComponent(this.learner.current)}`));
+        return;
+      } catch {
+        // The puzzle is no longer shipped: take another.
+      }
+    }
+    await this.next();
+  }
+
+  /** The interface language or a setting changed: the texts are drawn again. */
+  relabel() {
+    if (!this.root.hidden && this.catalog) this.render();
+  }
+
+  unavailable(error) {
+    this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('puzzlesUnavailable', { reason: explain(error) })));
+  }
+
+  save() {
+    const { history, recent, current, filters, ...rating } = this.learner;
+    write(STORE_KEY, { ...rating, history, recent, current, filters });
+  }
+
+  /** The rating state the server rates from. */
+  ratingState() {
+    const { rating, deviation, volatility, streak, best_streak: best } = this.learner;
+    return { rating, deviation, volatility, streak, best_streak: best };
+  }
+
+  /** Asks for the next puzzle near the learner's rating, with the chosen filters. */
+  async next() {
+    const f = this.learner.filters;
+    const offset = DIFFICULTIES[f.difficulty] ?? 0;
+    const query = new URLSearchParams({ rating: String(Math.round(this.learner.rating + offset)) });
+    if (f.theme) query.set('theme', f.theme);
+    if (f.pattern) query.set('pattern', f.pattern);
+    if (this.learner.recent.length) query.set('recent', this.learner.recent.join(','));
+    this.token = (this.token ?? 0) + 1;
+    const token = this.token;
+    try {
+      const puzzle = await request('GET', `/api/puzzles/next?${query}`);
+      if (token === this.token) this.begin(puzzle);
+    } catch (e) {
+      if (token !== this.token) return;
+      this.puzzle = null;
+      this.state = 'none';
+      this.say(explain(e), 'bad');
+      this.render();
+    }
+  }
+
+  /** Sets up `puzzle` (as the server shows it) from its start. */
+  begin(puzzle) {
+    this.puzzle = puzzle;
+    this.learner.current = puzzle.id;
+    this.learner.recent = [...this.learner.recent.filter((id) => id !== puzzle.id), puzzle.id].slice(-RECENT_KEPT);
+    this.save();
+    this.token = (this.token ?? 0) + 1;
+    this.fen = puzzle.fen;
+    this.ply = 0;
+    this.plyFen = puzzle.fen;
+    this.lastMove = null;
+    this.selected = null;
+    this.marks = [];
+    this.arrows = [];
+    this.failed = false;
+    this.rated = null;
+    this.hintStep = 0;
+    this.solution = null;
+    this.state = 'playing';
+    this.say(this.task());
+    this.render();
+  }
+
+  /** The task: which side plays and what to find. */
+  task() {
+    const side = t(this.puzzle.side);
+    if (this.puzzle.mate) return t('findMate', { side, n: this.puzzle.mate });
+    return t('findBest', { side });
+  }
+
+  say(text, tone = '') {
+    this.message = text;
+    this.tone = tone;
+  }
+
+  act(action) {
+    switch (action) {
+      case 'hint': this.hint(); break;
+      case 'retry': this.retry(); break;
+      case 'solution': this.showSolution(); break;
+      case 'step-back': this.step(-1); break;
+      case 'step-on': this.step(1); break;
+      case 'next': this.next(); break;
+      default: break;
+    }
+  }
+
+  onPoint(square) {
+    if (this.state !== 'playing') return;
+    const pieces = piecesOfFen(this.fen);
+    const piece = pieces[square];
+    const mine = piece && (piece === piece.toUpperCase()) === (this.puzzle.side === 'red');
+    if (this.selected === square) this.selected = null;
+    else if (mine) {
+      this.selected = square;
+    } else if (this.selected) {
+      const move = `${this.selected}${square}`;
+      this.selected = null;
+      this.play(move);
+      return;
+    }
+    this.drawBoard();
+  }
+
+  /** Sends the learner's `move` (ICCS) to be checked, then plays the reply or says why not. */
+  async play(move) {
+    const token = this.token;
+    this.state = 'busy';
+    this.marks = [];
+    this.arrows = [];
+    this.render();
+    let answer;
+    try {
+      answer = await request('POST', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/move`, { ply: this.ply, move });
+    } catch (e) {
+      if (token !== this.token) return;
+      this.state = 'playing';
+      if (e.status === 422) {
+        this.say(t('illegal', { reason: explainIllegal(e) }), 'bad');
+        this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
+      } else this.say(explain(e), 'bad');
+      this.render();
+      return;
+    }
+    if (token !== this.token) return;
+    this.showMove(answer.played);
+    if (!answer.correct) {
+      await this.wrong(answer, token);
+      return;
+    }
+    if (answer.solved) {
+      await this.finish(true, token);
+      return;
+    }
+    this.say(t('puzzleRight'), 'good');
+    this.render();
+    await wait(REPLY_DELAY_MS);
+    if (token !== this.token) return;
+    if (answer.reply) this.showMove(answer.reply);
+    this.ply = answer.ply;
+    this.plyFen = this.fen;
+    this.hintStep = 0;
+    this.state = 'playing';
+    this.say(t('puzzleGoOn'));
+    this.render();
+  }
+
+  /** Shows the position after `move` (a move as the server writes it) with its marks. */
+  showMove(move) {
+    this.fen = move.fen;
+    this.lastMove = { from: move.from, to: move.to };
+  }
+
+  /** A wrong move: the refutation on the board and in words; the puzzle counts as failed. */
+  async wrong(answer, token) {
+    this.state = 'wrong';
+    const why = answer.refutation;
+    if (why) {
+      this.arrows = [{ from: why.reply.from, to: why.reply.to, kind: 'refutation' }];
+      if (why.square) this.marks = [why.square];
+    }
+    const reason = why ? this.whyText(why) : '';
+    this.say(`${t('puzzleWrong', { move: answer.played[this.settings.notation] })} ${reason}`.trim(), 'bad');
+    this.render();
+    await this.fail(token);
+  }
+
+  /** The refutation `why` in words. */
+  whyText(why) {
+    const move = why.reply[this.settings.notation];
+    const side = t(why.side);
+    const piece = why.piece ? pieceName(why.piece).toLowerCase() : '';
+    switch (why.kind) {
+      case 'mate':
+        return why.moves === 1 ? t('why.mate1', { move, side }) : t('why.mate', { move, side, moves: why.moves });
+      case 'material': return t('why.material', { move, piece, square: why.square });
+      case 'no-mate': return t('why.no-mate', { move });
+      case 'no-win': return t('why.no-win', { move });
+      default: return t('why.positional', { move, side });
+    }
+  }
+
+  /** Counts the puzzle as failed, once: the rating goes down. */
+  async fail(token) {
+    if (this.failed) return;
+    this.failed = true;
+    await this.rate(false, token);
+  }
+
+  /** The puzzle is solved; it raises the rating only when nothing failed before. */
+  async finish(clean, token) {
+    this.state = 'solved';
+    this.selected = null;
+    this.say(t('puzzleSolved'), 'good');
+    this.render();
+    if (clean && !this.failed) await this.rate(true, token);
+    this.learner.current = null;
+    this.save();
+  }
+
+  /** Sends the result to be rated and keeps the learner's new state. */
+  async rate(solved, token) {
+    const id = this.puzzle.id;
+    const send = () => request('POST', '/api/puzzles/result', { id, solved, state: this.ratingState() });
+    try {
+      const result = await send().catch((e) => {
+        if (e.code !== 'bad-rating-state') throw e;
+        // A saved state the server cannot rate from (edited by hand, or older): start anew.
+        this.say(`${this.message} ${explain(e)}`, this.tone);
+        Object.assign(this.learner, NEWCOMER);
+        return send();
+      });
+      Object.assign(this.learner, result.state);
+      this.learner.history = [{ id, solved, change: result.change, rating: result.puzzle_rating }, ...this.learner.history].slice(0, HISTORY_KEPT);
+      this.save();
+      if (token === this.token) this.rated = result.change;
+    } catch (e) {
+      if (token === this.token) this.say(`${this.message} ${explain(e)}`, 'bad');
+    }
+    if (token === this.token) this.render();
+  }
+
+  /** Back to the position before the wrong move. */
+  retry() {
+    if (this.state !== 'wrong') return;
+    this.token = (this.token ?? 0) + 1;
+    this.fen = this.plyFen;
+    this.lastMove = null;
+    this.marks = [];
+    this.arrows = [];
+    this.state = 'playing';
+    this.say(this.task());
+    this.render();
+  }
+
+  /** First the piece to move, then the move; a hint counts the puzzle as failed. */
+  async hint() {
+    if (this.state !== 'playing') return;
+    const token = this.token;
+    try {
+      const hint = await request('GET', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/hint?ply=${this.ply}`);
+      if (token !== this.token) return;
+      this.hintStep = Math.min(this.hintStep + 1, 2);
+      if (this.hintStep === 1) {
+        this.marks = [hint.from];
+        this.say(t('puzzleHintPiece', { piece: pieceName(piecesOfFen(this.fen)[hint.from] ?? 'k').toLowerCase(), square: hint.from }));
+      } else {
+        this.marks = [];
+        this.arrows = [{ from: hint.move.from, to: hint.move.to, kind: 'hint' }];
+        this.say(t('puzzleHintMove', { move: hint.move[this.settings.notation] }));
+      }
+      this.render();
+      await this.fail(token);
+    } catch (e) {
+      if (token === this.token) {
+        this.say(explain(e), 'bad');
+        this.render();
+      }
+    }
+  }
+
+  /** Shows the whole line, from the start, to be stepped through. */
+  async showSolution() {
+    if (!this.puzzle || this.state === 'busy' || this.state === 'loading') return;
+    this.token = (this.token ?? 0) + 1;
+    const token = this.token;
+    try {
+      const solution = await request('GET', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/solution`);
+      if (token !== this.token) return;
+      this.solution = solution.moves;
+      this.solutionAt = 0;
+      this.state = 'solution';
+      this.arrows = [];
+      this.marks = [];
+      this.step(1);
+      if (this.learner.current === this.puzzle.id) {
+        this.learner.current = null;
+        this.save();
+      }
+      await this.fail(token);
+    } catch (e) {
+      if (token === this.token) {
+        this.say(explain(e), 'bad');
+        this.render();
+      }
+    }
+  }
+
+  /** Steps the shown solution by `delta` moves. */
+  step(delta) {
+    if (this.state !== 'solution') return;
+    const moves = this.solution;
+    this.solutionAt = Math.max(0, Math.min(moves.length, this.solutionAt + delta));
+    const at = this.solutionAt;
+    const last = moves[at - 1];
+    this.fen = last ? last.fen : this.puzzle.fen;
+    this.lastMove = last ? { from: last.from, to: last.to } : null;
+    const line = moves.slice(0, at).map((m) => m[this.settings.notation]).join(' ');
+    this.say(`${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`);
+    this.render();
+  }
+
+  drawBoard() {
+    this.board.style = this.settings.pieceStyle;
+    this.board.notation = this.settings.notation;
+    this.board.flipped = this.puzzle?.side === 'black';
+    if (!this.puzzle) return;
+    this.board.render({
+      fen: this.fen,
+      selected: this.selected,
+      lastMove: this.lastMove,
+      highlights: this.marks,
+      arrows: this.arrows,
+    });
+  }
+
+  render() {
+    if (!this.catalog) return;
+    const view = element('div', { class: 'puzzle', 'data-state': this.state });
+    if (this.puzzle) {
+      view.dataset.puzzleId = this.puzzle.id;
+      view.dataset.ply = String(this.ply);
+      view.dataset.side = this.puzzle.side;
+    }
+    const side = element('div', { class: 'puzzle-side' });
+    side.append(element('h2', {}, t('puzzlesTitle')), this.ratingLine(), this.filterRow());
+    if (this.puzzle) {
+      const themes = this.puzzle.themes.map(themeName).join(' · ');
+      side.append(element('p', { class: 'puzzle-info' }, `${t('puzzleRated', { rating: this.puzzle.rating })} · ${themes}`));
+    }
+    side.append(element('p', { class: `puzzle-message ${this.tone ?? ''}`, role: 'alert', 'data-puzzle-message': '' }, this.message ?? ''));
+    side.append(this.controls(), this.historyList());
+    view.append(this.boardBox, side);
+    this.root.replaceChildren(view);
+    this.boardBox.setAttribute('aria-label', t('board'));
+    this.drawBoard();
+  }
+
+  ratingLine() {
+    const line = element('p', { class: 'puzzle-rating' });
+    line.append(element('span', { 'data-puzzle-rating': '' }, t('yourRating', { rating: Math.round(this.learner.rating) })));
+    if (this.rated !== null && this.rated !== undefined) {
+      const sign = this.rated > 0 ? '+' : this.rated < 0 ? '−' : '±';
+      line.append(' ', element('span', { class: `rating-change ${this.rated >= 0 ? 'good' : 'bad'}`, 'data-rating-change': String(this.rated) }, `${sign}${Math.abs(this.rated)}`));
+    }
+    line.append(' · ', element('span', { 'data-streak': String(this.learner.streak) }, t('streak', { streak: this.learner.streak, best: this.learner.best_streak })));
+    return line;
+  }
+
+  filterRow() {
+    const row = element('div', { class: 'puzzle-filters' });
+    const select = (filter, label, options) => {
+      const wrap = element('label');
+      const input = element('select', { 'data-puzzle-filter': filter });
+      for (const [value, text] of options) {
+        const option = element('option', { value }, text);
+        if (value === (this.learner.filters[filter] ?? '')) option.selected = true;
+        input.append(option);
+      }
+      wrap.append(element('span', {}, label), input);
+      row.append(wrap);
+    };
+    select('theme', t('puzzleTheme'), [['', t('allThemes')], ...this.catalog.themes.map((th) => [th.id, `${themeName(th.id)} (${th.count})`])]);
+    if (this.catalog.patterns.length) {
+      select('pattern', t('puzzlePattern'), [['', t('anyPattern')], ...this.catalog.patterns.map((p) => [p.id, `${patternName(p.id)} (${p.count})`])]);
+    }
+    select('difficulty', t('difficulty'), Object.keys(DIFFICULTIES).map((d) => [d, t(`difficulty.${d}`)]));
+    return row;
+  }
+
+  controls() {
+    const row = element('div', { class: 'row puzzle-controls' });
+    switch (this.state) {
+      case 'playing':
+        row.append(button('hint', t('hint')), button('solution', t('showSolution')), button('next', t('skipPuzzle')));
+        break;
+      case 'wrong':
+        row.append(button('retry', t('puzzleRetry'), { class: 'primary' }), button('solution', t('showSolution')), button('next', t('nextPuzzle')));
+        break;
+      case 'solution':
+        row.append(button('step-back', `◀ ${t('back')}`), button('step-on', `${t('next')} ▶`), button('next', t('nextPuzzle'), { class: 'primary' }));
+        break;
+      case 'solved':
+      case 'none':
+        row.append(button('next', t('nextPuzzle'), { class: 'primary' }));
+        break;
+      default:
+        break;
+    }
+    return row;
+  }
+
+  historyList() {
+    const list = element('ol', { class: 'puzzle-history', 'aria-label': t('puzzleHistory') });
+    for (const h of this.learner.history.slice(0, 10)) {
+      const sign = h.change > 0 ? '+' : h.change < 0 ? '−' : '±';
+      list.append(element('li', { class: h.solved ? 'good' : 'bad', title: t('puzzleRated', { rating: h.rating }) },
+        `${h.solved ? '✓' : '✗'} ${sign}${Math.abs(h.change)}`));
+    }
+    return list;
+  }
+}

@@ -1,0 +1,196 @@
+// Browser test of the puzzle trainer: a mate in 2 solved by clicking (the reply comes by
+// itself, "solved" shows, the rating goes up), another puzzle failed once (the refutation as
+// an arrow on the board and a sentence, the rating goes down, Retry), the rating kept across a
+// reload, a hint, the solution stepped through, and the trainer on a phone-sized screen.
+// Screenshots go to screenshots/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openApp } from './browser.js';
+
+const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
+let browser;
+let page;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  ({ context: browser, page } = await openApp(URL));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const view = '#puzzles .puzzle';
+
+/** Waits until the trainer shows a puzzle in one of `states`; its id, ply and state. */
+async function waitState(states, minPly = 0) {
+  await page.waitForFunction(([s, p]) => {
+    const v = document.querySelector('#puzzles .puzzle');
+    return v && s.includes(v.dataset.state) && Number(v.dataset.ply ?? 0) >= p;
+  }, [states, minPly]);
+  return page.evaluate(() => {
+    const v = document.querySelector('#puzzles .puzzle');
+    return { id: v.dataset.puzzleId, ply: Number(v.dataset.ply), state: v.dataset.state };
+  });
+}
+
+async function api(path, body) {
+  return page.evaluate(async ([p, b]) => {
+    const init = b ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) } : {};
+    return (await fetch(p, init)).json();
+  }, [path, body]);
+}
+
+async function click(iccs) {
+  await page.click(`.puzzle-board [data-square="${iccs.slice(0, 2)}"]`);
+  await page.click(`.puzzle-board [data-square="${iccs.slice(2, 4)}"]`);
+}
+
+/** Chooses `value` in the trainer's `filter` select and waits for the new puzzle. */
+async function choose(filter, value) {
+  const before = await page.getAttribute(view, 'data-puzzle-id');
+  await page.selectOption(`[data-puzzle-filter="${filter}"]`, value);
+  await page.waitForFunction((b) => {
+    const v = document.querySelector('#puzzles .puzzle');
+    return v?.dataset.state === 'playing' && (v.dataset.puzzleId !== b || !b);
+  }, before);
+}
+
+async function ratingShown() {
+  const text = await page.textContent('[data-puzzle-rating]');
+  return Number(text.match(/\d+/)[0]);
+}
+
+async function ratingChange() {
+  await page.waitForSelector('[data-rating-change]');
+  return Number(await page.getAttribute('[data-rating-change]', 'data-rating-change'));
+}
+
+test('a mate in 2 is solved by clicking, the reply comes by itself, and the rating goes up', async () => {
+  await page.click('[data-action="puzzles"]');
+  await waitState(['playing']);
+  await choose('theme', 'mateIn2');
+  const { id } = await waitState(['playing']);
+  const puzzle = await api(`/api/puzzles/${id}`);
+  assert.equal(puzzle.mate, 2);
+  const flipped = await page.evaluate(() => document.querySelector('.puzzle-board [data-square="a0"]').getAttribute('transform'));
+  if (puzzle.side === 'black') assert.match(flipped, /translate\(544/, 'the board is turned to the solver');
+  const { moves } = await api(`/api/puzzles/${id}/solution`);
+  assert.ok(moves.length >= 3, 'a mate in 2 has a reply between the two moves');
+  const before = await ratingShown();
+  await click(moves[0].iccs);
+  const after = await waitState(['playing'], 2);
+  assert.equal(after.id, id);
+  // The reply was played by the app: the board shows the position after it.
+  const last = await page.evaluate(() => [...document.querySelectorAll('.puzzle-board .last-move')].length);
+  assert.equal(last, 2, 'the reply is marked as the last move');
+  assert.ok(await page.$(`.puzzle-board [data-square="${moves[1].to}"] .piece`), 'the replying piece stands on its point');
+  await click(moves[2].iccs);
+  await waitState(['solved']);
+  assert.match(await page.textContent('[data-puzzle-message]'), /Solved/);
+  const change = await ratingChange();
+  assert.ok(change > 0, `the rating goes up (${change})`);
+  assert.equal(await ratingShown(), before + change);
+  assert.match(await page.textContent('[data-streak]'), /streak 1/);
+  await shot('30-puzzle-solved');
+});
+
+test('a wrong move shows the refutation as an arrow and in words, and the rating goes down', async () => {
+  await page.click('[data-puzzle="next"]');
+  const { id } = await waitState(['playing']);
+  const puzzle = await api(`/api/puzzles/${id}`);
+  const { moves } = await api(`/api/puzzles/${id}/solution`);
+  // A legal move that is not the solution's: the legal moves come from a game on the position.
+  const game = await api('/api/games', { fen: puzzle.fen });
+  const wrong = Object.entries(game.legal).flatMap(([from, tos]) => tos.map((to) => `${from}${to}`))
+    .find((m) => m !== moves[0].iccs);
+  const before = await ratingShown();
+  await click(wrong);
+  await waitState(['wrong']);
+  const arrow = await page.getAttribute('.puzzle-board .puzzle-arrow.refutation', 'data-refutation');
+  assert.match(arrow, /^[a-i]\d[a-i]\d$/, 'the refutation is drawn on the board');
+  const message = await page.textContent('[data-puzzle-message]');
+  assert.match(message, /does not work/);
+  assert.match(message, /After|mates/, `the reason is given: ${message}`);
+  const change = await ratingChange();
+  assert.ok(change < 0, `the rating goes down (${change})`);
+  assert.equal(await ratingShown(), before + change);
+  await shot('31-puzzle-refuted');
+
+  // Retry goes back to the position before the wrong move; solving now changes nothing more.
+  await page.click('[data-puzzle="retry"]');
+  await waitState(['playing']);
+  assert.equal(await page.$('.puzzle-board .puzzle-arrow'), null);
+  const rating = await ratingShown();
+  for (let ply = 0; ply < moves.length; ply += 2) {
+    await click(moves[ply].iccs);
+    await waitState(ply + 2 >= moves.length ? ['solved'] : ['playing', 'solved'], Math.min(ply + 2, moves.length - 1));
+  }
+  await waitState(['solved']);
+  assert.equal(await ratingShown(), rating, 'a puzzle failed once does not raise the rating');
+});
+
+test('the rating and the streaks are kept across a reload', async () => {
+  const rating = await ratingShown();
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.click('[data-action="puzzles"]');
+  await waitState(['playing']);
+  assert.equal(await ratingShown(), rating);
+  assert.match(await page.textContent('[data-streak]'), /best 1/);
+  assert.equal(await page.locator('.puzzle-history li').count(), 2, 'the last puzzles are listed');
+});
+
+test('hint shows the piece, then the move; the solution steps through the line', async () => {
+  const { id } = await waitState(['playing']);
+  const { moves } = await api(`/api/puzzles/${id}/solution`);
+  await page.click('[data-puzzle="hint"]');
+  await page.waitForSelector(`.puzzle-board [data-square="${moves[0].from}"] .explain`, { state: 'attached' });
+  await page.click('[data-puzzle="hint"]');
+  const hinted = await page.waitForSelector('.puzzle-board .puzzle-arrow.hint', { state: 'attached' });
+  assert.equal(await hinted.getAttribute('data-hint'), moves[0].iccs);
+  await page.click('[data-puzzle="solution"]');
+  await waitState(['solution']);
+  assert.match(await page.textContent('[data-puzzle-message]'), new RegExp(`1 of ${moves.length}`));
+  await page.click('[data-puzzle="step-on"]');
+  assert.match(await page.textContent('[data-puzzle-message]'), new RegExp(`2 of ${moves.length}`));
+  assert.ok(await page.$(`.puzzle-board [data-square="${moves[1].to}"] .piece`));
+});
+
+test('the trainer speaks Russian and Chinese', async () => {
+  // The language is chosen in the game's settings; the trainer speaks it when opened again.
+  for (const [lang, word, theme] of [['ru', 'Ваш рейтинг', /Мат в 2 хода/], ['zh', '你的等级分', /两步杀/], ['en', 'Your rating', /Mate in 2/]]) {
+    await page.click('[data-action="play"]');
+    await page.selectOption('[data-setting="language"]', lang);
+    await page.click('[data-action="puzzles"]');
+    await page.waitForFunction((w) => document.querySelector('[data-puzzle-rating]')?.textContent.includes(w), word);
+    assert.match(await page.textContent('[data-puzzle-filter="theme"]'), theme);
+    assert.match(await page.textContent('[data-action="puzzles"]'), lang === 'zh' ? /习题/ : lang === 'ru' ? /Задачи/ : /Puzzles/);
+    if (lang === 'zh') await shot('33-puzzle-chinese');
+  }
+});
+
+test('the trainer works on a phone-sized screen', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('[data-puzzle="next"]');
+  await waitState(['playing']);
+  const box = await page.locator('.puzzle-board svg').boundingBox();
+  assert.ok(box.width <= 390 && box.width > 300, `the board fits the screen (${box.width}px)`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `nothing sticks out sideways (${width}px)`);
+  for (const action of ['hint', 'solution', 'next']) {
+    const control = page.locator(`[data-puzzle="${action}"]`);
+    await control.scrollIntoViewIfNeeded();
+    assert.ok(await control.isVisible(), `${action} can be reached`);
+    const b = await control.boundingBox();
+    assert.ok(b.x >= 0 && b.x + b.width <= 390, `${action} lies on the screen`);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot('32-puzzle-phone');
+  await page.setViewportSize({ width: 1200, height: 820 });
+});
