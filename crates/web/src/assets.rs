@@ -41,6 +41,7 @@ static ASSETS: &[Asset] = &[
     asset!("/js/puzzles.js", JS),
     asset!("/js/legend.js", JS),
     asset!("/js/review.js", JS),
+    asset!("/js/archive.js", JS),
     asset!("/js/dialogs.js", JS),
     asset!("/js/lines.js", JS),
 ];

@@ -13,6 +13,7 @@ import { renderTree } from './lines.js';
 import { setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
+import { MyGames, follow as followInArchive, resume as resumeFromArchive } from './archive.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
 
 const settings = loadSettings();
@@ -23,6 +24,15 @@ const legend = new Legend($('legend'));
 const course = new Course($('course'), settings, () => legend.open(settings.pieceStyle));
 const puzzles = new Puzzles($('puzzles'), settings);
 const review = new Review($('review'), { browse: (ply) => browse(ply), notation: () => settings.notation, changed: () => render() });
+const myGames = new MyGames($('archive'), {
+  open: (answer) => openArchived(answer),
+  levels: () => levels,
+  levelName: (n) => {
+    const shown = levels.find((l) => l.level === Number(n));
+    return shown ? levelName(shown) : `${t('level')} ${n}`;
+  },
+  notation: () => settings.notation,
+});
 keepNames(board);
 nameOnLongPress(board.svg);
 let game = null;
@@ -253,6 +263,7 @@ function tickClock() {
   const fallen = clock.flagged;
   if (clock.check() && !fallen) {
     if (game) saveGame(game, clock);
+    keepInArchive();
     selected = null;
     render();
   }
@@ -268,9 +279,47 @@ async function show(view) {
   review.follow(view);
   followClock();
   saveGame(game, clock);
+  keepInArchive();
   render();
   analyse();
   engineTurn();
+}
+
+/** The players of the game as the archive keeps them, and whose flag fell. */
+function archivePlayers() {
+  const shown = levels.find((l) => l.level === Number(settings.level));
+  const engineName = `Xiangqi (${shown ? levelName(shown) : `${t('level')} ${settings.level}`})`;
+  const flagged = clock.flagged ?? null;
+  if (settings.mode !== 'engine' || settings.analysis) return { red: t('red'), black: t('black'), level: null, flagged };
+  const human = t('you');
+  return {
+    red: settings.humanColor === 'red' ? human : engineName,
+    black: settings.humanColor === 'black' ? human : engineName,
+    level: Number(settings.level),
+    flagged,
+  };
+}
+
+/** Tells the archive who plays the game shown; a save that failed is said. */
+function keepInArchive() {
+  if (game) followInArchive(game, archivePlayers(), say);
+}
+
+/** Shows a game opened from My games: to replay and review it, or to play on. */
+async function openArchived({ game: view, archived }) {
+  clock = new Clock(settings.clock);
+  highlights = [];
+  say('');
+  showView('game');
+  await show(view);
+  if (archived.review) {
+    // The review made before is shown again as it was.
+    review.close();
+    review.game = { id: view.id, version: view.version };
+    review.result = archived.review;
+    review.panel.hidden = false;
+    render();
+  }
 }
 
 async function engineTurn() {
@@ -283,6 +332,7 @@ async function engineTurn() {
     game = answer.game;
     followClock();
     saveGame(game, clock);
+    keepInArchive();
   } catch (e) {
     if (e.status !== 409) say(explainError(e));
   } finally {
@@ -482,12 +532,13 @@ function stepCount(available) {
   return Math.min(available, 2);
 }
 
-/** Shows the game (`game`), the course (`course`) or the puzzles (`puzzles`). */
+/** Shows the game (`game`), the course (`course`), the puzzles (`puzzles`) or My games (`archive`). */
 function showView(view) {
   document.body.dataset.view = view;
   $('game').hidden = view !== 'game';
   $('course').hidden = view !== 'course';
   $('puzzles').hidden = view !== 'puzzles';
+  $('archive').hidden = view !== 'archive';
   $('welcome').hidden = true;
 }
 
@@ -501,6 +552,11 @@ const actions = {
     dismissWelcome();
     showView('puzzles');
     puzzles.open();
+  },
+  'my-games'() {
+    dismissWelcome();
+    showView('archive');
+    myGames.show();
   },
   'start-course'() {
     dismissWelcome();
@@ -724,7 +780,7 @@ async function restore() {
   }
   const saved = loadGame();
   try {
-    game = saved ? await api.newGame(saved.fen, saved.moves, saved.redo) : await api.newGame(null);
+    game = (await resumeFromArchive(saved)) ?? (saved ? await api.newGame(saved.fen, saved.moves, saved.redo) : await api.newGame(null));
   } catch {
     game = await api.newGame(null);
   }

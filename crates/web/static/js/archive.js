@@ -1,0 +1,310 @@
+// My games: the archive the server keeps of every game played (and of imported ones) — the
+// list with its filters, opening a game, deleting, exporting all and importing a file — and
+// the link between the game on the board and its row: its key, kept for a reload, and a
+// failed save said to the player.
+
+import { ApiError, currentId, setArchiveKey } from './api.js';
+import { ask } from './dialogs.js';
+import { t } from './i18n.js';
+import { explainError } from './reasons.js';
+import { read, write } from './settings.js';
+
+/** Where the key of the game being played is kept across a reload. */
+const CURRENT_KEY = 'xiangqi.archive';
+
+/** The reasons the server gives for an archive it cannot keep, each worded in i18n.js. */
+const UNAVAILABLE = ['archive-off', 'archive-folder', 'archive-open', 'archive-corrupt', 'archive-newer'];
+
+/** The end reasons with a short name in the list. */
+const REASONS = ['checkmate', 'stalemate', 'time', 'perpetual-check', 'perpetual-chase', 'no-capture', 'insufficient-material'];
+
+async function request(method, path, body) {
+  const options = { method, headers: {} };
+  if (body instanceof Blob) {
+    options.body = body;
+  } else if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error);
+  return data;
+}
+
+/** The key of the archived game the page played last, or null. */
+export function currentKey() {
+  return read(CURRENT_KEY)?.key ?? null;
+}
+
+/**
+ * Tells the server who plays game `view` (`players` = {red, black, level, flagged}) and keeps
+ * the key the game is saved under, for a reload; `warn(text)` says a save that failed.
+ */
+export async function follow(view, players, warn) {
+  if (!view?.id) return;
+  try {
+    const answer = await request('POST', `/api/archive/sessions/${encodeURIComponent(currentId(view.id))}`, players);
+    if (answer?.key) {
+      write(CURRENT_KEY, { key: answer.key });
+      setArchiveKey(view.id, answer.key);
+    }
+    if (answer?.write_error) warn(t('archive.writeFailed'));
+  } catch {
+    // A game the server no longer knows is brought back by its next request.
+  }
+}
+
+/** Brings back the game `saved` (the page's copy) under the kept key: its view, or null. */
+export async function resume(saved) {
+  const key = currentKey();
+  if (!key || !saved) return null;
+  try {
+    return await request('POST', '/api/archive/resume', { key, fen: saved.fen, moves: saved.moves, redo: saved.redo });
+  } catch {
+    return null;
+  }
+}
+
+/** What a list row says of how a game stands: the result and why, or "in progress". */
+function resultText(game) {
+  if (!game.finished) return t('archive.inProgress');
+  const result = game.result === 'draw' ? t('draw')
+    : game.result ? t('wins', { side: t(game.result === 'red-wins' ? 'red' : 'black') }) : t('archive.noResult');
+  return REASONS.includes(game.end_reason) ? `${result} (${t(`archive.reason.${game.end_reason}`)})` : result;
+}
+
+/** The "My games" page. */
+export class MyGames {
+  /**
+   * `panel`: the element it fills; `open(answer)`: shows a game opened from the archive
+   * (`{game, archived}`); `levels()`: the named levels; `levelName(level)`: a level as the
+   * level menu names it; `notation()`: the notation chosen, for the export.
+   */
+  constructor(panel, { open, levels, levelName, notation }) {
+    this.panel = panel;
+    this.openGame = open;
+    this.levels = levels;
+    this.levelName = levelName;
+    this.notation = notation;
+    this.filters = { result: '', level: '' };
+    this.note = '';
+  }
+
+  /** Shows the page with the list as it stands. */
+  async show() {
+    this.panel.replaceChildren();
+    const title = document.createElement('h2');
+    title.textContent = t('myGames');
+    const status = document.createElement('p');
+    status.className = 'archive-status';
+    status.id = 'archive-status';
+    status.setAttribute('role', 'status');
+    this.panel.append(title, status);
+    let state;
+    try {
+      state = await request('GET', '/api/archive');
+    } catch (e) {
+      status.textContent = explainError(e);
+      return;
+    }
+    if (!state.available) {
+      const reason = state.error?.params?.reason;
+      const key = UNAVAILABLE.includes(reason) ? reason : 'other';
+      status.textContent = t(`archive.unavailable.${key}`, { path: state.error?.params?.path ?? '' });
+      status.classList.add('bad');
+      return;
+    }
+    status.textContent = this.note;
+    this.panel.append(this.controls());
+    const list = document.createElement('div');
+    list.className = 'archive-list';
+    this.panel.append(list);
+    await this.fill(list);
+  }
+
+  /** The filters and the export and import buttons. */
+  controls() {
+    const row = document.createElement('div');
+    row.className = 'row archive-controls';
+    const select = (id, label, options, key) => {
+      const wrap = document.createElement('label');
+      const span = document.createElement('span');
+      span.textContent = label;
+      const s = document.createElement('select');
+      s.id = id;
+      for (const [value, text] of options) {
+        const o = document.createElement('option');
+        o.value = value;
+        o.textContent = text;
+        s.append(o);
+      }
+      s.value = this.filters[key];
+      s.addEventListener('change', () => {
+        this.filters[key] = s.value;
+        this.note = '';
+        this.show();
+      });
+      wrap.append(span, ' ', s);
+      return wrap;
+    };
+    row.append(select('archive-result', t('archive.result'), [
+      ['', t('archive.anyResult')],
+      ['red-wins', t('wins', { side: t('red') })],
+      ['black-wins', t('wins', { side: t('black') })],
+      ['draw', t('draw')],
+    ], 'result'));
+    row.append(select('archive-level', t('archive.opponent'), [
+      ['', t('archive.anyOpponent')],
+      ...this.levels().map((l) => [String(l.level), this.levelName(l.level)]),
+    ], 'level'));
+    const button = (id, text, action) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.id = id;
+      b.textContent = text;
+      b.addEventListener('click', action);
+      return b;
+    };
+    const file = document.createElement('input');
+    file.type = 'file';
+    file.id = 'archive-file';
+    file.accept = '.pgn,.xqf,.txt,.ubb,.dhtml';
+    file.hidden = true;
+    file.addEventListener('change', () => {
+      const chosen = file.files?.[0];
+      file.value = '';
+      if (chosen) this.importFile(chosen);
+    });
+    row.append(
+      button('archive-export', t('archive.exportAll'), () => this.exportAll()),
+      button('archive-import', t('archive.import'), () => file.click()),
+      file,
+    );
+    return row;
+  }
+
+  /** Fills `list` with the games the filters choose, newest first. */
+  async fill(list) {
+    const query = new URLSearchParams();
+    if (this.filters.result) query.set('result', this.filters.result);
+    if (this.filters.level) query.set('level', this.filters.level);
+    let answer;
+    try {
+      answer = await request('GET', `/api/archive/games?${query}`);
+    } catch (e) {
+      list.textContent = explainError(e);
+      return;
+    }
+    if (!answer.games.length) {
+      const p = document.createElement('p');
+      p.className = 'archive-empty';
+      p.textContent = t('archive.empty');
+      list.append(p);
+      return;
+    }
+    const table = document.createElement('table');
+    const head = table.createTHead().insertRow();
+    for (const key of ['archive.date', 'archive.players', 'level', 'archive.result', 'archive.opening', 'moves', '']) {
+      const th = document.createElement('th');
+      th.textContent = key ? t(key) : '';
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const game of answer.games) {
+      const row = body.insertRow();
+      row.dataset.id = String(game.id);
+      row.dataset.key = game.key;
+      row.classList.toggle('in-progress', !game.finished);
+      const level = game.level === null ? (game.source === 'imported' ? t('archive.imported') : t('twoPlayers')) : this.levelName(game.level);
+      const cells = [game.date, `${game.red || '?'} – ${game.black || '?'}`, level, resultText(game), game.opening ?? '', String(game.moves)];
+      for (const text of cells) row.insertCell().textContent = text;
+      const actions = row.insertCell();
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.dataset.open = String(game.id);
+      open.textContent = game.finished ? t('archive.replay') : t('archive.resume');
+      open.addEventListener('click', () => this.open(game));
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.dataset.delete = String(game.id);
+      remove.textContent = t('archive.delete');
+      remove.addEventListener('click', () => this.remove(game));
+      actions.append(open, ' ', remove);
+    }
+    list.append(table);
+  }
+
+  /** Says `text` on the page. */
+  say(text) {
+    this.note = text;
+    const status = this.panel.querySelector('#archive-status');
+    if (status) status.textContent = text;
+  }
+
+  async open(game) {
+    try {
+      const answer = await request('POST', `/api/archive/games/${game.id}/open`);
+      write(CURRENT_KEY, { key: game.key });
+      setArchiveKey(answer.game.id, game.key);
+      this.openGame(answer);
+    } catch (e) {
+      this.say(explainError(e));
+    }
+  }
+
+  async remove(game) {
+    const text = t('archive.confirmDelete', { date: game.date, red: game.red || '?', black: game.black || '?' });
+    const choice = await ask(text, [
+      { key: 'delete', label: t('archive.delete') },
+      { key: 'keep', label: t('cancel'), primary: true },
+    ]);
+    if (choice !== 'delete') return;
+    try {
+      await request('DELETE', `/api/archive/games/${game.id}`);
+      this.note = t('archive.deleted');
+    } catch (e) {
+      this.note = explainError(e);
+    }
+    this.show();
+  }
+
+  async exportAll() {
+    const format = this.notation() === 'iccs' ? 'pgn-iccs' : this.notation() === 'chinese' ? 'pgn-chinese' : 'pgn-wxf';
+    try {
+      const response = await fetch(`/api/archive/export?format=${format}`);
+      if (!response.ok) {
+        const data = await response.json().catch(() => null);
+        throw new ApiError(response.status, data?.error);
+      }
+      const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'xiangqi-games.pgn';
+      const url = URL.createObjectURL(await response.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      this.say(t('saved', { name }));
+    } catch (e) {
+      this.say(explainError(e));
+    }
+  }
+
+  async importFile(file) {
+    try {
+      const answer = await request('POST', `/api/archive/import?name=${encodeURIComponent(file.name)}`, file);
+      let text = t('archive.importedCount', { count: answer.imported, name: file.name });
+      if (answer.broken.length) {
+        const what = answer.broken.map((b) => explainError(new ApiError(422, b))).join('; ');
+        text += ` ${t('archive.skippedGames', { count: answer.broken.length, what })}`;
+      }
+      this.note = text;
+    } catch (e) {
+      this.note = t('badRecord', { name: file.name, reason: explainError(e) });
+    }
+    this.show();
+  }
+}

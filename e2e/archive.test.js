@@ -1,0 +1,235 @@
+// My games, the archive of every game played: a game in progress survives a kill -9 of the
+// server and a reload and goes on in the same row; five tabs finishing games at once lose
+// none; the page filters, deletes (after asking), exports all as one PGN and imports a file's
+// games; a damaged database is said in the interface language and the app still plays.
+// This file starts its own server (the release build that ./run makes) on a free loopback
+// port, with its own data folder.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from './browser.js';
+
+const BINARY = fileURLToPath(new URL('../target/release/xiangqi', import.meta.url));
+/** Red mates with the chariot i0i9. */
+const MATE_IN_ONE = '3k5/2R6/9/9/9/9/9/9/9/4K3R w - - 0 1';
+const data = mkdtempSync(join(tmpdir(), 'xq-archive-'));
+let port;
+let server;
+let output = '';
+let browser;
+let page;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address();
+      probe.close(() => resolve(p));
+    });
+  });
+}
+
+/** Starts the server on `port` with the data folder; resolves once it prints its address. */
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BINARY, ['play', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+    output = '';
+    const timer = setTimeout(() => reject(new Error(`the server did not start: ${output}`)), 10000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (!/Games are|Your games/.test(output)) return;
+      clearTimeout(timer);
+      resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`the server stopped (${code}): ${output}`)));
+  });
+}
+
+/** Stops the server with `signal` (SIGKILL: no chance to tidy up). */
+function stopServer(signal = 'SIGTERM') {
+  if (!server || server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.once('exit', resolve);
+    server.kill(signal);
+  });
+}
+
+const url = () => `http://127.0.0.1:${port}/`;
+const moveCount = (p = page) => p.locator('#moves [data-ply]').count();
+const waitMoves = (n, p = page) => p.waitForFunction((k) => document.querySelectorAll('#moves [data-ply]').length === k, n, { timeout: 20000 });
+const click = (square, p = page) => p.click(`#board [data-square="${square}"]`);
+
+/** The archive's games as the server lists them. */
+async function archived(query = '') {
+  const response = await page.request.get(`${url()}api/archive/games${query}`);
+  assert.equal(response.status(), 200, await response.text());
+  return (await response.json()).games;
+}
+
+/** Waits until `check(games)` holds for the archive's games. */
+async function waitArchive(check, what) {
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    const games = await archived();
+    if (check(games)) return games;
+    if (Date.now() > deadline) assert.fail(`${what}: ${JSON.stringify(games)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Opens My games and waits for its list (or its message). */
+async function openMyGames(p = page) {
+  await p.click('[data-action="my-games"]');
+  await p.waitForSelector('#archive-status');
+  await p.waitForFunction(() => document.querySelector('.archive-list table, .archive-empty, #archive-status.bad'));
+}
+
+const rows = () => page.locator('.archive-list tbody tr').count();
+
+before(async () => {
+  port = await freePort();
+  server = await startServer();
+  ({ context: browser, page } = await launch());
+  // The safety net's question would stop the scripted moves.
+  await browser.addInitScript(() => {
+    const settings = JSON.parse(localStorage.getItem('xiangqi.settings') || '{}');
+    if (settings.safetyNet === undefined) localStorage.setItem('xiangqi.settings', JSON.stringify({ ...settings, safetyNet: false }));
+  });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(url());
+  await page.waitForSelector('body[data-ready="true"]');
+});
+
+after(async () => {
+  await browser?.close();
+  await stopServer();
+  rmSync(data, { recursive: true, force: true });
+});
+
+test('the server says where the games are kept', () => {
+  assert.match(output, new RegExp(`Your games are kept in ${join(data, 'games.sqlite3').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+});
+
+test('a game against the engine survives kill -9 of the server and a reload, and goes on in its row', async () => {
+  await page.selectOption('[data-setting="mode"]', 'engine');
+  await page.selectOption('[data-setting="level"]', '0');
+  await click('h2');
+  await click('e2');
+  await waitMoves(2);
+  await click('a3');
+  await click('a4');
+  await waitMoves(4);
+  const before = await waitArchive((g) => g.length === 1 && g[0].moves === 4, 'the game is saved with its 4 moves');
+  assert.equal(before[0].finished, false);
+  await stopServer('SIGKILL');
+  server = await startServer();
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await moveCount(), 4, 'the moves are there');
+  await click('c3');
+  await click('c4');
+  await waitMoves(6);
+  const after = await waitArchive((g) => g.length === 1 && g[0].moves === 6, 'the same row goes on');
+  assert.equal(after[0].id, before[0].id);
+  assert.equal(after[0].level, 0);
+  await openMyGames();
+  assert.equal(await rows(), 1);
+  assert.match(await page.textContent('.archive-list tbody tr'), /in progress/);
+  await page.click('[data-action="play"]');
+});
+
+test('five tabs finishing games at once lose none', async () => {
+  const tabs = await Promise.all([1, 2, 3, 4, 5].map(async () => {
+    const tab = await browser.newPage();
+    await tab.goto(url());
+    await tab.waitForSelector('body[data-ready="true"]');
+    await tab.selectOption('[data-setting="mode"]', 'two');
+    await tab.fill('#fen', MATE_IN_ONE);
+    await tab.click('[data-action="load-fen"]');
+    await tab.waitForFunction(() => document.querySelector('#fen').value.startsWith('3k5/2R6'));
+    return tab;
+  }));
+  await Promise.all(tabs.map(async (tab) => {
+    await click('i0', tab);
+    await click('i9', tab);
+  }));
+  await Promise.all(tabs.map((tab) => waitMoves(1, tab)));
+  const games = await waitArchive((g) => g.filter((x) => x.result === 'red-wins').length === 5, 'five finished games');
+  assert.ok(games.filter((g) => g.result === 'red-wins').every((g) => g.end_reason === 'checkmate'));
+  await Promise.all(tabs.map((tab) => tab.close()));
+  await openMyGames();
+  assert.equal(await rows(), 6, 'My games lists the five and the game in progress');
+});
+
+test('My games filters by result, deletes after asking, exports all and imports a file', async () => {
+  await openMyGames();
+  await page.selectOption('#archive-result', 'red-wins');
+  await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 5);
+  await page.selectOption('#archive-result', 'black-wins');
+  await page.waitForSelector('.archive-empty');
+  await page.selectOption('#archive-result', '');
+  await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 6);
+
+  // Deleting asks first; cancelling keeps the game.
+  await page.click('.archive-list tbody tr:last-child [data-delete]');
+  await page.click('#ask [data-choice="keep"]');
+  assert.equal(await rows(), 6);
+  await page.click('.archive-list tbody tr:last-child [data-delete]');
+  await page.click('#ask [data-choice="delete"]');
+  await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 5);
+  assert.equal((await archived()).length, 5);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#archive-export')]);
+  assert.match(download.suggestedFilename(), /\.pgn$/);
+  const text = readFileSync(await download.path(), 'utf8');
+  assert.equal(text.match(/\[Game "Chinese Chess"\]/g).length, 5, text);
+  assert.equal(text.match(/\[Result "1-0"\]/g).length, 5, text);
+
+  const file = `[Game "Chinese Chess"]\n[Red "Lü Qin"]\n[Black "Xu Yinchuan"]\n[Date "1999.05.01"]\n[Format "ICCS"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n`
+    + `[Game "Chinese Chess"]\n[Format "ICCS"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n`
+    + `[Game "Chinese Chess"]\n[Red "A"]\n[Black "B"]\n[Format "ICCS"]\n\n1. b2e2 b9c7 1-0\n`;
+  await page.setInputFiles('#archive-file', { name: 'more.pgn', mimeType: 'application/x-chess-pgn', buffer: Buffer.from(file) });
+  await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 7);
+  const status = await page.textContent('#archive-status');
+  assert.match(status, /2 game\(s\) from more\.pgn added/);
+  assert.match(status, /1 game\(s\) skipped/);
+  assert.match(await page.textContent('.archive-list'), /Lü Qin – Xu Yinchuan/);
+
+  // An imported game opens on the board for replay.
+  const imported = page.locator('.archive-list tbody tr', { hasText: 'Lü Qin' });
+  await imported.locator('[data-open]').click();
+  await page.waitForSelector('#game:not([hidden])');
+  await waitMoves(4);
+});
+
+test('a damaged database is said in Russian without English words and a move can still be played', async () => {
+  await stopServer();
+  writeFileSync(join(data, 'games.sqlite3'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31) % 253)));
+  rmSync(join(data, 'games.sqlite3-wal'), { force: true });
+  rmSync(join(data, 'games.sqlite3-shm'), { force: true });
+  server = await startServer();
+  assert.match(output, /Games are not kept: .*games\.sqlite3.*not a database or is damaged/);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.selectOption('[data-setting="language"]', 'ru');
+  await openMyGames();
+  const said = await page.textContent('#archive-status');
+  assert.match(said, /повреждён/);
+  const withoutPath = said.replace(join(data, 'games.sqlite3'), '');
+  assert.deepEqual(withoutPath.match(/[A-Za-z]{3,}/g) ?? [], [], said);
+  await page.click('[data-action="play"]');
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.click('[data-action="new"]');
+  await waitMoves(0);
+  await click('h2');
+  await click('e2');
+  await waitMoves(1);
+  await page.selectOption('[data-setting="language"]', 'en');
+});
