@@ -171,7 +171,12 @@ test('the trainer speaks Russian and Chinese', async () => {
     await page.waitForFunction((w) => document.querySelector('[data-puzzle-rating]')?.textContent.includes(w), word);
     assert.match(await page.textContent('[data-puzzle-filter="theme"]'), theme);
     assert.match(await page.textContent('[data-action="puzzles"]'), lang === 'zh' ? /习题/ : lang === 'ru' ? /Задачи/ : /Puzzles/);
-    if (lang === 'zh') await shot('33-puzzle-chinese');
+    if (lang === 'zh') {
+      // The message shown before the change is worded again in the new language.
+      assert.match(await page.textContent('[data-puzzle-message]'), /答案：第/);
+      assert.match(await page.textContent('[data-puzzle="step-on"]'), /下一步/);
+      await shot('33-puzzle-chinese');
+    }
   }
 });
 

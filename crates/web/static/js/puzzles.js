@@ -216,7 +216,7 @@ export class Puzzles {
       if (token !== this.token) return;
       this.puzzle = null;
       this.state = 'none';
-      this.say(explain(e), 'bad');
+      this.say(() => explain(e), 'bad');
       this.render();
     }
   }
@@ -240,7 +240,7 @@ export class Puzzles {
     this.hintStep = 0;
     this.solution = null;
     this.state = 'playing';
-    this.say(this.task());
+    this.say(() => this.task());
     this.render();
   }
 
@@ -251,8 +251,9 @@ export class Puzzles {
     return t('findBest', { side });
   }
 
+  /** Shows a message: `text` is a function that words it, so that it follows a language change. */
   say(text, tone = '') {
-    this.message = text;
+    this.message = typeof text === 'function' ? text : () => text;
     this.tone = tone;
   }
 
@@ -299,9 +300,9 @@ export class Puzzles {
       if (token !== this.token) return;
       this.state = 'playing';
       if (e.status === 422) {
-        this.say(t('illegal', { reason: explainIllegal(e) }), 'bad');
+        this.say(() => t('illegal', { reason: explainIllegal(e) }), 'bad');
         this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
-      } else this.say(explain(e), 'bad');
+      } else this.say(() => explain(e), 'bad');
       this.render();
       return;
     }
@@ -315,7 +316,7 @@ export class Puzzles {
       await this.finish(true, token);
       return;
     }
-    this.say(t('puzzleRight'), 'good');
+    this.say(() => t('puzzleRight'), 'good');
     this.render();
     await wait(REPLY_DELAY_MS);
     if (token !== this.token) return;
@@ -324,7 +325,7 @@ export class Puzzles {
     this.plyFen = this.fen;
     this.hintStep = 0;
     this.state = 'playing';
-    this.say(t('puzzleGoOn'));
+    this.say(() => t('puzzleGoOn'));
     this.render();
   }
 
@@ -342,8 +343,7 @@ export class Puzzles {
       this.arrows = [{ from: why.reply.from, to: why.reply.to, kind: 'refutation' }];
       if (why.square) this.marks = [why.square];
     }
-    const reason = why ? this.whyText(why) : '';
-    this.say(`${t('puzzleWrong', { move: answer.played[this.settings.notation] })} ${reason}`.trim(), 'bad');
+    this.say(() => `${t('puzzleWrong', { move: answer.played[this.settings.notation] })} ${why ? this.whyText(why) : ''}`.trim(), 'bad');
     this.render();
     await this.fail(token);
   }
@@ -374,7 +374,7 @@ export class Puzzles {
   async finish(clean, token) {
     this.state = 'solved';
     this.selected = null;
-    this.say(t('puzzleSolved'), 'good');
+    this.say(() => t('puzzleSolved'), 'good');
     this.render();
     if (clean && !this.failed) await this.rate(true, token);
     this.learner.current = null;
@@ -389,7 +389,8 @@ export class Puzzles {
       const result = await send().catch((e) => {
         if (e.code !== 'bad-rating-state') throw e;
         // A saved state the server cannot rate from (edited by hand, or older): start anew.
-        this.say(`${this.message} ${explain(e)}`, this.tone);
+        const said = this.message;
+        this.say(() => `${said()} ${explain(e)}`, this.tone);
         Object.assign(this.learner, NEWCOMER);
         return send();
       });
@@ -398,7 +399,10 @@ export class Puzzles {
       this.save();
       if (token === this.token) this.rated = result.change;
     } catch (e) {
-      if (token === this.token) this.say(`${this.message} ${explain(e)}`, 'bad');
+      if (token === this.token) {
+        const said = this.message;
+        this.say(() => `${said()} ${explain(e)}`, 'bad');
+      }
     }
     if (token === this.token) this.render();
   }
@@ -412,7 +416,7 @@ export class Puzzles {
     this.marks = [];
     this.arrows = [];
     this.state = 'playing';
-    this.say(this.task());
+    this.say(() => this.task());
     this.render();
   }
 
@@ -426,17 +430,18 @@ export class Puzzles {
       this.hintStep = Math.min(this.hintStep + 1, 2);
       if (this.hintStep === 1) {
         this.marks = [hint.from];
-        this.say(t('puzzleHintPiece', { piece: pieceName(piecesOfFen(this.fen)[hint.from] ?? 'k').toLowerCase(), square: hint.from }));
+        const piece = piecesOfFen(this.fen)[hint.from] ?? 'k';
+        this.say(() => t('puzzleHintPiece', { piece: pieceName(piece).toLowerCase(), square: hint.from }));
       } else {
         this.marks = [];
         this.arrows = [{ from: hint.move.from, to: hint.move.to, kind: 'hint' }];
-        this.say(t('puzzleHintMove', { move: hint.move[this.settings.notation] }));
+        this.say(() => t('puzzleHintMove', { move: hint.move[this.settings.notation] }));
       }
       this.render();
       await this.fail(token);
     } catch (e) {
       if (token === this.token) {
-        this.say(explain(e), 'bad');
+        this.say(() => explain(e), 'bad');
         this.render();
       }
     }
@@ -463,7 +468,7 @@ export class Puzzles {
       await this.fail(token);
     } catch (e) {
       if (token === this.token) {
-        this.say(explain(e), 'bad');
+        this.say(() => explain(e), 'bad');
         this.render();
       }
     }
@@ -478,8 +483,10 @@ export class Puzzles {
     const last = moves[at - 1];
     this.fen = last ? last.fen : this.puzzle.fen;
     this.lastMove = last ? { from: last.from, to: last.to } : null;
-    const line = moves.slice(0, at).map((m) => m[this.settings.notation]).join(' ');
-    this.say(`${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`);
+    this.say(() => {
+      const line = moves.slice(0, at).map((m) => m[this.settings.notation]).join(' ');
+      return `${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`;
+    });
     this.render();
   }
 
@@ -511,7 +518,7 @@ export class Puzzles {
       const themes = this.puzzle.themes.map(themeName).join(' · ');
       side.append(element('p', { class: 'puzzle-info' }, `${t('puzzleRated', { rating: this.puzzle.rating })} · ${themes}`));
     }
-    side.append(element('p', { class: `puzzle-message ${this.tone ?? ''}`, role: 'alert', 'data-puzzle-message': '' }, this.message ?? ''));
+    side.append(element('p', { class: `puzzle-message ${this.tone ?? ''}`, role: 'alert', 'data-puzzle-message': '' }, this.message?.() ?? ''));
     side.append(this.controls(), this.historyList());
     view.append(this.boardBox, side);
     this.root.replaceChildren(view);
@@ -561,7 +568,7 @@ export class Puzzles {
         row.append(button('retry', t('puzzleRetry'), { class: 'primary' }), button('solution', t('showSolution')), button('next', t('nextPuzzle')));
         break;
       case 'solution':
-        row.append(button('step-back', `◀ ${t('back')}`), button('step-on', `${t('next')} ▶`), button('next', t('nextPuzzle'), { class: 'primary' }));
+        row.append(button('step-back', `◀ ${t('stepBack')}`), button('step-on', `${t('stepOn')} ▶`), button('next', t('nextPuzzle'), { class: 'primary' }));
         break;
       case 'solved':
       case 'none':
