@@ -1,5 +1,5 @@
 //! What the page is told about a game: the position, the record in every notation, the legal
-//! moves, check, the ending, and the capture markers.
+//! moves, check, the ending, the capture markers and the opening's ECCO name.
 
 use crate::reasons::end_reason_params;
 use crate::session::GameSession;
@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use xiangqi_engine::score::Reported;
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Color, Game, Move, PieceKind, Position, Square};
+use xiangqi_teaching::Lang;
+use xiangqi_teaching::openings;
 
 /// A score as the page gets it: `{"cp": n}` in centipawns, or `{"mate": n}` in moves,
 /// positive when the side whose point of view it is mates (each field that carries one says
@@ -87,6 +89,36 @@ pub struct OutcomeView {
     pub params: serde_json::Value,
 }
 
+/// The ECCO opening of a game from the initial position: the code, the Chinese opening and
+/// variation, and the family's name in each interface language (the page picks one).
+#[derive(Serialize, Debug, Clone)]
+pub struct OpeningView {
+    /// The code, e.g. `C48`.
+    pub code: &'static str,
+    /// The Chinese opening name.
+    pub name: &'static str,
+    /// The Chinese variation name, empty when there is none.
+    pub variation: &'static str,
+    /// The family's name by language code (`en`, `ru`, `zh`).
+    pub family: BTreeMap<&'static str, &'static str>,
+}
+
+impl OpeningView {
+    /// The opening of the moves `moves` played from `start`, when it has one.
+    pub fn of(start: &Position, moves: &[Move]) -> Option<OpeningView> {
+        let opening = openings::classify_from(start, moves).ok()??;
+        Some(OpeningView {
+            code: opening.code,
+            name: opening.name,
+            variation: opening.variation,
+            family: Lang::ALL
+                .into_iter()
+                .map(|lang| (lang.code(), opening.family_name(lang)))
+                .collect(),
+        })
+    }
+}
+
 /// Everything the page shows about one game.
 #[derive(Serialize, Debug, Clone)]
 pub struct GameView {
@@ -114,6 +146,8 @@ pub struct GameView {
     pub outcome: Option<OutcomeView>,
     /// Pieces of either side that can be captured on the next move.
     pub markers: Vec<Marker>,
+    /// The ECCO opening of the moves played, for games from the initial position.
+    pub opening: Option<OpeningView>,
     /// The move tree when the game has variations: the main line, each move with the lines
     /// that leave it; absent when there is one line.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,6 +201,7 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
         legal,
         outcome,
         markers: capture_markers(pos),
+        opening: OpeningView::of(game.start(), game.moves()),
         tree: None,
         line: 0,
     }

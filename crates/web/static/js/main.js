@@ -10,7 +10,7 @@ import { Legend, keepNames, nameOnLongPress } from './legend.js';
 import { explainError, explainIllegal, explainOutcome, explainRecordNote } from './reasons.js';
 import { ask } from './dialogs.js';
 import { renderTree } from './lines.js';
-import { setLanguage, t, translatePage, pieceName } from './i18n.js';
+import { currentLanguage, setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
 import { MyGames, follow as followInArchive, resume as resumeFromArchive } from './archive.js';
@@ -106,7 +106,21 @@ async function changeLine(action) {
   }
 }
 
+/** The game's ECCO opening above the move list: Chinese names in Chinese, else the family. */
+function renderOpening() {
+  const line = $('opening');
+  const o = game.opening;
+  line.hidden = !o;
+  if (!o) return;
+  const lang = currentLanguage();
+  const name = lang === 'zh' ? [o.name, o.variation].filter(Boolean).join(' ') : o.family[lang];
+  line.textContent = t('opening', { name: `${o.code} ${name}` });
+  line.title = [o.name, o.variation].filter(Boolean).join(' ');
+  line.dataset.code = o.code;
+}
+
 function renderMoves() {
+  renderOpening();
   const list = $('moves');
   list.replaceChildren();
   const shown = viewPly ?? game.moves.length;

@@ -1,0 +1,60 @@
+// End-to-end test of the opening's name above the move list: 炮二平五 马８进７ 马二进三 车９平８
+// played on the board, the ECCO name following each move, in English, Russian and Chinese.
+// The server is started by ./run and its address given in XIANGQI_URL.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './browser.js';
+
+const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+
+let browser;
+let page;
+
+before(async () => {
+  ({ context: browser, page } = await openApp(URL));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function play(from, to) {
+  const before = await page.locator('#moves span[data-ply]').count();
+  await page.click(`[data-square="${from}"]`);
+  await page.click(`[data-square="${to}"]`);
+  await page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n + 1, before);
+}
+
+const opening = () => page.locator('#opening');
+
+test('the opening is named above the move list as the game goes on', async () => {
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  assert.equal(await opening().isHidden(), true, 'no opening before the first move');
+
+  await play('h2', 'e2'); // 炮二平五
+  assert.equal(await opening().textContent(), 'Opening: B00 Central Cannon');
+  await play('h9', 'g7'); // 马８进７
+  assert.equal(await opening().getAttribute('data-code'), 'B05');
+  await play('h0', 'g2'); // 马二进三
+  await play('i9', 'h9'); // 车９平８
+  assert.equal(await opening().textContent(), 'Opening: B05 Central Cannon');
+  assert.equal(await opening().getAttribute('title'), '中炮对进左马');
+
+  // 车一平二 卒７进１ 车二进六 马２进３: Screen Horses, and the name changes with it.
+  for (const [from, to] of [['i0', 'h0'], ['g6', 'g5'], ['h0', 'h6'], ['b9', 'c7']]) await play(from, to);
+  assert.equal(await opening().textContent(), 'Opening: C17 Central Cannon vs Screen Horses');
+
+  await page.selectOption('[data-setting="language"]', 'zh');
+  assert.equal(await opening().textContent(), '开局：C17 中炮过河车对屏风马');
+  await page.selectOption('[data-setting="language"]', 'ru');
+  assert.equal(await opening().textContent(), 'Дебют: C17 Центральная пушка против ширмы из коней');
+  await page.selectOption('[data-setting="language"]', 'en');
+  await page.screenshot({ path: 'screenshots/30-opening.png' });
+
+  // Taking a move back names the opening of the shorter game.
+  await page.click('[data-action="undo"]');
+  await page.waitForFunction(() => document.querySelector('#opening')?.dataset.code === 'B05');
+});
