@@ -59,7 +59,9 @@ export function dismissWelcome() {
 
 /** The lessons of `course` in `lang`, in course order, as the server sends them. */
 async function fetchLessons(course, lang) {
-  const response = await fetch(`/api/lessons?course=${encodeURIComponent(course)}&lang=${encodeURIComponent(lang)}`);
+  // The rules course is the API's default: its address stays `/api/lessons?lang=…`.
+  const which = course === 'rules' ? '' : `&course=${encodeURIComponent(course)}`;
+  const response = await fetch(`/api/lessons?lang=${encodeURIComponent(lang)}${which}`);
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, data?.error);
   return data;
