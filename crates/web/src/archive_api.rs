@@ -9,6 +9,7 @@
 use crate::api::{body, with_game};
 use crate::archive_store::{ArchiveLink, ArchiveService, Players, unavailable_error};
 use crate::error::ApiError;
+use crate::records_api::Said;
 use crate::session::{GameSession, Sessions};
 use crate::state::AppState;
 use crate::view::{GameView, game_view};
@@ -21,9 +22,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, StoredGame};
-use xiangqi_records::{
-    Collection, ErrorKind, MoveError, Place, RecordError, RecordFormat, Warning, WarningKind,
-};
+use xiangqi_records::{Collection, ErrorKind, MoveError, Place, RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules, Move, START_FEN};
 
@@ -374,26 +373,6 @@ fn broken_game(format: RecordFormat, error: &RecordError) -> Value {
     error_value(&err)
 }
 
-/// What a reader skipped, as a code and its blanks.
-fn warning_value(w: &Warning) -> Value {
-    let (code, mut params) = match &w.kind {
-        WarningKind::SkippedText { text } => ("skipped-text", json!({ "text": text })),
-        WarningKind::TagCut { tag, .. } => ("tag-cut", json!({ "tag": tag })),
-        WarningKind::CommentCut { cut_chars, .. } => {
-            ("comment-cut", json!({ "cut_chars": cut_chars }))
-        }
-        WarningKind::TagDropped { tag } => ("tag-dropped", json!({ "tag": tag })),
-        WarningKind::NagsDropped { count } => ("nags-dropped", json!({ "count": count })),
-    };
-    if let Some(place) = w.place {
-        merge(&mut params, place_params(place));
-    }
-    if let Some(game) = w.game {
-        merge(&mut params, json!({ "game": game }));
-    }
-    json!({ "code": code, "message": w.to_string(), "params": params })
-}
-
 fn extension(name: &str) -> Option<&str> {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     base.rsplit_once('.')
@@ -464,7 +443,11 @@ pub async fn import(
                 .iter()
                 .map(|e| broken_game(format, e))
                 .collect(),
-            warnings: report.warnings.iter().map(warning_value).collect(),
+            warnings: report
+                .warnings
+                .iter()
+                .map(|w| serde_json::to_value(Said::warning(w)).unwrap_or(Value::Null))
+                .collect(),
         }),
     ))
 }

@@ -406,8 +406,10 @@ async fn export_holds_every_game_and_import_adds_a_files_games() {
 
     // Into another archive: both games, and a broken third reported by its code.
     let other = archived_app(&data_folder("import"));
-    let file =
-        format!("{text}\n[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n");
+    // Text before the first game is skipped with a warning.
+    let file = format!(
+        "=== my games ===\n{text}\n[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n"
+    );
     let (status, _, answer) =
         send_text(&other, "POST", "/api/archive/import?name=games.pgn", &file).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
@@ -420,6 +422,7 @@ async fn export_holds_every_game_and_import_adds_a_files_games() {
         "{answer}"
     );
     assert_eq!(answer["broken"][0]["params"]["game"], 3);
+    assert_eq!(answer["warnings"][0]["code"], "skipped-text", "{answer}");
     let games = listed(&other, "").await;
     assert_eq!(games.len(), 2);
     assert!(games.iter().all(|g| g["source"] == "imported"));
@@ -521,11 +524,18 @@ async fn a_save_that_fails_is_reported_and_the_game_goes_on() {
     conn.execute_batch("DROP TABLE games").unwrap();
     drop(conn);
     let after = play(&app, &gid, "h9", "g7").await;
-    assert_eq!(after["moves"].as_array().unwrap().len(), 2, "the move stands");
+    assert_eq!(
+        after["moves"].as_array().unwrap().len(),
+        2,
+        "the move stands"
+    );
     // The list runs after the failed save, so the failure is known by then.
     let (status, _) = send(&app, "GET", "/api/archive/games", None).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
     let answer = name_players(&app, &gid, versus_beginner()).await;
-    assert_eq!(answer["write_error"]["code"], "archive-write-failed", "{answer}");
+    assert_eq!(
+        answer["write_error"]["code"], "archive-write-failed",
+        "{answer}"
+    );
     play(&app, &gid, "h0", "g2").await;
 }
