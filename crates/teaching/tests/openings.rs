@@ -8,7 +8,7 @@ use xiangqi_rules::{Move, Position};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings::{
     self, Opening, OpeningError, all, all_codes, by_code, classify, classify_from, continuations,
-    fill_tags,
+    fill_tags, lines_below,
 };
 
 fn moves(text: &str) -> Vec<Move> {
@@ -216,6 +216,25 @@ fn continuations_name_the_line_each_move_enters() {
     let first_same = after.iter().position(|c| c.opening.code == "B00").unwrap();
     assert!(after[first_same..].iter().all(|c| c.opening.code == "B00"));
     assert!(continuations(&moves("h2e2 h2e3")).is_err());
+}
+
+#[test]
+fn the_lines_below_an_opening_are_its_variations() {
+    let codes = |code: &str| lines_below(code).iter().map(|o| o.code).collect::<Vec<_>>();
+    assert_eq!(
+        codes("C40"),
+        [
+            "C41", "C42", "C43", "C44", "C45", "C46", "C47", "C48", "C49"
+        ]
+    );
+    assert!(codes("C48").is_empty());
+    let screen = codes("C00");
+    assert!(
+        screen.contains(&"C48") && screen.contains(&"C99"),
+        "{screen:?}"
+    );
+    assert!(screen.iter().all(|c| c.starts_with('C')), "{screen:?}");
+    assert!(codes("Z99").is_empty());
 }
 
 fn game_of(text: &str) -> Game {

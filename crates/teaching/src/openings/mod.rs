@@ -125,6 +125,30 @@ pub fn by_code(code: &str) -> Option<Opening> {
     table::table().position(code).map(opening_at)
 }
 
+/// The codes a game at `code` can still go on to by the classification's lines (not `code`
+/// itself), in code order: e.g. from C40 the variations C41–C49. For a trainer or explorer
+/// that offers the lines below an opening.
+pub fn lines_below(code: &str) -> Vec<Opening> {
+    let t = table::table();
+    let Some(start) = t.position(code) else {
+        return Vec::new();
+    };
+    let mut seen = vec![false; t.entries.len()];
+    let mut queue = vec![start];
+    while let Some(at) = queue.pop() {
+        for step in t.steps.iter().filter(|s| s.parent == Some(at)) {
+            if !seen[step.child] && step.child != start {
+                seen[step.child] = true;
+                queue.push(step.child);
+            }
+        }
+    }
+    (0..t.entries.len())
+        .filter(|&i| seen[i])
+        .map(opening_at)
+        .collect()
+}
+
 /// Every code A00–E99 in order, unused ones included.
 pub fn all() -> impl Iterator<Item = Opening> {
     (0..table::table().entries.len()).map(opening_at)
