@@ -447,6 +447,25 @@ fn unplayable(e: &UnplayableMove) -> ApiError {
     err
 }
 
+/// The record file a request carries: 413 `too-large` beyond [`MAX_IMPORT`], else the
+/// body's own refusal as `bad-request`.
+pub(crate) fn file_body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too-large",
+                format!(
+                    "the file is too large: at most {} MiB can be imported",
+                    MAX_IMPORT / (1024 * 1024)
+                ),
+            )
+        } else {
+            ApiError::new(e.status(), "bad-request", e.body_text())
+        }
+    })
+}
+
 /// `POST /api/games/import?name=…&index=…`: reads the record file in the body (PGN, XQF or
 /// DhtmlXQ, told by its content and then by the name's extension) and starts a game from
 /// game `index` of it, its main line played. A game cut off with moves before the cut is
@@ -460,20 +479,7 @@ pub async fn import(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {
     let Query(query) = query.map_err(|e| bad_query(&e))?;
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too-large",
-                format!(
-                    "the file is too large: at most {} MiB can be imported",
-                    MAX_IMPORT / (1024 * 1024)
-                ),
-            )
-        } else {
-            ApiError::new(e.status(), "bad-request", e.body_text())
-        }
-    })?;
+    let bytes = file_body(body)?;
     let index = query.index.unwrap_or(0);
     let Loaded {
         record,

@@ -34,16 +34,12 @@ async fn play_from(app: &Router, game: &Value, ply: usize, mv: &str, choice: &st
     answer
 }
 
+/// The moves played in the game view `game`, by ICCS.
 fn moves(game: &Value) -> Vec<String> {
-    game["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["iccs"].as_str().unwrap().to_string())
-        .collect()
+    line_of(&game["moves"])
 }
 
-/// The moves of a line of the tree, by ICCS.
+/// The moves of a list of moves (the moves played, or a line of the tree), by ICCS.
 fn line_of(nodes: &Value) -> Vec<String> {
     nodes
         .as_array()
