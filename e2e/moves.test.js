@@ -65,6 +65,7 @@ test('a move from an earlier position starts a variation, and the main line stay
   assert.match(variation, /^\(2… b9c7\)/, `the variation stands in parentheses: ${variation}`);
   assert.equal(await plies(), 4, 'play goes on in the variation');
   assert.equal(await page.getAttribute('[data-square="c7"] [data-piece]', 'data-piece'), 'n');
+  assert.ok(await page.isVisible('#line-actions'), 'a variation can be made the main line or deleted');
   // Play goes on in the variation; a main-line move takes the game back to the main line.
   await click('i0');
   await click('i1');
@@ -73,6 +74,7 @@ test('a move from an earlier position starts a variation, and the main line stay
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 10);
   assert.equal(await page.getAttribute('#moves span.current', 'data-ply'), '6');
   assert.match(await page.textContent('#moves li.variations'), /b9c7 .*i0i1/, 'the variation stays');
+  assert.ok(!(await page.isVisible('#line-actions')), 'the main line is not a variation');
 });
 
 test('a move from an earlier position can replace the rest of the game', async () => {
@@ -92,6 +94,7 @@ test('cancelling the question leaves the game as it was', async () => {
   assert.equal(await page.locator('#ask').count(), 0);
   assert.deepEqual(await mainLine(), GAME);
   assert.equal(await page.getAttribute('[data-square="b9"] [data-piece]', 'data-piece'), 'n');
+  assert.ok(!(await page.isVisible('#line-actions')), 'no variation, nothing to promote or delete');
 });
 
 test('a game opened from a file offers its review, and so does a game that ends', async () => {
