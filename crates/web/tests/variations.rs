@@ -256,3 +256,41 @@ async fn a_hanging_move_is_answered_not_played_when_asked() {
     let (_, played) = post(&app, &game, "move", json!({"from": "c2", "to": "d4"})).await;
     assert_eq!(moves(&played), ["c2d4"]);
 }
+
+#[tokio::test]
+async fn a_new_move_after_undo_drops_the_variations_of_the_moves_taken_back() {
+    let app = app();
+    let game = ten_moves(&app).await;
+    let game = play_from(&app, &game, 3, "b9c7", "variation").await;
+    let (_, main) = post(&app, &game, "line", json!({"line": 0, "action": "switch"})).await;
+    let (_, undone) = post(&app, &main, "undo", json!({"count": 8})).await;
+    assert_eq!(moves(&undone), GAME[..2]);
+    assert!(undone["tree"].is_array(), "undo keeps the variation");
+    let (status, game) = post(&app, &main, "move", json!({"from": "b0", "to": "c2"})).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(moves(&game), ["h2e2", "h9g7", "b0c2"]);
+    assert!(
+        game["tree"].is_null(),
+        "the variation left a move taken back: {game}"
+    );
+    assert_eq!(game["redo"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn a_variation_played_into_the_main_line_follows_it() {
+    let app = app();
+    let game = ten_moves(&app).await;
+    let game = play_from(&app, &game, 3, "b9c7", "variation").await;
+    let (_, undone) = post(&app, &game, "undo", json!({"count": 1})).await;
+    assert_eq!(
+        undone["redo"],
+        json!(["b9c7"]),
+        "redo replays the variation"
+    );
+    // The main line's own move instead: play follows the main line, its rest ready for redo.
+    let (_, game) = post(&app, &game, "move", json!({"from": "i9", "to": "h9"})).await;
+    assert_eq!(moves(&game), GAME[..4]);
+    assert_eq!(game["line"], 0);
+    assert_eq!(game["redo"].as_array().unwrap().len(), 6);
+    assert!(game["tree"].is_null(), "the variation was replaced: {game}");
+}
