@@ -192,7 +192,7 @@ test('My games filters by result, deletes after asking, exports all and imports 
   assert.equal(text.match(/\[Game "Chinese Chess"\]/g).length, 5, text);
   assert.equal(text.match(/\[Result "1-0"\]/g).length, 5, text);
 
-  const file = `[Game "Chinese Chess"]\n[Red "Lü Qin"]\n[Black "Xu Yinchuan"]\n[Date "1999.05.01"]\n[Format "ICCS"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n`
+  const file = `=== club games ===\n[Game "Chinese Chess"]\n[Red "Lü Qin"]\n[Black "Xu Yinchuan"]\n[Date "1999.05.01"]\n[Format "ICCS"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n`
     + `[Game "Chinese Chess"]\n[Format "ICCS"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n`
     + `[Game "Chinese Chess"]\n[Red "A"]\n[Black "B"]\n[Format "ICCS"]\n\n1. b2e2 b9c7 1-0\n`;
   await page.setInputFiles('#archive-file', { name: 'more.pgn', mimeType: 'application/x-chess-pgn', buffer: Buffer.from(file) });
@@ -200,6 +200,7 @@ test('My games filters by result, deletes after asking, exports all and imports 
   const status = await page.textContent('#archive-status');
   assert.match(status, /2 game\(s\) from more\.pgn added/);
   assert.match(status, /1 game\(s\) skipped/);
+  assert.match(status, /Skipped: .*=== club games ===/);
   assert.match(await page.textContent('.archive-list'), /Lü Qin – Xu Yinchuan/);
 
   // An imported game opens on the board for replay.

@@ -6,7 +6,7 @@
 import { ApiError, currentId, setArchiveKey } from './api.js';
 import { ask } from './dialogs.js';
 import { t } from './i18n.js';
-import { explainError } from './reasons.js';
+import { explainError, explainRecordNote } from './reasons.js';
 import { read, write } from './settings.js';
 
 /** Where the key of the game being played is kept across a reload. */
@@ -298,9 +298,10 @@ export class MyGames {
       const answer = await request('POST', `/api/archive/import?name=${encodeURIComponent(file.name)}`, file);
       let text = t('archive.importedCount', { count: answer.imported, name: file.name });
       if (answer.broken.length) {
-        const what = answer.broken.map((b) => explainError(new ApiError(422, b))).join('; ');
+        const what = answer.broken.map(explainRecordNote).join('; ');
         text += ` ${t('archive.skippedGames', { count: answer.broken.length, what })}`;
       }
+      if (answer.warnings.length) text += ` ${t('skipped', { what: answer.warnings.map(explainRecordNote).join('; ') })}`;
       this.note = text;
     } catch (e) {
       this.note = t('badRecord', { name: file.name, reason: explainError(e) });
