@@ -392,3 +392,54 @@ fn check_defence(
     }
     Ok(engine_first)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn taking_a_loose_chariot_is_a_material_puzzle() {
+        let position = pos("3aka3/9/9/9/r8/9/9/9/9/R2K5 w");
+        let line = find_material(&ProofEngine::new(), &position).unwrap();
+        assert_eq!(line, vec!["a0a5".parse::<Move>().unwrap()]);
+        assert!(prove_material(&ProofEngine::new(), &position, &line).is_ok());
+    }
+
+    #[test]
+    fn winning_back_a_piece_to_even_material_is_no_puzzle() {
+        // Black is a chariot up; taking one of them leaves Red still behind.
+        let position = pos("3aka3/9/9/9/r7r/9/9/9/9/R2K5 w");
+        let top = TopTwo {
+            best: vec!["a0a5".parse().unwrap()],
+            best_score: Reported::Cp(100),
+            second_score: Some(Reported::Cp(-800)),
+            second: Some("d0e0".parse().unwrap()),
+        };
+        let error = check_material(&position, &top, None).unwrap_err();
+        assert_eq!(error, TacticError::SmallLead { lead: -400 });
+    }
+
+    #[test]
+    fn a_line_that_is_not_the_engines_best_is_refused() {
+        let position = pos("3aka3/9/9/9/r8/9/9/9/9/R2K5 w");
+        let line = vec!["d0e0".parse::<Move>().unwrap()];
+        let error = prove_material(&ProofEngine::new(), &position, &line).unwrap_err();
+        assert!(matches!(error, TacticError::NotBest { .. }), "{error}");
+    }
+
+    #[test]
+    fn a_material_line_ends_once_the_piece_is_kept() {
+        // a0a5 wins the chariot; the line stops there, before any quiet moves that follow.
+        let position = pos("3aka3/9/9/9/r8/9/9/9/9/R2K5 w");
+        let pv: Vec<Move> = ["a0a5", "e9e8", "a5a8"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        assert_eq!(material_line(&position, &pv), Some(pv[..1].to_vec()));
+        assert_eq!(material_line(&position, &pv[1..2]), None);
+    }
+}

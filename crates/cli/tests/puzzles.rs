@@ -1,0 +1,127 @@
+//! `xiangqi puzzles export` and `xiangqi puzzles verify` as a user runs them.
+
+use std::process::{Command, Output};
+
+fn xiangqi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args)
+        .output()
+        .expect("run xiangqi")
+}
+
+/// A proven mate in 3 (the general steps aside, the chariot sweeps the back rank).
+const GOOD: &str =
+    "good-m3\t3ak4/4a4/9/9/9/9/9/9/9/3K2R2 w - - 0 1\td0e0 e9f9 g0f0 e8f7 f0f7\tmateIn3\t1100";
+
+fn verify_file(name: &str, text: &str) -> Output {
+    let dir = std::env::temp_dir().join(format!("xiangqi-puzzles-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("puzzles.tsv");
+    std::fs::write(&path, text).unwrap();
+    let out = xiangqi(&["puzzles", "verify", path.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    out
+}
+
+#[test]
+fn export_prints_every_shipped_puzzle_as_five_fields() {
+    let out = xiangqi(&["puzzles", "export"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 1000, "only {} puzzles", lines.len());
+    for line in lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        assert!(!fields[0].is_empty() && !fields[0].contains(' '), "{line}");
+        assert!(fields[1].split(' ').count() >= 2, "{line}");
+        for m in fields[2].split(' ') {
+            let bytes = m.as_bytes();
+            let iccs = bytes.len() == 4
+                && (b'a'..=b'i').contains(&bytes[0])
+                && bytes[1].is_ascii_digit()
+                && (b'a'..=b'i').contains(&bytes[2])
+                && bytes[3].is_ascii_digit();
+            assert!(iccs, "{m} in {line}");
+        }
+        assert!(!fields[3].is_empty() && !fields[3].contains(' '), "{line}");
+        assert!(fields[4].parse::<u32>().is_ok(), "{line}");
+    }
+}
+
+#[test]
+fn verify_passes_a_proven_puzzle_and_counts_its_theme() {
+    let out = verify_file("good", &format!("{GOOD}\n"));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 of 1 puzzles verified"), "{text}");
+    assert!(text.contains("mateIn3: 1"), "{text}");
+}
+
+#[test]
+fn verify_names_each_broken_puzzle_and_fails() {
+    let broken = [
+        // A wrong first move (legal, but no mate).
+        "wrong-move\t3ak4/4a4/9/9/9/9/9/9/9/3K2R2 w - - 0 1\tg0g1 e9f9\tmateIn3\t1100",
+        // Several first moves mate in 1.
+        "not-unique\t3k5/9/4R4/9/9/9/9/9/9/4K1R2 w - - 0 1\te7e8\tmateIn1\t700",
+    ];
+    let bad_fen = "bad-fen\t3ak4/4a4/9/9/9/9/9/9/3K2R2 w - - 0 1\td0e0\tmateIn1\t700";
+    let text = format!("{GOOD}\n{}\n{}\n{bad_fen}\n", broken[0], broken[1]);
+    let out = verify_file("broken", &text);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stdout.contains("FAIL wrong-move:"), "{stdout}");
+    assert!(
+        stdout.contains("FAIL not-unique: mate proof: 3 first moves mate in 1 or fewer"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("line 4, fen:"), "{stdout}");
+    assert!(stdout.contains("1 of 4 puzzles verified"), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("3 puzzles failed"), "{stderr}");
+}
+
+#[test]
+fn generate_writes_proven_puzzles_and_a_second_run_resumes() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mined.tsv");
+    let out_path = path.to_str().unwrap();
+    let args = [
+        "puzzles",
+        "generate",
+        "--selfplay",
+        "2",
+        "--seed",
+        "5",
+        "--nodes",
+        "4000",
+        "--out",
+        out_path,
+    ];
+    let first = xiangqi(&args);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let mined = std::fs::read_to_string(&path).unwrap();
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(stderr.contains("game 2/2"), "{stderr}");
+    let verified = xiangqi(&["puzzles", "verify", out_path]);
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
+    // Started again, the run finds both games done and adds nothing.
+    let second = xiangqi(&args);
+    assert!(second.status.success());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), mined);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

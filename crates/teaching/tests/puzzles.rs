@@ -1,0 +1,82 @@
+//! The shipped puzzle set: its size, its themes, every line legal and ending as its kind
+//! says, and the proofs re-run over a sample drawn across the themes.
+
+use std::collections::HashSet;
+use xiangqi_rules::GameStatus;
+use xiangqi_teaching::puzzles::{Theme, Verifier, shipped};
+
+#[test]
+fn the_shipped_set_holds_a_thousand_puzzles_with_unique_ids() {
+    let puzzles = shipped().expect("the shipped set reads");
+    assert!(puzzles.len() >= 1000, "only {} puzzles", puzzles.len());
+    let ids: HashSet<&str> = puzzles.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids.len(), puzzles.len());
+    let positions: HashSet<String> = puzzles.iter().map(|p| p.position.to_fen()).collect();
+    assert_eq!(positions.len(), puzzles.len(), "a position appears twice");
+}
+
+#[test]
+fn every_theme_is_present() {
+    let puzzles = shipped().unwrap();
+    for theme in Theme::basic() {
+        let count = puzzles.iter().filter(|p| p.has_theme(theme)).count();
+        assert!(count > 0, "no puzzle with the theme {theme}");
+    }
+}
+
+#[test]
+fn twelve_named_patterns_have_three_puzzles_each() {
+    let mut per_pattern: std::collections::BTreeMap<&str, usize> = Default::default();
+    for puzzle in shipped().unwrap() {
+        for theme in &puzzle.themes {
+            if let Theme::Pattern(id) = theme {
+                *per_pattern.entry(id.as_str()).or_default() += 1;
+            }
+        }
+    }
+    let full = per_pattern.values().filter(|&&n| n >= 3).count();
+    assert!(full >= 12, "patterns with three puzzles or more: {per_pattern:?}");
+}
+
+#[test]
+fn every_line_is_legal_and_mates_end_in_mate() {
+    for puzzle in shipped().unwrap() {
+        let mut position = puzzle.position.clone();
+        assert_eq!(position.status(), GameStatus::Ongoing, "{}", puzzle.id);
+        for &m in &puzzle.moves {
+            assert!(position.is_legal(m), "{}: {m}", puzzle.id);
+            position.make_move(m);
+        }
+        if let Some(n) = puzzle.mate_length() {
+            assert_eq!(puzzle.moves.len(), 2 * usize::from(n) - 1, "{}", puzzle.id);
+            assert_ne!(position.status(), GameStatus::Ongoing, "{}", puzzle.id);
+        }
+        assert!(
+            (600..=2400).contains(&puzzle.rating),
+            "{}: {}",
+            puzzle.id,
+            puzzle.rating
+        );
+    }
+}
+
+#[test]
+fn the_proofs_of_a_sample_across_the_themes_stand() {
+    let puzzles = shipped().unwrap();
+    let mut sample = Vec::new();
+    for theme in Theme::basic() {
+        // Up to three of each theme, spread over the set.
+        let with: Vec<_> = puzzles.iter().filter(|p| p.has_theme(theme)).collect();
+        let step = (with.len() / 3).max(1);
+        sample.extend(with.iter().step_by(step).take(3).copied());
+    }
+    sample.sort_by(|a, b| a.id.cmp(&b.id));
+    sample.dedup_by(|a, b| a.id == b.id);
+    assert!(sample.len() >= 20, "a sample of {} only", sample.len());
+    let mut verifier = Verifier::new();
+    for puzzle in sample {
+        if let Err(why) = verifier.verify(puzzle) {
+            panic!("{}: {why}", puzzle.id);
+        }
+    }
+}
