@@ -9,7 +9,7 @@
 use crate::api::{body, with_game};
 use crate::archive_store::{ArchiveLink, ArchiveService, Players, unavailable_error};
 use crate::error::ApiError;
-use crate::records_api::Said;
+use crate::records_api::{Said, file_body};
 use crate::session::{GameSession, Sessions};
 use crate::state::AppState;
 use crate::view::{GameView, game_view};
@@ -25,9 +25,6 @@ use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, StoredGame};
 use xiangqi_records::{Collection, ErrorKind, MoveError, Place, RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules, Move, START_FEN};
-
-/// Largest record file `POST /api/archive/import` accepts, in bytes.
-pub const MAX_IMPORT: usize = 4 * 1024 * 1024;
 
 /// Most games one list holds.
 const MAX_LIST: usize = 1000;
@@ -389,20 +386,7 @@ pub async fn import(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<ImportView>), ApiError> {
     let Query(query) = query.map_err(|e| bad_query(&e))?;
-    let bytes = bytes.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too-large",
-                format!(
-                    "the file is too large: at most {} MiB can be imported",
-                    MAX_IMPORT / (1024 * 1024)
-                ),
-            )
-        } else {
-            ApiError::new(e.status(), "bad-request", e.body_text())
-        }
-    })?;
+    let bytes = file_body(bytes)?;
     let bad_file = |what: &str, message: String| {
         let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", message);
         err.params = json!({ "what": what });

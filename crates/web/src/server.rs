@@ -59,7 +59,7 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
         .route("/api/archive/export", get(archive_api::export))
         .route(
             "/api/archive/import",
-            post(archive_api::import).layer(DefaultBodyLimit::max(archive_api::MAX_IMPORT)),
+            post(archive_api::import).layer(DefaultBodyLimit::max(records_api::MAX_IMPORT)),
         )
         .route("/api/archive/resume", post(archive_api::resume))
         .route("/api/archive/sessions/{id}", post(archive_api::session))
