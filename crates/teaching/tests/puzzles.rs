@@ -35,7 +35,10 @@ fn twelve_named_patterns_have_three_puzzles_each() {
         }
     }
     let full = per_pattern.values().filter(|&&n| n >= 3).count();
-    assert!(full >= 12, "patterns with three puzzles or more: {per_pattern:?}");
+    assert!(
+        full >= 12,
+        "patterns with three puzzles or more: {per_pattern:?}"
+    );
 }
 
 #[test]
