@@ -6,7 +6,7 @@
 //! still mates in the moves left (the app accepts those and refuses the rest).
 
 use super::{Place, Report};
-use crate::puzzles::proof::DEFAULT_NODE_BUDGET;
+use crate::puzzles::proof::{DEFAULT_NODE_BUDGET, line_text};
 use crate::puzzles::{MateProofError, MateProver};
 use std::collections::BTreeSet;
 use xiangqi_rules::{Move, Position};
@@ -48,7 +48,7 @@ impl MateTree<'_> {
                 self.place,
                 format!(
                     "solution 1 is not the prover's principal line: {}",
-                    text(&proof.line)
+                    line_text(&proof.line)
                 ),
             );
         }
@@ -59,7 +59,7 @@ impl MateTree<'_> {
                 format!(
                     "only {} mates in {n}, but the lines start with {}",
                     proof.line[0],
-                    text(&firsts.into_iter().collect::<Vec<_>>())
+                    line_text(&firsts.into_iter().collect::<Vec<_>>())
                 ),
             );
             return;
@@ -68,44 +68,59 @@ impl MateTree<'_> {
         let mut pos = self.pos.clone();
         let first = self.lines[0][0];
         let undo = pos.make_move(first);
-        let walked = self.defender_turn(report, &mut prover, &mut pos, 1, &all, n - 1);
+        let mut walk = Walk {
+            tree: self,
+            report,
+            prover,
+        };
+        let walked = walk.defender_turn(&mut pos, 1, &all, n - 1);
         pos.unmake_move(first, undo);
         if let Err(e) = walked {
             report.add(self.place, format!("the proof did not finish: {e}"));
         }
     }
 
+    /// The moves of line `line` before ply `ply`, as a prefix for a problem's text.
+    fn path(&self, line: usize, ply: usize) -> String {
+        format!("after {}: ", line_text(&self.lines[line][..ply]))
+    }
+}
+
+/// A walk down a tree's lines: the tree, where its faults go, and the prover that judges
+/// each turn.
+struct Walk<'t, 'a, 'r, 'p> {
+    tree: &'t MateTree<'a>,
+    report: &'r mut Report<'p>,
+    prover: MateProver,
+}
+
+impl Walk<'_, '_, '_, '_> {
     /// The learner's turn at ply `ply` on the lines `at`, with `n` moves to mate: the lines
     /// list exactly the moves that still mate in `n`.
     fn solver_turn(
-        &self,
-        report: &mut Report,
-        prover: &mut MateProver,
+        &mut self,
         pos: &mut Position,
         ply: usize,
         at: &[usize],
         n: usize,
     ) -> Result<(), MateProofError> {
-        let listed: BTreeSet<Move> = at.iter().map(|&i| self.lines[i][ply]).collect();
-        let mut mating = BTreeSet::new();
-        for &m in pos.legal_moves().iter() {
-            let undo = pos.make_move(m);
-            let lost = loses_within(prover, pos, n - 1);
-            pos.unmake_move(m, undo);
-            if lost? {
-                mating.insert(m);
-            }
-        }
-        let path = self.path(at[0], ply);
+        let tree = self.tree;
+        let listed: BTreeSet<Move> = at.iter().map(|&i| tree.lines[i][ply]).collect();
+        let mating: BTreeSet<Move> = self
+            .prover
+            .mating_first_moves(pos, n as u8)?
+            .into_iter()
+            .collect();
+        let path = tree.path(at[0], ply);
         for m in listed.difference(&mating) {
-            report.add(
-                self.place,
+            self.report.add(
+                tree.place,
                 format!("{path}{m} does not mate in {n}: the defence holds"),
             );
         }
         for m in mating.difference(&listed) {
-            report.add(
-                self.place,
+            self.report.add(
+                tree.place,
                 format!("{path}{m} mates in {n} too but is not a solution"),
             );
         }
@@ -116,10 +131,10 @@ impl MateTree<'_> {
             let next: Vec<usize> = at
                 .iter()
                 .copied()
-                .filter(|&i| self.lines[i][ply] == m)
+                .filter(|&i| tree.lines[i][ply] == m)
                 .collect();
             let undo = pos.make_move(m);
-            let walked = self.defender_turn(report, prover, pos, ply + 1, &next, n - 1);
+            let walked = self.defender_turn(pos, ply + 1, &next, n - 1);
             pos.unmake_move(m, undo);
             walked?;
         }
@@ -129,19 +144,18 @@ impl MateTree<'_> {
     /// The defender's turn at ply `ply`, mated in `n` more moves of the learner at the
     /// longest: the lines give one reply, and after it the mate takes all `n`.
     fn defender_turn(
-        &self,
-        report: &mut Report,
-        prover: &mut MateProver,
+        &mut self,
         pos: &mut Position,
         ply: usize,
         at: &[usize],
         n: usize,
     ) -> Result<(), MateProofError> {
-        let replies: BTreeSet<Move> = at.iter().map(|&i| self.lines[i][ply]).collect();
-        let path = self.path(at[0], ply);
+        let tree = self.tree;
+        let replies: BTreeSet<Move> = at.iter().map(|&i| tree.lines[i][ply]).collect();
+        let path = tree.path(at[0], ply);
         if replies.len() != 1 {
-            report.add(
-                self.place,
+            self.report.add(
+                tree.place,
                 format!(
                     "{path}the lines give {} different replies; list one, the longest defence",
                     replies.len()
@@ -149,16 +163,14 @@ impl MateTree<'_> {
             );
             return Ok(());
         }
-        let reply = self.lines[at[0]][ply];
+        let reply = tree.lines[at[0]][ply];
         let undo = pos.make_move(reply);
-        let needed = prover.mate_distance(pos, n as u8);
+        let needed = self.prover.mate_distance(pos, n as u8);
         let walked = match needed {
-            Ok(Some(d)) if usize::from(d) == n => {
-                self.solver_turn(report, prover, pos, ply + 1, at, n)
-            }
+            Ok(Some(d)) if usize::from(d) == n => self.solver_turn(pos, ply + 1, at, n),
             Ok(Some(d)) => {
-                report.add(
-                    self.place,
+                self.report.add(
+                    tree.place,
                     format!(
                         "{path}reply {reply} is not the longest defence: it is mated in {d}, \
                          not {n}"
@@ -167,8 +179,8 @@ impl MateTree<'_> {
                 Ok(())
             }
             Ok(None) => {
-                report.add(
-                    self.place,
+                self.report.add(
+                    tree.place,
                     format!("{path}after reply {reply} there is no mate in {n}"),
                 );
                 Ok(())
@@ -178,39 +190,4 @@ impl MateTree<'_> {
         pos.unmake_move(reply, undo);
         walked
     }
-
-    /// The moves of line `line` before ply `ply`, as a prefix for a problem's text.
-    fn path(&self, line: usize, ply: usize) -> String {
-        format!("after {}: ", text(&self.lines[line][..ply]))
-    }
-}
-
-/// Whether the side to move loses within `n` moves of its opponent: it has no legal move,
-/// or the opponent mates within `n` after each of its moves.
-fn loses_within(
-    prover: &mut MateProver,
-    pos: &mut Position,
-    n: usize,
-) -> Result<bool, MateProofError> {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return Ok(true);
-    }
-    if n == 0 {
-        return Ok(false);
-    }
-    for &m in moves.iter() {
-        let undo = pos.make_move(m);
-        let mated = prover.mate_distance(pos, n as u8);
-        pos.unmake_move(m, undo);
-        if mated?.is_none() {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
-fn text(moves: &[Move]) -> String {
-    let shown: Vec<String> = moves.iter().map(Move::to_string).collect();
-    shown.join(" ")
 }

@@ -83,13 +83,6 @@ pub enum MateProofError {
 
 impl fmt::Display for MateProofError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let list = |moves: &[Move]| {
-            moves
-                .iter()
-                .map(Move::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         match self {
             MateProofError::BadLength(n) => {
                 write!(
@@ -108,12 +101,12 @@ impl fmt::Display for MateProofError {
                 f,
                 "{} first moves mate in {within} or fewer: {}",
                 moves.len(),
-                list(moves)
+                line_text(moves)
             ),
             MateProofError::LineNotUnique { solver_move, moves } => write!(
                 f,
                 "solver move {solver_move} of the line is not the only mate as fast: {}",
-                list(moves)
+                line_text(moves)
             ),
             MateProofError::Undecided { nodes } => {
                 write!(f, "the proof did not finish within {nodes} nodes")
@@ -123,6 +116,12 @@ impl fmt::Display for MateProofError {
 }
 
 impl std::error::Error for MateProofError {}
+
+/// Moves in ICCS, separated by spaces, as a report or an error shows a line.
+pub(crate) fn line_text(moves: &[Move]) -> String {
+    let shown: Vec<String> = moves.iter().map(Move::to_string).collect();
+    shown.join(" ")
+}
 
 /// The search ran out of nodes.
 #[derive(Clone, Copy, Debug)]
@@ -163,6 +162,11 @@ impl MateProver {
         self.nodes = 0;
     }
 
+    /// The error for a search that ran out of this prover's budget.
+    fn undecided(&self) -> MateProofError {
+        MateProofError::Undecided { nodes: self.budget }
+    }
+
     /// The shortest mate for the side to move within `max` moves, if any (`Ok(None)`: none).
     pub fn mate_distance(
         &mut self,
@@ -171,9 +175,21 @@ impl MateProver {
     ) -> Result<Option<u8>, MateProofError> {
         self.reset();
         let mut position = position.clone();
-        let budget = self.budget;
         self.distance(&mut position, max)
-            .map_err(|_| MateProofError::Undecided { nodes: budget })
+            .map_err(|_| self.undecided())
+    }
+
+    /// Every first move of the side to move that mates within `max` moves, in ICCS order
+    /// (`Ok` and empty: none does).
+    pub fn mating_first_moves(
+        &mut self,
+        position: &Position,
+        max: u8,
+    ) -> Result<Vec<Move>, MateProofError> {
+        self.reset();
+        let mut position = position.clone();
+        self.mating_moves(&mut position, max)
+            .map_err(|_| self.undecided())
     }
 
     /// Proves that the side to move mates in exactly `moves` with a single first move; see
@@ -187,10 +203,10 @@ impl MateProver {
         if position.status() != GameStatus::Ongoing {
             return Err(MateProofError::GameOver);
         }
-        let budget = self.budget;
-        let undecided = move |_| MateProofError::Undecided { nodes: budget };
         let mut pos = position.clone();
-        let mating = self.mating_moves(&mut pos, within).map_err(undecided)?;
+        let mating = self
+            .mating_moves(&mut pos, within)
+            .map_err(|_| self.undecided())?;
         let key = match mating.as_slice() {
             [] => return Err(MateProofError::NoMate { within }),
             [key] => *key,
@@ -201,12 +217,13 @@ impl MateProver {
                 });
             }
         };
-        let budget = self.budget;
-        let undecided = move |_| MateProofError::Undecided { nodes: budget };
         let undo = pos.make_move(key);
         let mut length = within;
         for n in 1..within {
-            if self.defender_lost(&mut pos, n).map_err(undecided)? {
+            if self
+                .defender_lost(&mut pos, n)
+                .map_err(|_| self.undecided())?
+            {
                 length = n;
                 break;
             }
@@ -230,8 +247,6 @@ impl MateProver {
         key: Move,
         length: u8,
     ) -> Result<Vec<Move>, MateProofError> {
-        let budget = self.budget;
-        let undecided = move |_| MateProofError::Undecided { nodes: budget };
         let mut pos = position.clone();
         let mut line = vec![key];
         pos.make_move(key);
@@ -243,7 +258,9 @@ impl MateProver {
             let mut longest: Option<(u8, Move)> = None;
             for &reply in &replies {
                 let undo = pos.make_move(reply);
-                let needed = self.distance(&mut pos, left).map_err(undecided)?;
+                let needed = self
+                    .distance(&mut pos, left)
+                    .map_err(|_| self.undecided())?;
                 pos.unmake_move(reply, undo);
                 // The proof showed every reply loses within `left`.
                 let needed = needed.ok_or(MateProofError::NoMate { within: length })?;
@@ -257,7 +274,9 @@ impl MateProver {
             pos.make_move(reply);
             line.push(reply);
             solver_move += 1;
-            let answers = self.mating_moves(&mut pos, needed).map_err(undecided)?;
+            let answers = self
+                .mating_moves(&mut pos, needed)
+                .map_err(|_| self.undecided())?;
             let answer = if needed == 1 {
                 *answers
                     .iter()
@@ -417,12 +436,7 @@ mod tests {
     }
 
     fn line(proof: &MateProof) -> String {
-        proof
-            .line
-            .iter()
-            .map(Move::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
+        line_text(&proof.line)
     }
 
     #[test]

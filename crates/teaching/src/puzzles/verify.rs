@@ -2,7 +2,7 @@
 //! fixed-depth search for `material` and `defence`, and the motif rules for the motif themes.
 
 use super::motifs::detect_motifs;
-use super::proof::{DEFAULT_NODE_BUDGET, MateProofError, MateProver};
+use super::proof::{DEFAULT_NODE_BUDGET, MateProofError, MateProver, line_text};
 use super::puzzle::Puzzle;
 use super::tactic::{ProofEngine, TacticError, prove_defence, prove_material};
 use super::theme::Theme;
@@ -42,11 +42,7 @@ impl fmt::Display for VerifyError {
             VerifyError::NotPrincipal { expected } => write!(
                 f,
                 "the line is not the principal one: {}",
-                expected
-                    .iter()
-                    .map(Move::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                line_text(expected)
             ),
             VerifyError::Tactic(e) => write!(f, "engine proof: {e}"),
             VerifyError::LongDefence => write!(f, "a defence puzzle's line is its one move"),
