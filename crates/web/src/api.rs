@@ -1,6 +1,7 @@
 //! The JSON API the page talks to: games, moves, undo/redo, engine replies, hints, analysis,
 //! FEN checks and the playing levels.
 
+use crate::archive_store::ArchiveLink;
 use crate::error::ApiError;
 use crate::safety::{HangingPiece, hanging_piece};
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
@@ -85,34 +86,58 @@ pub async fn new_game(
     payload: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
     let req = body(payload)?;
-    let fen = req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-    let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
-        .map_err(|e| ApiError::bad_fen(&e))?;
-    for text in &req.moves {
-        let m = parse_move(game.position(), text)?;
-        game.play(m).map_err(|e| illegal(&e))?;
-    }
-    // Keep only the redo moves that replay legally from here.
-    let mut redo = Vec::new();
-    let mut pos = game.position().clone();
-    for text in &req.redo {
-        let Ok(m) = parse_move(&pos, text) else { break };
-        pos = pos.after(m);
-        redo.push(m);
-    }
-    redo.reverse();
+    let (game, redo) = game_from_moves(req.fen.as_deref(), &req.moves, &req.redo)?;
     let view = start_session(&sessions, game, redo)?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
-/// Stores `game`, with `redo` moves to replay (next last), as a new session; its view.
+/// The game a page sends: from `fen` (the start position when absent or blank) with `moves`
+/// played, each legal; and the `redo` moves (next first, ICCS) kept while they replay
+/// legally, turned next last.
+pub(crate) fn game_from_moves(
+    fen: Option<&str>,
+    moves: &[String],
+    redo: &[String],
+) -> Result<(Game, Vec<Move>), ApiError> {
+    let fen = fen.map(str::trim).filter(|f| !f.is_empty());
+    let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
+        .map_err(|e| ApiError::bad_fen(&e))?;
+    for text in moves {
+        let m = parse_move(game.position(), text)?;
+        game.play(m).map_err(|e| illegal(&e))?;
+    }
+    let mut kept = Vec::new();
+    let mut pos = game.position().clone();
+    for text in redo {
+        let Ok(m) = parse_move(&pos, text) else { break };
+        pos = pos.after(m);
+        kept.push(m);
+    }
+    kept.reverse();
+    Ok((game, kept))
+}
+
+/// Stores `game`, with `redo` moves to replay (next last), as a new session that is saved to
+/// a new row of the archive; its view.
 pub(crate) fn start_session(
     sessions: &Sessions,
     game: Game,
     redo: Vec<Move>,
 ) -> Result<GameView, ApiError> {
+    start_linked_session(sessions, game, redo, ArchiveLink::new())
+}
+
+/// Stores `game`, with `redo` moves to replay (next last), as a new session linked to the
+/// archive by `link`; its view.
+pub(crate) fn start_linked_session(
+    sessions: &Sessions,
+    game: Game,
+    redo: Vec<Move>,
+    link: ArchiveLink,
+) -> Result<GameView, ApiError> {
     let mut session = GameSession::new(game);
     session.redo = redo;
+    session.archive = link;
     let id = sessions.insert(session);
     with_game(sessions, &id, |s| Ok(view_of(&id, s)))
 }

@@ -6,13 +6,13 @@
 //! The requests run on the archive's writer thread (see [`archive_store`](crate::archive_store)),
 //! never on the server's async threads.
 
-use crate::api::{body, with_game};
+use crate::api::{body, game_from_moves, start_linked_session, with_game};
 use crate::archive_store::{ArchiveLink, ArchiveService, Players, unavailable_error};
 use crate::error::ApiError;
 use crate::records_api::{Said, file_body};
-use crate::session::{GameSession, Sessions};
+use crate::session::Sessions;
 use crate::state::AppState;
-use crate::view::{GameView, game_view};
+use crate::view::GameView;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
@@ -24,13 +24,36 @@ use serde_json::{Value, json};
 use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, StoredGame};
 use xiangqi_records::{Collection, ErrorKind, MoveError, Place, RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
-use xiangqi_rules::{Color, Game, GameRules, Move, START_FEN};
+use xiangqi_rules::{Color, GameRules};
 
 /// Most games one list holds.
 const MAX_LIST: usize = 1000;
 
 fn bad_query(e: &QueryRejection) -> ApiError {
     ApiError::bad_request(format!("the query is not valid: {}", e.body_text()))
+}
+
+/// The value that `word` names among `choices` (none when it is absent or blank); any other
+/// word is refused, naming `what` it should be and the words to use.
+fn choice<T: Copy>(
+    word: Option<&str>,
+    what: &str,
+    choices: &[(&str, T)],
+) -> Result<Option<T>, ApiError> {
+    let Some(word) = word.filter(|w| !w.is_empty()) else {
+        return Ok(None);
+    };
+    if let Some(&(_, value)) = choices.iter().find(|(name, _)| *name == word) {
+        return Ok(Some(value));
+    }
+    let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+    let words = match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    };
+    Err(ApiError::bad_request(format!(
+        "`{word}` is not a {what}: use {words}"
+    )))
 }
 
 fn no_archived_game(id: GameId) -> ApiError {
@@ -166,27 +189,20 @@ pub async fn list(
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<ListView>, ApiError> {
     let Query(query) = query.map_err(|e| bad_query(&e))?;
-    let result = match query.result.as_deref().filter(|r| !r.is_empty()) {
-        None => None,
-        Some("red-wins") => Some(GameResult::RedWins),
-        Some("black-wins") => Some(GameResult::BlackWins),
-        Some("draw") => Some(GameResult::Draw),
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "`{other}` is not a result: use red-wins, black-wins or draw"
-            )));
-        }
-    };
-    let finished = match query.state.as_deref().filter(|s| !s.is_empty()) {
-        None => None,
-        Some("finished") => Some(true),
-        Some("unfinished") => Some(false),
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "`{other}` is not a state: use finished or unfinished"
-            )));
-        }
-    };
+    let result = choice(
+        query.result.as_deref(),
+        "result",
+        &[
+            ("red-wins", GameResult::RedWins),
+            ("black-wins", GameResult::BlackWins),
+            ("draw", GameResult::Draw),
+        ],
+    )?;
+    let finished = choice(
+        query.state.as_deref(),
+        "state",
+        &[("finished", true), ("unfinished", false)],
+    )?;
     let filter = Filter {
         result,
         level: query.level,
@@ -475,7 +491,7 @@ pub async fn open(
     } else {
         ArchiveLink::resumed(summary.key.clone(), players, Some(summary.date.clone()))
     };
-    let view = insert(&sessions, game, Vec::new(), link)?;
+    let view = start_linked_session(&sessions, game, Vec::new(), link)?;
     Ok((
         StatusCode::CREATED,
         Json(OpenedView {
@@ -483,22 +499,6 @@ pub async fn open(
             archived: StoredView::from(&stored),
         }),
     ))
-}
-
-/// Stores `game` as a new session linked to the archive by `link`; its view.
-fn insert(
-    sessions: &Sessions,
-    game: Game,
-    redo: Vec<Move>,
-    link: ArchiveLink,
-) -> Result<GameView, ApiError> {
-    let mut session = GameSession::new(game);
-    session.redo = redo;
-    session.archive = link;
-    let id = sessions.insert(session);
-    with_game(sessions, &id, |s| {
-        Ok(game_view(&id, s.version, &s.game, &s.redo))
-    })
 }
 
 /// A game the page brings back under its archive key.
@@ -555,7 +555,7 @@ pub async fn resume(
         Err(e) => return Err(e),
     };
     let (game, redo) = match (&req.fen, &row) {
-        (Some(fen), _) => copy_game(fen, &req.moves, &req.redo)?,
+        (Some(fen), _) => game_from_moves(Some(fen), &req.moves, &req.redo)?,
         (None, Some(stored)) => {
             let record = stored.record().map_err(|e| {
                 ApiError::new(
@@ -595,33 +595,8 @@ pub async fn resume(
         }
         None => ArchiveLink::resumed(key, Players::default(), None),
     };
-    let view = insert(&sessions, game, redo, link)?;
+    let view = start_linked_session(&sessions, game, redo, link)?;
     Ok((StatusCode::CREATED, Json(view)))
-}
-
-/// The game of the page's copy, as `POST /api/games` plays it: the moves must be legal, the
-/// redo moves are kept while they are.
-fn copy_game(fen: &str, moves: &[String], redo: &[String]) -> Result<(Game, Vec<Move>), ApiError> {
-    let fen = Some(fen.trim())
-        .filter(|f| !f.is_empty())
-        .unwrap_or(START_FEN);
-    let mut game = Game::from_fen(fen, GameRules::default()).map_err(|e| ApiError::bad_fen(&e))?;
-    for text in moves {
-        let m = crate::api::parse_move(game.position(), text)?;
-        game.play(m)
-            .map_err(|e| ApiError::illegal_move(&e, e.message()))?;
-    }
-    let mut kept = Vec::new();
-    let mut pos = game.position().clone();
-    for text in redo {
-        let Ok(m) = crate::api::parse_move(&pos, text) else {
-            break;
-        };
-        pos = pos.after(m);
-        kept.push(m);
-    }
-    kept.reverse();
-    Ok((game, kept))
 }
 
 /// What the page tells about a session: its players, and whose flag fell on its clock.
@@ -677,16 +652,11 @@ pub async fn session(
     payload: Result<Json<SessionRequest>, JsonRejection>,
 ) -> Result<Json<SessionView>, ApiError> {
     let req = body(payload)?;
-    let flagged = match req.flagged.as_deref() {
-        None | Some("") => None,
-        Some("red") => Some(Color::Red),
-        Some("black") => Some(Color::Black),
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "`{other}` is not a side: use red or black"
-            )));
-        }
-    };
+    let flagged = choice(
+        req.flagged.as_deref(),
+        "side",
+        &[("red", Color::Red), ("black", Color::Black)],
+    )?;
     let players = (req.red.is_some() || req.black.is_some()).then(|| Players {
         red: clean_name(req.red),
         black: clean_name(req.black),
@@ -759,5 +729,31 @@ mod tests {
     fn names_are_cleaned() {
         assert_eq!(clean_name(Some(" Lü\nQin ".into())), "Lü Qin");
         assert_eq!(clean_name(None), "");
+    }
+
+    #[test]
+    fn a_choice_is_one_of_its_words_or_none() {
+        let sides = [("red", Color::Red), ("black", Color::Black)];
+        assert_eq!(
+            choice(Some("black"), "side", &sides).ok(),
+            Some(Some(Color::Black))
+        );
+        assert_eq!(choice(Some(""), "side", &sides).ok(), Some(None));
+        assert_eq!(choice(None, "side", &sides).ok(), Some(None));
+        let refused = choice(Some("blue"), "side", &sides)
+            .err()
+            .map(|e| e.message);
+        assert_eq!(
+            refused.as_deref(),
+            Some("`blue` is not a side: use red or black")
+        );
+        let results = [("red-wins", 1), ("black-wins", 2), ("draw", 3)];
+        let refused = choice(Some("won"), "result", &results)
+            .err()
+            .map(|e| e.message);
+        assert_eq!(
+            refused.as_deref(),
+            Some("`won` is not a result: use red-wins, black-wins or draw")
+        );
     }
 }
