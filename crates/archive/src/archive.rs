@@ -6,7 +6,7 @@ use crate::entry::{
 use crate::error::ArchiveError;
 use crate::schema::{self, Migrated, SCHEMA_VERSION};
 use rusqlite::types::Value;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, ToSql, TransactionBehavior, params};
 use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -99,40 +99,10 @@ impl Archive {
     /// created, where it came from and its review). Its row.
     pub fn save(&mut self, entry: &GameEntry) -> Result<GameId, ArchiveError> {
         let key = entry.key.clone().unwrap_or_else(new_key);
-        let row = Stored::of(entry)?;
-        let now = now_ms();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = tx.query_row(
-            "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, level,
-                 level_name, result, end_reason, date, opening, start_fen, moves_count, pgn,
-                 source)
-             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
-             ON CONFLICT (key) DO UPDATE SET updated_ms = ?2, finished = ?3, red = ?4,
-                 black = ?5, level = ?6, level_name = ?7, result = ?8, end_reason = ?9,
-                 date = ?10, opening = coalesce(?11, opening), start_fen = ?12,
-                 moves_count = ?13, pgn = ?14
-             RETURNING id",
-            params![
-                key,
-                now,
-                entry.finished,
-                entry.red,
-                entry.black,
-                entry.level.as_ref().map(|l| l.number),
-                entry.level.as_ref().map(|l| l.name.as_str()),
-                row.result,
-                entry.end_reason,
-                entry.date,
-                entry.opening,
-                row.start_fen,
-                row.moves_count,
-                row.pgn,
-                entry.source.name(),
-            ],
-            |r| r.get(0),
-        )?;
+        let id = insert_or_update(&tx, &key, entry)?;
         tx.commit()?;
         Ok(id)
     }
@@ -141,27 +111,12 @@ impl Archive {
     /// whether the row exists.
     pub fn update(&mut self, id: GameId, entry: &GameEntry) -> Result<bool, ArchiveError> {
         let row = Stored::of(entry)?;
+        let now = now_ms();
+        let mut values: Vec<&dyn ToSql> = vec![&id, &now];
+        values.extend(row.columns());
         let changed = self.conn.execute(
-            "UPDATE games SET updated_ms = ?2, finished = ?3, red = ?4, black = ?5, level = ?6,
-                 level_name = ?7, result = ?8, end_reason = ?9, date = ?10,
-                 opening = coalesce(?11, opening), start_fen = ?12, moves_count = ?13, pgn = ?14
-             WHERE id = ?1",
-            params![
-                id,
-                now_ms(),
-                entry.finished,
-                entry.red,
-                entry.black,
-                entry.level.as_ref().map(|l| l.number),
-                entry.level.as_ref().map(|l| l.name.as_str()),
-                row.result,
-                entry.end_reason,
-                entry.date,
-                entry.opening,
-                row.start_fen,
-                row.moves_count,
-                row.pgn,
-            ],
+            &format!("UPDATE games SET {ENTRY_SET} WHERE id = ?1"),
+            &*values,
         )?;
         Ok(changed > 0)
     }
@@ -314,54 +269,93 @@ impl Archive {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         for entry in &entries {
-            let row = Stored::of(entry)?;
-            let now = now_ms();
-            tx.execute(
-                "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, result,
-                     date, opening, start_fen, moves_count, pgn, source)
-                 VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                params![
-                    new_key(),
-                    now,
-                    entry.finished,
-                    entry.red,
-                    entry.black,
-                    row.result,
-                    entry.date,
-                    entry.opening,
-                    row.start_fen,
-                    row.moves_count,
-                    row.pgn,
-                    entry.source.name(),
-                ],
-            )?;
-            report.imported.push(tx.last_insert_rowid());
+            report
+                .imported
+                .push(insert_or_update(&tx, &new_key(), entry)?);
         }
         tx.commit()?;
         Ok(report)
     }
 }
 
-/// What a row stores besides the caller's fields.
-struct Stored {
+/// The columns of a game's row that its entry sets, as `?3` to `?14` of a statement that
+/// saves it (`?2` is the time of the save).
+const ENTRY_SET: &str = "updated_ms = ?2, finished = ?3, red = ?4, black = ?5, level = ?6,
+    level_name = ?7, result = ?8, end_reason = ?9, date = ?10,
+    opening = coalesce(?11, opening), start_fen = ?12, moves_count = ?13, pgn = ?14";
+
+/// Saves `entry` under `key`: a new row, or the row already under that key with its
+/// creation time, source and review kept; the row's id.
+fn insert_or_update(
+    conn: &Connection,
+    key: &str,
+    entry: &GameEntry,
+) -> Result<GameId, ArchiveError> {
+    let row = Stored::of(entry)?;
+    let source = entry.source.name();
+    let now = now_ms();
+    let mut values: Vec<&dyn ToSql> = vec![&key, &now];
+    values.extend(row.columns());
+    values.push(&source);
+    let id = conn.query_row(
+        &format!(
+            "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, level,
+                 level_name, result, end_reason, date, opening, start_fen, moves_count, pgn,
+                 source)
+             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+             ON CONFLICT (key) DO UPDATE SET {ENTRY_SET}
+             RETURNING id"
+        ),
+        &*values,
+        |r| r.get(0),
+    )?;
+    Ok(id)
+}
+
+/// What a row stores of an entry: its fields and what the record gives.
+struct Stored<'e> {
+    entry: &'e GameEntry,
+    level: Option<u32>,
+    level_name: Option<&'e str>,
     result: Option<&'static str>,
     start_fen: String,
     moves_count: i64,
     pgn: String,
 }
 
-impl Stored {
-    fn of(entry: &GameEntry) -> Result<Stored, ArchiveError> {
+impl<'e> Stored<'e> {
+    fn of(entry: &'e GameEntry) -> Result<Stored<'e>, ArchiveError> {
         let mut record = entry.record.clone();
         set_tag(&mut record, "Red", &entry.red);
         set_tag(&mut record, "Black", &entry.black);
         set_tag(&mut record, "Date", &entry.date);
         Ok(Stored {
+            entry,
+            level: entry.level.as_ref().map(|l| l.number),
+            level_name: entry.level.as_ref().map(|l| l.name.as_str()),
             result: result_text(record.result),
             start_fen: record.start.to_fen(),
             moves_count: record.moves.moves.len() as i64,
             pgn: write_pgn(&record)?,
         })
+    }
+
+    /// The values of `?3` to `?14` in [`ENTRY_SET`], in order.
+    fn columns(&self) -> [&dyn ToSql; 12] {
+        [
+            &self.entry.finished,
+            &self.entry.red,
+            &self.entry.black,
+            &self.level,
+            &self.level_name,
+            &self.result,
+            &self.entry.end_reason,
+            &self.entry.date,
+            &self.entry.opening,
+            &self.start_fen,
+            &self.moves_count,
+            &self.pgn,
+        ]
     }
 }
 
