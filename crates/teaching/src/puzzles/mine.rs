@@ -14,11 +14,11 @@ use super::motifs::detect_motifs;
 use super::proof::MateProver;
 use super::puzzle::Puzzle;
 use super::rating::measure;
-use super::tactic::{ProofEngine, Tactic, classify, score_value};
+use super::tactic::{ProofEngine, Tactic, classify, score_value, two_line_engine};
 use super::theme::{LONGEST_MATE, Theme};
 use std::collections::{HashMap, HashSet};
 use xiangqi_engine::score::Reported;
-use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest, SearchResult};
+use xiangqi_engine::{Engine, SearchLimits, SearchRequest, SearchResult};
 use xiangqi_rules::{GameStatus, Move, Position};
 
 /// The quick look's least gap between the two best moves that makes a tactic candidate.
@@ -117,12 +117,7 @@ impl Miner {
     /// A miner whose quick look and self-play moves search `nodes` nodes.
     pub fn new(nodes: u64) -> Miner {
         Miner {
-            play: Engine::new(EngineOptions {
-                hash_mb: 16,
-                threads: 1,
-                multipv: 2,
-                ..EngineOptions::default()
-            }),
+            play: two_line_engine(),
             proofs: ProofEngine::new(),
             prover: MateProver::new(MINING_MATE_BUDGET),
             nodes,

@@ -69,6 +69,17 @@ impl TopTwo {
     }
 }
 
+/// An engine that searches two lines on one thread with a small table, as the proofs and the
+/// miner's quick look use it.
+pub(super) fn two_line_engine() -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 16,
+        threads: 1,
+        multipv: 2,
+        ..EngineOptions::default()
+    })
+}
+
 /// The engine set up for proofs: one thread, its table cleared before each search.
 pub struct ProofEngine {
     engine: Engine,
@@ -84,13 +95,15 @@ impl ProofEngine {
     /// A fresh engine with two lines.
     pub fn new() -> ProofEngine {
         ProofEngine {
-            engine: Engine::new(EngineOptions {
-                hash_mb: 16,
-                threads: 1,
-                multipv: 2,
-                ..EngineOptions::default()
-            }),
+            engine: two_line_engine(),
         }
+    }
+
+    /// The two best first moves at [`PROOF_DEPTH`]; the side to move without a move is
+    /// [`TacticError::NoMove`].
+    fn top_two_proven(&self, position: &Position) -> Result<TopTwo, TacticError> {
+        self.top_two(position, PROOF_DEPTH)
+            .ok_or(TacticError::NoMove)
     }
 
     /// The two best first moves at `depth`, or `None` when the side to move has no move.
@@ -271,9 +284,7 @@ pub enum Tactic {
 /// One search of `position`, then the material proof, else the defence proof; the first
 /// that stands. The error is the material proof's when neither does.
 pub fn classify(engine: &ProofEngine, position: &Position) -> Result<Tactic, TacticError> {
-    let top = engine
-        .top_two(position, PROOF_DEPTH)
-        .ok_or(TacticError::NoMove)?;
+    let top = engine.top_two_proven(position)?;
     match check_material(position, &top, None) {
         Ok(line) => Ok(Tactic::Material(line)),
         Err(material) => check_defence(position, &top, None)
@@ -285,9 +296,7 @@ pub fn classify(engine: &ProofEngine, position: &Position) -> Result<Tactic, Tac
 /// Searches `position` and, when the best first move wins a piece and is two pawns better
 /// than the second, gives the material line.
 pub fn find_material(engine: &ProofEngine, position: &Position) -> Result<Vec<Move>, TacticError> {
-    let top = engine
-        .top_two(position, PROOF_DEPTH)
-        .ok_or(TacticError::NoMove)?;
+    let top = engine.top_two_proven(position)?;
     check_material(position, &top, None)
 }
 
@@ -297,9 +306,7 @@ pub fn prove_material(
     position: &Position,
     line: &[Move],
 ) -> Result<(), TacticError> {
-    let top = engine
-        .top_two(position, PROOF_DEPTH)
-        .ok_or(TacticError::NoMove)?;
+    let top = engine.top_two_proven(position)?;
     check_material(position, &top, Some(line)).map(|_| ())
 }
 
@@ -349,9 +356,7 @@ fn check_material(
 
 /// Searches `position` and, when one move alone holds, gives it.
 pub fn find_defence(engine: &ProofEngine, position: &Position) -> Result<Move, TacticError> {
-    let top = engine
-        .top_two(position, PROOF_DEPTH)
-        .ok_or(TacticError::NoMove)?;
+    let top = engine.top_two_proven(position)?;
     check_defence(position, &top, None)
 }
 
@@ -361,9 +366,7 @@ pub fn prove_defence(
     position: &Position,
     first: Move,
 ) -> Result<(), TacticError> {
-    let top = engine
-        .top_two(position, PROOF_DEPTH)
-        .ok_or(TacticError::NoMove)?;
+    let top = engine.top_two_proven(position)?;
     check_defence(position, &top, Some(first)).map(|_| ())
 }
 
