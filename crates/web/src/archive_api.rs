@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, StoredGame};
 use xiangqi_records::{Collection, ErrorKind, MoveError, Place, RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
-use xiangqi_rules::{Color, GameRules};
+use xiangqi_rules::{Color, Game, GameRules};
 
 /// Most games one list holds.
 const MAX_LIST: usize = 1000;
@@ -452,6 +452,35 @@ pub async fn import(
     ))
 }
 
+/// The main line of a stored game's record, played.
+fn replay_stored(stored: &StoredGame) -> Result<Game, ApiError> {
+    let record = stored.record().map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "archive-failed",
+            e.to_string(),
+        )
+    })?;
+    record
+        .replay(GameRules::default())
+        .map_err(|e| ApiError::illegal_move(&e.reason, e.to_string()))
+}
+
+/// The link of a session to the row `key` with `summary`'s players and date: a `finished`
+/// game is there to replay (a change starts a new game), any other goes on saving to it.
+fn stored_link(key: String, summary: &GameSummary, finished: bool) -> ArchiveLink {
+    let players = Players {
+        red: summary.red.clone(),
+        black: summary.black.clone(),
+        level: summary.level.as_ref().map(|l| l.number),
+    };
+    if finished {
+        ArchiveLink::replayed(key, players, summary.date.clone())
+    } else {
+        ArchiveLink::resumed(key, players, Some(summary.date.clone()))
+    }
+}
+
 /// A game opened from the archive.
 #[derive(Serialize)]
 pub struct OpenedView {
@@ -470,27 +499,9 @@ pub async fn open(
 ) -> Result<(StatusCode, Json<OpenedView>), ApiError> {
     let archive = sessions.archive().clone();
     let stored = stored(&archive, id).await?;
-    let record = stored.record().map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "archive-failed",
-            e.to_string(),
-        )
-    })?;
-    let game = record
-        .replay(GameRules::default())
-        .map_err(|e| ApiError::illegal_move(&e.reason, e.to_string()))?;
+    let game = replay_stored(&stored)?;
     let summary = &stored.summary;
-    let players = Players {
-        red: summary.red.clone(),
-        black: summary.black.clone(),
-        level: summary.level.as_ref().map(|l| l.number),
-    };
-    let link = if summary.finished {
-        ArchiveLink::replayed(summary.key.clone(), players, summary.date.clone())
-    } else {
-        ArchiveLink::resumed(summary.key.clone(), players, Some(summary.date.clone()))
-    };
+    let link = stored_link(summary.key.clone(), summary, summary.finished);
     let view = start_linked_session(&sessions, game, Vec::new(), link)?;
     Ok((
         StatusCode::CREATED,
@@ -556,19 +567,7 @@ pub async fn resume(
     };
     let (game, redo) = match (&req.fen, &row) {
         (Some(fen), _) => game_from_moves(Some(fen), &req.moves, &req.redo)?,
-        (None, Some(stored)) => {
-            let record = stored.record().map_err(|e| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "archive-failed",
-                    e.to_string(),
-                )
-            })?;
-            let game = record
-                .replay(GameRules::default())
-                .map_err(|e| ApiError::illegal_move(&e.reason, e.to_string()))?;
-            (game, Vec::new())
-        }
+        (None, Some(stored)) => (replay_stored(stored)?, Vec::new()),
         (None, None) => {
             let mut err = ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -581,17 +580,8 @@ pub async fn resume(
     };
     let link = match &row {
         Some(stored) => {
-            let s = &stored.summary;
-            let players = Players {
-                red: s.red.clone(),
-                black: s.black.clone(),
-                level: s.level.as_ref().map(|l| l.number),
-            };
-            if s.finished && game.outcome().is_some() {
-                ArchiveLink::replayed(key, players, s.date.clone())
-            } else {
-                ArchiveLink::resumed(key, players, Some(s.date.clone()))
-            }
+            let finished = stored.summary.finished && game.outcome().is_some();
+            stored_link(key, &stored.summary, finished)
         }
         None => ArchiveLink::resumed(key, Players::default(), None),
     };
