@@ -80,6 +80,11 @@ impl MateTree<'_> {
         }
     }
 
+    /// The moves the lines `at` play at ply `ply`.
+    fn moves_at(&self, at: &[usize], ply: usize) -> BTreeSet<Move> {
+        at.iter().map(|&i| self.lines[i][ply]).collect()
+    }
+
     /// The moves of line `line` before ply `ply`, as a prefix for a problem's text.
     fn path(&self, line: usize, ply: usize) -> String {
         format!("after {}: ", line_text(&self.lines[line][..ply]))
@@ -105,7 +110,7 @@ impl Walk<'_, '_, '_, '_> {
         n: usize,
     ) -> Result<(), MateProofError> {
         let tree = self.tree;
-        let listed: BTreeSet<Move> = at.iter().map(|&i| tree.lines[i][ply]).collect();
+        let listed = tree.moves_at(at, ply);
         let mating: BTreeSet<Move> = self
             .prover
             .mating_first_moves(pos, n as u8)?
@@ -151,7 +156,7 @@ impl Walk<'_, '_, '_, '_> {
         n: usize,
     ) -> Result<(), MateProofError> {
         let tree = self.tree;
-        let replies: BTreeSet<Move> = at.iter().map(|&i| tree.lines[i][ply]).collect();
+        let replies = tree.moves_at(at, ply);
         let path = tree.path(at[0], ply);
         if replies.len() != 1 {
             self.report.add(
