@@ -1,13 +1,9 @@
 //! The `xiangqi` command as a user runs it.
 
-use std::process::{Command, Output};
+mod support;
 
-fn xiangqi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-        .args(args)
-        .output()
-        .expect("run xiangqi")
-}
+use std::process::Output;
+use support::xiangqi;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 output")

@@ -1,16 +1,12 @@
 //! `xiangqi convert` as a user runs it: formats read and written, the output format from
 //! `--to` or the extension, and errors on stderr with exit code 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use xiangqi_records::{RecordFormat, pgn};
+mod support;
 
-fn xiangqi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-        .args(args)
-        .output()
-        .expect("run xiangqi")
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use support::xiangqi;
+use xiangqi_records::{RecordFormat, pgn};
 
 /// A file of the records crate's tests, in `folder` (`data` or `real-world`).
 fn records_file(folder: &str, name: &str) -> String {

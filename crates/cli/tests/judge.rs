@@ -1,18 +1,13 @@
 //! `xiangqi judge` as a user runs it.
 
-use std::process::{Command, Output};
+mod support;
+
+use support::xiangqi;
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../rules/tests/data/perpetual-axf.tsv"
 );
-
-fn xiangqi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-        .args(args)
-        .output()
-        .expect("run xiangqi")
-}
 
 fn judge(fen: &str, moves: &str, rules: &str) -> String {
     let out = xiangqi(&["judge", "--fen", fen, "--moves", moves, "--rules", rules]);

@@ -1,14 +1,10 @@
 //! `xiangqi opening` and the ECCO tags of `xiangqi convert`, as a user runs them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn xiangqi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-        .args(args)
-        .output()
-        .expect("run xiangqi")
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use support::xiangqi;
 
 fn stdout(out: &Output) -> String {
     assert!(

@@ -1,13 +1,9 @@
 //! `xiangqi puzzles export` and `xiangqi puzzles verify` as a user runs them.
 
-use std::process::{Command, Output};
+mod support;
 
-fn xiangqi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-        .args(args)
-        .output()
-        .expect("run xiangqi")
-}
+use std::process::Output;
+use support::xiangqi;
 
 /// A proven mate in 3 (the general steps aside, the chariot sweeps the back rank).
 const GOOD: &str =

@@ -10,20 +10,16 @@
 //! engine's evaluation by at least 400 cp from a level position (|score| ≤ 150 before);
 //! then the engine plays itself 4 more plies. Games where no such move exists are skipped.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use support::xiangqi;
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest, SearchResult};
 use xiangqi_records::{Game, Line, Nag, OutputFormat, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Move, PieceKind, Position};
-
-fn xiangqi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-        .args(args)
-        .output()
-        .expect("run xiangqi")
-}
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
