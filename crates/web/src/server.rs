@@ -6,6 +6,7 @@ use crate::archive_api;
 use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
 use crate::lessons_api;
+use crate::openings_api;
 use crate::puzzles_api;
 use crate::records_api;
 use crate::review_api;
@@ -43,6 +44,7 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
         .route("/api/games/{id}/hint", post(api::hint))
         .route("/api/games/{id}/analyse", post(analysis::analyse))
         .route("/api/games/{id}/analysis", get(analysis::analysis_stream))
+        .route("/api/games/{id}/openings", get(openings_api::explore))
         .route("/api/games/{id}/record", get(records_api::export))
         .route("/api/games/{id}/review", get(review_api::review_stream))
         .route(
