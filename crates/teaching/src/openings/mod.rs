@@ -11,6 +11,7 @@
 //! Beside [`classify`], [`continuations`] names the code each legal move from a position
 //! leads to (for an opening explorer) and [`fill_tags`] writes a record's ECCO tags.
 
+pub mod book;
 mod classify;
 mod table;
 mod tags;
