@@ -2,9 +2,10 @@
 //! position, each move that leads to an ECCO code, with the code's names and the engine's
 //! short look at the move (`GET /api/games/{id}/openings?ply=N`).
 //!
-//! The rows come main lines first: moves that enter a new code before those that stay in
-//! the current one, then the codes that the classification's lines go on from most (the
-//! more general openings), then the engine's evaluation for the side to move.
+//! A move counts when it enters another named code than the position's own (the catch-all
+//! `A00`, "other openings", is no line to follow). The rows come main lines first: the codes
+//! that the classification's lines go on from most (the more general openings), then the
+//! engine's evaluation for the side to move.
 
 use crate::api::{request_for, run_search, with_game};
 use crate::error::ApiError;
@@ -48,8 +49,6 @@ pub struct ExplorerRow {
     pub mv: MoveView,
     /// The ECCO opening the game reaches with it.
     pub opening: OpeningView,
-    /// Whether the move enters another code than the position's own.
-    pub enters: bool,
     /// How many codes the classification's lines go on to from the opening reached.
     pub lines: usize,
     /// The engine's evaluation after the move, from Red's point of view: `{"cp": n}` or
@@ -90,9 +89,12 @@ fn refused(code: &str, message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::CONFLICT, code, message)
 }
 
-/// Sort key for a row: entering moves, then the more general codes, then the better
-/// evaluation for the side to move (`mover`).
-fn order_key(row: &ExplorerRow, mover: Color) -> (bool, std::cmp::Reverse<usize>, i64) {
+/// The code that classifies games no line of the classification names.
+const OTHER_OPENINGS: &str = "A00";
+
+/// Sort key for a row: the more general codes first, then the better evaluation for the
+/// side to move (`mover`).
+fn order_key(row: &ExplorerRow, mover: Color) -> (std::cmp::Reverse<usize>, i64) {
     let score = row.score_red.map_or(i64::MIN / 2, |s| {
         let red = match s {
             ScoreView::Cp(cp) => i64::from(cp),
@@ -101,7 +103,7 @@ fn order_key(row: &ExplorerRow, mover: Color) -> (bool, std::cmp::Reverse<usize>
         };
         if mover == Color::Red { red } else { -red }
     });
-    (!row.enters, std::cmp::Reverse(row.lines), -score)
+    (std::cmp::Reverse(row.lines), -score)
 }
 
 /// `GET /api/games/{id}/openings?ply=N`: the named continuations from the game's position
@@ -155,9 +157,12 @@ pub async fn explore(
         Ok((moves, s.version, request, s.start_search()))
     })?;
     let pos = request.position.clone();
-    let found = openings::continuations(&moves)
-        .map_err(|e| ApiError::new(StatusCode::CONFLICT, "opening-error", e.to_string()))?;
     let current = openings::classify(&moves).ok().flatten();
+    let found: Vec<_> = openings::continuations(&moves)
+        .map_err(|e| ApiError::new(StatusCode::CONFLICT, "opening-error", e.to_string()))?
+        .into_iter()
+        .filter(|c| current != Some(c.opening) && c.opening.code != OTHER_OPENINGS)
+        .collect();
     let search_moves: Vec<Move> = found.iter().map(|c| c.mv).collect();
     let scores: HashMap<Move, (Reported, i32)> = if search_moves.is_empty() {
         HashMap::new()
@@ -195,7 +200,6 @@ pub async fn explore(
             ExplorerRow {
                 mv: MoveView::new(&pos, c.mv),
                 opening: opening_view(&c.opening),
-                enters: current != Some(c.opening),
                 lines: openings::lines_below(c.opening.code).len(),
                 score_red: seen.map(|(s, _)| s.for_red(mover).into()),
                 depth: seen.map_or(0, |&(_, d)| d),
