@@ -44,6 +44,7 @@ static ASSETS: &[Asset] = &[
     asset!("/js/archive.js", JS),
     asset!("/js/dialogs.js", JS),
     asset!("/js/lines.js", JS),
+    asset!("/js/explorer.js", JS),
 ];
 
 /// Where versioned copies of the files live: `/v/<version>/js/main.js` is `/js/main.js` of

@@ -13,6 +13,7 @@ import { renderTree } from './lines.js';
 import { currentLanguage, setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
+import { Explorer } from './explorer.js';
 import { MyGames, follow as followInArchive, resume as resumeFromArchive } from './archive.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
 
@@ -32,6 +33,13 @@ const myGames = new MyGames($('archive'), {
     return shown ? levelName(shown) : `${t('level')} ${n}`;
   },
   notation: () => settings.notation,
+});
+const explorer = new Explorer($('explorer'), {
+  game: () => game,
+  ply: () => viewPly ?? game.moves.length,
+  notation: () => settings.notation,
+  score: (s) => scoreText(s),
+  play: (from, to) => playExplored(from, to),
 });
 keepNames(board);
 nameOnLongPress(board.svg);
@@ -168,6 +176,7 @@ function render() {
     return;
   }
   if (!game) return;
+  explorer.refresh();
   if (viewPly !== null) {
     const fen = viewPly === 0 ? game.start_fen : game.moves[viewPly - 1].fen;
     if (document.activeElement !== $('fen')) $('fen').value = fen;
@@ -501,6 +510,16 @@ async function tryMove(from, to) {
   }
 }
 
+/** Plays a move the opening explorer offers, as a move made on the board. */
+function playExplored(from, to) {
+  if (!game || thinking || editing) return;
+  if (viewPly === null && (!playable() || !humanToMove())) {
+    say(statusText());
+    return;
+  }
+  tryMove(from, to);
+}
+
 function onPoint(square) {
   if (editing) {
     editor.place(square);
@@ -710,6 +729,9 @@ const actions = {
     if (!game) return;
     review.start(game);
     render();
+  },
+  openings() {
+    explorer.toggle();
   },
   'promote-line'() {
     changeLine('promote');

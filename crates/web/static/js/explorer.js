@@ -1,0 +1,143 @@
+// The opening explorer: for the position shown, in the first 20 moves of a game from the
+// start, each move that leads to an ECCO opening, with the opening's code and name and the
+// engine's evaluation; a click on a row plays the move through the page's normal move path.
+
+import * as api from './api.js';
+import { currentLanguage, t } from './i18n.js';
+import { explainError } from './reasons.js';
+
+/** The server's codes for positions the explorer does not cover, and their texts' keys. */
+const REFUSALS = {
+  'opening-not-from-start': 'explorerNotFromStart',
+  'opening-too-late': 'explorerTooLate',
+};
+
+/** The opening's name as the page shows it: Chinese names in Chinese, else the family. */
+export function openingName(o, lang = currentLanguage()) {
+  return lang === 'zh' ? [o.name, o.variation].filter(Boolean).join(' ') : o.family[lang] ?? o.family.en;
+}
+
+export class Explorer {
+  /**
+   * `root`: the panel. `options`: `game()` the game view, `ply()` the ply shown, `notation()`
+   * the move notation, `score(s)` a score's text, `play(from, to)` plays a move.
+   */
+  constructor(root, options) {
+    this.root = root;
+    this.options = options;
+    /** The answer shown and the position it is for. */
+    this.answer = null;
+    this.key = null;
+    this.error = null;
+  }
+
+  /** Whether the panel is open. */
+  get open() {
+    return !this.root.hidden;
+  }
+
+  /** Opens the panel, or closes it when open. */
+  toggle() {
+    this.root.hidden = !this.root.hidden;
+    this.key = null;
+    this.refresh();
+  }
+
+  /** Shows the continuations of the position now shown, asking the server when it changed. */
+  refresh() {
+    if (!this.open) return;
+    const game = this.options.game();
+    if (!game) return;
+    const ply = this.options.ply();
+    const key = `${game.id}:${game.version}:${ply}`;
+    if (key !== this.key) {
+      this.key = key;
+      this.answer = null;
+      this.error = null;
+      this.fetch(game.id, ply, key);
+    }
+    this.render();
+  }
+
+  async fetch(id, ply, key) {
+    try {
+      const answer = await api.openings(id, ply);
+      if (this.key !== key) return;
+      this.answer = answer;
+    } catch (e) {
+      if (this.key !== key) return;
+      // A search stopped by the game's next move belongs to a position no longer shown.
+      if (e.code === 'game-changed') return;
+      this.error = e;
+    }
+    this.render();
+  }
+
+  render() {
+    const title = document.createElement('h2');
+    title.textContent = t('explorer');
+    const parts = [title];
+    if (this.error) {
+      const p = document.createElement('p');
+      const key = REFUSALS[this.error.code];
+      p.textContent = key ? t(key) : explainError(this.error);
+      p.className = 'explorer-note';
+      parts.push(p);
+    } else if (!this.answer) {
+      const p = document.createElement('p');
+      p.textContent = t('explorerLooking');
+      p.className = 'explorer-note';
+      parts.push(p);
+    } else if (!this.answer.rows.length) {
+      const p = document.createElement('p');
+      p.textContent = t('explorerNone');
+      p.className = 'explorer-note';
+      parts.push(p);
+    } else {
+      parts.push(this.table(this.answer.rows));
+    }
+    this.root.replaceChildren(...parts);
+    this.root.dataset.state = this.error ? 'error' : this.answer ? 'ready' : 'loading';
+  }
+
+  table(rows) {
+    const table = document.createElement('table');
+    const head = document.createElement('tr');
+    for (const key of ['explorerMove', 'explorerCode', 'explorerOpening', 'explorerEval']) {
+      const th = document.createElement('th');
+      th.textContent = t(key);
+      head.append(th);
+    }
+    const thead = document.createElement('thead');
+    thead.append(head);
+    const body = document.createElement('tbody');
+    const notation = this.options.notation();
+    for (const row of rows) {
+      const tr = document.createElement('tr');
+      tr.dataset.move = row.move.iccs;
+      tr.dataset.code = row.opening.code;
+      tr.tabIndex = 0;
+      const name = openingName(row.opening);
+      const cells = [row.move[notation] ?? row.move.wxf, row.opening.code, name,
+        row.score_red ? this.options.score(row.score_red) : '—'];
+      cells.forEach((text, i) => {
+        const td = document.createElement('td');
+        td.textContent = text;
+        if (i === 3) td.className = 'explorer-eval';
+        tr.append(td);
+      });
+      tr.title = t('explorerPlay', { move: row.move[notation] ?? row.move.wxf, name });
+      const play = () => this.options.play(row.move.from, row.move.to);
+      tr.addEventListener('click', play);
+      tr.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          play();
+        }
+      });
+      body.append(tr);
+    }
+    table.append(thead, body);
+    return table;
+  }
+}
