@@ -3,6 +3,7 @@
 
 use crate::archive_store::ArchiveLink;
 use crate::error::ApiError;
+use crate::opening_choice;
 use crate::safety::{HangingPiece, hanging_piece};
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::session::{GameSession, Sessions};
@@ -425,7 +426,7 @@ pub async fn engine_move(
         )));
     }
     let level = Level::new(req.level);
-    let (request, version, stop) = with_game(&sessions, &id, |s| {
+    let (request, version, stop, book) = with_game(&sessions, &id, |s| {
         if let Some(o) = s.game.outcome() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -444,22 +445,30 @@ pub async fn engine_move(
                 ..SearchLimits::default()
             },
         };
-        Ok((request_for(s, limits), s.version, s.start_search()))
+        let book = opening_choice::proposal(
+            level,
+            s.game.start(),
+            s.game.moves(),
+            opening_choice::seed_of(&id),
+        );
+        Ok((request_for(s, limits), s.version, s.start_search(), book))
     })?;
     let result = run_search(&pool, &id, SearchKind::Play, &stop, move |engine| {
-        engine.set_options(EngineOptions {
-            level,
-            multipv: 1,
-            ..engine.options().clone()
-        });
-        engine.think(&request, &mut |_| {})
+        opening_choice::book_reply(engine, &request, book).or_else(|| {
+            engine.set_options(EngineOptions {
+                level,
+                multipv: 1,
+                ..engine.options().clone()
+            });
+            engine.think(&request, &mut |_| {}).best_move
+        })
     })
     .await?;
     with_game(&sessions, &id, |s| {
         if s.version != version {
             return Err(changed_meanwhile());
         }
-        let m = result.best_move.ok_or_else(|| {
+        let m = result.ok_or_else(|| {
             ApiError::new(
                 StatusCode::CONFLICT,
                 "no-move",
