@@ -445,7 +445,7 @@ pub async fn engine_move(
                 ..SearchLimits::default()
             },
         };
-        let book = opening_choice::proposal(
+        let book = opening_choice::proposals(
             level,
             s.game.start(),
             s.game.moves(),
@@ -454,7 +454,7 @@ pub async fn engine_move(
         Ok((request_for(s, limits), s.version, s.start_search(), book))
     })?;
     let result = run_search(&pool, &id, SearchKind::Play, &stop, move |engine| {
-        opening_choice::book_reply(engine, &request, book).or_else(|| {
+        opening_choice::book_reply(engine, &request, &book).or_else(|| {
             engine.set_options(EngineOptions {
                 level,
                 multipv: 1,

@@ -3,8 +3,8 @@
 //! (`xiangqi_teaching::openings::book`), drawn by the book's weights with the game's own
 //! seed, so that games against the program do not all start the same way. A book move is
 //! played only when a short full-strength search finds it within [`SOUND_MARGIN`] of the
-//! engine's best move there; otherwise the level plays its own move. Full strength never
-//! uses the book.
+//! engine's best move there; otherwise the next drawn move is tried, and after [`DRAWS`]
+//! refusals the level plays its own move. Full strength never uses the book.
 
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
@@ -35,15 +35,29 @@ fn random_at(seed: u64, ply: usize) -> f64 {
     (z >> 11) as f64 / (1u64 << 53) as f64
 }
 
-/// The book move `level` considers in a game that started at `start` and went `moves`,
-/// drawn with `seed`; `None` at full strength, from another start, past the book or when no
-/// move of the position continues a named line.
-pub(crate) fn proposal(level: Level, start: &Position, moves: &[Move], seed: u64) -> Option<Move> {
+/// How many book moves are drawn for one reply: when the first is refused by the check, the
+/// next is tried, and when all are, the level plays its own move.
+pub(crate) const DRAWS: usize = 3;
+
+/// The book moves `level` considers, in the order tried, in a game that started at `start`
+/// and went `moves`: up to [`DRAWS`] drawn by the book's weights with `seed`, none alike.
+/// Empty at full strength, from another start, past the book or when no move of the
+/// position continues a named line.
+pub(crate) fn proposals(level: Level, start: &Position, moves: &[Move], seed: u64) -> Vec<Move> {
     if level.is_full_strength() || !is_initial(start) {
-        return None;
+        return Vec::new();
     }
-    let candidates = book::book_moves(moves).ok()?;
-    book::pick(&candidates, random_at(seed, moves.len())).map(|b| b.mv)
+    let mut left = book::book_moves(moves).unwrap_or_default();
+    let mut drawn = Vec::new();
+    for draw in 0..DRAWS {
+        let random = random_at(seed ^ draw as u64, moves.len());
+        let Some(b) = book::pick(&left, random).copied() else {
+            break;
+        };
+        drawn.push(b.mv);
+        left.retain(|o| o.mv != b.mv);
+    }
+    drawn
 }
 
 /// A score as centipawns, mates beyond every evaluation.
@@ -83,13 +97,16 @@ pub(crate) fn is_sound(engine: &mut Engine, request: &SearchRequest, mv: Move) -
         && centipawns(book.score) >= centipawns(best.score).saturating_sub(SOUND_MARGIN)
 }
 
-/// The move a learner level plays from the book: the `proposal`, when it is sound.
+/// The move a learner level plays from the book: the first of `proposals` that is sound.
 pub(crate) fn book_reply(
     engine: &mut Engine,
     request: &SearchRequest,
-    proposal: Option<Move>,
+    proposals: &[Move],
 ) -> Option<Move> {
-    proposal.filter(|&mv| is_sound(engine, request, mv))
+    proposals
+        .iter()
+        .copied()
+        .find(|&mv| is_sound(engine, request, mv))
 }
 
 #[cfg(test)]
@@ -115,8 +132,8 @@ mod tests {
     fn first_move(engine: &mut Engine, level: Level, seed: u64) -> Move {
         let start = Position::startpos();
         let request = request_at(&[]);
-        let proposal = proposal(level, &start, &[], seed);
-        book_reply(engine, &request, proposal).unwrap_or_else(|| {
+        let proposals = proposals(level, &start, &[], seed);
+        book_reply(engine, &request, &proposals).unwrap_or_else(|| {
             engine.set_options(EngineOptions {
                 level,
                 ..EngineOptions::default()
@@ -142,10 +159,12 @@ mod tests {
     fn the_same_seed_gives_the_same_opening_and_seeds_differ() {
         let start = Position::startpos();
         let level = Level::new(4);
-        let a = proposal(level, &start, &[], 7);
-        assert_eq!(a, proposal(level, &start, &[], 7));
-        let all: Vec<_> = (0..20).map(|s| proposal(level, &start, &[], s)).collect();
-        assert!(all.iter().any(|p| *p != a));
+        let a = proposals(level, &start, &[], 7);
+        assert_eq!(a.len(), DRAWS);
+        assert!(a.iter().all(|m| a.iter().filter(|o| *o == m).count() == 1));
+        assert_eq!(a, proposals(level, &start, &[], 7));
+        let all: Vec<_> = (0..20).map(|s| proposals(level, &start, &[], s)).collect();
+        assert!(all.iter().any(|p| p[0] != a[0]));
         assert_ne!(seed_of("g1-ab12"), seed_of("g2-ab12"));
     }
 
@@ -153,10 +172,10 @@ mod tests {
     fn full_strength_and_other_starts_keep_the_engine_s_own_choice() {
         let start = Position::startpos();
         for seed in 0..20 {
-            assert_eq!(proposal(Level::new(MAX_LEVEL), &start, &[], seed), None);
+            assert!(proposals(Level::new(MAX_LEVEL), &start, &[], seed).is_empty());
         }
         let other: Position = "3k5/9/9/9/9/9/9/9/9/4K4 w".parse().unwrap();
-        assert_eq!(proposal(Level::new(0), &other, &[], 1), None);
+        assert!(proposals(Level::new(0), &other, &[], 1).is_empty());
         // The check leaves the engine's options as they were: the full-strength move after
         // it is the move before it.
         let mut engine = engine();
@@ -194,8 +213,8 @@ mod tests {
         assert!(refused.contains(&"h0i2".parse().unwrap()), "{refused:?}");
         // A learner level plays only the moves that passed, whatever the seed.
         for seed in 0..40 {
-            let proposal = proposal(Level::new(0), &Position::startpos(), &[], seed);
-            if let Some(mv) = book_reply(&mut engine, &request, proposal) {
+            let proposals = proposals(Level::new(0), &Position::startpos(), &[], seed);
+            if let Some(mv) = book_reply(&mut engine, &request, &proposals) {
                 assert!(passed.contains(&mv), "seed {seed}: {mv}");
             }
         }
