@@ -3,9 +3,11 @@
 //! short look at the move (`GET /api/games/{id}/openings?ply=N`).
 //!
 //! A move counts when it enters another named code than the position's own (the catch-all
-//! `A00`, "other openings", is no line to follow). The rows come main lines first: the codes
-//! that the classification's lines go on from most (the more general openings), then the
-//! engine's evaluation for the side to move.
+//! `A00`, "other openings", is no line to follow), or when a line of the classification from
+//! the position's code needs it on the way to a deeper code (e.g. 马二进三 after 中炮对进左马
+//! heads for the Screen Horses codes). The rows come main lines first: the moves whose codes
+//! the classification's lines go on from most (the more general openings), then the engine's
+//! evaluation for the side to move.
 
 use crate::api::{request_for, run_search, with_game};
 use crate::error::ApiError;
@@ -18,13 +20,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use std::time::Duration;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
-use xiangqi_rules::{Color, Move, Position};
+use xiangqi_rules::{Color, Move, Position, Square};
 use xiangqi_teaching::Lang;
-use xiangqi_teaching::openings::{self, Opening};
+use xiangqi_teaching::openings::{self, Continuation, Opening};
 
 /// The explorer covers the first 20 moves of each side (40 plies).
 pub const EXPLORER_PLIES: usize = 40;
@@ -47,9 +50,15 @@ pub struct ExplorerRow {
     /// The move, in every notation.
     #[serde(rename = "move")]
     pub mv: MoveView,
-    /// The ECCO opening the game reaches with it.
+    /// The ECCO opening the game reaches with it, or for a move on the way to deeper codes
+    /// the most general of them.
     pub opening: OpeningView,
-    /// How many codes the classification's lines go on to from the opening reached.
+    /// Whether the move itself reaches `opening`; false for a move on the way to it.
+    pub enters: bool,
+    /// For a move on the way: every code the lines it follows lead to, in code order.
+    pub toward: Vec<&'static str>,
+    /// How many codes the move leads to: those reached or headed for and every code the
+    /// classification's lines go on to from them.
     pub lines: usize,
     /// The engine's evaluation after the move, from Red's point of view: `{"cp": n}` or
     /// `{"mate": n}`; null when the search ran out of time before it.
@@ -84,6 +93,71 @@ fn opening_view(opening: &Opening) -> OpeningView {
     }
 }
 
+/// A step of the classification's lines from one code (none: the start) to another, with
+/// the moves each side needs for it: any of the moves, among the side's first `n` moves.
+struct LineStep {
+    parent: Option<String>,
+    child: String,
+    needs: [Vec<(Vec<Move>, usize)>; 2],
+}
+
+/// The classification's steps, read once from the shipped data (none if it cannot be read;
+/// the teaching crate's tests check that it can).
+fn line_steps() -> &'static [LineStep] {
+    static STEPS: OnceLock<Vec<LineStep>> = OnceLock::new();
+    STEPS.get_or_init(|| {
+        let Ok(table) = openings::load() else {
+            return Vec::new();
+        };
+        let code = |i: usize| table.entries[i].code.clone();
+        table
+            .steps
+            .iter()
+            .map(|s| LineStep {
+                parent: s.parent.map(code),
+                child: code(s.child),
+                needs: [&s.red, &s.black]
+                    .map(|side| side.iter().map(|n| (n.moves.clone(), n.within)).collect()),
+            })
+            .collect()
+    })
+}
+
+/// `m` seen in a mirror standing on the board's middle file (a↔i, b↔h, …), as the
+/// classification turns games that Red opens on the left half.
+fn mirrored(m: Move) -> Move {
+    let flip = |s: Square| Square::new(8 - s.file(), s.rank()).unwrap_or(s);
+    Move::new(flip(m.from()), flip(m.to()))
+}
+
+/// The codes that the lines leaving `current` need `mv` for, played after `moves` (so as
+/// the side to move's next move), most general first.
+fn heads_toward(current: &str, moves: &[Move], mv: Move) -> Vec<Opening> {
+    let side = moves.len() % 2;
+    let index = moves.len() / 2;
+    let left_first = moves.first().is_some_and(|m| m.from().file() < 4);
+    let mv = if left_first { mirrored(mv) } else { mv };
+    let mut codes: Vec<Opening> = line_steps()
+        .iter()
+        .filter(|s| s.parent.as_deref() == Some(current))
+        .filter(|s| {
+            s.needs[side]
+                .iter()
+                .any(|(any, within)| index < *within && any.contains(&mv))
+        })
+        .filter_map(|s| openings::by_code(&s.child))
+        .collect();
+    codes.sort_by_key(|o| o.code);
+    codes.dedup();
+    codes.sort_by_key(|o| std::cmp::Reverse(openings::lines_below(o.code).len()));
+    codes
+}
+
+/// How many codes `opening` stands for: itself and those its lines go on to.
+fn width(opening: &Opening) -> usize {
+    1 + openings::lines_below(opening.code).len()
+}
+
 /// 409 with `code` for a position the explorer does not cover.
 fn refused(code: &str, message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::CONFLICT, code, message)
@@ -91,6 +165,31 @@ fn refused(code: &str, message: impl Into<String>) -> ApiError {
 
 /// The code that classifies games no line of the classification names.
 const OTHER_OPENINGS: &str = "A00";
+
+/// A move the explorer lists: the code it enters, or the codes it heads for.
+struct Found {
+    mv: Move,
+    enters: bool,
+    /// Never empty; the most general first.
+    toward: Vec<Opening>,
+}
+
+/// `c` as the explorer lists it after `moves` at the `current` code, if it does.
+fn found(current: Option<&Opening>, moves: &[Move], c: Continuation) -> Option<Found> {
+    if current != Some(&c.opening) {
+        return (c.opening.code != OTHER_OPENINGS).then(|| Found {
+            mv: c.mv,
+            enters: true,
+            toward: vec![c.opening],
+        });
+    }
+    let toward = heads_toward(current?.code, moves, c.mv);
+    (!toward.is_empty()).then_some(Found {
+        mv: c.mv,
+        enters: false,
+        toward,
+    })
+}
 
 /// Sort key for a row: the more general codes first, then the better evaluation for the
 /// side to move (`mover`).
@@ -158,10 +257,10 @@ pub async fn explore(
     })?;
     let pos = request.position.clone();
     let current = openings::classify(&moves).ok().flatten();
-    let found: Vec<_> = openings::continuations(&moves)
+    let found: Vec<Found> = openings::continuations(&moves)
         .map_err(|e| ApiError::new(StatusCode::CONFLICT, "opening-error", e.to_string()))?
         .into_iter()
-        .filter(|c| current != Some(c.opening) && c.opening.code != OTHER_OPENINGS)
+        .filter_map(|c| found(current.as_ref(), &moves, c))
         .collect();
     let search_moves: Vec<Move> = found.iter().map(|c| c.mv).collect();
     let scores: HashMap<Move, (Reported, i32)> = if search_moves.is_empty() {
@@ -199,8 +298,16 @@ pub async fn explore(
             let seen = scores.get(&c.mv);
             ExplorerRow {
                 mv: MoveView::new(&pos, c.mv),
-                opening: opening_view(&c.opening),
-                lines: openings::lines_below(c.opening.code).len(),
+                opening: opening_view(&c.toward[0]),
+                enters: c.enters,
+                toward: if c.enters {
+                    Vec::new()
+                } else {
+                    let mut codes: Vec<_> = c.toward.iter().map(|o| o.code).collect();
+                    codes.sort_unstable();
+                    codes
+                },
+                lines: c.toward.iter().map(width).sum(),
                 score_red: seen.map(|(s, _)| s.for_red(mover).into()),
                 depth: seen.map_or(0, |&(_, d)| d),
             }

@@ -92,6 +92,38 @@ async fn a_ply_while_browsing_explores_that_position() {
 }
 
 #[tokio::test]
+async fn a_move_on_the_way_to_deeper_codes_is_listed_with_the_codes_it_heads_for() {
+    let app = app();
+    // 炮二平五 马２进３ 马二进三 (B01): 卒３进１ enters no code yet, but the lines from B01 to
+    // B02, B03, B30 and C00 need it (with one more move of Black's).
+    let game = new_game(&app, json!({"moves": ["h2e2", "b9c7", "h0g2"]})).await;
+    let (status, answer) = explore(&app, &game, "").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["opening"]["code"], "B01");
+    let horse = row(&answer, "c6c5");
+    assert_eq!(horse["enters"], false, "{horse}");
+    let toward: Vec<&str> = horse["toward"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(!toward.is_empty(), "{horse}");
+    assert!(
+        toward.contains(&horse["opening"]["code"].as_str().unwrap()),
+        "{horse}"
+    );
+    assert!(
+        toward.contains(&"B02") && toward.contains(&"C00"),
+        "{toward:?}"
+    );
+    // A move that enters a code itself (炮８平６, B30) is listed as entering it.
+    let cannon = row(&answer, "h7f7");
+    assert_eq!(cannon["enters"], true, "{cannon}");
+    assert_eq!(cannon["opening"]["code"], "B30");
+}
+
+#[tokio::test]
 async fn positions_the_explorer_does_not_cover_are_refused_by_code() {
     let app = app();
     let fen = "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1";

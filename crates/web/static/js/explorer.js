@@ -118,11 +118,15 @@ export class Explorer {
       tr.dataset.code = row.opening.code;
       tr.tabIndex = 0;
       const name = openingName(row.opening);
-      const cells = [row.move[notation] ?? row.move.wxf, row.opening.code, name,
+      // A move on the way to deeper codes shows the most general one and how many more.
+      const code = row.enters ? row.opening.code
+        : `→ ${row.opening.code}${row.toward.length > 1 ? ` +${row.toward.length - 1}` : ''}`;
+      const cells = [row.move[notation] ?? row.move.wxf, code, name,
         row.score_red ? this.options.score(row.score_red) : '—'];
       cells.forEach((text, i) => {
         const td = document.createElement('td');
         td.textContent = text;
+        if (i === 1 && !row.enters) td.title = row.toward.join(' ');
         if (i === 3) td.className = 'explorer-eval';
         tr.append(td);
       });

@@ -1,0 +1,84 @@
+// End-to-end test of the opening explorer: opened at the start it lists the Central Cannon
+// (炮二平五) with its code and an evaluation; a click on the row plays the move on the board,
+// the opening's name above the move list changes and the explorer goes on with Black's
+// answers; the names follow the language and the moves the notation.
+// The server is started by ./run and its address given in XIANGQI_URL.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './browser.js';
+
+const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+
+let browser;
+let page;
+
+before(async () => {
+  ({ context: browser, page } = await openApp(URL));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const explorer = () => page.locator('#explorer');
+const row = (iccs) => page.locator(`#explorer tr[data-move="${iccs}"]`);
+const ready = () => page.waitForSelector('#explorer[data-state="ready"]');
+
+test('the explorer lists the central cannon and a click plays it', async () => {
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.selectOption('[data-setting="notation"]', 'wxf');
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  assert.equal(await explorer().isHidden(), true, 'the explorer starts closed');
+
+  await page.click('[data-action="openings"]');
+  await ready();
+  assert.equal(await explorer().locator('h2').textContent(), 'Opening explorer');
+  const cannon = row('h2e2');
+  const cells = await cannon.locator('td').allTextContents();
+  assert.equal(cells[0], 'C2=5');
+  assert.equal(cells[1], 'B00');
+  assert.equal(cells[2], 'Central Cannon');
+  assert.match(cells[3], /^[+−]?\d+\.\d\d$|^[+−]M\d+$/, `an evaluation: ${cells[3]}`);
+  const order = await page.locator('#explorer tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.move));
+  assert.ok(order.indexOf('h2e2') < 4, `the central cannon among the first rows: ${order}`);
+  await page.screenshot({ path: 'screenshots/31-explorer.png' });
+
+  // Chinese: the moves in Chinese notation, the openings by their Chinese names.
+  await page.selectOption('[data-setting="language"]', 'zh');
+  await page.selectOption('[data-setting="notation"]', 'chinese');
+  assert.equal(await explorer().locator('h2').textContent(), '开局浏览');
+  const zh = await cannon.locator('td').allTextContents();
+  assert.equal(zh[0], '炮二平五');
+  assert.match(zh[2], /中炮/);
+  await page.selectOption('[data-setting="language"]', 'ru');
+  assert.equal(await explorer().locator('h2').textContent(), 'Справочник дебютов');
+  await page.selectOption('[data-setting="language"]', 'en');
+  await page.selectOption('[data-setting="notation"]', 'wxf');
+
+  assert.equal(await page.locator('#opening').isHidden(), true, 'no opening before the first move');
+  await row('h2e2').click();
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
+  assert.equal(await page.locator('#opening').textContent(), 'Opening: B00 Central Cannon');
+
+  // The explorer now answers for Black: the screen horse leads on to another code.
+  await page.waitForSelector('#explorer tr[data-move="h9g7"]');
+  const horse = await row('h9g7').locator('td').allTextContents();
+  assert.equal(horse[0], 'H8+7');
+  assert.notEqual(horse[1], 'B00');
+  await row('h9g7').click();
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
+  assert.equal(await page.locator('#opening').getAttribute('data-code'), horse[1]);
+
+  // 中炮对进左马 (B05) goes on by Black's moves only: no move of Red's changes it.
+  await page.waitForFunction(() => document.querySelector('#explorer .explorer-note')?.textContent === 'No move from here changes the opening.');
+
+  // Browsing back to the start shows the start's continuations again.
+  await page.keyboard.press('Home');
+  await page.waitForSelector('#explorer tr[data-move="h2e2"]');
+  await page.keyboard.press('End');
+  await page.waitForSelector('#explorer .explorer-note');
+  await page.click('[data-action="openings"]');
+  assert.equal(await explorer().isHidden(), true, 'the button closes the explorer');
+});
