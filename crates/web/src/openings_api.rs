@@ -21,7 +21,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
@@ -31,8 +31,8 @@ use xiangqi_teaching::openings::{self, Continuation, Opening};
 
 /// The explorer covers the first 20 moves of each side (40 plies).
 pub const EXPLORER_PLIES: usize = 40;
-/// Depth of the engine's look at each continuation.
-const EXPLORER_DEPTH: i32 = 8;
+/// Depth of the engine's search of the position after each continuation.
+const EXPLORER_DEPTH: i32 = 7;
 /// The longest the engine looks at all continuations together.
 const EXPLORER_TIME: Duration = Duration::from_millis(1500);
 
@@ -263,33 +263,50 @@ pub async fn explore(
         .filter_map(|c| found(current.as_ref(), &moves, c))
         .collect();
     let search_moves: Vec<Move> = found.iter().map(|c| c.mv).collect();
+    // Scores from Red's point of view, with the depth searched from the explored position.
     let scores: HashMap<Move, (Reported, i32)> = if search_moves.is_empty() {
         HashMap::new()
     } else {
-        let count = search_moves.len();
-        let request = xiangqi_engine::SearchRequest {
-            search_moves,
-            limits: SearchLimits {
-                depth: Some(EXPLORER_DEPTH),
-                movetime: Some(EXPLORER_TIME),
-                ..SearchLimits::default()
-            },
-            ..request
-        };
-        let result = run_search(&pool, &id, SearchKind::Analysis, &stop, move |engine| {
+        run_search(&pool, &id, SearchKind::Analysis, &stop, move |engine| {
             engine.set_options(EngineOptions {
                 level: Level::new(MAX_LEVEL),
-                multipv: count,
+                multipv: 1,
                 ..engine.options().clone()
             });
-            engine.think(&request, &mut |_| {})
+            // Each move searched on its own, so that one line's search does not shape the
+            // next one's; the moves left when the time is up get no evaluation.
+            let deadline = Instant::now() + EXPLORER_TIME;
+            let mut scores = HashMap::new();
+            for mv in search_moves {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                // The position after the move, searched for the other side.
+                let mut history = request.history.clone();
+                history.push(request.position.hash());
+                let mut history_moves = request.history_moves.clone();
+                history_moves.push(mv);
+                let request = xiangqi_engine::SearchRequest {
+                    position: request.position.after(mv),
+                    history,
+                    history_moves,
+                    limits: SearchLimits {
+                        depth: Some(EXPLORER_DEPTH),
+                        movetime: Some(left),
+                        ..SearchLimits::default()
+                    },
+                    ..request.clone()
+                };
+                let result = engine.think(&request, &mut |_| {});
+                if let Some(line) = result.lines.first() {
+                    let score_red = line.score.for_red(request.position.side_to_move());
+                    scores.insert(mv, (score_red, line.depth + 1));
+                }
+            }
+            scores
         })
-        .await?;
-        result
-            .lines
-            .iter()
-            .filter_map(|l| l.pv.first().map(|&m| (m, (l.score, l.depth))))
-            .collect()
+        .await?
     };
     let mover = pos.side_to_move();
     let mut rows: Vec<ExplorerRow> = found
@@ -308,7 +325,7 @@ pub async fn explore(
                     codes
                 },
                 lines: c.toward.iter().map(width).sum(),
-                score_red: seen.map(|(s, _)| s.for_red(mover).into()),
+                score_red: seen.map(|&(s, _)| s.into()),
                 depth: seen.map_or(0, |&(_, d)| d),
             }
         })
