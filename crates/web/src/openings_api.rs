@@ -26,7 +26,6 @@ use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
 use xiangqi_rules::{Color, Move, Position, Square};
-use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings::{self, Continuation, Opening};
 
 /// The explorer covers the first 20 moves of each side (40 plies).
@@ -78,19 +77,6 @@ pub struct Explorer {
     pub opening: Option<OpeningView>,
     /// The continuations, main lines first.
     pub rows: Vec<ExplorerRow>,
-}
-
-/// The page's view of `opening`.
-fn opening_view(opening: &Opening) -> OpeningView {
-    OpeningView {
-        code: opening.code,
-        name: opening.name,
-        variation: opening.variation,
-        family: Lang::ALL
-            .into_iter()
-            .map(|lang| (lang.code(), opening.family_name(lang)))
-            .collect(),
-    }
 }
 
 /// A step of the classification's lines from one code (none: the start) to another, with
@@ -315,7 +301,7 @@ pub async fn explore(
             let seen = scores.get(&c.mv);
             ExplorerRow {
                 mv: MoveView::new(&pos, c.mv),
-                opening: opening_view(&c.toward[0]),
+                opening: OpeningView::from(&c.toward[0]),
                 enters: c.enters,
                 toward: if c.enters {
                     Vec::new()
@@ -334,7 +320,7 @@ pub async fn explore(
     Ok(Json(Explorer {
         ply: moves.len(),
         version,
-        opening: current.as_ref().map(opening_view),
+        opening: current.as_ref().map(OpeningView::from),
         rows,
     }))
 }

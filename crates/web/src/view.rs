@@ -107,7 +107,13 @@ impl OpeningView {
     /// The opening of the moves `moves` played from `start`, when it has one.
     pub fn of(start: &Position, moves: &[Move]) -> Option<OpeningView> {
         let opening = openings::classify_from(start, moves).ok()??;
-        Some(OpeningView {
+        Some(OpeningView::from(&opening))
+    }
+}
+
+impl From<&openings::Opening> for OpeningView {
+    fn from(opening: &openings::Opening) -> OpeningView {
+        OpeningView {
             code: opening.code,
             name: opening.name,
             variation: opening.variation,
@@ -115,7 +121,7 @@ impl OpeningView {
                 .into_iter()
                 .map(|lang| (lang.code(), opening.family_name(lang)))
                 .collect(),
-        })
+        }
     }
 }
 
