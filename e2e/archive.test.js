@@ -7,59 +7,23 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { launch } from './browser.js';
+import { freePort, startServer, stopServer } from './server.js';
 
-const BINARY = fileURLToPath(new URL('../target/release/xiangqi', import.meta.url));
 /** Red mates with the chariot i0i9. */
 const MATE_IN_ONE = '3k5/2R6/9/9/9/9/9/9/9/4K3R w - - 0 1';
 const data = mkdtempSync(join(tmpdir(), 'xq-archive-'));
 let port;
 let server;
-let output = '';
 let browser;
 let page;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address();
-      probe.close(() => resolve(p));
-    });
-  });
-}
-
-/** Starts the server on `port` with the data folder; resolves once it prints its address. */
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, ['play', '--port', String(port), '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
-    output = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start: ${output}`)), 10000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (!/Games are|Your games/.test(output)) return;
-      clearTimeout(timer);
-      resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`the server stopped (${code}): ${output}`)));
-  });
-}
-
-/** Stops the server with `signal` (SIGKILL: no chance to tidy up). */
-function stopServer(signal = 'SIGTERM') {
-  if (!server || server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.once('exit', resolve);
-    server.kill(signal);
-  });
-}
+/** Starts the server on `port` with the data folder; resolves once it says where the games are. */
+const start = () => startServer(port, ['--data', data], /Games are|Your games/);
+const stop = (signal) => stopServer(server, signal);
 
 const url = () => `http://127.0.0.1:${port}/`;
 const moveCount = (p = page) => p.locator('#moves [data-ply]').count();
@@ -95,7 +59,7 @@ const rows = () => page.locator('.archive-list tbody tr').count();
 
 before(async () => {
   port = await freePort();
-  server = await startServer();
+  server = await start();
   ({ context: browser, page } = await launch());
   // The safety net's question would stop the scripted moves.
   await browser.addInitScript(() => {
@@ -109,12 +73,12 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  await stopServer();
+  await stop();
   rmSync(data, { recursive: true, force: true });
 });
 
 test('the server says where the games are kept', () => {
-  assert.match(output, new RegExp(`Your games are kept in ${join(data, 'games.sqlite3').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.match(server.output, new RegExp(`Your games are kept in ${join(data, 'games.sqlite3').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 });
 
 test('a game against the engine survives kill -9 of the server and a reload, and goes on in its row', async () => {
@@ -128,8 +92,8 @@ test('a game against the engine survives kill -9 of the server and a reload, and
   await waitMoves(4);
   const before = await waitArchive((g) => g.length === 1 && g[0].moves === 4, 'the game is saved with its 4 moves');
   assert.equal(before[0].finished, false);
-  await stopServer('SIGKILL');
-  server = await startServer();
+  await stop('SIGKILL');
+  server = await start();
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await moveCount(), 4, 'the moves are there');
@@ -211,12 +175,12 @@ test('My games filters by result, deletes after asking, exports all and imports 
 });
 
 test('a damaged database is said in Russian without English words and a move can still be played', async () => {
-  await stopServer();
+  await stop();
   writeFileSync(join(data, 'games.sqlite3'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31) % 253)));
   rmSync(join(data, 'games.sqlite3-wal'), { force: true });
   rmSync(join(data, 'games.sqlite3-shm'), { force: true });
-  server = await startServer();
-  assert.match(output, /Games are not kept: .*games\.sqlite3.*not a database or is damaged/);
+  server = await start();
+  assert.match(server.output, /Games are not kept: .*games\.sqlite3.*not a database or is damaged/);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   await page.selectOption('[data-setting="language"]', 'ru');

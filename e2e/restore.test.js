@@ -5,58 +5,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { launch } from './browser.js';
+import { freePort, startServer, stopServer } from './server.js';
 
-const BINARY = fileURLToPath(new URL('../target/release/xiangqi', import.meta.url));
 let port;
 let server;
 let browser;
 let page;
 let gameId = null;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address();
-      probe.close(() => resolve(p));
-    });
-  });
-}
-
-/** Starts the server on `port`; resolves once it prints its address. */
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, ['play', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start: ${output}`)), 10000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const address = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
-      if (!address) return;
-      clearTimeout(timer);
-      if (Number(address[1]) !== port) reject(new Error(`the server took port ${address[1]}, not ${port}`));
-      else resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`the server stopped (${code}): ${output}`)));
-  });
-}
-
-function stopServer() {
-  if (!server || server.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    server.once('exit', resolve);
-    server.kill();
-  });
-}
-
 async function restartServer() {
-  await stopServer();
-  server = await startServer();
+  await stopServer(server);
+  server = await startServer(port);
 }
 
 const url = () => `http://127.0.0.1:${port}/`;
@@ -68,7 +28,7 @@ const message = () => page.textContent('#message');
 
 before(async () => {
   port = await freePort();
-  server = await startServer();
+  server = await startServer(port);
   ({ context: browser, page } = await launch());
   page.on('pageerror', (e) => console.error('page error:', e.message));
   // The id of the game the page plays, as its requests name it.
@@ -82,7 +42,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  await stopServer();
+  await stopServer(server);
 });
 
 test('moves played before a restart stay, and play goes on without a word', async () => {
