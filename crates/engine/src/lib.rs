@@ -10,6 +10,7 @@ mod history;
 pub mod levels;
 mod limits;
 mod movepick;
+pub mod nnue;
 pub mod protocol;
 pub mod score;
 mod search;
