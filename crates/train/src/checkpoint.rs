@@ -1,0 +1,171 @@
+//! Training checkpoints: the float parameters, Adam's moments and the epochs done, so that a
+//! run can resume where it stopped.
+//!
+//! Layout (little-endian): `b"XQTC"`, `u32` version 1, `u32` hidden, `u32` epochs done,
+//! `u64` Adam steps, then parameters, first moments and second moments (`f32` each, one per
+//! parameter), then an FNV-1a 64 checksum of every byte before it.
+
+use crate::model::Network;
+use crate::optimiser::Adam;
+use crate::quantise::{fnv1a64, write_atomically};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 4] = b"XQTC";
+const VERSION: u32 = 1;
+const HEADER: usize = 4 + 4 + 4 + 4 + 8;
+
+/// A network with its optimiser state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The float network.
+    pub net: Network,
+    /// Adam's state.
+    pub adam: Adam,
+    /// Epochs finished.
+    pub epochs_done: usize,
+}
+
+/// Why a checkpoint could not be read or written.
+#[derive(Debug)]
+pub enum CheckpointError {
+    /// The file could not be read or written.
+    Io(PathBuf, std::io::Error),
+    /// The file is not a checkpoint of this version, or is damaged.
+    Invalid(PathBuf, String),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Io(path, e) => write!(f, "checkpoint {}: {e}", path.display()),
+            CheckpointError::Invalid(path, why) => {
+                write!(f, "checkpoint {}: {why}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+impl Checkpoint {
+    /// The checkpoint's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let n = self.net.params().len();
+        let mut out = Vec::with_capacity(HEADER + 12 * n + 8);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.net.hidden() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
+        out.extend_from_slice(&self.adam.steps.to_le_bytes());
+        for values in [self.net.params(), &self.adam.first, &self.adam.second] {
+            for v in values {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        let checksum = fnv1a64(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Reads a checkpoint from `bytes`; `path` names it in errors.
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
+        let invalid = |why: String| CheckpointError::Invalid(path.to_path_buf(), why);
+        if bytes.len() < HEADER + 8 || &bytes[..4] != MAGIC {
+            return Err(invalid("not a training checkpoint (no XQTC header)".into()));
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let version = u32_at(4);
+        if version != VERSION {
+            return Err(invalid(format!(
+                "version {version}, this trainer reads {VERSION}"
+            )));
+        }
+        let hidden = u32_at(8) as usize;
+        let epochs_done = u32_at(12) as usize;
+        let steps = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
+        let n = Network::param_count(hidden);
+        let expected = HEADER + 12 * n + 8;
+        if bytes.len() != expected {
+            return Err(invalid(format!(
+                "{} bytes, a checkpoint with hidden {hidden} has {expected}",
+                bytes.len()
+            )));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if u64::from_le_bytes(sum.try_into().unwrap()) != fnv1a64(body) {
+            return Err(invalid(
+                "checksum does not match: the file is damaged".into(),
+            ));
+        }
+        let floats = |k: usize| -> Vec<f32> {
+            body[HEADER + 4 * n * k..HEADER + 4 * n * (k + 1)]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        let net = Network::from_params(hidden, floats(0)).expect("length checked above");
+        let mut adam = Adam::new(n);
+        adam.first = floats(1);
+        adam.second = floats(2);
+        adam.steps = steps;
+        Ok(Checkpoint {
+            net,
+            adam,
+            epochs_done,
+        })
+    }
+
+    /// Reads the checkpoint at `path`.
+    pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(|e| CheckpointError::Io(path.to_path_buf(), e))?;
+        Checkpoint::from_bytes(path, &bytes)
+    }
+
+    /// Writes the checkpoint to `path` (through a temporary file).
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        write_atomically(path, &self.to_bytes())
+            .map_err(|e| CheckpointError::Io(path.to_path_buf(), e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint() -> Checkpoint {
+        let net = Network::random(16, 2);
+        let mut adam = Adam::new(net.params().len());
+        adam.first[3] = 0.25;
+        adam.second[5] = 0.5;
+        adam.steps = 42;
+        Checkpoint {
+            net,
+            adam,
+            epochs_done: 3,
+        }
+    }
+
+    #[test]
+    fn bytes_round_trip() {
+        let c = checkpoint();
+        let back = Checkpoint::from_bytes(Path::new("x"), &c.to_bytes()).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn damaged_or_foreign_files_are_refused_with_their_name() {
+        let mut bytes = checkpoint().to_bytes();
+        bytes[100] ^= 1;
+        let e = Checkpoint::from_bytes(Path::new("run.ckpt"), &bytes).unwrap_err();
+        assert!(
+            e.to_string().contains("run.ckpt") && e.to_string().contains("checksum"),
+            "{e}"
+        );
+        let e = Checkpoint::from_bytes(Path::new("net.xqnn"), b"XQNN\x01\0\0\0").unwrap_err();
+        assert!(e.to_string().contains("net.xqnn"), "{e}");
+        let mut short = checkpoint().to_bytes();
+        short.truncate(short.len() - 12);
+        assert!(Checkpoint::from_bytes(Path::new("a"), &short).is_err());
+    }
+}

@@ -1,0 +1,84 @@
+//! Adam: per-parameter step sizes from running averages of the gradient and its square.
+
+/// Adam's state: the running first and second moments and the step count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adam {
+    /// Exponential decay of the first moment.
+    pub beta1: f32,
+    /// Exponential decay of the second moment.
+    pub beta2: f32,
+    /// Added to the root of the second moment to keep steps finite.
+    pub epsilon: f32,
+    /// Running average of gradients.
+    pub first: Vec<f32>,
+    /// Running average of squared gradients.
+    pub second: Vec<f32>,
+    /// Steps taken so far.
+    pub steps: u64,
+}
+
+impl Adam {
+    /// Fresh state for `params` parameters with the usual constants (0.9, 0.999, 1e-8).
+    pub fn new(params: usize) -> Adam {
+        Adam {
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+            first: vec![0.0; params],
+            second: vec![0.0; params],
+            steps: 0,
+        }
+    }
+
+    /// One step of size `lr` along `grads`.
+    pub fn step(&mut self, params: &mut [f32], grads: &[f32], lr: f32) {
+        assert_eq!(params.len(), grads.len(), "one gradient per parameter");
+        assert_eq!(
+            params.len(),
+            self.first.len(),
+            "optimiser state sized for these parameters"
+        );
+        self.steps += 1;
+        let correction1 = 1.0 - self.beta1.powi(self.steps.min(i32::MAX as u64) as i32);
+        let correction2 = 1.0 - self.beta2.powi(self.steps.min(i32::MAX as u64) as i32);
+        let step_size = lr * correction2.sqrt() / correction1;
+        let (b1, b2, eps) = (self.beta1, self.beta2, self.epsilon);
+        for (((p, &g), m), v) in params
+            .iter_mut()
+            .zip(grads)
+            .zip(&mut self.first)
+            .zip(&mut self.second)
+        {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *p -= step_size * *m / (v.sqrt() + eps);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_step_moves_each_parameter_by_the_learning_rate_against_its_gradient() {
+        let mut adam = Adam::new(3);
+        let mut params = [1.0, 1.0, 1.0];
+        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.01);
+        assert!((params[0] - 0.99).abs() < 1e-5);
+        assert!((params[1] - 1.01).abs() < 1e-5);
+        assert_eq!(params[2], 1.0);
+    }
+
+    #[test]
+    fn minimises_a_quadratic() {
+        let mut adam = Adam::new(2);
+        let mut params = [3.0f32, -4.0];
+        for _ in 0..2000 {
+            let grads = [2.0 * (params[0] - 1.0), 2.0 * (params[1] + 2.0)];
+            adam.step(&mut params, &grads, 0.05);
+        }
+        assert!((params[0] - 1.0).abs() < 0.01, "{params:?}");
+        assert!((params[1] + 2.0).abs() < 0.01, "{params:?}");
+    }
+}
