@@ -3,6 +3,12 @@
 //!
 //! Architecture: `(1260 → H) × 2 perspectives → [side to move, other side] → SCReLU → 1`.
 
+pub mod accumulator;
 pub mod features;
+pub mod net;
+pub mod simd;
 
+pub use accumulator::AccumulatorStack;
 pub use features::{INPUTS, active_features, feature_index};
+pub use net::{FloatNetwork, Network, NetworkError};
+pub use simd::Backend;

@@ -1,0 +1,639 @@
+//! The network: its quantised weights, the file that holds them (read and written byte for
+//! byte as below), and the float form it is trained in.
+//!
+//! File layout, all little-endian:
+//! ```text
+//! b"XQNN"  u32 version = 1  u32 inputs = 1260  u32 hidden (multiple of 16)
+//! u32 scale = 400  u32 qa = 255  u32 qb = 64
+//! i16 ft_weights[inputs * hidden]   feature-major: feature f's row is [f*H .. f*H + H]
+//! i16 ft_bias[hidden]
+//! i16 out_weights[2 * hidden]       first H for the side to move, next H for the other
+//! i32 out_bias                      already multiplied by qa * qb
+//! u64 checksum                      FNV-1a 64 of every byte before it
+//! ```
+//! The loader also bounds the weights so that the integer evaluation cannot overflow:
+//! feature weights and biases within ±[`FT_LIMIT`] keep an accumulator (bias and at most 32
+//! pieces) inside i16; output weights within ±[`OUT_LIMIT`] keep `clamp · weight` inside i16;
+//! and at most [`MAX_HIDDEN`] hidden units keep every i32 lane of the output sum in range.
+
+use super::features::{INPUTS, MAX_ACTIVE, active_features};
+use super::simd::{Backend, CHUNK_LEN, Chunk};
+use crate::eval::Evaluator;
+use crate::score::{MATE_BOUND, Score};
+use std::fmt;
+use std::path::Path;
+use xiangqi_rules::{Color, Position};
+
+/// The first four bytes of a network file.
+pub const MAGIC: [u8; 4] = *b"XQNN";
+/// The file version this engine reads and writes.
+pub const VERSION: u32 = 1;
+/// Centipawns per unit of network output.
+pub const SCALE: u32 = 400;
+/// Quantisation of the feature layer: float weight × QA.
+pub const QA: u32 = 255;
+/// Quantisation of the output weights: float weight × QB.
+pub const QB: u32 = 64;
+/// The most hidden units per perspective the engine accepts.
+pub const MAX_HIDDEN: usize = 1024;
+/// The largest feature weight or bias, in quantised units: `(MAX_ACTIVE + 1) · FT_LIMIT`
+/// stays inside i16.
+pub const FT_LIMIT: i32 = i16::MAX as i32 / (MAX_ACTIVE as i32 + 1);
+/// The largest output weight, in quantised units: `QA · OUT_LIMIT` stays inside i16.
+pub const OUT_LIMIT: i32 = i16::MAX as i32 / QA as i32;
+/// The largest magnitude of a static evaluation, kept clear of mate scores.
+const MAX_EVAL: i64 = MATE_BOUND as i64 - 1;
+/// Bytes before the weights: magic and six u32 fields.
+const HEADER_BYTES: usize = 4 + 6 * 4;
+
+/// Why a network could not be read or built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file could not be read.
+    Io {
+        /// The path given.
+        path: String,
+        /// What the system said.
+        message: String,
+    },
+    /// The file does not start with `XQNN`.
+    NotANetwork,
+    /// A version other than [`VERSION`].
+    UnsupportedVersion(u32),
+    /// An input count other than [`INPUTS`].
+    WrongInputs(u32),
+    /// A hidden size that is zero, not a multiple of 16 or above [`MAX_HIDDEN`].
+    BadHidden(u32),
+    /// A quantisation constant or scale other than the one this engine uses.
+    WrongConstant {
+        /// `scale`, `qa` or `qb`.
+        name: &'static str,
+        /// The value found.
+        found: u32,
+        /// The value this engine uses.
+        expected: u32,
+    },
+    /// Fewer bytes than the header says.
+    Truncated {
+        /// Bytes the header calls for.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// More bytes than the header says.
+    TrailingBytes {
+        /// Bytes the header calls for.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// The stored checksum does not match the contents.
+    ChecksumMismatch {
+        /// The checksum in the file.
+        stored: u64,
+        /// The checksum of the bytes before it.
+        computed: u64,
+    },
+    /// A quantised weight outside the range that keeps the integer evaluation exact.
+    WeightOutOfRange {
+        /// Which array: `feature weight`, `feature bias` or `output weight`.
+        layer: &'static str,
+        /// Position in that array.
+        index: usize,
+        /// The quantised value.
+        value: i32,
+        /// The largest magnitude allowed.
+        limit: i32,
+    },
+    /// A float network whose array has the wrong length for its hidden size.
+    WrongShape {
+        /// Which array.
+        layer: &'static str,
+        /// The length its hidden size calls for.
+        expected: usize,
+        /// Its length.
+        got: usize,
+    },
+    /// A float weight that is NaN or infinite.
+    NotFinite {
+        /// Which array.
+        layer: &'static str,
+        /// Position in that array.
+        index: usize,
+    },
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::Io { path, message } => write!(f, "cannot read '{path}': {message}"),
+            NetworkError::NotANetwork => f.write_str("not a network file (no XQNN header)"),
+            NetworkError::UnsupportedVersion(v) => {
+                write!(
+                    f,
+                    "version {v} not supported (this engine reads version {VERSION})"
+                )
+            }
+            NetworkError::WrongInputs(n) => {
+                write!(
+                    f,
+                    "the network has {n} inputs; this engine's features are {INPUTS}"
+                )
+            }
+            NetworkError::BadHidden(h) => write!(
+                f,
+                "hidden size {h} is not a multiple of {CHUNK_LEN} between {CHUNK_LEN} and {MAX_HIDDEN}"
+            ),
+            NetworkError::WrongConstant {
+                name,
+                found,
+                expected,
+            } => write!(f, "{name} is {found}; this engine uses {expected}"),
+            NetworkError::Truncated { expected, got } => {
+                write!(f, "file truncated: expected {expected} bytes, got {got}")
+            }
+            NetworkError::TrailingBytes { expected, got } => {
+                write!(f, "file too long: expected {expected} bytes, got {got}")
+            }
+            NetworkError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "checksum mismatch: the file says {stored:016x}, its contents give {computed:016x}"
+            ),
+            NetworkError::WeightOutOfRange {
+                layer,
+                index,
+                value,
+                limit,
+            } => write!(
+                f,
+                "{layer} {index} is {value} in quantised units, outside ±{limit}"
+            ),
+            NetworkError::WrongShape {
+                layer,
+                expected,
+                got,
+            } => write!(f, "{layer}s: expected {expected} values, got {got}"),
+            NetworkError::NotFinite { layer, index } => {
+                write!(f, "{layer} {index} is not a finite number")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// FNV-1a 64 of `bytes`: the network file's checksum.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// The file size for `hidden` units.
+const fn file_size(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+}
+
+/// A quantised network, ready to evaluate. Rows are stored in aligned [`Chunk`]s.
+#[derive(Clone)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden / 16` chunks.
+    ft_weights: Vec<Chunk>,
+    ft_bias: Vec<Chunk>,
+    /// `2 · hidden / 16` chunks: the side to move's half, then the other side's.
+    out_weights: Vec<Chunk>,
+    out_bias: i32,
+    backend: Backend,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &self.hidden)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads little-endian values from a byte slice whose length was checked beforehand.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0; N];
+        out.copy_from_slice(&self.bytes[self.at..self.at + N]);
+        self.at += N;
+        out
+    }
+
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+
+    fn chunks(&mut self, values: usize) -> Vec<Chunk> {
+        let mut out = vec![Chunk::default(); values / CHUNK_LEN];
+        for chunk in &mut out {
+            for v in &mut chunk.0 {
+                *v = i16::from_le_bytes(self.take());
+            }
+        }
+        out
+    }
+}
+
+fn check_range(layer: &'static str, chunks: &[Chunk], limit: i32) -> Result<(), NetworkError> {
+    let values = chunks.iter().flat_map(|c| c.0);
+    for (index, v) in values.enumerate() {
+        if i32::from(v).abs() > limit {
+            return Err(NetworkError::WeightOutOfRange {
+                layer,
+                index,
+                value: i32::from(v),
+                limit,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
+    if hidden == 0 || hidden % CHUNK_LEN != 0 || hidden > MAX_HIDDEN {
+        return Err(NetworkError::BadHidden(hidden.min(u32::MAX as usize) as u32));
+    }
+    Ok(())
+}
+
+impl Network {
+    /// Reads a network file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Network, NetworkError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// Reads a network from the bytes of a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < MAGIC.len() || bytes[..4] != MAGIC {
+            return Err(NetworkError::NotANetwork);
+        }
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetworkError::Truncated {
+                expected: HEADER_BYTES,
+                got: bytes.len(),
+            });
+        }
+        let mut r = Reader { bytes, at: 4 };
+        let version = r.u32();
+        if version != VERSION {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let inputs = r.u32();
+        if inputs as usize != INPUTS {
+            return Err(NetworkError::WrongInputs(inputs));
+        }
+        let hidden_field = r.u32();
+        let hidden = hidden_field as usize;
+        check_hidden(hidden)?;
+        let expected = file_size(hidden);
+        if bytes.len() < expected {
+            return Err(NetworkError::Truncated {
+                expected,
+                got: bytes.len(),
+            });
+        }
+        if bytes.len() > expected {
+            return Err(NetworkError::TrailingBytes {
+                expected,
+                got: bytes.len(),
+            });
+        }
+        let body = expected - 8;
+        let stored = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
+        let computed = fnv1a64(&bytes[..body]);
+        if stored != computed {
+            return Err(NetworkError::ChecksumMismatch { stored, computed });
+        }
+        for (name, expected) in [("scale", SCALE), ("qa", QA), ("qb", QB)] {
+            let found = r.u32();
+            if found != expected {
+                return Err(NetworkError::WrongConstant {
+                    name,
+                    found,
+                    expected,
+                });
+            }
+        }
+        let ft_weights = r.chunks(INPUTS * hidden);
+        let ft_bias = r.chunks(hidden);
+        let out_weights = r.chunks(2 * hidden);
+        let out_bias = i32::from_le_bytes(r.take());
+        Network::checked(hidden, ft_weights, ft_bias, out_weights, out_bias)
+    }
+
+    fn checked(
+        hidden: usize,
+        ft_weights: Vec<Chunk>,
+        ft_bias: Vec<Chunk>,
+        out_weights: Vec<Chunk>,
+        out_bias: i32,
+    ) -> Result<Network, NetworkError> {
+        check_range("feature weight", &ft_weights, FT_LIMIT)?;
+        check_range("feature bias", &ft_bias, FT_LIMIT)?;
+        check_range("output weight", &out_weights, OUT_LIMIT)?;
+        Ok(Network {
+            hidden,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            backend: Backend::detect(),
+        })
+    }
+
+    /// The network file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for v in [VERSION, INPUTS as u32, self.hidden as u32, SCALE, QA, QB] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for chunks in [&self.ft_weights, &self.ft_bias, &self.out_weights] {
+            for v in chunks.iter().flat_map(|c| c.0) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        let checksum = fnv1a64(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Quantises a float network: feature weights and biases × QA, output weights × QB,
+    /// output bias × QA·QB, each rounded to the nearest integer.
+    pub fn from_float(float: &FloatNetwork) -> Result<Network, NetworkError> {
+        let hidden = float.hidden;
+        check_hidden(hidden)?;
+        let shapes = [
+            ("feature weight", &float.ft_weights, INPUTS * hidden),
+            ("feature bias", &float.ft_bias, hidden),
+            ("output weight", &float.out_weights, 2 * hidden),
+        ];
+        for (layer, values, expected) in shapes {
+            if values.len() != expected {
+                return Err(NetworkError::WrongShape {
+                    layer,
+                    expected,
+                    got: values.len(),
+                });
+            }
+            if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+                return Err(NetworkError::NotFinite { layer, index });
+            }
+        }
+        if !float.out_bias.is_finite() {
+            return Err(NetworkError::NotFinite {
+                layer: "output bias",
+                index: 0,
+            });
+        }
+        let quantise = |values: &[f32], factor: u32| -> Vec<Chunk> {
+            let mut out = vec![Chunk::default(); values.len() / CHUNK_LEN];
+            for (chunk, source) in out.iter_mut().zip(values.chunks_exact(CHUNK_LEN)) {
+                for (v, &w) in chunk.0.iter_mut().zip(source) {
+                    // Float-to-integer casts saturate; the range check below reports it.
+                    *v = (w * factor as f32).round() as i16;
+                }
+            }
+            out
+        };
+        Network::checked(
+            hidden,
+            quantise(&float.ft_weights, QA),
+            quantise(&float.ft_bias, QA),
+            quantise(&float.out_weights, QB),
+            (float.out_bias * (QA * QB) as f32).round() as i32,
+        )
+    }
+
+    /// Hidden units per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The kernels this network's evaluations run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The same network running on `backend` (to compare the AVX2 and scalar kernels).
+    pub fn with_backend(mut self, backend: Backend) -> Network {
+        self.backend = backend;
+        self
+    }
+
+    /// Chunks in one accumulator.
+    pub(super) fn chunks(&self) -> usize {
+        self.hidden / CHUNK_LEN
+    }
+
+    /// The weights of input `feature`.
+    #[inline]
+    pub(super) fn row(&self, feature: usize) -> &[Chunk] {
+        let n = self.chunks();
+        &self.ft_weights[feature * n..feature * n + n]
+    }
+
+    /// Fills `acc` from scratch with `perspective`'s view of `pos`.
+    pub fn refresh(&self, pos: &Position, perspective: Color, acc: &mut [Chunk]) {
+        acc.copy_from_slice(&self.ft_bias);
+        let mut features = Vec::with_capacity(MAX_ACTIVE);
+        active_features(pos, perspective, &mut features);
+        for f in features {
+            self.backend.add(acc, self.row(f));
+        }
+    }
+
+    /// The accumulator of `perspective`'s view of `pos`, computed from scratch, as plain
+    /// values (for tests and tools).
+    pub fn accumulator_values(&self, pos: &Position, perspective: Color) -> Vec<i16> {
+        let mut acc = vec![Chunk::default(); self.chunks()];
+        self.refresh(pos, perspective, &mut acc);
+        acc.iter().flat_map(|c| c.0).collect()
+    }
+
+    /// The evaluation in centipawns from the accumulators of the side to move (`us`) and of
+    /// the other side (`them`).
+    #[inline]
+    pub fn evaluate_accumulators(&self, us: &[Chunk], them: &[Chunk]) -> Score {
+        let sum = self.backend.output(us, them, &self.out_weights);
+        let qa = i64::from(QA);
+        let cp = (sum / qa + i64::from(self.out_bias)) * i64::from(SCALE) / (qa * i64::from(QB));
+        cp.clamp(-MAX_EVAL, MAX_EVAL) as Score
+    }
+}
+
+/// A from-scratch evaluation (two refreshes); the search keeps accumulators instead.
+impl Evaluator for Network {
+    fn evaluate(&self, pos: &Position) -> Score {
+        let us = pos.side_to_move();
+        let mut acc_us = vec![Chunk::default(); self.chunks()];
+        let mut acc_them = vec![Chunk::default(); self.chunks()];
+        self.refresh(pos, us, &mut acc_us);
+        self.refresh(pos, us.opponent(), &mut acc_them);
+        self.evaluate_accumulators(&acc_us, &acc_them)
+    }
+}
+
+/// A network in floats, as it is trained: what [`Network::from_float`] quantises.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// Hidden units per perspective (a multiple of 16).
+    pub hidden: usize,
+    /// `INPUTS × hidden`, feature-major: feature f's weights are `[f*hidden .. f*hidden + hidden]`.
+    pub ft_weights: Vec<f32>,
+    /// `hidden` biases of the feature layer.
+    pub ft_bias: Vec<f32>,
+    /// `2 × hidden`: the side to move's half first.
+    pub out_weights: Vec<f32>,
+    /// The output bias.
+    pub out_bias: f32,
+}
+
+impl FloatNetwork {
+    /// A network of `hidden` units with every weight drawn uniformly from `±ft_range`
+    /// (feature layer) and `±out_range` (output layer) by a generator seeded with `seed`;
+    /// for tests and speed measurements.
+    pub fn random(hidden: usize, seed: u64, ft_range: f32, out_range: f32) -> FloatNetwork {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = |range: f32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ((x >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * range
+        };
+        FloatNetwork {
+            hidden,
+            ft_weights: (0..INPUTS * hidden).map(|_| next(ft_range)).collect(),
+            ft_bias: (0..hidden).map(|_| next(ft_range)).collect(),
+            out_weights: (0..2 * hidden).map(|_| next(out_range)).collect(),
+            out_bias: next(out_range),
+        }
+    }
+
+    /// The accumulator of `perspective`'s view of `pos` before activation.
+    pub fn accumulator(&self, pos: &Position, perspective: Color) -> Vec<f32> {
+        let mut acc = self.ft_bias.clone();
+        let mut features = Vec::with_capacity(MAX_ACTIVE);
+        active_features(pos, perspective, &mut features);
+        for f in features {
+            let row = &self.ft_weights[f * self.hidden..(f + 1) * self.hidden];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// The raw output `y` for the side to move of `pos` (centipawns are `y · SCALE`).
+    pub fn output(&self, pos: &Position) -> f32 {
+        let us = pos.side_to_move();
+        let screlu = |a: f32| {
+            let c = a.clamp(0.0, 1.0);
+            c * c
+        };
+        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        let dot = |acc: Vec<f32>, w: &[f32]| -> f32 {
+            acc.iter().zip(w).map(|(a, w)| screlu(*a) * w).sum()
+        };
+        dot(self.accumulator(pos, us), w_us)
+            + dot(self.accumulator(pos, us.opponent()), w_them)
+            + self.out_bias
+    }
+
+    /// The evaluation in centipawns from the side to move's view.
+    pub fn evaluate_cp(&self, pos: &Position) -> f32 {
+        self.output(pos) * SCALE as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Network {
+        Network::from_float(&FloatNetwork::random(32, 7, 0.5, 1.98)).unwrap()
+    }
+
+    #[test]
+    fn the_limits_keep_the_integer_sums_in_range() {
+        assert_eq!(FT_LIMIT, 992);
+        assert!((MAX_ACTIVE as i32 + 1) * FT_LIMIT <= i32::from(i16::MAX));
+        assert_eq!(OUT_LIMIT, 128);
+        assert!(QA as i32 * OUT_LIMIT <= i32::from(i16::MAX));
+        // Each i32 lane of the AVX2 output sums MAX_HIDDEN / 4 products.
+        let product = i64::from(QA * QA) * i64::from(OUT_LIMIT);
+        assert!((MAX_HIDDEN as i64 / 4) * product <= i64::from(i32::MAX));
+    }
+
+    #[test]
+    fn a_written_network_reads_back_the_same() {
+        let net = small();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(32));
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        let pos = Position::startpos();
+        assert_eq!(back.evaluate(&pos), net.evaluate(&pos));
+    }
+
+    #[test]
+    fn quantising_rounds_to_the_nearest_step() {
+        let mut float = FloatNetwork::random(16, 1, 0.0, 0.0);
+        float.ft_weights[0] = 0.5; // 127.5 → 128
+        float.ft_bias[1] = -0.1; // −25.5 → −26
+        float.out_weights[2] = 1.98; // 126.72 → 127
+        float.out_bias = 0.25; // 4080
+        let net = Network::from_float(&float).unwrap();
+        assert_eq!(net.ft_weights[0].0[0], 128);
+        assert_eq!(net.ft_bias[0].0[1], -26);
+        assert_eq!(net.out_weights[0].0[2], 127);
+        assert_eq!(net.out_bias, 4080);
+    }
+
+    #[test]
+    fn weights_that_could_overflow_are_refused() {
+        let mut float = FloatNetwork::random(16, 1, 0.1, 0.1);
+        float.out_weights[5] = 2.5;
+        assert_eq!(
+            Network::from_float(&float).unwrap_err(),
+            NetworkError::WeightOutOfRange {
+                layer: "output weight",
+                index: 5,
+                value: 160,
+                limit: OUT_LIMIT,
+            }
+        );
+        let mut float = FloatNetwork::random(16, 1, 0.1, 0.1);
+        float.ft_weights[3] = f32::NAN;
+        assert!(matches!(
+            Network::from_float(&float),
+            Err(NetworkError::NotFinite { index: 3, .. })
+        ));
+        let mut float = FloatNetwork::random(16, 1, 0.1, 0.1);
+        float.hidden = 24;
+        assert_eq!(
+            Network::from_float(&float).unwrap_err(),
+            NetworkError::BadHidden(24)
+        );
+    }
+}
