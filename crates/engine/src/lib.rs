@@ -13,6 +13,7 @@ mod limits;
 mod movepick;
 pub mod nnue;
 pub mod protocol;
+pub mod random;
 pub mod score;
 mod search;
 mod see;
