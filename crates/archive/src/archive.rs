@@ -85,6 +85,11 @@ impl Archive {
         Ok(Archive { conn, path })
     }
 
+    /// The connection, for the requests kept in other modules of this crate.
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path

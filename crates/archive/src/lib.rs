@@ -9,6 +9,8 @@
 //! - Each game is stored as its record in PGN (ICCS moves) written by `xiangqi_records`, so
 //!   that comments, variations and review glyphs survive, with the fields a list filters and
 //!   sorts on in their own columns.
+//! - The opening trainer's progress: one [`TrainerCard`] per line, side and branch, saved
+//!   and listed ([`Archive::trainer_cards`], [`Archive::save_trainer_card`]).
 //! - [`ArchiveError`] says what is wrong and where: a folder that cannot be made, a file that
 //!   is no database or is damaged, a schema newer than this program knows.
 
@@ -16,9 +18,11 @@ mod archive;
 mod entry;
 mod error;
 mod schema;
+mod trainer;
 
 pub use archive::{Archive, BUSY_TIMEOUT, new_key};
 pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame};
 pub use error::ArchiveError;
 pub use schema::SCHEMA_VERSION;
+pub use trainer::TrainerCard;
 pub use xiangqi_records::GameResult;

@@ -28,6 +28,18 @@ const MIGRATIONS: &[&str] = &[
         review      TEXT
     );
     CREATE INDEX games_by_date ON games (date DESC, created_ms DESC, id DESC);",
+    // 2: the opening trainer's cards, one per line, side and branch.
+    "CREATE TABLE trainer_cards (
+        line        TEXT    NOT NULL,
+        side        TEXT    NOT NULL,
+        branch      TEXT    NOT NULL,
+        box         INTEGER NOT NULL,
+        reps        INTEGER NOT NULL,
+        lapses      INTEGER NOT NULL,
+        due_ms      INTEGER NOT NULL,
+        last_ms     INTEGER NOT NULL,
+        PRIMARY KEY (line, side, branch)
+    );",
 ];
 
 /// The newest schema version this program knows.
