@@ -4,6 +4,7 @@
 
 pub mod checkpoint;
 pub mod dataset;
+pub mod loader;
 pub mod model;
 pub mod optimiser;
 pub mod quantise;

@@ -1,1 +1,192 @@
-fn main() {}
+//! `xiangqi-train`: trains the NNUE evaluation from `xiangqi datagen` files and writes the
+//! quantised network (and a checkpoint to resume from) after every epoch.
+
+use clap::Parser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use xiangqi_train::checkpoint::Checkpoint;
+use xiangqi_train::loader::{LoadSettings, load_files};
+use xiangqi_train::model::Network;
+use xiangqi_train::optimiser::Adam;
+use xiangqi_train::quantise::write_network;
+use xiangqi_train::train::{TrainConfig, Trainer};
+
+/// Train the engine's NNUE evaluation on self-play data.
+#[derive(Parser, Debug)]
+#[command(name = "xiangqi-train", version)]
+struct Args {
+    /// Data files written by `xiangqi datagen`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Neurons per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    hidden: usize,
+    /// Epochs to train (a resumed run continues up to this epoch).
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Learning rate (Adam).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Multiply the learning rate by --lr-gamma after every this many epochs (0: never).
+    #[arg(long, default_value_t = 8)]
+    lr_step: usize,
+    /// Factor of each learning-rate drop.
+    #[arg(long, default_value_t = 0.3)]
+    lr_gamma: f32,
+    /// Weight of the search score in the target; the game result gets 1 − lambda.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Threads computing gradients (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the initial weights, the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also train on every position mirrored left to right.
+    #[arg(long)]
+    mirror: bool,
+    /// Fraction of games held out to measure the validation loss.
+    #[arg(long, default_value_t = 0.02)]
+    val_fraction: f64,
+    /// Drop the first this many plies of every game.
+    #[arg(long, default_value_t = 0)]
+    skip_plies: usize,
+    /// The quantised network to write (rewritten after every epoch).
+    #[arg(long)]
+    out: PathBuf,
+    /// The checkpoint to write after every epoch (default: the --out path with `.ckpt` added).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Continue from this checkpoint instead of random weights.
+    #[arg(long)]
+    resume: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    match run(Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xiangqi-train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Args) -> Result<(), String> {
+    if args.hidden == 0 || args.hidden % 16 != 0 {
+        return Err(format!(
+            "--hidden {} is not a positive multiple of 16",
+            args.hidden
+        ));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+    }
+    if !(0.0..1.0).contains(&args.val_fraction) {
+        return Err(format!(
+            "--val-fraction {} is not in [0, 1)",
+            args.val_fraction
+        ));
+    }
+    if args.batch == 0 {
+        return Err("--batch must be at least 1".into());
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let checkpoint_path = args.checkpoint.clone().unwrap_or_else(|| {
+        let mut p = args.out.clone().into_os_string();
+        p.push(".ckpt");
+        PathBuf::from(p)
+    });
+    let (net, adam, epochs_done) = match &args.resume {
+        Some(path) => {
+            let c = Checkpoint::load(path).map_err(|e| e.to_string())?;
+            if c.net.hidden() != args.hidden {
+                return Err(format!(
+                    "checkpoint {} has hidden {}, but --hidden is {}",
+                    path.display(),
+                    c.net.hidden(),
+                    args.hidden
+                ));
+            }
+            println!(
+                "resuming from {} after epoch {}",
+                path.display(),
+                c.epochs_done
+            );
+            (c.net, c.adam, c.epochs_done)
+        }
+        None => {
+            let net = Network::random(args.hidden, args.seed);
+            let adam = Adam::new(net.params().len());
+            (net, adam, 0)
+        }
+    };
+
+    let load_start = Instant::now();
+    let settings = LoadSettings {
+        skip_plies: args.skip_plies,
+        mirror: args.mirror,
+        validation_fraction: args.val_fraction,
+        seed: args.seed,
+    };
+    let (split, counts) = load_files(&args.data, &settings, |w| eprintln!("warning: {w}"))
+        .map_err(|e| e.to_string())?;
+    println!("{counts}");
+    println!(
+        "training on {} positions, validating on {} (loaded in {:.1}s)",
+        split.train.len(),
+        split.validation.len(),
+        load_start.elapsed().as_secs_f64()
+    );
+    if split.train.is_empty() {
+        return Err("no training positions left after filtering".into());
+    }
+
+    let config = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lr_step: args.lr_step,
+        lr_gamma: args.lr_gamma,
+        lambda: args.lambda,
+        threads,
+        seed: args.seed,
+    };
+    println!(
+        "hidden {}  batch {}  lr {}  lambda {}  threads {}  epochs {}..={}",
+        args.hidden,
+        args.batch,
+        args.lr,
+        args.lambda,
+        threads,
+        epochs_done + 1,
+        args.epochs
+    );
+    let mut trainer = Trainer::new(net, adam, epochs_done, config);
+    trainer.run(&split.train, &split.validation, |trainer, report| {
+        println!("{report}");
+        let checkpoint = Checkpoint {
+            net: trainer.net.clone(),
+            adam: trainer.adam.clone(),
+            epochs_done: trainer.epochs_done,
+        };
+        checkpoint
+            .save(&checkpoint_path)
+            .map_err(|e| e.to_string())?;
+        write_network(&args.out, &trainer.net)
+            .map_err(|e| format!("writing {}: {e}", args.out.display()))
+    })?;
+    println!(
+        "network written to {}, checkpoint to {}",
+        args.out.display(),
+        checkpoint_path.display()
+    );
+    Ok(())
+}
