@@ -2,6 +2,7 @@
 
 mod commands;
 mod convert;
+mod datagen;
 mod judge;
 mod match_cmd;
 mod opening;
@@ -79,6 +80,9 @@ enum Command {
     Match(Box<match_cmd::MatchArgs>),
     /// Play in the browser: serve the app on 127.0.0.1 (the default with no subcommand).
     Play(play::PlayArgs),
+    /// Self-play training data for the learned evaluation: games at a node budget from
+    /// balanced random starts, written to a compact file that a rerun continues.
+    Datagen(datagen::DatagenArgs),
     /// Puzzles: mine and prove them (`generate`), re-run the proofs (`verify`), print the
     /// shipped set (`export`).
     Puzzles(puzzles::PuzzlesArgs),
@@ -118,6 +122,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Match(args)) => match_cmd::run(*args),
         Some(Command::Puzzles(args)) => puzzles::run(&args),
+        Some(Command::Datagen(args)) => datagen::run_datagen(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,7 @@
 //! Data generation runs: the file they write, resuming after a kill, and refusing a file that
 //! is not theirs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use xiangqi_engine::datagen::{
     AdjudicationRules, DataReader, Event, RunError, RunSettings, SelfPlaySettings, Tally, Target,
@@ -35,13 +35,13 @@ fn settings(target: Target, threads: usize) -> RunSettings {
 }
 
 /// Runs to `target` and returns the tally and the events.
-fn generate(path: &PathBuf, target: Target, threads: usize) -> (Tally, Vec<Event>) {
+fn generate(path: &Path, target: Target, threads: usize) -> (Tally, Vec<Event>) {
     let mut events = Vec::new();
     let tally = run(path, &settings(target, threads), &mut |e| events.push(e)).unwrap();
     (tally, events)
 }
 
-fn read_tally(path: &PathBuf) -> Tally {
+fn read_tally(path: &Path) -> Tally {
     let mut tally = Tally::default();
     for game in DataReader::open(path).unwrap() {
         let game = game.unwrap();

@@ -1,0 +1,98 @@
+//! `xiangqi datagen` as a user runs it.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use support::xiangqi;
+use xiangqi_engine::datagen::DataReader;
+
+/// A fresh path in the temporary folder for `name`.
+fn temp_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-cli-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn datagen(out: &Path, games: &str) -> std::process::Output {
+    let out = out.to_str().unwrap();
+    let args = [
+        "datagen",
+        "--out",
+        out,
+        "--games",
+        games,
+        "--nodes",
+        "500",
+        "--threads",
+        "1",
+    ];
+    xiangqi(&args)
+}
+
+/// The games in the file, each checked by the reader.
+fn read_games(path: &Path) -> Vec<xiangqi_engine::datagen::GameRecord> {
+    DataReader::open(path)
+        .unwrap()
+        .map(|g| g.unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn datagen_writes_games_the_reader_reads_and_a_rerun_appends() {
+    let path = temp_file("run.xqdg");
+    let out = datagen(&path, "2");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("positions/s"), "{stderr}");
+    let first = read_games(&path);
+    assert_eq!(first.len(), 2);
+    assert!(first.iter().all(|g| !g.plies.is_empty()));
+    let positions: usize = first.iter().map(|g| g.plies.len()).sum();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("2 games, {positions} positions in {}", path.display())
+    );
+
+    let out = datagen(&path, "3");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("continuing after 2 games, {positions} positions")),
+        "{stderr}"
+    );
+    let all = read_games(&path);
+    assert_eq!(all.len(), 3);
+    assert_eq!(all[..2], first[..]);
+}
+
+#[test]
+fn datagen_refuses_a_file_that_is_not_its_own() {
+    let path = temp_file("garbage.bin");
+    let garbage: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
+    std::fs::write(&path, &garbage).unwrap();
+    let out = datagen(&path, "1");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is not a datagen file"), "{stderr}");
+    assert!(stderr.contains("garbage.bin"), "{stderr}");
+    assert_eq!(std::fs::read(&path).unwrap(), garbage);
+}
+
+#[test]
+fn datagen_explains_bad_arguments() {
+    let path = temp_file("unused.xqdg");
+    let out = xiangqi(&[
+        "datagen",
+        "--out",
+        path.to_str().unwrap(),
+        "--random-plies",
+        "9-3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--random-plies"), "{stderr}");
+    assert!(stderr.contains("larger than the second"), "{stderr}");
+    assert!(!path.exists());
+}
