@@ -7,9 +7,10 @@
 
 use crate::model::Network;
 use crate::optimiser::Adam;
-use crate::quantise::{fnv1a64, write_atomically};
+use crate::quantise::write_atomically;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use xiangqi_engine::nnue::net::fnv1a64;
 
 const MAGIC: &[u8; 4] = b"XQTC";
 const VERSION: u32 = 1;
