@@ -191,6 +191,46 @@ fn families_are_named_in_english_and_russian() {
         "Same Direction Cannons"
     );
     assert_eq!(by_code("A10").unwrap().title(Lang::Ru), "Дебют слона");
+    // Names as English-language Xiangqi writing spells them (sources in families.tsv).
+    assert_eq!(
+        by_code("A60").unwrap().title(Lang::En),
+        "Cross Palace Cannon"
+    );
+    assert_eq!(
+        by_code("B31").unwrap().title(Lang::En),
+        "Central Cannon vs Sandwiched Horse Defense"
+    );
+    assert_eq!(
+        by_code("A04").unwrap().title(Lang::En),
+        "Riverbank Cannon Opening"
+    );
+}
+
+#[test]
+fn every_family_name_says_where_it_comes_from() {
+    let mut seen = std::collections::BTreeSet::new();
+    for o in all() {
+        let f = o.family;
+        if !seen.insert(f.key.as_str()) {
+            continue;
+        }
+        assert!(!f.en_source.trim().is_empty(), "{}: English source", f.key);
+        assert!(!f.ru_source.trim().is_empty(), "{}: Russian source", f.key);
+    }
+    assert!(seen.len() >= 20, "only {} families", seen.len());
+    let central = &by_code("C48").unwrap().family;
+    assert!(
+        central.en_source.contains("shakki.info"),
+        "{}",
+        central.en_source
+    );
+    assert!(
+        by_code("A60")
+            .unwrap()
+            .family
+            .en_source
+            .contains("xqinenglish.com")
+    );
 }
 
 #[test]

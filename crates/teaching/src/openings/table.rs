@@ -41,6 +41,10 @@ pub struct Family {
     pub en: String,
     /// The Russian name, e.g. `Центральная пушка против ширмы из коней`.
     pub ru: String,
+    /// Where the English name comes from: the citation of its source in `families.tsv`.
+    pub en_source: String,
+    /// Where the Russian name comes from: the citation of its source in `families.tsv`.
+    pub ru_source: String,
 }
 
 /// A move a step needs: any of `moves`, among the side's first `within` moves.
@@ -136,25 +140,65 @@ pub fn all_codes() -> impl Iterator<Item = String> {
 type CodeRanges = Vec<(String, String)>;
 
 fn parse_families() -> Result<(Vec<Family>, CodeRanges), TableError> {
+    parse_families_text(FAMILIES)
+}
+
+/// The sources that `families.tsv` defines in its comments, one a line:
+/// `# source <key>: <citation>`, keyed by `key`.
+fn family_sources(text: &str) -> Result<HashMap<&str, &str>, TableError> {
+    let mut sources = HashMap::new();
+    for (i, l) in text.lines().enumerate() {
+        let Some(rest) = l.strip_prefix("# source ") else {
+            continue;
+        };
+        let err = |message: String| TableError {
+            file: "families.tsv",
+            line: i + 1,
+            message,
+        };
+        let (key, citation) = rest
+            .split_once(':')
+            .ok_or_else(|| err("a source needs `<key>: <citation>`".into()))?;
+        let (key, citation) = (key.trim(), citation.trim());
+        if key.is_empty() || citation.is_empty() {
+            return Err(err("a source needs a key and a citation".into()));
+        }
+        if sources.insert(key, citation).is_some() {
+            return Err(err(format!("source {key} is defined twice")));
+        }
+    }
+    Ok(sources)
+}
+
+fn parse_families_text(text: &str) -> Result<(Vec<Family>, CodeRanges), TableError> {
+    let sources = family_sources(text)?;
     let mut families = Vec::new();
     let mut ranges = Vec::new();
-    for (line, cols) in data_lines(FAMILIES) {
+    for (line, cols) in data_lines(text) {
         let err = |message: String| TableError {
             file: "families.tsv",
             line,
             message,
         };
-        let [key, first, last, zh, en, ru] = cols[..] else {
-            return Err(err(format!("expected 6 columns, found {}", cols.len())));
+        let [key, first, last, zh, en, ru, en_source, ru_source] = cols[..] else {
+            return Err(err(format!("expected 8 columns, found {}", cols.len())));
         };
         if [key, zh, en, ru].iter().any(|s| s.trim().is_empty()) {
             return Err(err("a name is empty".into()));
         }
+        let cite = |source: &str| {
+            sources
+                .get(source)
+                .map(|c| c.to_string())
+                .ok_or_else(|| err(format!("source {source:?} is not defined in the file")))
+        };
         families.push(Family {
             key: key.into(),
             zh: zh.into(),
             en: en.into(),
             ru: ru.into(),
+            en_source: cite(en_source)?,
+            ru_source: cite(ru_source)?,
         });
         ranges.push((first.to_string(), last.to_string()));
     }
@@ -353,4 +397,52 @@ pub fn table() -> &'static Table {
 pub fn mirrored(m: Move) -> Move {
     let flip = |s: Square| Square::new(8 - s.file(), s.rank()).unwrap_or(s);
     Move::new(flip(m.from()), flip(m.to()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCES: &str =
+        "# source a: Author, \"A page\", example.org\n# source b: our translation\n";
+
+    #[test]
+    fn each_family_name_carries_the_citation_of_its_source() {
+        let text = format!("{SOURCES}x\tA00\tA00\t其他\tOther\tПрочие\ta\tb\n");
+        let (families, ranges) = parse_families_text(&text).unwrap();
+        assert_eq!(families[0].en_source, "Author, \"A page\", example.org");
+        assert_eq!(families[0].ru_source, "our translation");
+        assert_eq!(ranges, [("A00".to_string(), "A00".to_string())]);
+    }
+
+    #[test]
+    fn a_source_that_is_not_defined_is_an_error_naming_the_line() {
+        let text = format!("{SOURCES}x\tA00\tA00\t其他\tOther\tПрочие\ta\tc\n");
+        let err = parse_families_text(&text).unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.to_string().contains("\"c\" is not defined"), "{err}");
+    }
+
+    #[test]
+    fn a_row_without_its_source_columns_is_an_error() {
+        let text = format!("{SOURCES}x\tA00\tA00\t其他\tOther\tПрочие\n");
+        let err = parse_families_text(&text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "families.tsv line 3: expected 8 columns, found 6"
+        );
+    }
+
+    #[test]
+    fn a_source_defined_twice_or_without_a_citation_is_an_error() {
+        let twice = format!("{SOURCES}# source a: again\n");
+        assert!(
+            parse_families_text(&twice)
+                .unwrap_err()
+                .to_string()
+                .contains("defined twice")
+        );
+        let bare = parse_families_text("# source a:\n").unwrap_err();
+        assert_eq!(bare.line, 1);
+    }
 }
