@@ -15,6 +15,7 @@ pub mod book;
 mod classify;
 mod table;
 mod tags;
+pub mod trainer;
 
 use crate::lang::Lang;
 use std::fmt;
