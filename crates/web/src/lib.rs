@@ -27,6 +27,7 @@ mod search_pool;
 mod server;
 mod session;
 mod state;
+mod trainer_api;
 mod variations;
 mod view;
 

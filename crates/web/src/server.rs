@@ -11,6 +11,7 @@ use crate::puzzles_api;
 use crate::records_api;
 use crate::review_api;
 use crate::state::{AppState, ServerOptions};
+use crate::trainer_api;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
@@ -76,6 +77,9 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
         .route("/api/puzzles/{id}/move", post(puzzles_api::play))
         .route("/api/puzzles/{id}/hint", get(puzzles_api::hint))
         .route("/api/puzzles/{id}/solution", get(puzzles_api::solution))
+        .route("/api/trainer", get(trainer_api::catalogue))
+        .route("/api/trainer/start", post(trainer_api::start))
+        .route("/api/trainer/move", post(trainer_api::play))
         .with_state(AppState::new(options));
     Router::new()
         .merge(api)

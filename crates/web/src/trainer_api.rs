@@ -1,0 +1,715 @@
+//! The opening trainer in the app ([`xiangqi_teaching::openings::trainer`]): the learner
+//! plays one side of a named opening line while the server answers along its branches, names
+//! a move that leaves the line with the engine's view of it, and keeps each card's place in
+//! the spaced-repetition schedule in the games archive.
+//!
+//! - `GET /api/trainer?side=red|black`: the lines with their branches, the cards stored, the
+//!   card to play next (the most overdue; `side` limits it to one side), and whether progress
+//!   is saved.
+//! - `POST /api/trainer/start` `{line, side, branch?}`: a run of a card; without `branch` the
+//!   schedule chooses the line's most due one. As Black, the app's first move comes with it.
+//! - `POST /api/trainer/move` `{line, side, branch, moves, move, missed}`: the learner's move
+//!   after `moves`. On the line: the app's reply, and at the end of the branch a clean run is
+//!   recorded (unless `missed`). Off the line: the main line's move and the engine's
+//!   evaluation after each, from the learner's side; the run's first miss is recorded.
+//!
+//! Without an archive the trainer works the same and says that progress is not saved.
+
+use crate::api::{body, run_search};
+use crate::archive_store::ArchiveService;
+use crate::error::ApiError;
+use crate::search_pool::{SearchKind, SearchPool, SearchStop};
+use crate::view::{MoveView, OpeningView, ScoreView};
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use xiangqi_archive::TrainerCard;
+use xiangqi_engine::levels::{Level, MAX_LEVEL};
+use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_rules::{Color, Move, ParseMoveError, Position};
+use xiangqi_teaching::Lang;
+use xiangqi_teaching::openings::trainer::walk::{self, Step, WalkError};
+use xiangqi_teaching::openings::trainer::{Branch, CardState, Outcome, TrainerLine, lines};
+use xiangqi_teaching::openings::{self};
+
+/// Depth of the engine's look at the learner's move and at the main move.
+pub const DEVIATION_DEPTH: i32 = 9;
+/// The longest each of the two looks may take.
+pub const DEVIATION_TIME: Duration = Duration::from_millis(400);
+
+/// Milliseconds since 1970: the clock the schedule is read with.
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn side_code(side: Color) -> &'static str {
+    match side {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+/// `red` or `black`; 400 `bad-side` otherwise.
+fn parse_side(text: &str) -> Result<Color, ApiError> {
+    match text {
+        "red" => Ok(Color::Red),
+        "black" => Ok(Color::Black),
+        _ => {
+            let mut err = ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad-side",
+                format!("the side must be red or black, not {text:?}"),
+            );
+            err.params = json!({ "side": text });
+            Err(err)
+        }
+    }
+}
+
+/// The line `id`; 404 `no-trainer-line` when there is none.
+fn find_line(id: &str) -> Result<&'static TrainerLine, ApiError> {
+    openings::trainer::line(id).ok_or_else(|| {
+        let mut err = ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-trainer-line",
+            format!("there is no opening line {id:?} to train"),
+        );
+        err.params = json!({ "line": id });
+        err
+    })
+}
+
+/// The branch `id` of `line`; 404 `no-trainer-branch` when there is none.
+fn find_branch(line: &'static TrainerLine, id: &str) -> Result<&'static Branch, ApiError> {
+    walk::branch(line, id).map_err(|_| {
+        let mut err = ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-trainer-branch",
+            format!("the line {} has no branch {id:?}", line.id),
+        );
+        err.params = json!({ "line": line.id, "branch": id });
+        err
+    })
+}
+
+/// A card's place in the schedule as stored.
+fn state_of(card: &TrainerCard) -> CardState {
+    CardState {
+        level: card.level,
+        reps: card.reps,
+        lapses: card.lapses,
+        due_ms: card.due_ms,
+        last_ms: card.last_ms,
+    }
+}
+
+/// The stored cards, by line, side and branch.
+type Cards = BTreeMap<(String, String, String), CardState>;
+
+/// Whether progress is saved, and why not when it is not.
+#[derive(Serialize, Clone)]
+pub struct ProgressView {
+    /// Whether the cards are kept in the archive.
+    pub saved: bool,
+    /// Why not: the archive's error (`code`, `message`, `params`).
+    pub error: Option<serde_json::Value>,
+}
+
+impl ProgressView {
+    fn saved() -> ProgressView {
+        ProgressView {
+            saved: true,
+            error: None,
+        }
+    }
+
+    fn not_saved(err: &ApiError) -> ProgressView {
+        ProgressView {
+            saved: false,
+            error: Some(json!({ "code": err.code, "message": err.message, "params": err.params })),
+        }
+    }
+}
+
+/// The stored cards, or an empty set and why they are not there.
+async fn load_cards(archive: &ArchiveService) -> (Cards, ProgressView) {
+    match archive.run(|a| a.trainer_cards()).await {
+        Ok(cards) => (
+            cards
+                .iter()
+                .map(|c| {
+                    (
+                        (c.line.clone(), c.side.clone(), c.branch.clone()),
+                        state_of(c),
+                    )
+                })
+                .collect(),
+            ProgressView::saved(),
+        ),
+        Err(err) => (Cards::new(), ProgressView::not_saved(&err)),
+    }
+}
+
+/// The cards of `line` played from `side`, in the line's order of branches.
+fn line_cards<'a>(
+    cards: &Cards,
+    line: &'a TrainerLine,
+    side: Color,
+) -> Vec<(&'a Branch, CardState)> {
+    line.branches
+        .iter()
+        .map(|b| {
+            let key = (line.id.clone(), side_code(side).to_string(), b.id.clone());
+            (b, cards.get(&key).copied().unwrap_or_default())
+        })
+        .collect()
+}
+
+/// The order in which the app prefers branches at `now`: the due ones (most overdue first),
+/// then the new ones, then the others by when they come due.
+fn rank(state: &CardState, now: i64) -> u64 {
+    const NEW: u64 = 1 << 62;
+    if state.is_due(now) {
+        state.due_ms.max(0) as u64
+    } else if state.is_new() {
+        NEW
+    } else {
+        NEW + state.due_ms.max(0) as u64
+    }
+}
+
+/// A card as the page gets it.
+#[derive(Serialize, Clone)]
+pub struct CardView {
+    /// The line's id.
+    pub line: String,
+    /// `red` or `black`.
+    pub side: String,
+    /// The branch's id.
+    pub branch: String,
+    /// Its box in the schedule (0: new or missed).
+    pub level: u8,
+    /// Runs recorded.
+    pub reps: u32,
+    /// Misses recorded.
+    pub lapses: u32,
+    /// When it is due (ms since 1970).
+    pub due_ms: i64,
+    /// Whether it is due now.
+    pub due: bool,
+    /// Whether it counts as learnt.
+    pub learnt: bool,
+}
+
+fn card_view(key: &(String, String, String), state: &CardState, now: i64) -> CardView {
+    CardView {
+        line: key.0.clone(),
+        side: key.1.clone(),
+        branch: key.2.clone(),
+        level: state.level,
+        reps: state.reps,
+        lapses: state.lapses,
+        due_ms: state.due_ms,
+        due: state.is_due(now),
+        learnt: state.is_learnt(),
+    }
+}
+
+/// A branch as the page gets it: its moves, to show the line.
+#[derive(Serialize)]
+pub struct BranchView {
+    /// The branch's id.
+    pub id: String,
+    /// Its moves from the start.
+    pub moves: Vec<MoveView>,
+    /// The ECCO opening it ends in.
+    pub opening: Option<OpeningView>,
+}
+
+/// A line of the catalogue.
+#[derive(Serialize)]
+pub struct LineView {
+    /// The line's id.
+    pub id: String,
+    /// Its name by language code (`en`, `ru`, `zh`).
+    pub name: BTreeMap<&'static str, String>,
+    /// The first and last ECCO code it stays in.
+    pub codes: [String; 2],
+    /// Its branches, the main line first.
+    pub branches: Vec<BranchView>,
+}
+
+fn line_view(line: &TrainerLine) -> LineView {
+    LineView {
+        id: line.id.clone(),
+        name: Lang::ALL
+            .into_iter()
+            .map(|lang| (lang.code(), line.name(lang).to_string()))
+            .collect(),
+        codes: [line.first_code.clone(), line.last_code.clone()],
+        branches: line
+            .branches
+            .iter()
+            .map(|b| {
+                let mut pos = Position::startpos();
+                let moves = b
+                    .moves
+                    .iter()
+                    .map(|&m| {
+                        let view = MoveView::new(&pos, m);
+                        pos.make_move(m);
+                        view
+                    })
+                    .collect();
+                BranchView {
+                    id: b.id.clone(),
+                    moves,
+                    opening: OpeningView::of(&Position::startpos(), &b.moves),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The card to play next.
+#[derive(Serialize, Clone, PartialEq, Eq, Debug)]
+pub struct CardKey {
+    /// The line's id.
+    pub line: String,
+    /// `red` or `black`.
+    pub side: String,
+    /// The branch's id.
+    pub branch: String,
+}
+
+/// The trainer's catalogue and the learner's progress.
+#[derive(Serialize)]
+pub struct TrainerView {
+    /// Every line.
+    pub lines: Vec<LineView>,
+    /// The cards played so far.
+    pub cards: Vec<CardView>,
+    /// The card to play next: the most overdue, else a new one, else the one due soonest.
+    pub next: Option<CardKey>,
+    /// Whether progress is saved.
+    pub progress: ProgressView,
+    /// The server's clock (ms since 1970), for the page to say when cards come due.
+    pub now_ms: i64,
+}
+
+/// The query of `GET /api/trainer`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainerQuery {
+    /// Only this side's cards are offered next.
+    pub side: Option<String>,
+}
+
+/// `GET /api/trainer`: the lines, the learner's cards and the card to play next.
+pub async fn catalogue(
+    State(archive): State<ArchiveService>,
+    query: Result<Query<TrainerQuery>, QueryRejection>,
+) -> Result<Json<TrainerView>, ApiError> {
+    let Query(q) = query
+        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
+    let sides = match q.side.as_deref() {
+        None | Some("") => vec![Color::Red, Color::Black],
+        Some(text) => vec![parse_side(text)?],
+    };
+    let (cards, progress) = load_cards(&archive).await;
+    let now = now_ms();
+    let all: Vec<(CardKey, CardState)> = sides
+        .iter()
+        .flat_map(|&side| {
+            lines().iter().flat_map(move |l| {
+                l.branches.iter().map(move |b| {
+                    (
+                        CardKey {
+                            line: l.id.clone(),
+                            side: side_code(side).into(),
+                            branch: b.id.clone(),
+                        },
+                        CardState::default(),
+                    )
+                })
+            })
+        })
+        .map(|(key, _)| {
+            let state = cards
+                .get(&(key.line.clone(), key.side.clone(), key.branch.clone()))
+                .copied()
+                .unwrap_or_default();
+            (key, state)
+        })
+        .collect();
+    Ok(Json(TrainerView {
+        lines: lines().iter().map(line_view).collect(),
+        cards: cards.iter().map(|(k, s)| card_view(k, s, now)).collect(),
+        next: openings::trainer::next_card(&all, now).cloned(),
+        progress,
+        now_ms: now,
+    }))
+}
+
+/// The body of `POST /api/trainer/start`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartRequest {
+    /// The line's id.
+    pub line: String,
+    /// The learner's side: `red` or `black`.
+    pub side: String,
+    /// The branch to train; the schedule's choice when absent.
+    #[serde(default)]
+    pub branch: Option<String>,
+}
+
+/// A run of a card, as it starts.
+#[derive(Serialize)]
+pub struct StartView {
+    /// The line's id.
+    pub line: String,
+    /// The learner's side.
+    pub side: &'static str,
+    /// The branch trained.
+    pub branch: String,
+    /// The app's moves before the learner's first (Black: the first move).
+    pub moves: Vec<MoveView>,
+    /// The branch's length in plies.
+    pub plies: usize,
+    /// The card as stored (a new card when never played).
+    pub card: CardView,
+    /// Whether progress is saved.
+    pub progress: ProgressView,
+}
+
+/// `POST /api/trainer/start`: begins a run of a line from one side.
+pub async fn start(
+    State(archive): State<ArchiveService>,
+    payload: Result<Json<StartRequest>, JsonRejection>,
+) -> Result<Json<StartView>, ApiError> {
+    let req = body(payload)?;
+    let line = find_line(&req.line)?;
+    let side = parse_side(&req.side)?;
+    let explicit = match req.branch.as_deref() {
+        Some(id) => Some(find_branch(line, id)?),
+        None => None,
+    };
+    let (cards, progress) = load_cards(&archive).await;
+    let now = now_ms();
+    let of_line = line_cards(&cards, line, side);
+    let branch = explicit
+        .or_else(|| openings::trainer::next_card(&of_line, now).copied())
+        .unwrap_or(line.main());
+    let state = of_line
+        .iter()
+        .find(|(b, _)| b.id == branch.id)
+        .map(|&(_, s)| s)
+        .unwrap_or_default();
+    let key = (
+        line.id.clone(),
+        side_code(side).to_string(),
+        branch.id.clone(),
+    );
+    let mut pos = Position::startpos();
+    let moves = walk::opening_moves(branch, side)
+        .into_iter()
+        .map(|m| {
+            let view = MoveView::new(&pos, m);
+            pos.make_move(m);
+            view
+        })
+        .collect();
+    Ok(Json(StartView {
+        line: line.id.clone(),
+        side: side_code(side),
+        branch: branch.id.clone(),
+        moves,
+        plies: branch.moves.len(),
+        card: card_view(&key, &state, now),
+        progress,
+    }))
+}
+
+/// The body of `POST /api/trainer/move`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The line's id.
+    pub line: String,
+    /// The learner's side.
+    pub side: String,
+    /// The branch trained.
+    pub branch: String,
+    /// The moves played so far from the start (ICCS), all on the line.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// The learner's move (ICCS).
+    pub r#move: String,
+    /// Whether the learner already left the line in this run (its miss is recorded).
+    #[serde(default)]
+    pub missed: bool,
+}
+
+/// The engine's view of a move off the line: the evaluation after it and after the main
+/// move, each from the learner's side.
+#[derive(Serialize)]
+pub struct EngineView {
+    /// After the learner's move.
+    pub played: ScoreView,
+    /// After the main line's move.
+    pub main: ScoreView,
+    /// The depth searched.
+    pub depth: i32,
+}
+
+/// What a recorded run did to its card.
+#[derive(Serialize)]
+pub struct RecordView {
+    /// `clean` or `missed`.
+    pub outcome: &'static str,
+    /// The card after it.
+    pub card: CardView,
+    /// Whether it was saved.
+    pub progress: ProgressView,
+}
+
+/// The answer to the learner's move.
+#[derive(Serialize)]
+pub struct MoveAnswer {
+    /// Whether the move is on the line.
+    pub on_line: bool,
+    /// The learner's move.
+    pub played: MoveView,
+    /// The branch followed now (another one when the learner played its move).
+    pub branch: String,
+    /// On the line: the app's reply, when the branch goes on.
+    pub reply: Option<MoveView>,
+    /// On the line: whether the branch is played to its end.
+    pub done: bool,
+    /// Off the line: the main line's move in its place.
+    pub main: Option<MoveView>,
+    /// Off the line: the ECCO opening the learner's move leads to.
+    pub opening: Option<OpeningView>,
+    /// Off the line: the engine's view (absent when every engine was busy).
+    pub engine: Option<EngineView>,
+    /// The run recorded by this move: its first miss, or its clean end.
+    pub record: Option<RecordView>,
+}
+
+/// A move the request sends: 400 `bad-move-text` when it is no move.
+fn read_move(text: &str) -> Result<Move, ApiError> {
+    text.trim().parse().map_err(|e: ParseMoveError| {
+        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "bad-move-text", e.to_string());
+        err.params = json!({ "text": text });
+        err
+    })
+}
+
+/// 409 for moves that do not fit the line: its code and the ply concerned.
+fn walk_error(e: &WalkError) -> ApiError {
+    let (code, ply) = match e {
+        WalkError::OffTheLine { ply } | WalkError::IllegalMove { ply, .. } => {
+            ("trainer-moves-off-line", Some(*ply))
+        }
+        WalkError::NotYourTurn => ("trainer-not-your-turn", None),
+        WalkError::LineOver => ("trainer-line-over", None),
+        WalkError::NoBranch(_) => ("no-trainer-branch", None),
+    };
+    let mut err = ApiError::new(StatusCode::CONFLICT, code, e.to_string());
+    err.params = json!({ "ply": ply.map(|p| p + 1) });
+    err
+}
+
+/// Records `outcome` for the card `key` at `now`: the card after it, saved when the archive
+/// is there.
+async fn record(
+    archive: &ArchiveService,
+    key: (String, String, String),
+    before: CardState,
+    outcome: Outcome,
+    now: i64,
+) -> RecordView {
+    let after = before.after(outcome, now);
+    let stored = TrainerCard {
+        line: key.0.clone(),
+        side: key.1.clone(),
+        branch: key.2.clone(),
+        level: after.level,
+        reps: after.reps,
+        lapses: after.lapses,
+        due_ms: after.due_ms,
+        last_ms: after.last_ms,
+    };
+    let progress = match archive.run(move |a| a.save_trainer_card(&stored)).await {
+        Ok(()) => ProgressView::saved(),
+        Err(err) => ProgressView::not_saved(&err),
+    };
+    RecordView {
+        outcome: match outcome {
+            Outcome::Clean => "clean",
+            Outcome::Missed => "missed",
+        },
+        card: card_view(&key, &after, now),
+        progress,
+    }
+}
+
+/// The engine's look at the positions after `played` and after `main` in `pos`, from the
+/// side to move's point of view; `None` when every engine is busy.
+async fn engine_view(
+    pool: &SearchPool,
+    pos: &Position,
+    played: Move,
+    main: Move,
+) -> Result<Option<EngineView>, ApiError> {
+    let learner = pos.side_to_move();
+    let positions = [pos.after(played), pos.after(main)];
+    let stop = SearchStop::new();
+    let searched = run_search(pool, "trainer", SearchKind::Play, &stop, move |engine| {
+        engine.set_options(EngineOptions {
+            level: Level::new(MAX_LEVEL),
+            multipv: 1,
+            threads: 1,
+            ..engine.options().clone()
+        });
+        positions.map(|after| {
+            let request = SearchRequest::new(
+                after.clone(),
+                SearchLimits {
+                    depth: Some(DEVIATION_DEPTH),
+                    movetime: Some(DEVIATION_TIME),
+                    ..SearchLimits::default()
+                },
+            );
+            let result = engine.think(&request, &mut |_| {});
+            let depth = result.lines.first().map_or(0, |l| l.depth);
+            // The score is the other side's, who moves after the learner.
+            let red = result.score.for_red(after.side_to_move());
+            let mine = if learner == Color::Red { red } else { -red };
+            (ScoreView::from(mine), depth)
+        })
+    })
+    .await;
+    match searched {
+        Ok([(played, d1), (main, d2)]) => Ok(Some(EngineView {
+            played,
+            main,
+            depth: d1.min(d2),
+        })),
+        Err(err) if err.code == "busy" => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// `POST /api/trainer/move`: checks the learner's move against the line.
+pub async fn play(
+    State(archive): State<ArchiveService>,
+    State(pool): State<SearchPool>,
+    payload: Result<Json<MoveRequest>, JsonRejection>,
+) -> Result<Json<MoveAnswer>, ApiError> {
+    let req = body(payload)?;
+    let line = find_line(&req.line)?;
+    let side = parse_side(&req.side)?;
+    let trained = find_branch(line, &req.branch)?;
+    let moves = req
+        .moves
+        .iter()
+        .map(|m| read_move(m))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mv = read_move(&req.r#move)?;
+    // The moves sent must follow the line before the learner's move is looked at.
+    let mut pos = Position::startpos();
+    for (ply, &m) in moves.iter().enumerate() {
+        if !pos.is_legal(m) || walk::following(line, &moves[..=ply]).is_empty() {
+            return Err(walk_error(&WalkError::OffTheLine { ply }));
+        }
+        pos.make_move(m);
+    }
+    if pos.side_to_move() == side {
+        pos.check_move(mv.from(), mv.to())
+            .map_err(|e| ApiError::illegal_move(&e, e.message()))?;
+    }
+    let (cards, _) = load_cards(&archive).await;
+    let now = now_ms();
+    let of_line = line_cards(&cards, line, side);
+    let rank_of = |b: &Branch| {
+        of_line
+            .iter()
+            .find(|(o, _)| o.id == b.id)
+            .map_or(0, |(_, s)| rank(s, now))
+    };
+    let step = walk::step(line, side, trained, &moves, mv, &rank_of).map_err(|e| walk_error(&e))?;
+    let played = MoveView::new(&pos, mv);
+    let key_of = |b: &Branch| (line.id.clone(), side_code(side).to_string(), b.id.clone());
+    let state_of = |b: &Branch| {
+        of_line
+            .iter()
+            .find(|(o, _)| o.id == b.id)
+            .map_or_else(CardState::default, |&(_, s)| s)
+    };
+    match step {
+        Step::OnLine {
+            branch,
+            reply,
+            done,
+        } => {
+            let after = pos.after(mv);
+            let reply = reply.map(|r| MoveView::new(&after, r));
+            let record = if done && !req.missed {
+                Some(
+                    record(
+                        &archive,
+                        key_of(branch),
+                        state_of(branch),
+                        Outcome::Clean,
+                        now,
+                    )
+                    .await,
+                )
+            } else {
+                None
+            };
+            Ok(Json(MoveAnswer {
+                on_line: true,
+                played,
+                branch: branch.id.clone(),
+                reply,
+                done,
+                main: None,
+                opening: None,
+                engine: None,
+                record,
+            }))
+        }
+        Step::OffLine(deviation) => {
+            let engine = engine_view(&pool, &pos, deviation.played, deviation.main).await?;
+            let mut line_after = moves.clone();
+            line_after.push(mv);
+            let record = if req.missed {
+                None
+            } else {
+                let b = deviation.branch;
+                Some(record(&archive, key_of(b), state_of(b), Outcome::Missed, now).await)
+            };
+            Ok(Json(MoveAnswer {
+                on_line: false,
+                played,
+                branch: deviation.branch.id.clone(),
+                reply: None,
+                done: false,
+                main: Some(MoveView::new(&pos, deviation.main)),
+                opening: OpeningView::of(&Position::startpos(), &line_after),
+                engine,
+                record,
+            }))
+        }
+    }
+}
