@@ -3,6 +3,8 @@
 
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::limits::SearchLimits;
+use crate::nnue::Network;
+use std::sync::Arc;
 use std::time::Instant;
 use xiangqi_rules::Position;
 
@@ -39,8 +41,19 @@ pub fn positions() -> Vec<&'static str> {
         .collect()
 }
 
-/// Searches every bench position to `depth`, writing one progress line per position.
+/// Searches every bench position to `depth` with the default evaluation, writing one
+/// progress line per position.
 pub fn run(depth: i32, progress: &mut dyn FnMut(&str)) -> BenchReport {
+    run_with_network(depth, None, progress)
+}
+
+/// As [`run`], evaluating with `network` (NNUE) when one is given and with the default
+/// evaluation otherwise.
+pub fn run_with_network(
+    depth: i32,
+    network: Option<Arc<Network>>,
+    progress: &mut dyn FnMut(&str),
+) -> BenchReport {
     let start = Instant::now();
     let mut nodes = 0;
     let list = positions();
@@ -56,7 +69,13 @@ pub fn run(depth: i32, progress: &mut dyn FnMut(&str)) -> BenchReport {
             }
         };
         // A fresh engine per position keeps the count independent of order and history.
-        let engine = Engine::new(EngineOptions::default());
+        let mut engine = Engine::new(EngineOptions {
+            use_nnue: network.is_some() || EngineOptions::default().use_nnue,
+            ..EngineOptions::default()
+        });
+        if network.is_some() {
+            engine.set_network(network.clone());
+        }
         let request = SearchRequest::new(
             position,
             SearchLimits {

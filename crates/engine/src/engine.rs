@@ -4,6 +4,7 @@
 use crate::eval::{Evaluator, HandcraftedEval};
 use crate::levels::{LONGEST_THINK, Level};
 use crate::limits::SearchLimits;
+use crate::nnue::{Network, NetworkError};
 use crate::search::{SearchConfig, SearchInfo, SearchResult, Shared, search};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,6 +24,9 @@ pub struct EngineOptions {
     pub level: Level,
     /// Time kept back per move for communication.
     pub move_overhead: Duration,
+    /// Evaluate with the loaded network (NNUE) instead of the handcrafted evaluation; with
+    /// no network loaded the handcrafted evaluation is used.
+    pub use_nnue: bool,
 }
 
 impl Default for EngineOptions {
@@ -33,6 +37,7 @@ impl Default for EngineOptions {
             multipv: 1,
             level: Level::new(crate::levels::MAX_LEVEL),
             move_overhead: Duration::from_millis(10),
+            use_nnue: crate::nnue::EMBEDDED_NET.is_some(),
         }
     }
 }
@@ -75,6 +80,7 @@ impl SearchRequest {
 pub struct Engine {
     shared: Arc<Shared>,
     eval: Arc<dyn Evaluator>,
+    network: Option<Arc<Network>>,
     options: EngineOptions,
     random: Arc<AtomicU64>,
 }
@@ -86,7 +92,8 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with the handcrafted evaluation.
+    /// An engine with the handcrafted evaluation and the built-in network, if any, for
+    /// [`EngineOptions::use_nnue`].
     pub fn new(options: EngineOptions) -> Engine {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -95,6 +102,7 @@ impl Engine {
         Engine {
             shared: Arc::new(Shared::new(options.hash_mb)),
             eval: Arc::new(HandcraftedEval::new()),
+            network: crate::nnue::embedded_network(),
             options,
             random: Arc::new(AtomicU64::new(seed)),
         }
@@ -113,9 +121,41 @@ impl Engine {
         self.options = options;
     }
 
-    /// The static evaluation of `position` for the side to move, in centipawns.
+    /// The static evaluation of `position` for the side to move, in centipawns, by the
+    /// evaluation the search uses.
     pub fn static_eval(&self, position: &Position) -> crate::score::Score {
-        self.eval.evaluate(position)
+        match self.active_network() {
+            Some(network) => network.evaluate(position),
+            None => self.eval.evaluate(position),
+        }
+    }
+
+    /// The loaded network, whether or not it is in use.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
+    /// The network the search evaluates with: the loaded one when
+    /// [`EngineOptions::use_nnue`] is on.
+    pub fn active_network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref().filter(|_| self.options.use_nnue)
+    }
+
+    /// Replaces the loaded network (`None` unloads it).
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
+    }
+
+    /// Loads the network file at `path`; an empty path restores the built-in network (none
+    /// when the binary has none). On an error the loaded network stays as it was.
+    pub fn load_eval_file(&mut self, path: &str) -> Result<(), NetworkError> {
+        let path = path.trim();
+        self.network = if path.is_empty() {
+            crate::nnue::embedded_network()
+        } else {
+            Some(Arc::new(Network::load(path)?))
+        };
+        Ok(())
     }
 
     /// Forgets what earlier searches learned (a new game).
@@ -179,6 +219,7 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             excluded: request.excluded.clone(),
             search_moves: request.search_moves.clone(),
+            network: self.active_network().cloned(),
         };
         let shown = self.options.multipv;
         let mut filtered = |info: &SearchInfo| {

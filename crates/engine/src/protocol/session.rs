@@ -207,6 +207,16 @@ impl Session {
             name: name.to_string(),
             kind: OptionKind::Button,
         };
+        let use_nnue = |name: &str| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Check {
+                default: EngineOptions::default().use_nnue,
+            },
+        };
+        let path = |name: &str| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Other("string default <empty>".to_string()),
+        };
         match self.dialect {
             Dialect::Uci => vec![
                 spin("Hash", 16, 1, 65536),
@@ -218,6 +228,8 @@ impl Session {
                 spin("Move Overhead", 10, 0, 5000),
                 check("Ponder"),
                 button("Clear Hash"),
+                use_nnue("UseNNUE"),
+                path("EvalFile"),
             ],
             Dialect::Ucci => vec![
                 spin("hashsize", 16, 1, 65536),
@@ -225,6 +237,8 @@ impl Session {
                 spin("skill", level, 0, level),
                 check("usebook"),
                 button("newgame"),
+                use_nnue("usennue"),
+                path("evalfile"),
             ],
         }
     }
@@ -275,6 +289,11 @@ impl Session {
                 number(5000).map(|v| self.options.move_overhead = Duration::from_millis(v))
             }
             "ponder" | "usebook" => flag().map(|_| ()),
+            "usennue" => flag().map(|v| self.options.use_nnue = v),
+            "evalfile" => {
+                self.load_eval_file(value);
+                Ok(())
+            }
             "clear hash" | "newgame" => {
                 self.stop_search();
                 self.engine.new_game();
@@ -287,6 +306,40 @@ impl Session {
         match result {
             Ok(()) => self.apply_options(),
             Err(e) => self.error(e),
+        }
+        let about_nnue = matches!(name.to_ascii_lowercase().as_str(), "usennue" | "evalfile");
+        if about_nnue && self.options.use_nnue && self.engine.network().is_none() {
+            self.reply(&Reply::Info(Info::text(
+                "UseNNUE is on but no network is loaded (set EvalFile): \
+                 the handcrafted evaluation is used"
+                    .to_string(),
+            )));
+        }
+    }
+
+    /// Loads the network at `path` (empty or `<empty>`: the built-in one); on an error the
+    /// evaluation stays as it was and the error is reported.
+    fn load_eval_file(&mut self, path: &str) {
+        self.stop_search();
+        let path = if path == "<empty>" { "" } else { path };
+        match self.engine.load_eval_file(path) {
+            Ok(()) => {
+                let text = match (self.engine.network(), path) {
+                    (Some(network), "") => format!(
+                        "EvalFile: the built-in network, {} hidden units",
+                        network.hidden()
+                    ),
+                    (Some(network), _) => format!(
+                        "EvalFile: network '{path}' loaded, {} hidden units",
+                        network.hidden()
+                    ),
+                    (None, _) => "EvalFile: no network loaded".to_string(),
+                };
+                self.reply(&Reply::Info(Info::text(text)));
+            }
+            Err(e) => self.error(format_args!(
+                "EvalFile '{path}': {e}; the evaluation is unchanged"
+            )),
         }
     }
 

@@ -11,13 +11,14 @@ mod worker;
 use crate::eval::Evaluator;
 use crate::history::{History, MAX_PLY};
 use crate::limits::{SearchLimits, TimeBudget};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::score::{DRAW, INFINITE, Reported, Score, is_mate, mated_in};
 use crate::tt::{Bound, TranspositionTable};
 use params::*;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use worker::{CHECK_INTERVAL, Frame, RootMove, Worker};
+use worker::{CHECK_INTERVAL, Frame, Nnue, RootMove, Worker};
 use xiangqi_rules::{Move, Position};
 
 /// State shared by all search threads and the front end.
@@ -136,6 +137,8 @@ pub struct SearchConfig {
     pub excluded: Vec<Move>,
     /// Root moves to consider; all when empty.
     pub search_moves: Vec<Move>,
+    /// The network to evaluate with; `None` uses the evaluator passed to [`search`].
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for SearchConfig {
@@ -147,6 +150,7 @@ impl Default for SearchConfig {
             move_overhead: Duration::from_millis(10),
             excluded: Vec::new(),
             search_moves: Vec::new(),
+            network: None,
         }
     }
 }
@@ -242,6 +246,14 @@ pub fn search(
         seldepth: 0,
         shared,
         eval,
+        nnue: config.network.as_deref().map(|network| {
+            let mut accumulators = AccumulatorStack::new(network, MAX_PLY + 2);
+            accumulators.reset(network, pos);
+            Nnue {
+                network,
+                accumulators,
+            }
+        }),
         budget,
         node_limit: limits.nodes,
         root_moves: root_moves.clone(),

@@ -7,6 +7,7 @@ use crate::eval::Evaluator;
 use crate::history::{Continuation, History, MAX_PLY, PieceTo};
 use crate::limits::TimeBudget;
 use crate::movepick::MovePicker;
+use crate::nnue::{AccumulatorStack, Network};
 use crate::score::{
     DRAW, INFINITE, MATE_BOUND, Score, from_table, is_mate, mate_in, mated_in, to_table,
 };
@@ -43,6 +44,12 @@ pub(super) struct Frame {
     excluded: Option<Move>,
 }
 
+/// The network a thread evaluates with and its accumulators along the current line.
+pub(super) struct Nnue<'a> {
+    pub(super) network: &'a Network,
+    pub(super) accumulators: AccumulatorStack,
+}
+
 /// One search thread.
 pub(super) struct Worker<'a> {
     pub(super) id: usize,
@@ -58,6 +65,8 @@ pub(super) struct Worker<'a> {
     pub(super) seldepth: usize,
     pub(super) shared: &'a Shared,
     pub(super) eval: &'a dyn Evaluator,
+    /// When set, positions are evaluated by this network instead of `eval`.
+    pub(super) nnue: Option<Nnue<'a>>,
     pub(super) budget: Option<TimeBudget>,
     pub(super) node_limit: Option<u64>,
     pub(super) root_moves: Vec<RootMove>,
@@ -191,9 +200,36 @@ impl<'a> Worker<'a> {
         None
     }
 
+    /// The static evaluation of the current position for the side to move.
+    #[inline]
+    fn evaluate(&mut self) -> Score {
+        match &mut self.nnue {
+            Some(nnue) => {
+                let score = nnue
+                    .accumulators
+                    .evaluate(nnue.network, self.pos.side_to_move());
+                // Debug builds check the incremental accumulators against fresh ones.
+                debug_assert_eq!(score, nnue.network.evaluate(&self.pos));
+                score
+            }
+            None => self.eval.evaluate(&self.pos),
+        }
+    }
+
     fn make(&mut self, m: Move, ply: usize) -> xiangqi_rules::Undo {
         self.stack[ply].current = Some(m);
-        self.stack[ply].moved = self.pos.piece_at(m.from()).map(|p| PieceTo::new(p, m.to()));
+        let mover = self.pos.piece_at(m.from());
+        self.stack[ply].moved = mover.map(|p| PieceTo::new(p, m.to()));
+        if let Some(nnue) = &mut self.nnue {
+            match mover {
+                Some(piece) => {
+                    let captured = self.pos.piece_at(m.to());
+                    nnue.accumulators
+                        .push_move(piece, m.from(), m.to(), captured);
+                }
+                None => nnue.accumulators.push_null(),
+            }
+        }
         let undo = self.pos.make_move(m);
         self.keys.push(self.pos.hash());
         self.path.push(Some(m));
@@ -201,6 +237,9 @@ impl<'a> Worker<'a> {
     }
 
     fn unmake(&mut self, m: Move, undo: xiangqi_rules::Undo) {
+        if let Some(nnue) = &mut self.nnue {
+            nnue.accumulators.pop();
+        }
         self.keys.pop();
         self.path.pop();
         self.pos.unmake_move(m, undo);
@@ -225,7 +264,7 @@ impl<'a> Worker<'a> {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return Some(self.eval.evaluate(&self.pos));
+            return Some(self.evaluate());
         }
         None
     }
@@ -245,7 +284,7 @@ impl<'a> Worker<'a> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = entry.map_or_else(|| self.eval.evaluate(&self.pos), |e| e.eval);
+            stand_pat = entry.map_or_else(|| self.evaluate(), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -360,7 +399,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| self.eval.evaluate(&self.pos), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -389,6 +428,9 @@ impl<'a> Worker<'a> {
                     + depth / NULL_MOVE_DEPTH_DIVISOR
                     + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_MAX);
                 let undo = self.pos.make_null_move();
+                if let Some(nnue) = &mut self.nnue {
+                    nnue.accumulators.push_null();
+                }
                 self.keys.push(self.pos.hash());
                 self.path.push(None);
                 self.stack[ply].current = None;
@@ -399,6 +441,9 @@ impl<'a> Worker<'a> {
                 self.keys.pop();
                 self.path.pop();
                 self.pos.unmake_null_move(undo);
+                if let Some(nnue) = &mut self.nnue {
+                    nnue.accumulators.pop();
+                }
                 if self.stopped {
                     return 0;
                 }

@@ -1,0 +1,479 @@
+//! The learned evaluation (NNUE): accumulators kept on make and unmake equal fresh ones, the
+//! quantised network agrees with its float form, the AVX2 and scalar kernels agree, the
+//! loader names what is wrong with a bad file, and the engine searches and answers with a
+//! network loaded — or with a bad one refused.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use xiangqi_engine::bench;
+use xiangqi_engine::nnue::{AccumulatorStack, Backend, FloatNetwork, Network, NetworkError};
+use xiangqi_engine::protocol::{Dialect, Output, Session};
+use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_rules::{Color, Position};
+
+fn bench_positions() -> Vec<Position> {
+    bench::positions()
+        .iter()
+        .map(|fen| Position::from_fen(fen).unwrap())
+        .collect()
+}
+
+/// A seeded xorshift generator for reproducible random games.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random network of `hidden` units whose weights stay inside the trainer's ±1.98 clip.
+fn random_network(hidden: usize, seed: u64) -> Network {
+    Network::from_float(&FloatNetwork::random(hidden, seed, 0.5, 1.98)).unwrap()
+}
+
+/// What a line of the walk did, to take it back.
+enum Step {
+    Move(xiangqi_rules::Move, xiangqi_rules::Undo),
+    Null(xiangqi_rules::Undo),
+}
+
+/// Walks a seeded random line from `start` — moves (captures preferred when there are
+/// some), null moves and take-backs — keeping `stacks` in step with the position, and calls
+/// `check` after about one step in three, so that several pending updates pile up between
+/// checks. Returns the number of captures made.
+fn random_walk(
+    start: &Position,
+    seed: u64,
+    steps: usize,
+    stacks: &mut [AccumulatorStack],
+    check: &mut dyn FnMut(&Position, &mut [AccumulatorStack]),
+) -> usize {
+    let mut rng = Rng(seed | 1);
+    let mut pos = start.clone();
+    let mut line: Vec<Step> = Vec::new();
+    let mut captures = 0;
+    for _ in 0..steps {
+        let roll = rng.below(10);
+        let moves = pos.legal_moves();
+        if (roll < 3 && !line.is_empty()) || (moves.is_empty() && !line.is_empty()) {
+            match line.pop().unwrap() {
+                Step::Move(m, undo) => pos.unmake_move(m, undo),
+                Step::Null(undo) => pos.unmake_null_move(undo),
+            }
+            stacks.iter_mut().for_each(AccumulatorStack::pop);
+        } else if roll == 3 && !pos.in_check() {
+            line.push(Step::Null(pos.make_null_move()));
+            stacks.iter_mut().for_each(AccumulatorStack::push_null);
+        } else if !moves.is_empty() {
+            let captures_here: Vec<_> = moves.iter().filter(|m| !pos.is_empty(m.to())).collect();
+            let m = if !captures_here.is_empty() && rng.below(2) == 0 {
+                *captures_here[rng.below(captures_here.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            let piece = pos.piece_at(m.from()).unwrap();
+            let captured = pos.piece_at(m.to());
+            captures += usize::from(captured.is_some());
+            for stack in stacks.iter_mut() {
+                stack.push_move(piece, m.from(), m.to(), captured);
+            }
+            line.push(Step::Move(m, pos.make_move(m)));
+        }
+        if rng.below(3) == 0 {
+            check(&pos, stacks);
+        }
+    }
+    check(&pos, stacks);
+    captures
+}
+
+#[test]
+fn incremental_accumulators_equal_fresh_ones_after_random_games() {
+    let net = random_network(64, 1);
+    let mut starts = vec![Position::startpos()];
+    starts.extend(bench_positions().into_iter().step_by(7));
+    let mut captures = 0;
+    let mut checks = 0;
+    for (i, start) in starts.iter().enumerate() {
+        let mut stacks = vec![AccumulatorStack::new(&net, 16)];
+        stacks[0].reset(&net, start);
+        captures += random_walk(
+            start,
+            100 + i as u64,
+            400,
+            &mut stacks,
+            &mut |pos, stacks| {
+                checks += 1;
+                for color in Color::ALL {
+                    assert_eq!(
+                        stacks[0].values(&net, color),
+                        net.accumulator_values(pos, color),
+                        "{color}'s accumulator differs at {pos}"
+                    );
+                }
+                let side = pos.side_to_move();
+                assert_eq!(
+                    stacks[0].evaluate(&net, side),
+                    xiangqi_engine::eval::Evaluator::evaluate(&net, pos)
+                );
+            },
+        );
+    }
+    assert!(captures >= 50, "only {captures} captures were made");
+    assert!(checks >= 500);
+}
+
+#[test]
+fn avx2_and_scalar_give_the_same_accumulators_and_evaluations() {
+    let fast = random_network(128, 2);
+    assert_eq!(fast.backend(), Backend::detect());
+    if Backend::avx2().is_none() {
+        eprintln!("no AVX2 on this processor: the detected backend is the scalar one");
+    }
+    let scalar = fast.clone().with_backend(Backend::Scalar);
+    for pos in bench_positions() {
+        for color in Color::ALL {
+            assert_eq!(
+                fast.accumulator_values(&pos, color),
+                scalar.accumulator_values(&pos, color)
+            );
+        }
+        assert_eq!(
+            xiangqi_engine::eval::Evaluator::evaluate(&fast, &pos),
+            xiangqi_engine::eval::Evaluator::evaluate(&scalar, &pos)
+        );
+    }
+    let start = Position::startpos();
+    let mut stacks = vec![
+        AccumulatorStack::new(&fast, 16),
+        AccumulatorStack::new(&scalar, 16),
+    ];
+    stacks[0].reset(&fast, &start);
+    stacks[1].reset(&scalar, &start);
+    random_walk(&start, 7, 600, &mut stacks, &mut |pos, stacks| {
+        let side = pos.side_to_move();
+        let (a, b) = stacks.split_at_mut(1);
+        assert_eq!(a[0].values(&fast, side), b[0].values(&scalar, side));
+        assert_eq!(a[0].evaluate(&fast, side), b[0].evaluate(&scalar, side));
+    });
+}
+
+/// The standard deviation, in centipawns, of the difference that rounding the weights to
+/// their quantised steps makes to `float`'s evaluation of `pos`: each output weight moves by
+/// up to 1/(2·QB) and each feature weight and bias by up to 1/(2·QA), uniformly, and an
+/// accumulator inside (0, 1) passes its error on with slope 2·clamp.
+fn rounding_sigma_cp(float: &FloatNetwork, pos: &Position) -> f32 {
+    let (qa, qb) = (255f32, 64f32);
+    let us = pos.side_to_move();
+    let pieces = pos.occupied().count() as f32;
+    let mut variance = 0f32;
+    for (half, color) in [us, us.opponent()].into_iter().enumerate() {
+        let acc = float.accumulator(pos, color);
+        let weights = &float.out_weights[half * float.hidden..(half + 1) * float.hidden];
+        for (a, w) in acc.iter().zip(weights) {
+            let c = a.clamp(0.0, 1.0);
+            variance += (c * c).powi(2) / (12.0 * qb * qb);
+            if *a > 0.0 && *a < 1.0 {
+                variance += (2.0 * c * w).powi(2) * (pieces + 1.0) / (12.0 * qa * qa);
+            }
+        }
+    }
+    400.0 * variance.sqrt()
+}
+
+#[test]
+fn float_and_quantised_evaluations_agree_on_the_bench_positions() {
+    // Every weight inside the trainer's ±1.98 clip: feature weights within ±0.5 (a
+    // trained net's range) and within ±1.98, output weights within ±1.98.
+    for (seed, ft_range) in [(11, 0.5), (12, 1.98)] {
+        let float = FloatNetwork::random(256, seed, ft_range, 1.98);
+        let net = Network::from_float(&float).unwrap();
+        let mut total = 0f32;
+        let positions = bench_positions();
+        for pos in &positions {
+            let f = float.evaluate_cp(pos);
+            let q = xiangqi_engine::eval::Evaluator::evaluate(&net, pos) as f32;
+            let difference = (f - q).abs();
+            // Rounding explains the difference: within five of its standard deviations,
+            // plus a centipawn for each of the two integer divisions.
+            let bound = 5.0 * rounding_sigma_cp(&float, pos) + 2.0;
+            assert!(
+                difference <= bound,
+                "seed {seed}: float {f:.1} cp, quantised {q} cp at {pos}: {difference:.1} > {bound:.1}"
+            );
+            assert!(
+                difference <= 150.0,
+                "seed {seed}: {difference:.1} cp at {pos}"
+            );
+            total += difference;
+        }
+        let mean = total / positions.len() as f32;
+        assert!(mean <= 40.0, "seed {seed}: mean difference {mean:.1} cp");
+    }
+}
+
+/// A network file's bytes with the u32 field at `offset` replaced and the checksum
+/// recomputed, so that only that field is wrong.
+fn with_field(bytes: &[u8], offset: usize, value: u32) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    out[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+    let body = out.len() - 8;
+    let checksum = xiangqi_engine::nnue::net::fnv1a64(&out[..body]);
+    out[body..].copy_from_slice(&checksum.to_le_bytes());
+    out
+}
+
+#[test]
+fn the_loader_names_what_is_wrong_with_a_bad_file() {
+    let bytes = random_network(32, 3).to_bytes();
+    let len = bytes.len();
+    assert_eq!(len, 28 + 2 * (1260 * 32 + 32 + 64) + 4 + 8);
+    let error = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+
+    let mut bad_magic = bytes.clone();
+    bad_magic[0] = b'Y';
+    assert_eq!(error(&bad_magic), NetworkError::NotANetwork);
+    assert_eq!(error(b""), NetworkError::NotANetwork);
+    assert!(
+        error(&bad_magic)
+            .to_string()
+            .starts_with("not a network file")
+    );
+
+    let version_2 = with_field(&bytes, 4, 2);
+    assert_eq!(error(&version_2), NetworkError::UnsupportedVersion(2));
+    assert!(
+        error(&version_2)
+            .to_string()
+            .starts_with("version 2 not supported")
+    );
+
+    let cut = &bytes[..len - 100];
+    assert_eq!(
+        error(cut).to_string(),
+        format!("file truncated: expected {len} bytes, got {}", len - 100)
+    );
+    assert_eq!(
+        error(&bytes[..10]),
+        NetworkError::Truncated {
+            expected: 28,
+            got: 10
+        }
+    );
+    let mut long = bytes.clone();
+    long.push(0);
+    assert!(matches!(error(&long), NetworkError::TrailingBytes { .. }));
+
+    let mut damaged = bytes.clone();
+    damaged[len / 2] ^= 0x10;
+    assert!(matches!(
+        error(&damaged),
+        NetworkError::ChecksumMismatch { .. }
+    ));
+    assert!(error(&damaged).to_string().starts_with("checksum mismatch"));
+
+    assert_eq!(
+        error(&with_field(&bytes, 8, 768)),
+        NetworkError::WrongInputs(768)
+    );
+    assert_eq!(
+        error(&with_field(&bytes, 12, 24)),
+        NetworkError::BadHidden(24)
+    );
+    assert!(matches!(
+        error(&with_field(&bytes, 20, 256)),
+        NetworkError::WrongConstant {
+            name: "qa",
+            found: 256,
+            expected: 255
+        }
+    ));
+    // An output weight the integer kernels could overflow on: the first one set to 200.
+    let mut heavy = bytes.clone();
+    let out_weights = 28 + 2 * (1260 * 32 + 32);
+    heavy[out_weights..out_weights + 2].copy_from_slice(&200i16.to_le_bytes());
+    let heavy = with_field(&heavy, 4, 1);
+    assert_eq!(
+        error(&heavy),
+        NetworkError::WeightOutOfRange {
+            layer: "output weight",
+            index: 0,
+            value: 200,
+            limit: 128
+        }
+    );
+
+    let missing = std::env::temp_dir().join("no-such-dir-for-nnue/net.nnue");
+    assert!(matches!(
+        Network::load(&missing),
+        Err(NetworkError::Io { .. })
+    ));
+    assert!(Network::from_bytes(&bytes).is_ok());
+}
+
+#[test]
+fn a_search_with_a_network_returns_a_legal_move() {
+    let net = Arc::new(random_network(64, 4));
+    let mut engine = Engine::new(EngineOptions {
+        use_nnue: true,
+        ..EngineOptions::default()
+    });
+    engine.set_network(Some(net.clone()));
+    let handcrafted = Engine::new(EngineOptions {
+        use_nnue: false,
+        ..EngineOptions::default()
+    });
+    let limits = SearchLimits {
+        depth: Some(5),
+        ..Default::default()
+    };
+    let positions: Vec<Position> = bench_positions().into_iter().step_by(5).collect();
+    let mut differing = 0;
+    for pos in &positions {
+        assert_eq!(
+            engine.static_eval(pos),
+            xiangqi_engine::eval::Evaluator::evaluate(net.as_ref(), pos)
+        );
+        let request = SearchRequest::new(pos.clone(), limits.clone());
+        let result = engine.think(&request, &mut |_| {});
+        let best = result.best_move.expect("a move");
+        assert!(
+            pos.legal_moves().contains(best),
+            "{best} is not legal in {pos}"
+        );
+        let other = handcrafted.think(&request, &mut |_| {});
+        differing += usize::from((result.nodes, result.score) != (other.nodes, other.score));
+    }
+    // The network, not the handcrafted evaluation, steered these searches (a forced mate
+    // may be found alike by both).
+    assert!(
+        differing * 2 > positions.len(),
+        "{differing} of {}",
+        positions.len()
+    );
+}
+
+/// A writer the test can read after the session has written to it.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+
+    /// Waits until the output holds `count` lines starting with `word`.
+    fn wait_for(&self, word: &str, count: usize) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.text().lines().filter(|l| l.starts_with(word)).count() < count {
+            assert!(
+                Instant::now() < deadline,
+                "no '{word}' in:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+#[test]
+fn a_bad_eval_file_is_reported_and_the_engine_keeps_answering() {
+    let captured = Captured::default();
+    let out: Output = Arc::new(Mutex::new(captured.clone()));
+    let mut session = Session::new(Dialect::Uci, out);
+    session.handle("uci");
+    let default = EngineOptions::default().use_nnue;
+    assert!(
+        captured
+            .text()
+            .contains(&format!("option name UseNNUE type check default {default}"))
+    );
+    assert!(
+        captured
+            .text()
+            .contains("option name EvalFile type string default <empty>")
+    );
+    let handcrafted_eval = Engine::new(EngineOptions {
+        use_nnue: false,
+        ..EngineOptions::default()
+    })
+    .static_eval(&Position::startpos());
+
+    // A missing file: an error, and the handcrafted evaluation still answers.
+    session.handle("setoption name EvalFile value /no/such/file.nnue");
+    assert!(
+        captured
+            .text()
+            .contains("info string error: EvalFile '/no/such/file.nnue': cannot read"),
+        "{}",
+        captured.text()
+    );
+    session.handle("setoption name UseNNUE value true");
+    if xiangqi_engine::nnue::EMBEDDED_NET.is_none() {
+        assert!(captured.text().contains("no network is loaded"));
+    }
+    session.handle("position startpos");
+    session.handle("go depth 3");
+    captured.wait_for("bestmove", 1);
+
+    // A good file is loaded and used; a damaged one afterwards leaves it in place.
+    let net = random_network(32, 5);
+    let dir = std::env::temp_dir().join(format!("xiangqi-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    let damaged = dir.join("damaged.nnue");
+    let bytes = net.to_bytes();
+    std::fs::write(&good, &bytes).unwrap();
+    std::fs::write(&damaged, &bytes[..bytes.len() / 2]).unwrap();
+    session.handle(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(
+        captured.text().contains("32 hidden units"),
+        "{}",
+        captured.text()
+    );
+    session.handle(&format!(
+        "setoption name EvalFile value {}",
+        damaged.display()
+    ));
+    assert!(captured.text().contains("file truncated: expected"));
+    let net_eval = xiangqi_engine::eval::Evaluator::evaluate(&net, &Position::startpos());
+    assert_ne!(net_eval, handcrafted_eval);
+    session.handle("eval");
+    assert!(
+        captured
+            .text()
+            .contains(&format!("static evaluation {net_eval} (side to move)")),
+        "{}",
+        captured.text()
+    );
+    session.handle("go depth 3");
+    captured.wait_for("bestmove", 2);
+    // Switched off, the handcrafted evaluation is back.
+    session.handle("setoption name UseNNUE value false");
+    session.handle("eval");
+    assert!(captured.text().contains(&format!(
+        "static evaluation {handcrafted_eval} (side to move)"
+    )));
+    session.handle("quit");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
