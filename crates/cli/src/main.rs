@@ -75,6 +75,9 @@ enum Command {
         /// Depth per position.
         #[arg(default_value_t = xiangqi_engine::bench::DEFAULT_DEPTH)]
         depth: i32,
+        /// Evaluate with this network file (NNUE) instead of the default evaluation.
+        #[arg(long)]
+        evalfile: Option<std::path::PathBuf>,
     },
     /// Play engines against each other (UCI or UCCI) with our arbiter; report Elo and SPRT.
     Match(Box<match_cmd::MatchArgs>),
@@ -115,11 +118,19 @@ fn main() -> ExitCode {
             epochs,
             check,
         }) => commands::tune(&data, out.as_deref(), epochs, check.as_deref()),
-        Some(Command::Bench { depth }) => {
-            let report = xiangqi_engine::bench::run(depth, &mut |line| eprintln!("{line}"));
-            println!("{}", report.summary());
-            Ok(())
-        }
+        Some(Command::Bench { depth, evalfile }) => evalfile
+            .map(|path| {
+                xiangqi_engine::nnue::Network::load(&path)
+                    .map(std::sync::Arc::new)
+                    .map_err(|e| format!("network {}: {e}", path.display()))
+            })
+            .transpose()
+            .map(|network| {
+                let report = xiangqi_engine::bench::run_with_network(depth, network, &mut |line| {
+                    eprintln!("{line}")
+                });
+                println!("{}", report.summary());
+            }),
         Some(Command::Match(args)) => match_cmd::run(*args),
         Some(Command::Puzzles(args)) => puzzles::run(&args),
         Some(Command::Datagen(args)) => datagen::run_datagen(&args),
