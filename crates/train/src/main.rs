@@ -61,6 +61,10 @@ struct Args {
     /// The checkpoint to write after every epoch (default: the --out path with `.ckpt` added).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
+    /// Also write the network to this file after each epoch that lowers the validation loss
+    /// (the lowest of this run; a resumed run starts afresh).
+    #[arg(long)]
+    best: Option<PathBuf>,
     /// Continue from this checkpoint instead of random weights.
     #[arg(long)]
     resume: Option<PathBuf>,
@@ -170,8 +174,20 @@ fn run(args: Args) -> Result<(), String> {
         args.epochs
     );
     let mut trainer = Trainer::new(net, adam, epochs_done, config);
+    let mut best_loss = f64::INFINITY;
     trainer.run(&split.train, &split.validation, |trainer, report| {
         println!("{report}");
+        if let (Some(best), Some(loss)) = (&args.best, report.validation_loss) {
+            if loss < best_loss {
+                best_loss = loss;
+                write_network(best, &trainer.net)
+                    .map_err(|e| format!("writing {}: {e}", best.display()))?;
+                println!(
+                    "best validation loss so far: network written to {}",
+                    best.display()
+                );
+            }
+        }
         let checkpoint = Checkpoint {
             net: trainer.net.clone(),
             adam: trainer.adam.clone(),

@@ -89,17 +89,24 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
         "--data", data_arg, "--out", net_arg, "--hidden", "16", "--batch", "64",
     ];
 
-    let out = train(
-        &[
-            &common[..],
-            &["--epochs", "2", "--threads", "2", "--mirror"],
-        ]
-        .concat(),
-    );
+    let best = dir.0.join("best.xqnn");
+    let first = [
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+        "--mirror",
+        "--val-fraction",
+        "0.2",
+        "--best",
+        best.to_str().unwrap(),
+    ];
+    let out = train(&[&common[..], &first[..]].concat());
     assert!(out.status.success(), "{}", text(&out));
     let log = text(&out);
     assert!(log.contains("kept") && log.contains("epoch   2"), "{log}");
     assert!(EngineNetwork::load(&net).is_ok());
+    assert!(EngineNetwork::load(&best).is_ok(), "{log}");
     let checkpoint = PathBuf::from(format!("{net_arg}.ckpt"));
     assert_eq!(Checkpoint::load(&checkpoint).unwrap().epochs_done, 2);
 
