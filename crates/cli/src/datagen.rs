@@ -23,7 +23,8 @@ pub struct DatagenArgs {
     /// Node limit of each search.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
-    /// Seed: each game's content depends only on the seed, the settings and its index.
+    /// Seed: each game depends only on the seed, the settings and its index, and games are
+    /// written in index order, so a seed gives the same file with any thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once, one thread each (default: every core).
