@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use xiangqi_engine::datagen::{
     AdjudicationRules, DataReader, Event, RunError, RunSettings, SelfPlaySettings, Tally, Target,
-    open_output, run,
+    run,
 };
 
 /// A fresh path in the temporary folder for `name`.
@@ -123,16 +123,6 @@ fn a_file_that_is_not_a_data_file_is_refused_and_left_alone() {
         std::fs::read_to_string(&path).unwrap(),
         "my notes, not games\n"
     );
-}
-
-#[test]
-fn a_file_another_run_is_writing_is_refused() {
-    let path = temp_file("busy.xqdg");
-    let (_file, tally, _) = open_output(&path).unwrap();
-    assert_eq!(tally, Tally::default());
-    let err = run(&path, &settings(Target::Games(1), 1), &mut |_| {}).unwrap_err();
-    assert!(matches!(err, RunError::Busy(_)), "{err}");
-    assert!(err.to_string().contains("another datagen run"), "{err}");
 }
 
 #[test]

@@ -116,8 +116,6 @@ pub enum RunError {
         /// What is wrong in it.
         error: DataError,
     },
-    /// Another run is writing the output file.
-    Busy(PathBuf),
     /// A self-play game went wrong.
     SelfPlay(SelfPlayError),
 }
@@ -136,11 +134,6 @@ impl fmt::Display for RunError {
                  choose another output file",
                 path.display()
             ),
-            RunError::Busy(path) => write!(
-                f,
-                "{} is being written by another datagen run; wait for it or choose another file",
-                path.display()
-            ),
             RunError::SelfPlay(error) => error.fmt(f),
         }
     }
@@ -148,9 +141,8 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// Opens `path` for appending games and locks it (until the file is closed): creates it
-/// with a header when it is missing or empty, otherwise checks every game in it and cuts a
-/// partial last one. Returns the file,
+/// Opens `path` for appending games: creates it with a header when it is missing or empty,
+/// otherwise checks every game in it and cuts a partial last one. Returns the file,
 /// positioned at its end, with what it holds and the bytes cut.
 pub fn open_output(path: &Path) -> Result<(File, Tally, u64), RunError> {
     let io_error = |action, error| RunError::Io {
@@ -165,12 +157,6 @@ pub fn open_output(path: &Path) -> Result<(File, Tally, u64), RunError> {
         .truncate(false)
         .open(path)
         .map_err(|e| io_error("open", e))?;
-    // Two runs appending to one file would interleave their games.
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => return Err(RunError::Busy(path.to_path_buf())),
-        Err(std::fs::TryLockError::Error(e)) => return Err(io_error("lock", e)),
-    }
     let len = file.metadata().map_err(|e| io_error("read", e))?.len();
     if len < HEADER_LEN {
         // Empty, or a header cut short by a kill right after creation.
