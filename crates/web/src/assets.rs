@@ -39,6 +39,7 @@ static ASSETS: &[Asset] = &[
     asset!("/js/records.js", JS),
     asset!("/js/course.js", JS),
     asset!("/js/puzzles.js", JS),
+    asset!("/js/trainer.js", JS),
     asset!("/js/legend.js", JS),
     asset!("/js/review.js", JS),
     asset!("/js/archive.js", JS),

@@ -5,6 +5,7 @@ import { Board, piecesOfFen } from './board.js';
 import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Puzzles } from './puzzles.js';
+import { Trainer } from './trainer.js';
 import { Editor } from './editor.js';
 import { Legend, keepNames, nameOnLongPress } from './legend.js';
 import { explainError, explainIllegal, explainOutcome, explainRecordNote } from './reasons.js';
@@ -24,6 +25,7 @@ const editor = new Editor($('palette'), render);
 const legend = new Legend($('legend'));
 const course = new Course($('course'), settings, () => legend.open(settings.pieceStyle));
 const puzzles = new Puzzles($('puzzles'), settings);
+const trainer = new Trainer($('trainer'), settings);
 const review = new Review($('review'), { browse: (ply) => browse(ply), notation: () => settings.notation, changed: () => render() });
 const myGames = new MyGames($('archive'), {
   open: (answer) => openArchived(answer),
@@ -571,6 +573,7 @@ function showView(view) {
   $('game').hidden = view !== 'game';
   $('course').hidden = view !== 'course';
   $('puzzles').hidden = view !== 'puzzles';
+  $('trainer').hidden = view !== 'trainer';
   $('archive').hidden = view !== 'archive';
   $('welcome').hidden = true;
 }
@@ -585,6 +588,11 @@ const actions = {
     dismissWelcome();
     showView('puzzles');
     puzzles.open();
+  },
+  trainer() {
+    dismissWelcome();
+    showView('trainer');
+    trainer.open();
   },
   'my-games'() {
     dismissWelcome();
@@ -791,6 +799,7 @@ function settingChanged(event) {
   render();
   course.relabel();
   puzzles.relabel();
+  trainer.relabel();
   if (key === 'analysis' || key === 'notation') analyse();
   engineTurn();
 }
@@ -850,7 +859,7 @@ async function start() {
     editor.set(piecesOfFen(field ?? ''));
   });
   document.addEventListener('keydown', (e) => {
-    if (!game || editing || !$('course').hidden || !$('puzzles').hidden || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!game || editing || !$('course').hidden || !$('puzzles').hidden || !$('trainer').hidden || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest?.('input, select, textarea, svg, dialog')) return;
     const now = viewPly ?? game.moves.length;
     const ply = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, End: Infinity }[e.key];

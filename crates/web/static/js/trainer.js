@@ -1,0 +1,412 @@
+// Openings trainer: the learner picks a named opening line and a side, plays that side's
+// moves while the server answers along the line's branches (`POST /api/trainer/move`); a
+// move off the line is named with the main line's move and the engine's evaluation after
+// each, with Try again and Show the line. Each line, side and branch is a card of a
+// spaced-repetition schedule kept by the server in the games archive; the page shows what is
+// due and what is learnt, and offers the most overdue card next. The last choice of line and
+// side is kept in localStorage under `xiangqi.trainer`.
+
+import { ApiError } from './api.js';
+import { Board, piecesOfFen } from './board.js';
+import { currentLanguage, t } from './i18n.js';
+import { keepNames, nameOnLongPress } from './legend.js';
+import { explainError, explainIllegal } from './reasons.js';
+import { read, write } from './settings.js';
+
+const STORE_KEY = 'xiangqi.trainer';
+const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+/** The pause before the app's reply is shown, in ms. */
+const REPLY_DELAY_MS = 350;
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error);
+  return data;
+}
+
+function element(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(action, text, extra = {}) {
+  return element('button', { type: 'button', 'data-trainer': action, ...extra }, text);
+}
+
+/** A score from the learner's side, as the page writes evaluations: +0.35, −1.20, +M3. */
+export function scoreText(score) {
+  if (!score) return '?';
+  const sign = (n) => (n > 0 ? '+' : n < 0 ? '−' : '');
+  if (score.mate !== undefined) return `${sign(score.mate)}M${Math.abs(score.mate)}`;
+  return `${sign(score.cp)}${(Math.abs(score.cp) / 100).toFixed(2)}`;
+}
+
+/** A server refusal in the interface language: the trainer's own codes here, the rest as anywhere. */
+function explain(error) {
+  const key = `trainerError.${error.code}`;
+  const text = t(key, error.params ?? {});
+  return text === key ? explainError(error) : text;
+}
+
+/** The opening trainer inside `root`; `settings` is the app's settings object (symbols, notation). */
+export class Trainer {
+  constructor(root, settings) {
+    this.root = root;
+    this.settings = settings;
+    this.catalogue = null;
+    this.run = null;
+    this.choice = { line: '', side: 'black', ...(read(STORE_KEY) ?? {}) };
+    this.state = 'idle';
+    this.boardBox = element('div', { class: 'trainer-board' });
+    this.board = new Board(this.boardBox, (square) => this.onPoint(square));
+    keepNames(this.board);
+    nameOnLongPress(this.board.svg);
+    root.addEventListener('click', (e) => {
+      const target = e.target.closest('button[data-trainer]');
+      if (target && root.contains(target)) this.act(target.dataset.trainer);
+    });
+    root.addEventListener('change', (e) => {
+      const field = e.target.dataset?.trainerChoice;
+      if (!field) return;
+      this.choice[field] = e.target.value;
+      write(STORE_KEY, this.choice);
+      if (field === 'side') this.refresh();
+    });
+  }
+
+  /** Opens the trainer: the catalogue and the learner's progress, read again each time. */
+  async open() {
+    this.root.hidden = false;
+    if (!this.catalogue) this.root.replaceChildren(element('p', { class: 'course-note' }, t('trainer.loading')));
+    await this.refresh();
+  }
+
+  /** Reads the catalogue and the cards again. */
+  async refresh() {
+    try {
+      this.catalogue = await request('GET', `/api/trainer?side=${encodeURIComponent(this.choice.side)}`);
+      if (!this.catalogue.lines.some((l) => l.id === this.choice.line)) this.choice.line = this.catalogue.lines[0]?.id ?? '';
+    } catch (e) {
+      if (!this.catalogue) {
+        this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('trainer.unavailable', { reason: explain(e) })));
+        return;
+      }
+    }
+    this.render();
+  }
+
+  /** The interface language or a setting changed: the texts are drawn again. */
+  relabel() {
+    if (!this.root.hidden && this.catalogue) this.render();
+  }
+
+  lineOf(id) {
+    return this.catalogue?.lines.find((l) => l.id === id);
+  }
+
+  lineName(id) {
+    const line = this.lineOf(id);
+    return line ? line.name[currentLanguage()] ?? line.name.en : id;
+  }
+
+  /** A move in the chosen notation. */
+  moveText(move) {
+    return move[this.settings.notation] ?? move.iccs;
+  }
+
+  act(action) {
+    switch (action) {
+      case 'start': this.start(this.choice.line, this.choice.side); break;
+      case 'next': {
+        const next = this.catalogue?.next;
+        if (next) this.start(next.line, next.side, next.branch);
+        break;
+      }
+      case 'retry': this.retry(); break;
+      case 'show': this.showLine(); break;
+      case 'again': this.start(this.run.line, this.run.side, this.run.branch); break;
+      default: break;
+    }
+  }
+
+  /** Shows a message: `text` is a function that words it, so that it follows a language change. */
+  say(text, tone = '') {
+    this.message = typeof text === 'function' ? text : () => text;
+    this.tone = tone;
+  }
+
+  /** Starts a run of `line` from `side` (the branch the schedule's, unless given). */
+  async start(line, side, branch) {
+    this.token = (this.token ?? 0) + 1;
+    const token = this.token;
+    this.choice = { line, side };
+    write(STORE_KEY, this.choice);
+    try {
+      const begun = await request('POST', '/api/trainer/start', branch ? { line, side, branch } : { line, side });
+      if (token !== this.token) return;
+      this.run = { line, side, branch: begun.branch, moves: [...begun.moves], missed: false, plies: begun.plies, card: begun.card };
+      this.progress = begun.progress;
+      this.fen = begun.moves.at(-1)?.fen ?? START_FEN;
+      this.lastMove = begun.moves.at(-1) ?? null;
+      this.selected = null;
+      this.marks = [];
+      this.state = 'playing';
+      this.say(() => t('trainer.yourMove', { side: t(side), line: this.lineName(line) }));
+    } catch (e) {
+      if (token !== this.token) return;
+      this.say(() => explain(e), 'bad');
+    }
+    this.render();
+  }
+
+  onPoint(square) {
+    if (this.state !== 'playing') return;
+    const piece = piecesOfFen(this.fen)[square];
+    const mine = piece && (piece === piece.toUpperCase()) === (this.run.side === 'red');
+    if (this.selected === square) this.selected = null;
+    else if (mine) this.selected = square;
+    else if (this.selected) {
+      const move = `${this.selected}${square}`;
+      this.selected = null;
+      this.play(move);
+      return;
+    }
+    this.drawBoard();
+  }
+
+  /** Sends the learner's `move` (ICCS): the app's reply, the end of the line, or why it leaves it. */
+  async play(move) {
+    const token = this.token;
+    const run = this.run;
+    this.state = 'busy';
+    this.marks = [];
+    this.render();
+    let answer;
+    try {
+      answer = await request('POST', '/api/trainer/move', {
+        line: run.line, side: run.side, branch: run.branch,
+        moves: run.moves.map((m) => m.iccs), move, missed: run.missed,
+      });
+    } catch (e) {
+      if (token !== this.token) return;
+      this.state = 'playing';
+      if (e.status === 422) {
+        this.say(() => t('illegal', { reason: explainIllegal(e) }), 'bad');
+        this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
+      } else this.say(() => explain(e), 'bad');
+      this.render();
+      return;
+    }
+    if (token !== this.token) return;
+    if (answer.record) this.noteRecord(answer.record);
+    if (!answer.on_line) {
+      this.offLine(answer);
+      return;
+    }
+    run.branch = answer.branch;
+    this.advance(answer.played);
+    if (answer.reply) {
+      this.say(() => t('trainer.onLine'), 'good');
+      this.render();
+      await wait(REPLY_DELAY_MS);
+      if (token !== this.token) return;
+      this.advance(answer.reply);
+    }
+    if (answer.done) {
+      this.finish();
+      return;
+    }
+    this.state = 'playing';
+    this.say(() => t('trainer.onLine'), 'good');
+    this.render();
+  }
+
+  advance(move) {
+    this.run.moves.push(move);
+    this.fen = move.fen;
+    this.lastMove = move;
+  }
+
+  /** The card's new place after a recorded run, and whether it was saved. */
+  noteRecord(record) {
+    this.run.card = record.card;
+    this.progress = record.progress;
+    this.refreshLater();
+  }
+
+  /** Reads the progress again without disturbing the run. */
+  async refreshLater() {
+    try {
+      this.catalogue = await request('GET', `/api/trainer?side=${encodeURIComponent(this.choice.side)}`);
+      this.render();
+    } catch {
+      // The progress list stays as it was.
+    }
+  }
+
+  /** A move off the line: shown on the board, named, with the engine's view and the choices. */
+  offLine(answer) {
+    this.run.missed = true;
+    this.deviation = answer;
+    this.state = 'off';
+    this.fen = answer.played.fen;
+    this.lastMove = answer.played;
+    this.marks = [answer.main.from, answer.main.to];
+    this.say(() => this.deviationText(answer), 'bad');
+    this.render();
+  }
+
+  /** "This leaves the line; the main line is 马8进7. Engine: …" in the interface language. */
+  deviationText(answer) {
+    let text = t('trainer.leaves', { move: this.moveText(answer.played), main: this.moveText(answer.main) });
+    if (answer.engine) {
+      text += ` ${t('trainer.engineView', { played: scoreText(answer.engine.played), main: scoreText(answer.engine.main) })}`;
+    } else text += ` ${t('trainer.engineBusy')}`;
+    return text;
+  }
+
+  /** Back to the position before the move off the line. */
+  retry() {
+    if (this.state !== 'off') return;
+    const last = this.run.moves.at(-1);
+    this.fen = last?.fen ?? START_FEN;
+    this.lastMove = last ?? null;
+    this.marks = [];
+    this.state = 'playing';
+    this.say(() => t('trainer.tryAgain'));
+    this.render();
+  }
+
+  /** Plays the main line's move for the learner and goes on along the line. */
+  async showLine() {
+    if (this.state !== 'off') return;
+    const main = this.deviation.main;
+    this.retry();
+    await this.play(main.iccs);
+  }
+
+  /** The end of the line: said, with the card's new place. */
+  finish() {
+    this.state = 'done';
+    this.selected = null;
+    const name = this.lineName(this.run.line);
+    this.say(() => (this.run.missed ? t('trainer.doneMissed', { line: name }) : t('trainer.doneClean', { line: name })), 'good');
+    this.render();
+  }
+
+  drawBoard() {
+    this.board.style = this.settings.pieceStyle;
+    this.board.notation = this.settings.notation;
+    this.board.flipped = (this.run?.side ?? this.choice.side) === 'black';
+    this.board.render({
+      fen: this.fen ?? START_FEN,
+      selected: this.selected,
+      lastMove: this.lastMove,
+      highlights: this.marks ?? [],
+    });
+  }
+
+  render() {
+    if (!this.catalogue) return;
+    const view = element('div', { class: 'trainer', 'data-state': this.state });
+    if (this.run) Object.assign(view.dataset, { line: this.run.line, side: this.run.side, branch: this.run.branch, ply: String(this.run.moves.length) });
+    const side = element('div', { class: 'trainer-side' });
+    side.append(element('h2', {}, t('trainer.title')), this.picker());
+    if (this.run) side.append(element('p', { class: 'trainer-info' }, this.runInfo()));
+    side.append(element('p', { class: `trainer-message ${this.tone ?? ''}`, role: 'alert', 'data-trainer-message': '' }, this.message?.() ?? t('trainer.intro')));
+    side.append(this.controls(), this.movesLine(), this.progressList());
+    view.append(this.boardBox, side);
+    this.root.replaceChildren(view);
+    this.boardBox.setAttribute('aria-label', t('board'));
+    this.drawBoard();
+  }
+
+  picker() {
+    const row = element('div', { class: 'trainer-picker' });
+    const select = (field, label, options) => {
+      const wrap = element('label');
+      const input = element('select', { 'data-trainer-choice': field });
+      for (const [value, text] of options) {
+        const option = element('option', { value }, text);
+        if (value === this.choice[field]) option.selected = true;
+        input.append(option);
+      }
+      wrap.append(element('span', {}, label), input);
+      row.append(wrap);
+    };
+    select('line', t('trainer.line'), this.catalogue.lines.map((l) => [l.id, `${this.lineName(l.id)} (${l.codes.join('–')})`]));
+    select('side', t('trainer.side'), [['red', t('red')], ['black', t('black')]]);
+    row.append(button('start', t('trainer.start'), { class: 'primary' }));
+    const next = this.catalogue.next;
+    if (next) {
+      const label = t('trainer.nextCard', { line: this.lineName(next.line), side: t(next.side) });
+      row.append(button('next', label, { 'data-next-line': next.line, 'data-next-branch': next.branch }));
+    }
+    return row;
+  }
+
+  runInfo() {
+    const line = this.lineOf(this.run.line);
+    const opening = line?.branches.find((b) => b.id === this.run.branch)?.opening;
+    const name = opening ? (currentLanguage() === 'zh' ? [opening.name, opening.variation].filter(Boolean).join(' ') : opening.family[currentLanguage()]) : '';
+    const card = this.run.card;
+    const where = card.reps === 0 ? t('trainer.cardNew') : card.learnt ? t('trainer.cardLearnt') : card.due ? t('trainer.cardDue') : t('trainer.cardLearning');
+    const title = this.lineName(this.run.line);
+    const code = opening ? [opening.code, name === title ? '' : name].filter(Boolean).join(' ') : '';
+    return [title, t(this.run.side), code, where].filter(Boolean).join(' · ');
+  }
+
+  controls() {
+    const row = element('div', { class: 'row trainer-controls' });
+    if (this.state === 'off') row.append(button('retry', t('trainer.retry'), { class: 'primary' }), button('show', t('trainer.showLine')));
+    if (this.state === 'done') row.append(button('again', t('trainer.again')));
+    return row;
+  }
+
+  /** The run's moves so far, numbered. */
+  movesLine() {
+    const moves = this.run?.moves ?? [];
+    const parts = [];
+    moves.forEach((m, i) => {
+      if (i % 2 === 0) parts.push(`${i / 2 + 1}.`);
+      parts.push(this.moveText(m));
+    });
+    return element('p', { class: 'trainer-moves', 'data-trainer-moves': String(moves.length) }, parts.join(' '));
+  }
+
+  /** Per line, for the chosen side: what is learnt, what is due, what is new; and whether it is kept. */
+  progressList() {
+    const box = element('div', { class: 'trainer-progress' });
+    const progress = this.progress ?? this.catalogue.progress;
+    if (!progress.saved) {
+      const reason = progress.error?.params?.reason;
+      box.append(element('p', { class: 'trainer-not-saved bad', 'data-not-saved': '' }, t(reason === 'archive-off' ? 'trainer.notSavedOff' : 'trainer.notSaved')));
+    }
+    box.append(element('h3', {}, t('trainer.progress', { side: t(this.choice.side) })));
+    const list = element('ul');
+    for (const line of this.catalogue.lines) {
+      const cards = this.catalogue.cards.filter((c) => c.line === line.id && c.side === this.choice.side);
+      const due = cards.filter((c) => c.due).length;
+      const learnt = cards.filter((c) => c.learnt).length;
+      const fresh = line.branches.length - cards.length;
+      const li = element('li', { 'data-line': line.id, 'data-due': String(due), 'data-learnt': String(learnt) });
+      li.append(element('span', { class: 'trainer-progress-name' }, this.lineName(line.id)), ' ',
+        element('span', { class: due ? 'bad' : '' }, t('trainer.counts', { learnt, due, fresh, total: line.branches.length })));
+      list.append(li);
+    }
+    box.append(list);
+    return box;
+  }
+}
