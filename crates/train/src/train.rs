@@ -185,17 +185,7 @@ impl Trainer {
                 .map(|((grads, scratch), part)| {
                     s.spawn(move || {
                         grads.fill(0.0);
-                        let mut loss = 0.0f64;
-                        for &i in part {
-                            loss += net.accumulate_gradient(
-                                &data[i as usize],
-                                lambda,
-                                weight,
-                                scratch,
-                                grads,
-                            ) as f64;
-                        }
-                        loss
+                        net.accumulate_gradients(data, part, lambda, weight, scratch, grads)
                     })
                 })
                 .collect();
