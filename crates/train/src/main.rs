@@ -40,6 +40,9 @@ struct Args {
     /// Weight of the search score in the target; the game result gets 1 − lambda.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
+    /// Decoupled weight decay (AdamW) per unit of learning rate; 0 for none.
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
     /// Threads computing gradients (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -160,15 +163,20 @@ fn run(args: Args) -> Result<(), String> {
         lr_step: args.lr_step,
         lr_gamma: args.lr_gamma,
         lambda: args.lambda,
+        weight_decay: args.weight_decay,
         threads,
         seed: args.seed,
     };
     println!(
-        "hidden {}  batch {}  lr {}  lambda {}  threads {}  epochs {}..={}",
+        "hidden {}  batch {}  lr {} (×{} every {} epochs)  weight decay {}  lambda {}  mirror {}  threads {}  epochs {}..={}",
         args.hidden,
         args.batch,
         args.lr,
+        args.lr_gamma,
+        args.lr_step,
+        args.weight_decay,
         args.lambda,
+        args.mirror,
         threads,
         epochs_done + 1,
         args.epochs

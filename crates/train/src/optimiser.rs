@@ -1,4 +1,5 @@
-//! Adam: per-parameter step sizes from running averages of the gradient and its square.
+//! Adam: per-parameter step sizes from running averages of the gradient and its square, with
+//! optional decoupled weight decay (AdamW).
 
 /// Adam's state: the running first and second moments and the step count.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,8 +31,9 @@ impl Adam {
         }
     }
 
-    /// One step of size `lr` along `grads`.
-    pub fn step(&mut self, params: &mut [f32], grads: &[f32], lr: f32) {
+    /// One step of size `lr` along `grads`; each parameter also shrinks by `lr · weight_decay`
+    /// of itself (0: plain Adam).
+    pub fn step(&mut self, params: &mut [f32], grads: &[f32], lr: f32, weight_decay: f32) {
         assert_eq!(params.len(), grads.len(), "one gradient per parameter");
         assert_eq!(
             params.len(),
@@ -43,6 +45,7 @@ impl Adam {
         let correction2 = 1.0 - self.beta2.powi(self.steps.min(i32::MAX as u64) as i32);
         let step_size = lr * correction2.sqrt() / correction1;
         let (b1, b2, eps) = (self.beta1, self.beta2, self.epsilon);
+        let keep = 1.0 - lr * weight_decay;
         for (((p, &g), m), v) in params
             .iter_mut()
             .zip(grads)
@@ -51,7 +54,7 @@ impl Adam {
         {
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
-            *p -= step_size * *m / (v.sqrt() + eps);
+            *p = *p * keep - step_size * *m / (v.sqrt() + eps);
         }
     }
 }
@@ -61,10 +64,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn weight_decay_shrinks_parameters_without_gradient() {
+        let mut adam = Adam::new(2);
+        let mut params = [1.0, -2.0];
+        adam.step(&mut params, &[0.0, 0.0], 0.1, 0.5);
+        assert!((params[0] - 0.95).abs() < 1e-6, "{params:?}");
+        assert!((params[1] + 1.9).abs() < 1e-6, "{params:?}");
+    }
+
+    #[test]
     fn first_step_moves_each_parameter_by_the_learning_rate_against_its_gradient() {
         let mut adam = Adam::new(3);
         let mut params = [1.0, 1.0, 1.0];
-        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.01);
+        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.01, 0.0);
         assert!((params[0] - 0.99).abs() < 1e-5);
         assert!((params[1] - 1.01).abs() < 1e-5);
         assert_eq!(params[2], 1.0);
@@ -76,7 +88,7 @@ mod tests {
         let mut params = [3.0f32, -4.0];
         for _ in 0..2000 {
             let grads = [2.0 * (params[0] - 1.0), 2.0 * (params[1] + 2.0)];
-            adam.step(&mut params, &grads, 0.05);
+            adam.step(&mut params, &grads, 0.05, 0.0);
         }
         assert!((params[0] - 1.0).abs() < 0.01, "{params:?}");
         assert!((params[1] + 2.0).abs() < 0.01, "{params:?}");

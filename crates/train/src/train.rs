@@ -24,6 +24,8 @@ pub struct TrainConfig {
     pub lr_gamma: f32,
     /// Weight of the search score in the target; the result gets `1 − lambda`.
     pub lambda: f32,
+    /// Decoupled weight decay (AdamW) per unit of learning rate; 0 for none.
+    pub weight_decay: f32,
     /// Threads computing gradients.
     pub threads: usize,
     /// Seed of each epoch's shuffle.
@@ -158,7 +160,12 @@ impl Trainer {
         let mut loss_sum = 0.0;
         for batch in order.chunks(self.config.batch.max(1)) {
             loss_sum += self.batch_gradient(data, batch);
-            self.adam.step(self.net.params_mut(), &self.buffers[0], lr);
+            self.adam.step(
+                self.net.params_mut(),
+                &self.buffers[0],
+                lr,
+                self.config.weight_decay,
+            );
             self.net.clip();
         }
         if data.is_empty() {

@@ -46,6 +46,7 @@ fn loss_after_training(threads: usize) -> (f64, f64, Vec<f64>) {
         lr_step: 4,
         lr_gamma: 0.3,
         lambda: 0.75,
+        weight_decay: 0.0,
         threads,
         seed: 11,
     };
