@@ -289,7 +289,14 @@ impl Session {
                 number(5000).map(|v| self.options.move_overhead = Duration::from_millis(v))
             }
             "ponder" | "usebook" => flag().map(|_| ()),
-            "usennue" => flag().map(|v| self.options.use_nnue = v),
+            "usennue" => flag().map(|v| {
+                if v != self.options.use_nnue {
+                    // The table's stored evaluations came from the other evaluation.
+                    self.stop_search();
+                    self.engine.new_game();
+                }
+                self.options.use_nnue = v;
+            }),
             "evalfile" => {
                 self.load_eval_file(value);
                 Ok(())
@@ -324,6 +331,8 @@ impl Session {
         let path = if path == "<empty>" { "" } else { path };
         match self.engine.load_eval_file(path) {
             Ok(()) => {
+                // The table's stored evaluations came from the previous network.
+                self.engine.new_game();
                 let text = match (self.engine.network(), path) {
                     (Some(network), "") => format!(
                         "EvalFile: the built-in network, {} hidden units",
