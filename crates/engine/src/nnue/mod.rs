@@ -15,9 +15,9 @@ pub use simd::Backend;
 
 use std::sync::{Arc, LazyLock};
 
-/// The network file built into the binary (`include_bytes!`), used when no `EvalFile` is
-/// given; `None` while the project has no trained network. While it is `None`, `UseNNUE` is
-/// off by default.
+/// The network file built into the binary, used when no `EvalFile` is given; `None` while
+/// the project has no trained network. `UseNNUE` is on by default exactly when it is `Some`.
+/// To build a network in: `Some(include_bytes!("../../nets/<name>.nnue"))`.
 pub const EMBEDDED_NET: Option<&[u8]> = None;
 
 static EMBEDDED: LazyLock<Option<Arc<Network>>> =
@@ -26,4 +26,18 @@ static EMBEDDED: LazyLock<Option<Arc<Network>>> =
 /// The built-in network, read once; `None` when there is none.
 pub fn embedded_network() -> Option<Arc<Network>> {
     EMBEDDED.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_network_reads_and_sets_the_default_evaluation() {
+        let read = EMBEDDED_NET.map(Network::from_bytes).transpose();
+        assert!(read.is_ok(), "the built-in network: {:?}", read.err());
+        assert_eq!(embedded_network().is_some(), EMBEDDED_NET.is_some());
+        let default = crate::EngineOptions::default();
+        assert_eq!(default.use_nnue, EMBEDDED_NET.is_some());
+    }
 }
