@@ -5,6 +5,8 @@ use clap::Parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use xiangqi_engine::nnue::active_features;
+use xiangqi_rules::{Position, START_FEN};
 use xiangqi_train::checkpoint::Checkpoint;
 use xiangqi_train::loader::{LoadSettings, load_files};
 use xiangqi_train::model::Network;
@@ -212,5 +214,39 @@ fn run(args: Args) -> Result<(), String> {
         args.out.display(),
         checkpoint_path.display()
     );
+    for (name, fen) in REFERENCE_POSITIONS {
+        let cp = evaluate_fen(&trainer.net, fen)?;
+        println!("{name}: {cp:+.0} cp for the side to move");
+    }
     Ok(())
+}
+
+/// Positions whose evaluations show at a glance whether a network has learnt the basics.
+const REFERENCE_POSITIONS: [(&str, &str); 4] = [
+    ("start position, Red to move", START_FEN),
+    (
+        "start position, Black to move",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+    ),
+    (
+        "Red to move, Black without its a-file chariot",
+        "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    ),
+    (
+        "Black to move, Black without its a-file chariot",
+        "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+    ),
+];
+
+/// The float network's evaluation of `fen` in centipawns, from the side to move's view.
+fn evaluate_fen(net: &Network, fen: &str) -> Result<f32, String> {
+    let pos: Position = fen
+        .parse()
+        .map_err(|e| format!("reference position {fen}: {e}"))?;
+    let side = pos.side_to_move();
+    let (mut stm, mut other) = (Vec::new(), Vec::new());
+    active_features(&pos, side, &mut stm);
+    active_features(&pos, side.opponent(), &mut other);
+    let narrow = |v: Vec<usize>| v.into_iter().map(|f| f as u16).collect::<Vec<u16>>();
+    Ok(net.evaluate_cp(&narrow(stm), &narrow(other)))
 }
