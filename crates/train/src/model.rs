@@ -5,7 +5,7 @@
 //! bias, output weights, output bias) so the optimiser and checkpoints see a single slice.
 
 use crate::dataset::TrainingPosition;
-use crate::rng::Rng;
+use crate::rng::{Rng, symmetric};
 use xiangqi_engine::nnue::INPUTS;
 
 /// Centipawns per unit of network output (the file's `scale`).
@@ -94,11 +94,11 @@ impl Network {
         // About 30 features are active: first-layer sums start spread around 0 with a deviation
         // near 0.3, so about half the neurons start inside SCReLU's sloped part.
         for w in &mut params[..layout.ft_bias()] {
-            *w = rng.symmetric(0.1);
+            *w = symmetric(&mut rng, 0.1);
         }
         let out_limit = 1.0 / (2.0 * hidden as f32).sqrt();
         for w in &mut params[layout.out_weights()..layout.out_bias()] {
-            *w = rng.symmetric(out_limit);
+            *w = symmetric(&mut rng, out_limit);
         }
         Network { hidden, params }
     }

@@ -7,7 +7,7 @@ use xiangqi_engine::datagen::{GameRecord, write_game, write_header};
 use xiangqi_engine::nnue::Network as EngineNetwork;
 use xiangqi_rules::{GameResult, Position};
 use xiangqi_train::checkpoint::Checkpoint;
-use xiangqi_train::rng::Rng;
+use xiangqi_train::rng::{Rng, symmetric};
 
 struct TempDir(PathBuf);
 
@@ -39,7 +39,7 @@ fn random_games(count: usize, seed: u64) -> Vec<GameRecord> {
                     break;
                 }
                 let m = moves.as_slice()[rng.below(moves.len())];
-                plies.push((m, rng.symmetric(300.0) as i16));
+                plies.push((m, symmetric(&mut rng, 300.0) as i16));
                 pos.make_move(m);
             }
             let result =

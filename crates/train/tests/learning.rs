@@ -4,14 +4,14 @@
 use xiangqi_train::dataset::{Outcome, TrainingPosition};
 use xiangqi_train::model::{Network, Scratch};
 use xiangqi_train::optimiser::Adam;
-use xiangqi_train::rng::Rng;
+use xiangqi_train::rng::{Rng, symmetric};
 use xiangqi_train::train::{TrainConfig, Trainer, mean_loss};
 
 /// Positions of 16–32 random features; the score is a fixed value per feature summed over the
 /// side to move's features minus the other side's, and the result follows the score.
 fn synthetic(count: usize, seed: u64) -> Vec<TrainingPosition> {
     let mut values = Rng::new(1);
-    let value: Vec<f32> = (0..1260).map(|_| values.symmetric(60.0)).collect();
+    let value: Vec<f32> = (0..1260).map(|_| symmetric(&mut values, 60.0)).collect();
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
