@@ -261,15 +261,25 @@ impl Network {
     }
 }
 
+/// A share of a mini-batch whose gradient one thread computes.
+#[derive(Clone, Copy, Debug)]
+pub struct GradientJob<'a> {
+    /// Every training position.
+    pub data: &'a [TrainingPosition],
+    /// The positions of this share, as indices into `data`.
+    pub indices: &'a [u32],
+    /// Weight of the search score in the target.
+    pub lambda: f32,
+    /// Factor of each position's gradient (1 / batch size for the batch's mean).
+    pub weight: f32,
+}
+
 impl Network {
-    /// Adds `weight` × the gradient of each position `data[i]`, `i` in `indices`, to `grads`
-    /// and returns their summed loss; runs on AVX2 and FMA when the CPU has them.
+    /// Adds the weighted gradients of `job`'s positions to `grads` and returns their summed
+    /// loss; runs on AVX2 and FMA when the CPU has them.
     pub fn accumulate_gradients(
         &self,
-        data: &[TrainingPosition],
-        indices: &[u32],
-        lambda: f32,
-        weight: f32,
+        job: GradientJob<'_>,
         scratch: &mut Scratch,
         grads: &mut [f32],
     ) -> f64 {
@@ -277,11 +287,9 @@ impl Network {
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
         {
             // SAFETY: the CPU has AVX2 and FMA, checked just above; the function needs no more.
-            return unsafe {
-                self.accumulate_gradients_avx2(data, indices, lambda, weight, scratch, grads)
-            };
+            return unsafe { self.accumulate_gradients_avx2(job, scratch, grads) };
         }
-        self.accumulate_gradients_portable(data, indices, lambda, weight, scratch, grads)
+        self.accumulate_gradients_portable(job, scratch, grads)
     }
 
     /// [`Network::accumulate_gradients`] compiled for AVX2 and FMA (the row additions of the
@@ -290,30 +298,25 @@ impl Network {
     #[target_feature(enable = "avx2,fma")]
     fn accumulate_gradients_avx2(
         &self,
-        data: &[TrainingPosition],
-        indices: &[u32],
-        lambda: f32,
-        weight: f32,
+        job: GradientJob<'_>,
         scratch: &mut Scratch,
         grads: &mut [f32],
     ) -> f64 {
-        self.accumulate_gradients_portable(data, indices, lambda, weight, scratch, grads)
+        self.accumulate_gradients_portable(job, scratch, grads)
     }
 
     #[inline(always)]
     fn accumulate_gradients_portable(
         &self,
-        data: &[TrainingPosition],
-        indices: &[u32],
-        lambda: f32,
-        weight: f32,
+        job: GradientJob<'_>,
         scratch: &mut Scratch,
         grads: &mut [f32],
     ) -> f64 {
         let mut loss = 0.0f64;
-        for &i in indices {
+        for &i in job.indices {
+            let position = &job.data[i as usize];
             loss +=
-                self.accumulate_gradient(&data[i as usize], lambda, weight, scratch, grads) as f64;
+                self.accumulate_gradient(position, job.lambda, job.weight, scratch, grads) as f64;
         }
         loss
     }

@@ -3,7 +3,7 @@
 //! a step-decayed learning rate, and the validation loss after every epoch.
 
 use crate::dataset::TrainingPosition;
-use crate::model::{Network, Scratch};
+use crate::model::{GradientJob, Network, Scratch};
 use crate::optimiser::Adam;
 use crate::rng::Rng;
 use std::thread;
@@ -192,7 +192,13 @@ impl Trainer {
                 .map(|((grads, scratch), part)| {
                     s.spawn(move || {
                         grads.fill(0.0);
-                        net.accumulate_gradients(data, part, lambda, weight, scratch, grads)
+                        let job = GradientJob {
+                            data,
+                            indices: part,
+                            lambda,
+                            weight,
+                        };
+                        net.accumulate_gradients(job, scratch, grads)
                     })
                 })
                 .collect();
