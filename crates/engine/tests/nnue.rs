@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use xiangqi_engine::bench;
 use xiangqi_engine::nnue::{AccumulatorStack, Backend, FloatNetwork, Network, NetworkError};
 use xiangqi_engine::protocol::{Dialect, Output, Session};
+use xiangqi_engine::random::SplitMix64;
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::{Color, Position};
 
@@ -17,22 +18,6 @@ fn bench_positions() -> Vec<Position> {
         .iter()
         .map(|fen| Position::from_fen(fen).unwrap())
         .collect()
-}
-
-/// A seeded xorshift generator for reproducible random games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// A random network of `hidden` units whose weights stay inside the trainer's ±1.98 clip.
@@ -57,7 +42,7 @@ fn random_walk(
     stacks: &mut [AccumulatorStack],
     check: &mut dyn FnMut(&Position, &mut [AccumulatorStack]),
 ) -> usize {
-    let mut rng = Rng(seed | 1);
+    let mut rng = SplitMix64::new(seed);
     let mut pos = start.clone();
     let mut line: Vec<Step> = Vec::new();
     let mut captures = 0;

@@ -514,13 +514,9 @@ impl FloatNetwork {
     /// (feature layer) and `±out_range` (output layer) by a generator seeded with `seed`;
     /// for tests and speed measurements.
     pub fn random(hidden: usize, seed: u64, ft_range: f32, out_range: f32) -> FloatNetwork {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = |range: f32| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            ((x >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * range
-        };
+        let mut rng = crate::random::SplitMix64::new(seed);
+        let mut next =
+            |range: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * range;
         FloatNetwork {
             hidden,
             ft_weights: (0..INPUTS * hidden).map(|_| next(ft_range)).collect(),

@@ -258,16 +258,13 @@ mod tests {
     use super::*;
 
     fn chunks(seed: u64, n: usize, lo: i16, hi: i16) -> Vec<Chunk> {
-        let mut x = seed | 1;
-        let span = (hi as i32 - lo as i32 + 1) as u64;
+        let mut rng = crate::random::SplitMix64::new(seed);
+        let span = (hi as i32 - lo as i32 + 1) as usize;
         (0..n)
             .map(|_| {
                 let mut c = Chunk::default();
                 for v in &mut c.0 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    *v = (lo as i32 + (x % span) as i32) as i16;
+                    *v = (lo as i32 + rng.below(span) as i32) as i16;
                 }
                 c
             })
