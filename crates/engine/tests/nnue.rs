@@ -3,12 +3,13 @@
 //! loader names what is wrong with a bad file, and the engine searches and answers with a
 //! network loaded — or with a bad one refused.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod captured;
+
+use captured::Captured;
+use std::sync::Arc;
 use xiangqi_engine::bench;
 use xiangqi_engine::nnue::{AccumulatorStack, Backend, FloatNetwork, Network, NetworkError};
-use xiangqi_engine::protocol::{Dialect, Output, Session};
+use xiangqi_engine::protocol::{Dialect, Session};
 use xiangqi_engine::random::SplitMix64;
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::{Color, Position};
@@ -347,45 +348,10 @@ fn a_search_with_a_network_returns_a_legal_move() {
     );
 }
 
-/// A writer the test can read after the session has written to it.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    fn text(&self) -> String {
-        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-    }
-
-    /// Waits until the output holds `count` lines starting with `word`.
-    fn wait_for(&self, word: &str, count: usize) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while self.text().lines().filter(|l| l.starts_with(word)).count() < count {
-            assert!(
-                Instant::now() < deadline,
-                "no '{word}' in:\n{}",
-                self.text()
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
 #[test]
 fn a_bad_eval_file_is_reported_and_the_engine_keeps_answering() {
     let captured = Captured::default();
-    let out: Output = Arc::new(Mutex::new(captured.clone()));
-    let mut session = Session::new(Dialect::Uci, out);
+    let mut session = Session::new(Dialect::Uci, captured.output());
     session.handle("uci");
     let default = EngineOptions::default().use_nnue;
     assert!(

@@ -2,39 +2,21 @@
 //! writes the same line, and every command, `go`, `info` and best move, in both dialects and
 //! both rank numberings, reads back to the value it was written from.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+mod captured;
+
+use captured::Captured;
 use std::time::{Duration, Instant};
 use xiangqi_engine::protocol::{
-    BestMove, Command, Dialect, GoParams, Info, OptionDecl, OptionKind, Output, PositionCommand,
+    BestMove, Command, Dialect, GoParams, Info, OptionDecl, OptionKind, PositionCommand,
     ProtocolScore, Reply, ScoreBound, Session,
 };
 use xiangqi_rules::{Color, Move, Position, RankBase};
 
-/// A writer the test can read after the session has written to it.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Runs `input` through a session and returns what it wrote, line by line.
 fn session_output(dialect: Dialect, input: &str) -> Vec<String> {
     let captured = Captured::default();
-    let out: Output = Arc::new(Mutex::new(captured.clone()));
-    let mut session = Session::new(dialect, out);
-    let count = |word: &str| {
-        let text = captured.0.lock().unwrap().clone();
-        String::from_utf8_lossy(&text).matches(word).count()
-    };
+    let mut session = Session::new(dialect, captured.output());
+    let count = |word: &str| captured.text().matches(word).count();
     let mut searches = 0;
     for line in input.lines() {
         let errors = count("error:");
@@ -53,8 +35,7 @@ fn session_output(dialect: Dialect, input: &str) -> Vec<String> {
         }
     }
     session.handle("quit");
-    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-    text.lines().map(str::to_string).collect()
+    captured.text().lines().map(str::to_string).collect()
 }
 
 fn mv(text: &str) -> Move {
