@@ -57,6 +57,21 @@ export function currentId(id) {
   return current;
 }
 
+/**
+ * `method` on `path` with the JSON `body` (none when absent), outside any game: the server's
+ * JSON answer, or an ApiError with its reason.
+ */
+export async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error);
+  return data;
+}
+
 async function call(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {

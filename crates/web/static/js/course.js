@@ -6,8 +6,9 @@
 // interface language. Progress is kept in localStorage under `xiangqi.course` (rules) and
 // `xiangqi.course.patterns`.
 
-import { ApiError } from './api.js';
+import { request } from './api.js';
 import { Board, piecesOfFen } from './board.js';
+import { actionButton, element } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { explainError, explainIllegal } from './reasons.js';
@@ -58,23 +59,15 @@ export function dismissWelcome() {
 }
 
 /** The lessons of `course` in `lang`, in course order, as the server sends them. */
-async function fetchLessons(course, lang) {
+function fetchLessons(course, lang) {
   // The rules course is the API's default: its address stays `/api/lessons?lang=…`.
   const which = course === 'rules' ? '' : `&course=${encodeURIComponent(course)}`;
-  const response = await fetch(`/api/lessons?lang=${encodeURIComponent(lang)}${which}`);
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
+  return request('GET', `/api/lessons?lang=${encodeURIComponent(lang)}${which}`);
 }
 
 /** Plays `moves` from `fen` on the server: `{fen, check, status, moves}`, or throws why not. */
-async function tryMoves(fen, moves) {
-  const response = await fetch('/api/lessons/try', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fen, moves }),
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
+function tryMoves(fen, moves) {
+  return request('POST', '/api/lessons/try', { fen, moves });
 }
 
 /** The point of the general of the side to move in `fen`. */
@@ -88,20 +81,8 @@ function normalAnswer(text) {
   return text.normalize('NFKC').replace(/\s+/g, '').toUpperCase();
 }
 
-function element(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else if (k.startsWith('data-')) node.dataset[k.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase())] = v;
-    else node.setAttribute(k, v);
-  }
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(action, text, extra = {}) {
-  return element('button', { type: 'button', 'data-course': action, ...extra }, text);
-}
+/** A button for one of the course's actions. */
+const button = (action, text, extra) => actionButton('course', action, text, extra);
 
 /** Draws each arrow `[from, to]` of a lesson on `board`. */
 function drawArrows(board, arrows) {

@@ -5,11 +5,12 @@
 // learner's Glicko-2 rating is computed by the server (`POST /api/puzzles/result`) and kept,
 // with the streaks, the last puzzles and the filters, in localStorage under `xiangqi.puzzles`.
 
-import { ApiError } from './api.js';
+import { request } from './api.js';
 import { Board, piecesOfFen } from './board.js';
+import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainError, explainIllegal } from './reasons.js';
+import { explainErrorIn, explainIllegal } from './reasons.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
@@ -44,17 +45,6 @@ export function loadLearner() {
   };
 }
 
-async function request(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
-}
-
 /** The name of a theme (`mateIn2`, `fork` …) or of a pattern theme (`pattern:<id>`). */
 export function themeName(theme) {
   if (theme.startsWith('pattern:')) return patternName(theme.slice('pattern:'.length));
@@ -75,25 +65,10 @@ export function patternName(id) {
 }
 
 /** A server refusal in the interface language: a puzzle's own codes here, the rest as anywhere. */
-function explain(error) {
-  const key = `puzzleError.${error.code}`;
-  const text = t(key, error.params ?? {});
-  return text === key ? explainError(error) : text;
-}
+const explain = (error) => explainErrorIn('puzzleError', error);
 
-function element(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else node.setAttribute(k, v);
-  }
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(action, text, extra = {}) {
-  return element('button', { type: 'button', 'data-puzzle': action, ...extra }, text);
-}
+/** A button for one of this view's actions. */
+const button = (action, text, extra) => actionButton('puzzle', action, text, extra);
 
 function svgElement(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
@@ -540,15 +515,7 @@ export class Puzzles {
   filterRow() {
     const row = element('div', { class: 'puzzle-filters' });
     const select = (filter, label, options) => {
-      const wrap = element('label');
-      const input = element('select', { 'data-puzzle-filter': filter });
-      for (const [value, text] of options) {
-        const option = element('option', { value }, text);
-        if (value === (this.learner.filters[filter] ?? '')) option.selected = true;
-        input.append(option);
-      }
-      wrap.append(element('span', {}, label), input);
-      row.append(wrap);
+      row.append(labelledSelect(label, { 'data-puzzle-filter': filter }, options, this.learner.filters[filter] ?? ''));
     };
     select('theme', t('puzzleTheme'), [['', t('allThemes')], ...this.catalog.themes.map((th) => [th.id, `${themeName(th.id)} (${th.count})`])]);
     if (this.catalog.patterns.length) {

@@ -329,6 +329,16 @@ export function explainError(error) {
   return error.status ? table.refused : table.offline;
 }
 
+/**
+ * A refusal from one part of the app (`group`, e.g. `puzzleError`): its own text under
+ * `<group>.<code>` in i18n.js when there is one, otherwise worded as any error.
+ */
+export function explainErrorIn(group, error) {
+  const key = `${group}.${error.code}`;
+  const text = t(key, error.params ?? {});
+  return text === key ? explainError(error) : text;
+}
+
 /** The kinds of warning a record reader or writer gives, as the server names them. */
 const WARNINGS = ['skipped-text', 'tag-cut', 'comment-cut', 'tag-dropped', 'nags-dropped'];
 

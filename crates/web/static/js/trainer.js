@@ -6,11 +6,12 @@
 // due and what is learnt, and offers the most overdue card next. The last choice of line and
 // side is kept in localStorage under `xiangqi.trainer`.
 
-import { ApiError } from './api.js';
+import { request } from './api.js';
 import { Board, piecesOfFen } from './board.js';
+import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainError, explainIllegal } from './reasons.js';
+import { explainErrorIn, explainIllegal } from './reasons.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.trainer';
@@ -20,30 +21,8 @@ const REPLY_DELAY_MS = 350;
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function request(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
-}
-
-function element(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else node.setAttribute(k, v);
-  }
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(action, text, extra = {}) {
-  return element('button', { type: 'button', 'data-trainer': action, ...extra }, text);
-}
+/** A button for one of this view's actions. */
+const button = (action, text, extra) => actionButton('trainer', action, text, extra);
 
 /** A score from the learner's side, as the page writes evaluations: +0.35, −1.20, +M3. */
 export function scoreText(score) {
@@ -54,11 +33,7 @@ export function scoreText(score) {
 }
 
 /** A server refusal in the interface language: the trainer's own codes here, the rest as anywhere. */
-function explain(error) {
-  const key = `trainerError.${error.code}`;
-  const text = t(key, error.params ?? {});
-  return text === key ? explainError(error) : text;
-}
+const explain = (error) => explainErrorIn('trainerError', error);
 
 /** The opening trainer inside `root`; `settings` is the app's settings object (symbols, notation). */
 export class Trainer {
@@ -336,15 +311,7 @@ export class Trainer {
   picker() {
     const row = element('div', { class: 'trainer-picker' });
     const select = (field, label, options) => {
-      const wrap = element('label');
-      const input = element('select', { 'data-trainer-choice': field });
-      for (const [value, text] of options) {
-        const option = element('option', { value }, text);
-        if (value === this.choice[field]) option.selected = true;
-        input.append(option);
-      }
-      wrap.append(element('span', {}, label), input);
-      row.append(wrap);
+      row.append(labelledSelect(label, { 'data-trainer-choice': field }, options, this.choice[field]));
     };
     select('line', t('trainer.line'), this.catalogue.lines.map((l) => [l.id, `${this.lineName(l.id)} (${l.codes.join('–')})`]));
     select('side', t('trainer.side'), [['red', t('red')], ['black', t('black')]]);
