@@ -47,6 +47,7 @@ static ASSETS: &[Asset] = &[
     asset!("/js/lines.js", JS),
     asset!("/js/explorer.js", JS),
     asset!("/js/elements.js", JS),
+    asset!("/js/score.js", JS),
 ];
 
 /// Where versioned copies of the files live: `/v/<version>/js/main.js` is `/js/main.js` of

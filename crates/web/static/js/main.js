@@ -14,6 +14,7 @@ import { renderTree } from './lines.js';
 import { currentLanguage, setLanguage, t, translatePage, pieceName } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
+import { scoreText } from './score.js';
 import { Explorer } from './explorer.js';
 import { MyGames, follow as followInArchive, resume as resumeFromArchive } from './archive.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
@@ -366,17 +367,6 @@ async function engineTurn() {
   render();
   analyse();
   engineTurn();
-}
-
-const signOf = (n) => (n > 0 ? '+' : n < 0 ? '−' : '');
-
-/**
- * A score for Red as the server sends it, `{cp}` or `{mate}` (moves, positive when Red
- * mates), as the page shows it: pawns (`+1.35`), or the moves to mate (`+M2`, `−M3`).
- */
-function scoreText(score) {
-  if (score.mate !== undefined) return `${signOf(score.mate)}M${Math.abs(score.mate)}`;
-  return `${signOf(score.cp)}${(Math.abs(score.cp) / 100).toFixed(2)}`;
 }
 
 /** How far the evaluation bar leans to Red for a score, in percent from the middle. */

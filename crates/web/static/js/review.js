@@ -5,6 +5,7 @@
 
 import { currentId } from './api.js';
 import { t, pieceName } from './i18n.js';
+import { scoreText } from './score.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** The classes from best to worst, as the server names them. */
@@ -27,13 +28,10 @@ function expected(score) {
   return 1 / (1 + 10 ** (-score.cp / 400));
 }
 
-const signOf = (n) => (n > 0 ? '+' : n < 0 ? '−' : '');
-
 /** An evaluation for Red as the page shows it: `+1.35`, `−M3`, or the result. */
-function scoreText(score) {
+function evaluationText(score) {
   if (score.end !== undefined) return score.end === 'draw' ? t('draw') : t('wins', { side: t(score.end) });
-  if (score.mate !== undefined) return `${signOf(score.mate)}M${Math.abs(score.mate)}`;
-  return `${signOf(score.cp)}${(Math.abs(score.cp) / 100).toFixed(2)}`;
+  return scoreText(score);
 }
 
 /** The name of a class in the interface language. */
@@ -213,11 +211,11 @@ export class Review {
     const head = el('p', {}, box);
     const mark = el('b', { class: `judged judged-${m.class}` }, head);
     mark.textContent = `${SYMBOLS[m.class]} ${className(m.class)}`;
-    head.append(`  ${t('score')}: ${scoreText(m.score_red)}`);
+    head.append(`  ${t('score')}: ${evaluationText(m.score_red)}`);
     if (m.best && m.class !== 'best') {
       const better = el('p', { class: 'review-better' }, box);
       const line = (m.line[notation] ?? []).slice(0, 8).join(' ');
-      better.textContent = t('betterMove', { move: m.best[notation], score: scoreText(m.best_score_red), line });
+      better.textContent = t('betterMove', { move: m.best[notation], score: evaluationText(m.best_score_red), line });
     }
     if (m.why && (m.class === 'mistake' || m.class === 'blunder')) {
       const why = el('p', { class: 'review-why' }, box);

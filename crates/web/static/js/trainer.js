@@ -12,6 +12,7 @@ import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { explainErrorIn, explainIllegal } from './reasons.js';
+import { scoreText } from './score.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.trainer';
@@ -23,14 +24,6 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A button for one of this view's actions. */
 const button = (action, text, extra) => actionButton('trainer', action, text, extra);
-
-/** A score from the learner's side, as the page writes evaluations: +0.35, −1.20, +M3. */
-export function scoreText(score) {
-  if (!score) return '?';
-  const sign = (n) => (n > 0 ? '+' : n < 0 ? '−' : '');
-  if (score.mate !== undefined) return `${sign(score.mate)}M${Math.abs(score.mate)}`;
-  return `${sign(score.cp)}${(Math.abs(score.cp) / 100).toFixed(2)}`;
-}
 
 /** A server refusal in the interface language: the trainer's own codes here, the rest as anywhere. */
 const explain = (error) => explainErrorIn('trainerError', error);
