@@ -49,6 +49,23 @@ pub(crate) fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
     pos.check_move(m.from(), m.to()).map_err(|e| illegal(&e))
 }
 
+/// A move a request sends as text (ICCS, spaces around it ignored): 400 `bad-move-text`, with
+/// the text as its blank, when it is no move.
+pub(crate) fn read_move(text: &str) -> Result<Move, ApiError> {
+    text.trim().parse().map_err(|e: ParseMoveError| {
+        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "bad-move-text", e.to_string());
+        err.params = serde_json::json!({ "text": text });
+        err
+    })
+}
+
+/// The move `text` names in `pos`: [`read_move`]'s 400 when it is no move, 422 with the
+/// rules' reason when it is illegal.
+pub(crate) fn read_legal_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
+    let m = read_move(text)?;
+    pos.check_move(m.from(), m.to()).map_err(|e| illegal(&e))
+}
+
 /// 422 for an illegal move: the rules core's reason with its points and blanks.
 fn illegal(e: &IllegalMove) -> ApiError {
     ApiError::illegal_move(e, e.message())

@@ -16,7 +16,7 @@
 //! The solution of a mate puzzle is proven unique for its first move, so any other first move
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
 
-use crate::api::{body, run_search};
+use crate::api::{body, read_legal_move, run_search};
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::view::MoveView;
@@ -32,7 +32,7 @@ use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::notation::Notation;
-use xiangqi_rules::{Color, GameStatus, Move, ParseMoveError, Position};
+use xiangqi_rules::{Color, GameStatus, Move, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
 use xiangqi_teaching::puzzles::{Puzzle, Theme, shipped};
 use xiangqi_teaching::review::{Consequence, Refutation};
@@ -471,7 +471,7 @@ pub async fn play(
     let req = body(payload)?;
     let e = catalog()?.get(&id)?;
     let pos = solver_step(e, req.ply)?;
-    let m = read_move(&pos, &req.r#move)?;
+    let m = read_legal_move(&pos, &req.r#move)?;
     let played = MoveView::new(&pos, m);
     if m == e.moves[req.ply] || wins_at_once(&pos, m) {
         let after = pos.after(m);
@@ -500,18 +500,6 @@ pub async fn play(
         ply: req.ply,
         refutation,
     }))
-}
-
-/// The move `text` names in `pos`: 400 `bad-move-text` when it is no move, 422 with the
-/// rules' reason when it is illegal.
-fn read_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
-    let m: Move = text.trim().parse().map_err(|e: ParseMoveError| {
-        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "bad-move-text", e.to_string());
-        err.params = serde_json::json!({ "text": text });
-        err
-    })?;
-    pos.check_move(m.from(), m.to())
-        .map_err(|e| ApiError::illegal_move(&e, e.message()))
 }
 
 /// Why `wrong`, played in `pos` of puzzle `e`, fails: the engine's answer after it, searched

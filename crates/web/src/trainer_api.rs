@@ -15,7 +15,7 @@
 //!
 //! Without an archive the trainer works the same and says that progress is not saved.
 
-use crate::api::{body, run_search};
+use crate::api::{body, read_move, run_search};
 use crate::archive_store::ArchiveService;
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
@@ -31,7 +31,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use xiangqi_archive::TrainerCard;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest};
-use xiangqi_rules::{Color, Move, ParseMoveError, Position};
+use xiangqi_rules::{Color, Move, Position};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings::trainer::walk::{self, Step, WalkError};
 use xiangqi_teaching::openings::trainer::{Branch, CardState, Outcome, TrainerLine, lines};
@@ -502,15 +502,6 @@ pub struct MoveAnswer {
     pub engine: Option<EngineView>,
     /// The run recorded by this move: its first miss, or its clean end.
     pub record: Option<RecordView>,
-}
-
-/// A move the request sends: 400 `bad-move-text` when it is no move.
-fn read_move(text: &str) -> Result<Move, ApiError> {
-    text.trim().parse().map_err(|e: ParseMoveError| {
-        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "bad-move-text", e.to_string());
-        err.params = json!({ "text": text });
-        err
-    })
 }
 
 /// 409 for moves that do not fit the line: its code and the ply concerned.
