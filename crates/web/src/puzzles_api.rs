@@ -629,17 +629,9 @@ pub struct SolutionView {
 /// `GET /api/puzzles/{id}/solution`: the solution line.
 pub async fn solution(Path(id): Path<String>) -> Result<Json<SolutionView>, ApiError> {
     let e = catalog()?.get(&id)?;
-    let mut pos = e.position.clone();
-    let moves = e
-        .moves
-        .iter()
-        .map(|&m| {
-            let view = MoveView::new(&pos, m);
-            pos.make_move(m);
-            view
-        })
-        .collect();
-    Ok(Json(SolutionView { moves }))
+    Ok(Json(SolutionView {
+        moves: MoveView::line(&e.position, &e.moves),
+    }))
 }
 
 /// The body of `POST /api/puzzles/result`.

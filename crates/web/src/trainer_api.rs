@@ -257,22 +257,10 @@ fn line_view(line: &TrainerLine) -> LineView {
         branches: line
             .branches
             .iter()
-            .map(|b| {
-                let mut pos = Position::startpos();
-                let moves = b
-                    .moves
-                    .iter()
-                    .map(|&m| {
-                        let view = MoveView::new(&pos, m);
-                        pos.make_move(m);
-                        view
-                    })
-                    .collect();
-                BranchView {
-                    id: b.id.clone(),
-                    moves,
-                    opening: OpeningView::of(&Position::startpos(), &b.moves),
-                }
+            .map(|b| BranchView {
+                id: b.id.clone(),
+                moves: MoveView::line(&Position::startpos(), &b.moves),
+                opening: OpeningView::of(&Position::startpos(), &b.moves),
             })
             .collect(),
     }
@@ -418,15 +406,7 @@ pub async fn start(
         side_code(side).to_string(),
         branch.id.clone(),
     );
-    let mut pos = Position::startpos();
-    let moves = walk::opening_moves(branch, side)
-        .into_iter()
-        .map(|m| {
-            let view = MoveView::new(&pos, m);
-            pos.make_move(m);
-            view
-        })
-        .collect();
+    let moves = MoveView::line(&Position::startpos(), &walk::opening_moves(branch, side));
     Ok(Json(StartView {
         line: line.id.clone(),
         side: side_code(side),

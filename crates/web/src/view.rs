@@ -62,6 +62,20 @@ impl MoveView {
             fen: pos.after(m).to_fen(),
         }
     }
+
+    /// Each of `moves`, played one after another from `start`, written from the position
+    /// before it.
+    pub fn line(start: &Position, moves: &[Move]) -> Vec<MoveView> {
+        let mut pos = start.clone();
+        moves
+            .iter()
+            .map(|&m| {
+                let view = MoveView::new(&pos, m);
+                pos.make_move(m);
+                view
+            })
+            .collect()
+    }
 }
 
 /// A piece that the other side can capture on its next move.
