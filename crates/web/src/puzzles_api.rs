@@ -19,7 +19,7 @@
 use crate::api::{body, read_legal_move, run_search};
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::view::MoveView;
+use crate::view::{MoveView, side_code};
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -32,7 +32,7 @@ use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::notation::Notation;
-use xiangqi_rules::{Color, GameStatus, Move, Position};
+use xiangqi_rules::{GameStatus, Move, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
 use xiangqi_teaching::puzzles::{Puzzle, Theme, shipped};
 use xiangqi_teaching::review::{Consequence, Refutation};
@@ -108,13 +108,6 @@ fn no_puzzle(id: &str) -> ApiError {
     );
     err.params = serde_json::json!({ "id": id });
     err
-}
-
-fn side_code(side: Color) -> &'static str {
-    match side {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
 }
 
 fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {

@@ -1,17 +1,11 @@
 //! The blanks of the rules core's reasons (why a move is illegal, why a game ended) as JSON,
 //! so the page can say them in its own language from the reason's code.
 
+use crate::view::side_code;
 use serde_json::{Value, json};
 use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::fen::FenError;
-use xiangqi_rules::{Color, EndReason, Piece, PieceKind, RuleSet, Square};
-
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
-}
+use xiangqi_rules::{EndReason, Piece, PieceKind, RuleSet, Square};
 
 fn piece(p: Piece) -> String {
     p.fen_char().to_string()
@@ -73,16 +67,16 @@ pub fn fen_error_params(error: &FenError) -> Value {
             column,
         } => json!({ "letter": letter.to_string(), "rank": rank, "column": column }),
         FenError::MissingGeneral(c) | FenError::ExtraGeneral(c) | FenError::OpponentInCheck(c) => {
-            json!({ "side": side(*c) })
+            json!({ "side": side_code(*c) })
         }
         FenError::TooManyPieces { piece: p, found } => json!({
-            "side": side(p.color),
+            "side": side_code(p.color),
             "piece": piece(*p),
             "found": found,
             "max": p.kind.max_count(),
         }),
         FenError::UnreachablePoint { piece: p, square } => json!({
-            "side": side(p.color),
+            "side": side_code(p.color),
             "piece": piece(*p),
             "square": square.to_string(),
         }),
@@ -97,7 +91,7 @@ pub fn fen_error_params(error: &FenError) -> Value {
 pub fn end_reason_params(reason: &EndReason) -> Value {
     match reason {
         EndReason::Checkmate { loser } | EndReason::Stalemate { loser } => {
-            json!({ "loser": side(*loser) })
+            json!({ "loser": side_code(*loser) })
         }
         EndReason::Verdict(v) => {
             let pieces: Vec<Value> = v
@@ -106,7 +100,7 @@ pub fn end_reason_params(reason: &EndReason) -> Value {
                 .map(|p| json!({ "square": p.point.to_string(), "piece": piece(p.piece) }))
                 .collect();
             json!({
-                "loser": v.side.map(side),
+                "loser": v.side.map(side_code),
                 "pieces": pieces,
                 "unprotected": v.unprotected,
                 "first": v.moves.first,

@@ -10,7 +10,7 @@ use crate::api::with_game;
 use crate::error::ApiError;
 use crate::search_pool::SearchStop;
 use crate::state::AppState;
-use crate::view::{MoveView, ScoreView};
+use crate::view::{MoveView, ScoreView, side_code};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -202,13 +202,6 @@ pub struct ReviewView {
     pub red: SummaryView,
     /// Black's summary.
     pub black: SummaryView,
-}
-
-fn side_code(side: Color) -> &'static str {
-    match side {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
 }
 
 fn why_view(before: &Position, m: &MoveReview) -> Option<WhyView> {

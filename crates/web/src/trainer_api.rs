@@ -19,7 +19,7 @@ use crate::api::{body, read_move, run_search};
 use crate::archive_store::ArchiveService;
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::view::{MoveView, OpeningView, ScoreView};
+use crate::view::{MoveView, OpeningView, ScoreView, side_code};
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, State};
@@ -47,13 +47,6 @@ fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
-}
-
-fn side_code(side: Color) -> &'static str {
-    match side {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
 }
 
 /// `red` or `black`; 400 `bad-side` otherwise.

@@ -176,8 +176,9 @@ pub struct GameView {
     pub line: usize,
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
+/// A side as the API and the page spell it: `red` or `black`.
+pub fn side_code(side: Color) -> &'static str {
+    match side {
         Color::Red => "red",
         Color::Black => "black",
     }
@@ -213,7 +214,7 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
         version,
         start_fen: game.start().to_fen(),
         fen: pos.to_fen(),
-        turn: color_name(us),
+        turn: side_code(us),
         last_move: moves.last().cloned(),
         moves,
         redo: redo.iter().rev().map(|m| m.to_string()).collect(),
