@@ -29,6 +29,21 @@ export function piecesOfFen(fen) {
   return pieces;
 }
 
+/**
+ * What choosing `square` does when `side` (`red` or `black`) moves by clicks in `fen`, with
+ * `selected` the point picked before (or null): `{selected}`, the point picked now (one of
+ * the side's pieces; null when the same point is chosen again), or `{selected: null, move}`,
+ * the move (ICCS) from the picked point to `square`.
+ */
+export function pickMove(fen, side, selected, square) {
+  const piece = piecesOfFen(fen)[square];
+  const mine = piece && (piece === piece.toUpperCase()) === (side === 'red');
+  if (selected === square) return { selected: null };
+  if (mine) return { selected: square };
+  if (selected) return { selected: null, move: `${selected}${square}` };
+  return { selected };
+}
+
 /** An SVG board inside `container`; `onPoint(square)` is called when a point is chosen. */
 export class Board {
   constructor(container, onPoint) {

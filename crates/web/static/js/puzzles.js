@@ -6,7 +6,7 @@
 // with the streaks, the last puzzles and the filters, in localStorage under `xiangqi.puzzles`.
 
 import { request } from './api.js';
-import { Board, piecesOfFen } from './board.js';
+import { Board, pickMove, piecesOfFen } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
@@ -246,19 +246,10 @@ export class Puzzles {
 
   onPoint(square) {
     if (this.state !== 'playing') return;
-    const pieces = piecesOfFen(this.fen);
-    const piece = pieces[square];
-    const mine = piece && (piece === piece.toUpperCase()) === (this.puzzle.side === 'red');
-    if (this.selected === square) this.selected = null;
-    else if (mine) {
-      this.selected = square;
-    } else if (this.selected) {
-      const move = `${this.selected}${square}`;
-      this.selected = null;
-      this.play(move);
-      return;
-    }
-    this.drawBoard();
+    const { selected, move } = pickMove(this.fen, this.puzzle.side, this.selected, square);
+    this.selected = selected;
+    if (move) this.play(move);
+    else this.drawBoard();
   }
 
   /** Sends the learner's `move` (ICCS) to be checked, then plays the reply or says why not. */

@@ -7,7 +7,7 @@
 // side is kept in localStorage under `xiangqi.trainer`.
 
 import { request } from './api.js';
-import { Board, piecesOfFen } from './board.js';
+import { Board, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
@@ -141,17 +141,10 @@ export class Trainer {
 
   onPoint(square) {
     if (this.state !== 'playing') return;
-    const piece = piecesOfFen(this.fen)[square];
-    const mine = piece && (piece === piece.toUpperCase()) === (this.run.side === 'red');
-    if (this.selected === square) this.selected = null;
-    else if (mine) this.selected = square;
-    else if (this.selected) {
-      const move = `${this.selected}${square}`;
-      this.selected = null;
-      this.play(move);
-      return;
-    }
-    this.drawBoard();
+    const { selected, move } = pickMove(this.fen, this.run.side, this.selected, square);
+    this.selected = selected;
+    if (move) this.play(move);
+    else this.drawBoard();
   }
 
   /** Sends the learner's `move` (ICCS): the app's reply, the end of the line, or why it leaves it. */
