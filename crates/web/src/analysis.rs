@@ -2,7 +2,7 @@
 //! (`POST …/analyse`) or as a stream of server-sent events that deepens until the position
 //! changes, the time is up or the page stops listening (`GET …/analysis`).
 
-use crate::api::{body, request_for, run_search, with_game};
+use crate::api::{body, read_query, request_for, run_search, with_game};
 use crate::error::ApiError;
 use crate::search_pool::{Lease, SearchKind, SearchPool, SearchStop};
 use crate::session::Sessions;
@@ -239,8 +239,7 @@ pub async fn analysis_stream(
     Path(id): Path<String>,
     query: Result<Query<StreamRequest>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let Query(req) = query
-        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
+    let req = read_query(query)?;
     let lines = req.lines.clamp(1, MAX_LINES);
     let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
     let Prepared {

@@ -11,8 +11,8 @@ use crate::state::AppState;
 use crate::variations::{Branch, LineAction};
 use crate::view::{GameView, MoveView, ScoreView, session_view};
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -34,6 +34,13 @@ pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiE
     payload.map(|Json(v)| v).map_err(|e| {
         ApiError::bad_request(format!("the request body is not valid: {}", e.body_text()))
     })
+}
+
+/// The query of a request, or 400 naming what is wrong with it.
+pub(crate) fn read_query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query
+        .map(|Query(q)| q)
+        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))
 }
 
 fn parse_square(text: &str) -> Result<Square, ApiError> {

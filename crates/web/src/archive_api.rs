@@ -6,7 +6,7 @@
 //! The requests run on the archive's writer thread (see [`archive_store`](crate::archive_store)),
 //! never on the server's async threads.
 
-use crate::api::{body, game_from_moves, start_linked_session, with_game};
+use crate::api::{body, game_from_moves, read_query, start_linked_session, with_game};
 use crate::archive_store::{ArchiveLink, ArchiveService, Players, unavailable_error};
 use crate::error::ApiError;
 use crate::records_api::{Said, file_body};
@@ -28,10 +28,6 @@ use xiangqi_rules::{Color, Game, GameRules};
 
 /// Most games one list holds.
 const MAX_LIST: usize = 1000;
-
-fn bad_query(e: &QueryRejection) -> ApiError {
-    ApiError::bad_request(format!("the query is not valid: {}", e.body_text()))
-}
 
 /// The value that `word` names among `choices` (none when it is absent or blank); any other
 /// word is refused, naming `what` it should be and the words to use.
@@ -188,7 +184,7 @@ pub async fn list(
     State(archive): State<ArchiveService>,
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<ListView>, ApiError> {
-    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let query = read_query(query)?;
     let result = choice(
         query.result.as_deref(),
         "result",
@@ -285,7 +281,7 @@ pub async fn export(
     State(archive): State<ArchiveService>,
     query: Result<Query<ExportQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let query = read_query(query)?;
     let notation = match query.format.as_deref().unwrap_or("pgn-wxf") {
         "pgn-wxf" => Notation::Wxf,
         "pgn-iccs" => Notation::Iccs,
@@ -401,7 +397,7 @@ pub async fn import(
     query: Result<Query<ImportQuery>, QueryRejection>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<ImportView>), ApiError> {
-    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let query = read_query(query)?;
     let bytes = file_body(bytes)?;
     let bad_file = |what: &str, message: String| {
         let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", message);

@@ -9,7 +9,7 @@
 //! the classification's lines go on from most (the more general openings), then the engine's
 //! evaluation for the side to move.
 
-use crate::api::{request_for, run_search, with_game};
+use crate::api::{read_query, request_for, run_search, with_game};
 use crate::error::ApiError;
 use crate::search_pool::SearchKind;
 use crate::state::AppState;
@@ -200,8 +200,7 @@ pub async fn explore(
     Path(id): Path<String>,
     query: Result<Query<ExplorerQuery>, QueryRejection>,
 ) -> Result<Json<Explorer>, ApiError> {
-    let Query(req) = query
-        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
+    let req = read_query(query)?;
     let (moves, version, request, stop) = with_game(&sessions, &id, |s| {
         if !openings::is_initial(s.game.start()) {
             return Err(refused(

@@ -16,7 +16,7 @@
 //! The solution of a mate puzzle is proven unique for its first move, so any other first move
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
 
-use crate::api::{body, read_legal_move, run_search};
+use crate::api::{body, read_legal_move, read_query, run_search};
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::view::{MoveView, side_code};
@@ -108,12 +108,6 @@ fn no_puzzle(id: &str) -> ApiError {
     );
     err.params = serde_json::json!({ "id": id });
     err
-}
-
-fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    query
-        .map(|Query(q)| q)
-        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))
 }
 
 /// A puzzle as the page gets it: the position and what it is about, not its solution.
@@ -327,7 +321,7 @@ fn choose(mut candidates: Vec<&Puzzle>, rating: f64, seed: u64) -> Option<&Puzzl
 pub async fn next(
     q: Result<Query<NextQuery>, QueryRejection>,
 ) -> Result<Json<PuzzleView>, ApiError> {
-    let q = query(q)?;
+    let q = read_query(q)?;
     let rating = q
         .rating
         .unwrap_or(xiangqi_teaching::learner_rating::START_RATING);
@@ -602,7 +596,7 @@ pub async fn hint(
     Path(id): Path<String>,
     q: Result<Query<HintQuery>, QueryRejection>,
 ) -> Result<Json<HintView>, ApiError> {
-    let q = query(q)?;
+    let q = read_query(q)?;
     let e = catalog()?.get(&id)?;
     let pos = solver_step(e, q.ply)?;
     let m = e.moves[q.ply];

@@ -1,7 +1,7 @@
 //! Games as files: a game's record in PGN, XQF or DhtmlXQ to download, and a record file read
 //! into a new game.
 
-use crate::api::{start_session, with_game};
+use crate::api::{read_query, start_session, with_game};
 use crate::error::ApiError;
 use crate::session::Sessions;
 use crate::view::GameView;
@@ -28,10 +28,6 @@ pub const DEFAULT_FORMAT: &str = "pgn-wxf";
 
 /// Longest player name kept from a request, in characters.
 const MAX_NAME: usize = 64;
-
-fn bad_query(e: &QueryRejection) -> ApiError {
-    ApiError::bad_request(format!("the query is not valid: {}", e.body_text()))
-}
 
 /// 422 `bad-record`; the blank `what` says what is wrong (`empty-file`, `no-game`,
 /// `no-such-game`, `syntax`, `truncated`, `unreadable-move`, `bad-position`, `encoding`,
@@ -95,7 +91,7 @@ pub async fn export(
     Path(id): Path<String>,
     query: Result<Query<RecordQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let query = read_query(query)?;
     let name = query.format.as_deref().unwrap_or(DEFAULT_FORMAT);
     let format = OutputFormat::from_name(name).ok_or_else(|| {
         ApiError::bad_request(format!(
@@ -478,7 +474,7 @@ pub async fn import(
     query: Result<Query<ImportQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {
-    let Query(query) = query.map_err(|e| bad_query(&e))?;
+    let query = read_query(query)?;
     let bytes = file_body(body)?;
     let index = query.index.unwrap_or(0);
     let Loaded {

@@ -6,7 +6,7 @@
 //! stops the review; the engine goes back to the pool then or when the review ends.
 
 use crate::analysis::{StreamSearch, stream_search};
-use crate::api::with_game;
+use crate::api::{read_query, with_game};
 use crate::error::ApiError;
 use crate::search_pool::SearchStop;
 use crate::state::AppState;
@@ -304,8 +304,7 @@ pub async fn review_stream(
     Path(id): Path<String>,
     query: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let Query(query) = query
-        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
+    let query = read_query(query)?;
     let limits = limits_of(&query)?;
     let (start, moves, version, stop): (Position, Vec<Move>, u64, SearchStop) =
         with_game(&sessions, &id, |s| {

@@ -15,7 +15,7 @@
 //!
 //! Without an archive the trainer works the same and says that progress is not saved.
 
-use crate::api::{body, read_move, run_search};
+use crate::api::{body, read_move, read_query, run_search};
 use crate::archive_store::ArchiveService;
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
@@ -298,8 +298,7 @@ pub async fn catalogue(
     State(archive): State<ArchiveService>,
     query: Result<Query<TrainerQuery>, QueryRejection>,
 ) -> Result<Json<TrainerView>, ApiError> {
-    let Query(q) = query
-        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))?;
+    let q = read_query(query)?;
     let sides = match q.side.as_deref() {
         None | Some("") => vec![Color::Red, Color::Black],
         Some(text) => vec![parse_side(text)?],
