@@ -413,6 +413,17 @@ pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchReques
     }
 }
 
+/// Sets `engine` to judge moves: full strength, one line, one thread (the review, a puzzle's
+/// refutation, the trainer's view of a move off the line).
+pub(crate) fn set_judging(engine: &mut Engine) {
+    engine.set_options(EngineOptions {
+        level: Level::new(MAX_LEVEL),
+        multipv: 1,
+        threads: 1,
+        ..engine.options().clone()
+    });
+}
+
 /// Runs `search` for game `game` on an engine borrowed from `pool`, waiting for one when all
 /// are busy (503 when the queue is full too). `stop` stops it; so does dropping the returned
 /// future (the page went away). A search stopped before it started answers `game-changed`.

@@ -16,7 +16,7 @@
 //! The solution of a mate puzzle is proven unique for its first move, so any other first move
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
 
-use crate::api::{body, read_legal_move, read_query, run_search};
+use crate::api::{body, read_legal_move, read_query, run_search, set_judging};
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::view::{MoveView, side_code};
@@ -28,9 +28,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 use std::time::Duration;
-use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
-use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_engine::{SearchLimits, SearchRequest};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{GameStatus, Move, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
@@ -513,12 +512,7 @@ async fn refute(
         SearchKind::Play,
         &stop,
         move |engine| {
-            engine.set_options(EngineOptions {
-                level: Level::new(MAX_LEVEL),
-                multipv: 1,
-                threads: 1,
-                ..engine.options().clone()
-            });
+            set_judging(engine);
             engine.think(&request, &mut |_| {})
         },
     )

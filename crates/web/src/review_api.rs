@@ -6,7 +6,7 @@
 //! stops the review; the engine goes back to the pool then or when the review ends.
 
 use crate::analysis::{StreamSearch, stream_search};
-use crate::api::{read_query, with_game};
+use crate::api::{read_query, set_judging, with_game};
 use crate::error::ApiError;
 use crate::search_pool::SearchStop;
 use crate::state::AppState;
@@ -18,8 +18,6 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 use std::time::Duration;
-use xiangqi_engine::EngineOptions;
-use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Color, Move, Position};
 use xiangqi_teaching::review::{
@@ -325,12 +323,7 @@ pub async fn review_stream(
     let keeper = crate::archive_api::ReviewKeeper::of(&sessions, &id);
 
     let work = lease.run(move |engine| {
-        engine.set_options(EngineOptions {
-            level: Level::new(MAX_LEVEL),
-            multipv: 1,
-            threads: 1,
-            ..engine.options().clone()
-        });
+        set_judging(engine);
         let total = moves.len();
         let _ = tx.try_send(event("progress", &ProgressView { done: 0, total }));
         let result = review_until(

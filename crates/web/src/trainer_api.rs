@@ -15,7 +15,7 @@
 //!
 //! Without an archive the trainer works the same and says that progress is not saved.
 
-use crate::api::{body, read_move, read_query, run_search};
+use crate::api::{body, read_move, read_query, run_search, set_judging};
 use crate::archive_store::ArchiveService;
 use crate::error::ApiError;
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
@@ -29,8 +29,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use xiangqi_archive::TrainerCard;
-use xiangqi_engine::levels::{Level, MAX_LEVEL};
-use xiangqi_engine::{EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_engine::{SearchLimits, SearchRequest};
 use xiangqi_rules::{Color, Move, Position};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings::trainer::walk::{self, Step, WalkError};
@@ -537,12 +536,7 @@ async fn engine_view(
     let positions = [pos.after(played), pos.after(main)];
     let stop = SearchStop::new();
     let searched = run_search(pool, "trainer", SearchKind::Play, &stop, move |engine| {
-        engine.set_options(EngineOptions {
-            level: Level::new(MAX_LEVEL),
-            multipv: 1,
-            threads: 1,
-            ..engine.options().clone()
-        });
+        set_judging(engine);
         positions.map(|after| {
             let request = SearchRequest::new(
                 after.clone(),
