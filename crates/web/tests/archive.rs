@@ -12,28 +12,15 @@ use common::{HOST, events, id, new_game, play, send};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tower::ServiceExt;
-use xiangqi_web::{AllowedHosts, PoolOptions, ServerOptions, router_with};
 
 /// A fresh data folder for one test.
 fn data_folder(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("xiangqi-web-archive-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::data_folder("archive", test)
 }
 
 /// The app keeping its games in `data`: what a server started with `--data` serves.
 fn archived_app(data: &Path) -> Router {
-    let options = ServerOptions {
-        pool: PoolOptions {
-            searchers: 1,
-            queue: 8,
-            hash_mb: 1,
-        },
-        data: Some(data.to_path_buf()),
-        ..ServerOptions::default()
-    };
-    router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
+    common::app_with_data(Some(data))
 }
 
 /// The archive's games, newest first, chosen by `query`.

@@ -8,31 +8,14 @@ mod common;
 
 use axum::Router;
 use axum::http::StatusCode;
-use common::send;
+use common::{app_with_data, send};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
-use xiangqi_web::{AllowedHosts, PoolOptions, ServerOptions, router_with};
 
+/// A fresh data folder for one test.
 fn data_folder(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("xiangqi-web-trainer-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// The app keeping progress in `data` (none: no archive).
-fn app_with(data: Option<&Path>) -> Router {
-    let options = ServerOptions {
-        pool: PoolOptions {
-            searchers: 1,
-            queue: 4,
-            hash_mb: 1,
-        },
-        data: data.map(Path::to_path_buf),
-        ..ServerOptions::default()
-    };
-    router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
+    common::data_folder("trainer", test)
 }
 
 fn error_code(body: &Value) -> &str {
@@ -90,7 +73,7 @@ fn card<'a>(catalogue: &'a Value, branch: &str) -> Option<&'a Value> {
 
 #[tokio::test]
 async fn the_catalogue_lists_named_lines_and_offers_a_new_card_first() {
-    let app = app_with(None);
+    let app = app_with_data(None);
     let (status, body) = send(&app, "GET", "/api/trainer?side=black", None).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let lines = body["lines"].as_array().unwrap();
@@ -109,7 +92,7 @@ async fn the_catalogue_lists_named_lines_and_offers_a_new_card_first() {
 #[tokio::test]
 async fn a_run_as_black_named_off_the_line_then_finished_is_recorded_and_kept() {
     let data = data_folder("run");
-    let app = app_with(Some(&data));
+    let app = app_with_data(Some(&data));
     let (_, catalogue) = send(&app, "GET", "/api/trainer", None).await;
     assert_eq!(catalogue["progress"]["saved"], true, "{catalogue}");
     let (status, start) = send(
@@ -172,7 +155,7 @@ async fn a_run_as_black_named_off_the_line_then_finished_is_recorded_and_kept() 
     }
     // A restart: the same data folder, a new server.
     drop(app);
-    let app = app_with(Some(&data));
+    let app = app_with_data(Some(&data));
     let (_, catalogue) = send(&app, "GET", "/api/trainer?side=black", None).await;
     let missed = card(&catalogue, &branch).expect("the card is kept");
     assert_eq!(missed["lapses"], 1);
@@ -210,7 +193,7 @@ async fn a_run_as_black_named_off_the_line_then_finished_is_recorded_and_kept() 
 
 #[tokio::test]
 async fn bad_requests_get_codes_the_page_words() {
-    let app = app_with(None);
+    let app = app_with_data(None);
     let start = |body: Value| {
         let app = app.clone();
         async move { send(&app, "POST", "/api/trainer/start", Some(body)).await }

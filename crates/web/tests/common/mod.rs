@@ -8,6 +8,7 @@ use axum::http::{HeaderMap, Request, StatusCode, header};
 use axum::response::Response;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 use tower::ServiceExt;
 use xiangqi_web::{AllowedHosts, PoolOptions, ServerOptions, router_with};
 
@@ -23,6 +24,29 @@ pub fn app(searchers: usize, queue: usize, max_games: usize) -> Router {
             hash_mb: 1,
         },
         max_games,
+        ..ServerOptions::default()
+    };
+    router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
+}
+
+/// A fresh data folder for test `test` of the suite `suite`.
+pub fn data_folder(suite: &str, test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("xiangqi-web-{suite}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The app keeping its games in `data`, what a server started with `--data` serves; none:
+/// no archive.
+pub fn app_with_data(data: Option<&Path>) -> Router {
+    let options = ServerOptions {
+        pool: PoolOptions {
+            searchers: 1,
+            queue: 8,
+            hash_mb: 1,
+        },
+        data: data.map(Path::to_path_buf),
         ..ServerOptions::default()
     };
     router_with(AllowedHosts::for_address("127.0.0.1", 8080), &options)
