@@ -7,6 +7,17 @@ use std::fmt;
 use std::sync::OnceLock;
 use xiangqi_rules::{Move, Square};
 
+/// The moves of a data field, in ICCS and apart by spaces; the error names the move that
+/// does not read.
+pub(crate) fn read_moves(text: &str) -> Result<Vec<Move>, String> {
+    text.split_whitespace()
+        .map(|m| {
+            m.parse::<Move>()
+                .map_err(|e| format!("bad move {m:?}: {e}"))
+        })
+        .collect()
+}
+
 const CODES: &str = include_str!("../../openings/codes.tsv");
 const FAMILIES: &str = include_str!("../../openings/families.tsv");
 const LINES: &str = include_str!("../../openings/lines.tsv");
@@ -345,13 +356,7 @@ fn parse_stops(index: &HashMap<String, usize>) -> Result<Vec<[Option<Stop>; 2]>,
             .ok()
             .filter(|n| (1..=WINDOW).contains(n))
             .ok_or_else(|| err(format!("bad first move {from:?}")))?;
-        let passing = passing
-            .split_whitespace()
-            .map(|m| {
-                m.parse::<Move>()
-                    .map_err(|e| err(format!("bad move {m:?}: {e}")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let passing = read_moves(passing).map_err(err)?;
         if stops[entry][side].is_some() {
             return Err(err(format!("{code} has two stops for one side")));
         }

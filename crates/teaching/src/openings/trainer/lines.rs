@@ -127,13 +127,7 @@ pub fn parse(text: &str, families: &[Family]) -> Result<Vec<TrainerLine>, Traine
                 if owner.branch(id).is_some() {
                     return Err(err(format!("the branch {id:?} is named twice")));
                 }
-                let moves = moves
-                    .split_whitespace()
-                    .map(|m| {
-                        m.parse::<Move>()
-                            .map_err(|e| err(format!("bad move {m:?}: {e}")))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                let moves = table::read_moves(moves).map_err(err)?;
                 if !BRANCH_PLIES.contains(&moves.len()) {
                     return Err(err(format!(
                         "the branch has {} plies, not {}-{}",
