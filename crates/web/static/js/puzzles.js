@@ -10,7 +10,7 @@ import { Board, pickMove, piecesOfFen } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainErrorIn, explainIllegal } from './reasons.js';
+import { explainErrorIn, refusedMove } from './reasons.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
@@ -265,10 +265,9 @@ export class Puzzles {
     } catch (e) {
       if (token !== this.token) return;
       this.state = 'playing';
-      if (e.status === 422) {
-        this.say(() => t('illegal', { reason: explainIllegal(e) }), 'bad');
-        this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
-      } else this.say(() => explain(e), 'bad');
+      const refusal = refusedMove(e, move, explain);
+      this.say(refusal.text, 'bad');
+      this.marks = refusal.marks;
       this.render();
       return;
     }

@@ -339,6 +339,19 @@ export function explainErrorIn(group, error) {
   return text === key ? explainError(error) : text;
 }
 
+/**
+ * A move `move` (ICCS) that the server refused: `text`, a function that words why in the
+ * interface language (an illegal move by its rule, any other refusal by `explain`), and
+ * `marks`, the points to show (an illegal move's own, or its two points; none otherwise).
+ */
+export function refusedMove(error, move, explain = explainError) {
+  if (error.status !== 422) return { text: () => explain(error), marks: [] };
+  return {
+    text: () => t('illegal', { reason: explainIllegal(error) }),
+    marks: error.highlights.length ? error.highlights : [move.slice(0, 2), move.slice(2)],
+  };
+}
+
 /** The kinds of warning a record reader or writer gives, as the server names them. */
 const WARNINGS = ['skipped-text', 'tag-cut', 'comment-cut', 'tag-dropped', 'nags-dropped'];
 

@@ -11,7 +11,7 @@ import { Board, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainErrorIn, explainIllegal } from './reasons.js';
+import { explainErrorIn, refusedMove } from './reasons.js';
 import { scoreText } from './score.js';
 import { read, write } from './settings.js';
 
@@ -163,10 +163,9 @@ export class Trainer {
     } catch (e) {
       if (token !== this.token) return;
       this.state = 'playing';
-      if (e.status === 422) {
-        this.say(() => t('illegal', { reason: explainIllegal(e) }), 'bad');
-        this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
-      } else this.say(() => explain(e), 'bad');
+      const refusal = refusedMove(e, move, explain);
+      this.say(refusal.text, 'bad');
+      this.marks = refusal.marks;
       this.render();
       return;
     }
