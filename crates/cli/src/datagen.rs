@@ -36,6 +36,10 @@ pub struct DatagenArgs {
     /// Keep a start only when its search score is within this many centipawns of level.
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u32).range(0..30000))]
     start_window: u32,
+    /// Play with the handcrafted evaluation instead of the built-in network (the first
+    /// network's data, scripts/make-nnue-data, was made this way).
+    #[arg(long)]
+    handcrafted: bool,
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
     progress_seconds: u64,
@@ -97,6 +101,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
             random_plies_min: args.random_plies.0,
             random_plies_max: args.random_plies.1,
             start_window: args.start_window as i32,
+            use_nnue: !args.handcrafted,
             ..SelfPlaySettings::default()
         },
         target,

@@ -37,6 +37,8 @@ pub struct SelfPlaySettings {
     pub hash_mb: usize,
     /// When games are adjudicated.
     pub adjudication: AdjudicationRules,
+    /// Evaluate with the built-in network (`true`) or the handcrafted evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for SelfPlaySettings {
@@ -49,6 +51,7 @@ impl Default for SelfPlaySettings {
             start_window: 150,
             hash_mb: 4,
             adjudication: AdjudicationRules::default(),
+            use_nnue: EngineOptions::default().use_nnue,
         }
     }
 }
@@ -59,6 +62,7 @@ impl SelfPlaySettings {
         Engine::new(EngineOptions {
             hash_mb: self.hash_mb,
             threads: 1,
+            use_nnue: self.use_nnue,
             ..EngineOptions::default()
         })
     }

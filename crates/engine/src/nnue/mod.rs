@@ -15,10 +15,11 @@ pub use simd::Backend;
 
 use std::sync::{Arc, LazyLock};
 
-/// The network file built into the binary, used when no `EvalFile` is given; `None` while
-/// the project has no trained network. `UseNNUE` is on by default exactly when it is `Some`.
-/// To build a network in: `Some(include_bytes!("../../nets/<name>.nnue"))`.
-pub const EMBEDDED_NET: Option<&[u8]> = None;
+/// The network file built into the binary, used when no `EvalFile` is given (`None` would
+/// leave the engine without one). `UseNNUE` is on by default exactly when it is `Some`.
+/// `xq-256-20261201`: 256 hidden units, trained by `scripts/train-nnue` on 680k positions
+/// of `scripts/make-nnue-data` (see `crates/engine/nets/README.md`).
+pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("../../nets/xq-256-20261201.xqnn"));
 
 static EMBEDDED: LazyLock<Option<Arc<Network>>> =
     LazyLock::new(|| EMBEDDED_NET.and_then(|bytes| Network::from_bytes(bytes).ok().map(Arc::new)));

@@ -70,9 +70,12 @@ impl TopTwo {
 }
 
 /// An engine that searches two lines on one thread with a small table, as the proofs and the
-/// miner's quick look use it.
+/// miner's quick look use it. It evaluates with the handcrafted evaluation, the one the
+/// shipped puzzles were proven with, so `xiangqi puzzles verify` re-runs the same proofs
+/// whichever evaluation the engine plays with.
 pub(super) fn two_line_engine() -> Engine {
     Engine::new(EngineOptions {
+        use_nnue: false,
         hash_mb: 16,
         threads: 1,
         multipv: 2,
