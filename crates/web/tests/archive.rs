@@ -187,8 +187,19 @@ async fn after_a_restart_the_page_resumes_the_game_in_the_same_row() {
         assert_eq!(answer["saved"], true);
         answer["key"].as_str().unwrap().to_string()
     };
-    // A new server on the same folder: the page sends its copy with the key.
+    // A new server on the same folder: the page sends its copy with the key. The first
+    // server's writer thread may still be saving its last snapshot: wait for the row.
     let app = archived_app(&data);
+    for _ in 0..200 {
+        let rows = listed(&app, "").await;
+        if rows
+            .first()
+            .is_some_and(|g| g["moves"] == 2 && g["red"] == "Player")
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let (status, resumed) = send(
         &app,
         "POST",
