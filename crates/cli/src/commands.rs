@@ -117,3 +117,24 @@ pub fn tune(
         None => write_lines([source]),
     }
 }
+
+/// `xiangqi bench`: searches the bench positions to `depth` with the built-in network, the
+/// network in `evalfile`, or the handcrafted evaluation; progress on standard error, the
+/// closing `<nodes> nodes <nps> nps` line on standard output.
+pub fn bench(
+    depth: i32,
+    evalfile: Option<&std::path::Path>,
+    handcrafted: bool,
+) -> Result<(), String> {
+    use xiangqi_engine::bench::{BenchEvaluation, run_with};
+    let evaluation = match evalfile {
+        Some(path) => BenchEvaluation::Network(std::sync::Arc::new(
+            xiangqi_engine::nnue::Network::load(path)
+                .map_err(|e| format!("network {}: {e}", path.display()))?,
+        )),
+        None if handcrafted => BenchEvaluation::Handcrafted,
+        None => BenchEvaluation::Default,
+    };
+    let report = run_with(depth, &evaluation, &mut |line| eprintln!("{line}"));
+    write_lines([report.summary()])
+}

@@ -75,9 +75,12 @@ enum Command {
         /// Depth per position.
         #[arg(default_value_t = xiangqi_engine::bench::DEFAULT_DEPTH)]
         depth: i32,
-        /// Evaluate with this network file (NNUE) instead of the default evaluation.
-        #[arg(long)]
+        /// Evaluate with this network file (NNUE) instead of the built-in one.
+        #[arg(long, conflicts_with = "handcrafted")]
         evalfile: Option<std::path::PathBuf>,
+        /// Evaluate with the handcrafted evaluation instead of the built-in network.
+        #[arg(long)]
+        handcrafted: bool,
     },
     /// Play engines against each other (UCI or UCCI) with our arbiter; report Elo and SPRT.
     Match(Box<match_cmd::MatchArgs>),
@@ -118,19 +121,11 @@ fn main() -> ExitCode {
             epochs,
             check,
         }) => commands::tune(&data, out.as_deref(), epochs, check.as_deref()),
-        Some(Command::Bench { depth, evalfile }) => evalfile
-            .map(|path| {
-                xiangqi_engine::nnue::Network::load(&path)
-                    .map(std::sync::Arc::new)
-                    .map_err(|e| format!("network {}: {e}", path.display()))
-            })
-            .transpose()
-            .map(|network| {
-                let report = xiangqi_engine::bench::run_with_network(depth, network, &mut |line| {
-                    eprintln!("{line}")
-                });
-                println!("{}", report.summary());
-            }),
+        Some(Command::Bench {
+            depth,
+            evalfile,
+            handcrafted,
+        }) => commands::bench(depth, evalfile.as_deref(), handcrafted),
         Some(Command::Match(args)) => match_cmd::run(*args),
         Some(Command::Puzzles(args)) => puzzles::run(&args),
         Some(Command::Datagen(args)) => datagen::run_datagen(&args),

@@ -77,3 +77,39 @@ fn perft_prints_total_last() {
 fn perft_zero_is_one() {
     assert_eq!(stdout(&xiangqi(&["perft", "0"])).trim(), "total 1");
 }
+
+/// The node count on `bench`'s closing line, which has the form `<nodes> nodes <nps> nps`.
+fn bench_nodes(args: &[&str]) -> u64 {
+    let out = xiangqi(args);
+    assert!(out.status.success(), "{:?}", out);
+    let text = stdout(&out);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "closing line: {text}");
+    assert_eq!(
+        (words[1], words[3]),
+        ("nodes", "nps"),
+        "closing line: {text}"
+    );
+    words[0].parse().unwrap()
+}
+
+#[test]
+fn bench_searches_with_the_network_or_the_handcrafted_evaluation_as_asked() {
+    use xiangqi_engine::bench::{BenchEvaluation, run_with};
+    let network = bench_nodes(&["bench", "4"]);
+    let handcrafted = bench_nodes(&["bench", "4", "--handcrafted"]);
+    let in_process = |evaluation| run_with(4, &evaluation, &mut |_| {}).nodes;
+    assert_eq!(network, in_process(BenchEvaluation::Default));
+    assert_eq!(handcrafted, in_process(BenchEvaluation::Handcrafted));
+    assert_ne!(network, handcrafted, "the two evaluations search alike");
+}
+
+#[test]
+fn bench_refuses_a_network_file_together_with_the_handcrafted_evaluation() {
+    let out = xiangqi(&["bench", "4", "--handcrafted", "--evalfile", "x.xqnn"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot be used with"),
+        "{out:?}"
+    );
+}

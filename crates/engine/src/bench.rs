@@ -41,17 +41,28 @@ pub fn positions() -> Vec<&'static str> {
         .collect()
 }
 
+/// The evaluation a bench run searches with.
+#[derive(Clone, Default)]
+pub enum BenchEvaluation {
+    /// The engine's default: the built-in network.
+    #[default]
+    Default,
+    /// The handcrafted evaluation (the engine with `UseNNUE` off).
+    Handcrafted,
+    /// This network instead of the built-in one.
+    Network(Arc<Network>),
+}
+
 /// Searches every bench position to `depth` with the default evaluation, writing one
 /// progress line per position.
 pub fn run(depth: i32, progress: &mut dyn FnMut(&str)) -> BenchReport {
-    run_with_network(depth, None, progress)
+    run_with(depth, &BenchEvaluation::Default, progress)
 }
 
-/// As [`run`], evaluating with `network` (NNUE) when one is given and with the default
-/// evaluation otherwise.
-pub fn run_with_network(
+/// As [`run`], searching with the given evaluation.
+pub fn run_with(
     depth: i32,
-    network: Option<Arc<Network>>,
+    evaluation: &BenchEvaluation,
     progress: &mut dyn FnMut(&str),
 ) -> BenchReport {
     let start = Instant::now();
@@ -69,12 +80,17 @@ pub fn run_with_network(
             }
         };
         // A fresh engine per position keeps the count independent of order and history.
+        let use_nnue = match evaluation {
+            BenchEvaluation::Default => EngineOptions::default().use_nnue,
+            BenchEvaluation::Handcrafted => false,
+            BenchEvaluation::Network(_) => true,
+        };
         let mut engine = Engine::new(EngineOptions {
-            use_nnue: network.is_some() || EngineOptions::default().use_nnue,
+            use_nnue,
             ..EngineOptions::default()
         });
-        if network.is_some() {
-            engine.set_network(network.clone());
+        if let BenchEvaluation::Network(network) = evaluation {
+            engine.set_network(Some(network.clone()));
         }
         let request = SearchRequest::new(
             position,
