@@ -19,7 +19,7 @@ use std::sync::{Arc, LazyLock};
 /// leave the engine without one). `UseNNUE` is on by default exactly when it is `Some`.
 /// `xq-256-20261201`: 256 hidden units, trained by `scripts/train-nnue` on 680k positions
 /// of `scripts/make-nnue-data` (see `crates/engine/nets/README.md`).
-pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("../../nets/xq-256-20261201.xqnn"));
+pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("../../nets/xq-256-20261201b.xqnn"));
 
 static EMBEDDED: LazyLock<Option<Arc<Network>>> =
     LazyLock::new(|| EMBEDDED_NET.and_then(|bytes| Network::from_bytes(bytes).ok().map(Arc::new)));
