@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use xiangqi_engine::datagen::{
     AdjudicationRules, DataReader, Event, RunError, RunSettings, SelfPlaySettings, Tally, Target,
-    run,
+    open_output, run,
 };
 
 /// A fresh path in the temporary folder for `name`.
@@ -131,4 +131,20 @@ fn an_output_in_a_missing_folder_is_refused() {
     let err = run(&path, &settings(Target::Games(1), 1), &mut |_| {}).unwrap_err();
     assert!(matches!(err, RunError::Io { .. }), "{err}");
     assert!(err.to_string().contains("no-such-folder"), "{err}");
+}
+
+#[test]
+fn a_second_run_on_a_file_being_written_is_refused_and_leaves_it_whole() {
+    let path = temp_file("busy.xqdg");
+    generate(&path, Target::Games(2), 1);
+    let before = std::fs::read(&path).unwrap();
+    let (held, tally, _) = open_output(&path).unwrap();
+    assert_eq!(tally.games, 2);
+    let err = run(&path, &settings(Target::Games(4), 1), &mut |_| {}).unwrap_err();
+    assert!(matches!(err, RunError::InUse { .. }), "{err}");
+    assert!(err.to_string().contains("another datagen run"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    drop(held);
+    let (tally, _) = generate(&path, Target::Games(4), 1);
+    assert_eq!(tally.games, 4, "the file continues once the first run ends");
 }

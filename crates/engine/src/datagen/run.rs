@@ -116,6 +116,11 @@ pub enum RunError {
         /// What is wrong in it.
         error: DataError,
     },
+    /// Another run is writing to the output file.
+    InUse {
+        /// The file.
+        path: PathBuf,
+    },
     /// A self-play game went wrong.
     SelfPlay(SelfPlayError),
 }
@@ -134,6 +139,12 @@ impl fmt::Display for RunError {
                  choose another output file",
                 path.display()
             ),
+            RunError::InUse { path } => write!(
+                f,
+                "another datagen run is writing to {}; wait for it to end or choose another \
+                 output file",
+                path.display()
+            ),
             RunError::SelfPlay(error) => error.fmt(f),
         }
     }
@@ -143,7 +154,8 @@ impl std::error::Error for RunError {}
 
 /// Opens `path` for appending games: creates it with a header when it is missing or empty,
 /// otherwise checks every game in it and cuts a partial last one. Returns the file,
-/// positioned at its end, with what it holds and the bytes cut.
+/// positioned at its end and locked against other runs until it is dropped, with what it
+/// holds and the bytes cut.
 pub fn open_output(path: &Path) -> Result<(File, Tally, u64), RunError> {
     let io_error = |action, error| RunError::Io {
         path: path.to_path_buf(),
@@ -157,6 +169,15 @@ pub fn open_output(path: &Path) -> Result<(File, Tally, u64), RunError> {
         .truncate(false)
         .open(path)
         .map_err(|e| io_error("open", e))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(RunError::InUse {
+                path: path.to_path_buf(),
+            });
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(io_error("lock", e)),
+    }
     let len = file.metadata().map_err(|e| io_error("read", e))?.len();
     if len < HEADER_LEN {
         // Empty, or a header cut short by a kill right after creation.
