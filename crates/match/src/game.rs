@@ -145,17 +145,17 @@ fn play_moves(
             Ok(thought) => thought,
             Err(fault) => return Outcome::loss(side, Termination::Fault { side, fault }),
         };
-        if let Some(clocks) = clocks.as_mut() {
-            if let Err(loss) = clocks[side.index()].charge(thought.elapsed, settings.time_margin) {
-                return Outcome::loss(
+        if let Some(clocks) = clocks.as_mut()
+            && let Err(loss) = clocks[side.index()].charge(thought.elapsed, settings.time_margin)
+        {
+            return Outcome::loss(
+                side,
+                Termination::TimeForfeit {
                     side,
-                    Termination::TimeForfeit {
-                        side,
-                        used: loss.used,
-                        had: loss.had,
-                    },
-                );
-            }
+                    used: loss.used,
+                    had: loss.had,
+                },
+            );
         }
         let mv = match thought.best {
             Ok(Some(mv)) => mv,

@@ -115,7 +115,7 @@ impl MoveNumber {
         let number = u32::try_from(half / 2)
             .unwrap_or(u32::MAX)
             .saturating_add(start.fullmove_number());
-        let side = if half % 2 == 0 {
+        let side = if half.is_multiple_of(2) {
             Color::Red
         } else {
             Color::Black

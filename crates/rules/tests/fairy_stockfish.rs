@@ -243,7 +243,7 @@ fn sample_positions() -> Sample {
     };
     let mut add_deep = |fen: &str, sample: &mut Sample| {
         if seen_deep.insert(fen.to_string()) {
-            if sample.depth2.len() % DEPTH3_EVERY == 0 {
+            if sample.depth2.len().is_multiple_of(DEPTH3_EVERY) {
                 sample.depth3.push(fen.to_string());
             }
             sample.depth2.push(fen.to_string());

@@ -275,13 +275,13 @@ fn check_solutions(report: &mut Report, played: &Played) {
         report.add(place, "a solution is listed twice".to_string());
     }
     let first = played.firsts[0].from();
-    if let Some(hint) = report.point(place, "hint", &exercise.hint) {
-        if hint != first {
-            report.add(
-                place,
-                format!("hint '{hint}' is not the point the first solution starts from ({first})"),
-            );
-        }
+    if let Some(hint) = report.point(place, "hint", &exercise.hint)
+        && hint != first
+    {
+        report.add(
+            place,
+            format!("hint '{hint}' is not the point the first solution starts from ({first})"),
+        );
     }
     if exercise.reply_note.is_some() && played.one_move() {
         report.add(
@@ -326,7 +326,7 @@ fn play_line(
     number: usize,
     solution: &[String],
 ) -> Option<PlayedLine> {
-    if solution.len() % 2 == 0 {
+    if solution.len().is_multiple_of(2) {
         report.add(
             place,
             format!(

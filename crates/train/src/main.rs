@@ -86,7 +86,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<(), String> {
-    if args.hidden == 0 || args.hidden % 16 != 0 {
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) {
         return Err(format!(
             "--hidden {} is not a positive multiple of 16",
             args.hidden
@@ -187,16 +187,16 @@ fn run(args: Args) -> Result<(), String> {
     let mut best_loss = f64::INFINITY;
     trainer.run(&split.train, &split.validation, |trainer, report| {
         println!("{report}");
-        if let (Some(best), Some(loss)) = (&args.best, report.validation_loss) {
-            if loss < best_loss {
-                best_loss = loss;
-                write_network(best, &trainer.net)
-                    .map_err(|e| format!("writing {}: {e}", best.display()))?;
-                println!(
-                    "best validation loss so far: network written to {}",
-                    best.display()
-                );
-            }
+        if let (Some(best), Some(loss)) = (&args.best, report.validation_loss)
+            && loss < best_loss
+        {
+            best_loss = loss;
+            write_network(best, &trainer.net)
+                .map_err(|e| format!("writing {}: {e}", best.display()))?;
+            println!(
+                "best validation loss so far: network written to {}",
+                best.display()
+            );
         }
         let checkpoint = Checkpoint {
             net: trainer.net.clone(),

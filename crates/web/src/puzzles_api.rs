@@ -375,7 +375,7 @@ pub async fn puzzle(Path(id): Path<String>) -> Result<Json<PuzzleView>, ApiError
 
 /// The step a request names: `ply` moves of the solution played, the solver to move.
 fn solver_step(e: &Puzzle, ply: usize) -> Result<Position, ApiError> {
-    if ply % 2 != 0 || ply >= e.moves.len() {
+    if !ply.is_multiple_of(2) || ply >= e.moves.len() {
         let mut err = ApiError::new(
             StatusCode::BAD_REQUEST,
             "bad-ply",

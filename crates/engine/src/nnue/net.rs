@@ -264,7 +264,7 @@ fn check_range(layer: &'static str, chunks: &[Chunk], limit: i32) -> Result<(), 
 }
 
 fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
-    if hidden == 0 || hidden % CHUNK_LEN != 0 || hidden > MAX_HIDDEN {
+    if hidden == 0 || !hidden.is_multiple_of(CHUNK_LEN) || hidden > MAX_HIDDEN {
         return Err(NetworkError::BadHidden(hidden.min(u32::MAX as usize) as u32));
     }
     Ok(())

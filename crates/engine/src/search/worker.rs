@@ -141,7 +141,7 @@ fn has_big_pieces(pos: &Position) -> bool {
 
 impl<'a> Worker<'a> {
     fn check_limits(&mut self) {
-        if self.nodes % CHECK_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             self.shared
                 .nodes
                 .fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
@@ -163,7 +163,7 @@ impl<'a> Worker<'a> {
             self.shared.stop.store(true, Ordering::Relaxed);
             return;
         }
-        if self.nodes % CHECK_INTERVAL == 0
+        if self.nodes.is_multiple_of(CHECK_INTERVAL)
             && let Some(b) = self.budget
             && !self.shared.pondering.load(Ordering::Relaxed)
             && self.shared.elapsed() >= b.hard

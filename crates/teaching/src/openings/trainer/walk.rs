@@ -85,7 +85,7 @@ impl std::error::Error for WalkError {}
 
 /// The side whose move is at `ply` (0: Red).
 fn mover(ply: usize) -> Color {
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         Color::Red
     } else {
         Color::Black
