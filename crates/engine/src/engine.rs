@@ -136,9 +136,11 @@ impl Engine {
     }
 
     /// The network the search evaluates with: the loaded one when
-    /// [`EngineOptions::use_nnue`] is on.
+    /// [`EngineOptions::use_nnue`] is on and the level uses it ([`Level::uses_network`]).
     pub fn active_network(&self) -> Option<&Arc<Network>> {
-        self.network.as_ref().filter(|_| self.options.use_nnue)
+        self.network
+            .as_ref()
+            .filter(|_| self.options.use_nnue && self.options.level.uses_network())
     }
 
     /// Replaces the loaded network (`None` unloads it).

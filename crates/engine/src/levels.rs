@@ -56,6 +56,15 @@ impl Level {
             .then(|| (1000.0 * 2f64.powf(self.level as f64 / 2.0)).round() as u64)
     }
 
+    /// Whether this level evaluates with the network when one is in use. Level 0 keeps the
+    /// handcrafted evaluation: with the network it played about 140 Elo stronger than it was
+    /// measured and labelled (`docs/results.md`, "Playing levels"), and the first level a
+    /// beginner meets should stay as gentle as that; from level 1 the network's gain is the
+    /// step to the next level.
+    pub fn uses_network(self) -> bool {
+        self.level > 0
+    }
+
     /// Lines searched to choose from: several at the low levels, one near the top, where
     /// splitting the budget between lines would cost more strength than the level should.
     pub fn candidate_lines(self) -> usize {

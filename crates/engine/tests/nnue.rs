@@ -428,3 +428,39 @@ fn a_bad_eval_file_is_reported_and_the_engine_keeps_answering() {
     session.handle("quit");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn level_zero_keeps_the_handcrafted_evaluation_and_level_one_uses_the_network() {
+    let net = Arc::new(random_network(64, 6));
+    let at_level = |level, use_nnue| {
+        let mut engine = Engine::new(EngineOptions {
+            use_nnue,
+            level: xiangqi_engine::levels::Level::new(level),
+            ..EngineOptions::default()
+        });
+        engine.set_network(Some(net.clone()));
+        engine
+    };
+    assert!(at_level(0, true).active_network().is_none());
+    assert!(at_level(1, true).active_network().is_some());
+    assert!(at_level(1, false).active_network().is_none());
+    let handcrafted = Engine::new(EngineOptions {
+        use_nnue: false,
+        ..EngineOptions::default()
+    });
+    let mut differing = 0;
+    let positions: Vec<Position> = bench_positions().into_iter().step_by(5).collect();
+    for pos in &positions {
+        assert_eq!(
+            at_level(0, true).static_eval(pos),
+            handcrafted.static_eval(pos)
+        );
+        differing +=
+            usize::from(at_level(1, true).static_eval(pos) != handcrafted.static_eval(pos));
+    }
+    assert!(
+        differing * 2 > positions.len(),
+        "{differing} of {}",
+        positions.len()
+    );
+}
