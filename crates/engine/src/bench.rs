@@ -65,6 +65,11 @@ pub fn run_with(
     evaluation: &BenchEvaluation,
     progress: &mut dyn FnMut(&str),
 ) -> BenchReport {
+    let use_nnue = match evaluation {
+        BenchEvaluation::Default => EngineOptions::default().use_nnue,
+        BenchEvaluation::Handcrafted => false,
+        BenchEvaluation::Network(_) => true,
+    };
     let start = Instant::now();
     let mut nodes = 0;
     let list = positions();
@@ -80,11 +85,6 @@ pub fn run_with(
             }
         };
         // A fresh engine per position keeps the count independent of order and history.
-        let use_nnue = match evaluation {
-            BenchEvaluation::Default => EngineOptions::default().use_nnue,
-            BenchEvaluation::Handcrafted => false,
-            BenchEvaluation::Network(_) => true,
-        };
         let mut engine = Engine::new(EngineOptions {
             use_nnue,
             ..EngineOptions::default()
