@@ -259,27 +259,57 @@ impl Archive {
     /// that was read becomes a row (source `imported`, players, date and opening from its
     /// tags); the games that could not be read are reported, not added.
     pub fn import(&mut self, collection: Collection) -> Result<ImportReport, ArchiveError> {
+        self.import_prepared(PreparedImport::of(collection)?)
+    }
+
+    /// Adds the games of `prepared` in one transaction, as [`Archive::import`] does; only the
+    /// writes are left to do, so the connection is held for as short a time as can be.
+    pub fn import_prepared(
+        &mut self,
+        prepared: PreparedImport,
+    ) -> Result<ImportReport, ArchiveError> {
+        let PreparedImport { rows, mut report } = prepared;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for (entry, texts) in &rows {
+            let row = Stored::with(entry, texts);
+            report
+                .imported
+                .push(insert_or_update_row(&tx, &new_key(), entry, &row)?);
+        }
+        tx.commit()?;
+        Ok(report)
+    }
+}
+
+/// The games of a record file made ready to be added to an archive: their rows built (the
+/// record written as PGN), which takes the time, without the database.
+pub struct PreparedImport {
+    rows: Vec<(GameEntry, RowTexts)>,
+    report: ImportReport,
+}
+
+impl PreparedImport {
+    /// The rows of the games read into `collection`; those that could not be read go to the
+    /// report.
+    pub fn of(collection: Collection) -> Result<PreparedImport, ArchiveError> {
         let mut report = ImportReport {
             warnings: collection.warnings,
             ..ImportReport::default()
         };
-        let mut entries = Vec::new();
+        let mut rows = Vec::new();
         for game in collection.games {
             match game {
-                Ok(record) => entries.push(imported_entry(record)),
+                Ok(record) => {
+                    let entry = imported_entry(record);
+                    let texts = RowTexts::of(&entry)?;
+                    rows.push((entry, texts));
+                }
                 Err(error) => report.broken.push(error),
             }
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        for entry in &entries {
-            report
-                .imported
-                .push(insert_or_update(&tx, &new_key(), entry)?);
-        }
-        tx.commit()?;
-        Ok(report)
+        Ok(PreparedImport { rows, report })
     }
 }
 
@@ -297,6 +327,16 @@ fn insert_or_update(
     entry: &GameEntry,
 ) -> Result<GameId, ArchiveError> {
     let row = Stored::of(entry)?;
+    insert_or_update_row(conn, key, entry, &row)
+}
+
+/// Saves `entry`, whose row is `row`, under `key`, as [`insert_or_update`] does.
+fn insert_or_update_row(
+    conn: &Connection,
+    key: &str,
+    entry: &GameEntry,
+    row: &Stored<'_>,
+) -> Result<GameId, ArchiveError> {
     let source = entry.source.name();
     let now = now_ms();
     let mut values: Vec<&dyn ToSql> = vec![&key, &now];
@@ -328,21 +368,41 @@ struct Stored<'e> {
     pgn: String,
 }
 
-impl<'e> Stored<'e> {
-    fn of(entry: &'e GameEntry) -> Result<Stored<'e>, ArchiveError> {
+/// What takes the time in building a row: its record written out.
+struct RowTexts {
+    start_fen: String,
+    pgn: String,
+}
+
+impl RowTexts {
+    fn of(entry: &GameEntry) -> Result<RowTexts, ArchiveError> {
         let mut record = entry.record.clone();
         set_tag(&mut record, "Red", &entry.red);
         set_tag(&mut record, "Black", &entry.black);
         set_tag(&mut record, "Date", &entry.date);
-        Ok(Stored {
+        Ok(RowTexts {
+            start_fen: record.start.to_fen(),
+            pgn: write_pgn(&record)?,
+        })
+    }
+}
+
+impl<'e> Stored<'e> {
+    fn of(entry: &'e GameEntry) -> Result<Stored<'e>, ArchiveError> {
+        Ok(Stored::with(entry, &RowTexts::of(entry)?))
+    }
+
+    /// The row of `entry`, its record written out as `texts`.
+    fn with(entry: &'e GameEntry, texts: &RowTexts) -> Stored<'e> {
+        Stored {
             entry,
             level: entry.level.as_ref().map(|l| l.number),
             level_name: entry.level.as_ref().map(|l| l.name.as_str()),
-            result: result_text(record.result),
-            start_fen: record.start.to_fen(),
-            moves_count: record.moves.moves.len() as i64,
-            pgn: write_pgn(&record)?,
-        })
+            result: result_text(entry.record.result),
+            start_fen: texts.start_fen.clone(),
+            moves_count: entry.record.moves.moves.len() as i64,
+            pgn: texts.pgn.clone(),
+        }
     }
 
     /// The values of `?3` to `?14` in [`ENTRY_SET`], in order.

@@ -20,7 +20,7 @@ mod error;
 mod schema;
 mod trainer;
 
-pub use archive::{Archive, BUSY_TIMEOUT, new_key};
+pub use archive::{Archive, BUSY_TIMEOUT, PreparedImport, new_key};
 pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame};
 pub use error::ArchiveError;
 pub use schema::SCHEMA_VERSION;

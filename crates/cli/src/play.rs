@@ -1,5 +1,11 @@
 //! `xiangqi play`: starts the browser app on a local port and prints its address, and where
-//! the player's games are kept.
+//! the player's games are kept; Ctrl+C (SIGINT) or SIGTERM stops it.
+//!
+//! A stop request is always heard, even when the shell that started the server in the
+//! background set SIGINT to be ignored: the server installs its own handlers. The shutdown
+//! takes at most [`DRAIN_TIME`](xiangqi_web::DRAIN_TIME) + [`FLUSH_TIME`](xiangqi_web::FLUSH_TIME)
+//! (under 10 s): searches stop, connections finish, every confirmed change is saved, and the
+//! process exits 0. A second Ctrl+C skips the wait for connections, not the saving.
 
 use clap::Args;
 use std::path::PathBuf;
@@ -44,13 +50,18 @@ impl Default for PlayArgs {
     }
 }
 
-/// Serves the app until the process is stopped.
+/// How long the runtime waits, after the server has ended, for searches still on their
+/// threads.
+const RUNTIME_EXIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Serves the app until it is stopped by Ctrl+C or SIGTERM.
 pub fn run(args: &PlayArgs) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server: {e}"))?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
+        let stops = stop_requests().map_err(|e| format!("cannot listen for Ctrl+C: {e}"))?;
         let listener = xiangqi_web::bind(&args.host, args.port)
             .await
             .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
@@ -68,10 +79,62 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
             data,
             ..server_options(args)
         };
-        xiangqi_web::serve(listener, &args.host, &options)
+        let shutdown = xiangqi_web::serve(listener, &args.host, &options, stops)
             .await
-            .map_err(|e| format!("the server stopped: {e}"))
-    })
+            .map_err(|e| format!("the server stopped: {e}"))?;
+        if !shutdown.drained {
+            println!("Some connections were still open; they were closed.");
+        }
+        if shutdown.unsaved > 0 {
+            return Err(format!(
+                "{} changes of games could not be saved before the server stopped",
+                shutdown.unsaved
+            ));
+        }
+        println!("Stopped; every game is saved.");
+        Ok(())
+    });
+    // Searches still on their threads are dropped with the process.
+    runtime.shutdown_timeout(RUNTIME_EXIT);
+    served
+}
+
+/// Stop requests: one message for each Ctrl+C (SIGINT) or SIGTERM, the first announced.
+fn stop_requests() -> std::io::Result<tokio::sync::mpsc::UnboundedReceiver<()>> {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        tokio::spawn(async move {
+            let mut first = true;
+            loop {
+                tokio::select! {
+                    _ = interrupt.recv() => {}
+                    _ = terminate.recv() => {}
+                }
+                if first {
+                    println!(
+                        "Stopping: finishing the requests and saving the games (Ctrl+C again to skip the wait)…"
+                    );
+                    first = false;
+                }
+                if tx.send(()).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    tokio::spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            if tx.send(()).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(rx)
 }
 
 /// The server's size from the command line: searchers and their queue.

@@ -21,8 +21,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, StoredGame};
-use xiangqi_records::{Collection, ErrorKind, MoveError, Place, RecordError, RecordFormat};
+use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, PreparedImport, StoredGame};
+use xiangqi_records::{ErrorKind, MoveError, Place, RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules};
 
@@ -408,7 +408,23 @@ pub async fn import(
         return Err(bad_file("empty-file", "the file is empty".into()));
     }
     let format = RecordFormat::detect(&bytes, query.name.as_deref().and_then(extension));
-    let collection: Collection = format.read(&bytes).map_err(|e| {
+    // Reading the file and building its rows take time: off the async workers, and off the
+    // archive's writer, which then only writes the rows.
+    let read = tokio::task::spawn_blocking(move || {
+        format.read(&bytes).map(|collection| {
+            let games = collection.len();
+            (games, PreparedImport::of(collection))
+        })
+    })
+    .await
+    .map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "archive-failed",
+            "the file could not be read",
+        )
+    })?;
+    let (games, prepared) = read.map_err(|e| {
         let value = broken_game(format, &e);
         let mut err = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -418,7 +434,7 @@ pub async fn import(
         err.params = value["params"].clone();
         err
     })?;
-    if collection.is_empty() {
+    if games == 0 {
         let mut err = bad_file(
             "no-game",
             format!("no game found in the file (read as {format})"),
@@ -426,8 +442,16 @@ pub async fn import(
         merge(&mut err.params, json!({ "format": format.to_string() }));
         return Err(err);
     }
-    let games = collection.len();
-    let report = archive.run(move |a| a.import(collection)).await?;
+    let prepared = prepared.map_err(|e| {
+        let mut err = ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "archive-failed",
+            e.to_string(),
+        );
+        err.params = json!({ "reason": e.code() });
+        err
+    })?;
+    let report = archive.run(move |a| a.import_prepared(prepared)).await?;
     Ok((
         StatusCode::CREATED,
         Json(ImportView {

@@ -4,17 +4,25 @@
 //!
 //! Every change of a game passes through [`Sessions::with`](crate::session::Sessions::with),
 //! which compares the session's version (and its archive revision: players, a fallen flag)
-//! before and after and hands a snapshot to [`ArchiveService::save`]. That only queues it: a
-//! move never waits for the disk. The writer thread saves the queue in order, the latest
-//! snapshot of a game standing for the ones before it; a save that fails is logged and kept
-//! by the game's key for the page to show (`archive-write-failed`), and the game goes on in
-//! its session. Requests of the archive routes run on the same thread, after the saves
-//! queued before them.
+//! before and after and queues a snapshot of it for the writer thread. Every save is
+//! numbered as it is queued, and the writer says how far it has saved: the answer to a
+//! request that may change a game waits until every save queued before it is committed
+//! ([`ArchiveService::flush`], called by the server for each such request), so a change the
+//! page was told of is on disk even if the process is killed right after. The writer saves
+//! the queue in order, the latest snapshot of a game standing for the ones before it; a
+//! save that fails is logged and kept by the game's key for the page to show
+//! (`archive-write-failed`), and the game goes on in its session. Requests of the archive
+//! routes run on the same thread after the saves queued before them; the saves waiting when
+//! the writer takes up its queue go first, so that a long request never holds a move's
+//! answer for longer than it takes itself.
 
 use crate::api::NAMED_LEVELS;
 use crate::error::ApiError;
 use crate::session::GameSession;
-use axum::http::StatusCode;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -174,10 +182,20 @@ enum Inner {
 }
 
 struct Writer {
-    jobs: mpsc::Sender<Job>,
+    /// The writer's queue, and how many saves were queued on it.
+    queue: Mutex<Queue>,
+    /// How many saves the writer has committed (or failed: a failure is kept in
+    /// `failures`); the saves are numbered from 1 in the order they were queued.
+    saved: tokio::sync::watch::Receiver<u64>,
     /// The last failed save of each game that has not been saved since, by key.
     failures: Arc<Mutex<HashMap<String, String>>>,
     path: PathBuf,
+}
+
+struct Queue {
+    jobs: mpsc::Sender<Job>,
+    /// Saves (games and reviews) queued so far.
+    saves: u64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -215,11 +233,12 @@ impl ArchiveService {
             }
         };
         let (tx, rx) = mpsc::channel();
+        let (saved_tx, saved) = tokio::sync::watch::channel(0);
         let failures = Arc::new(Mutex::new(HashMap::new()));
         let thread_failures = failures.clone();
         let spawned = std::thread::Builder::new()
             .name("archive-writer".into())
-            .spawn(move || write_jobs(archive, &rx, &thread_failures));
+            .spawn(move || write_jobs(archive, &rx, &thread_failures, &saved_tx));
         if let Err(e) = spawned {
             return ArchiveService::unavailable(Unavailable {
                 code: "archive-database",
@@ -229,7 +248,8 @@ impl ArchiveService {
         }
         ArchiveService {
             inner: Arc::new(Inner::Open(Writer {
-                jobs: tx,
+                queue: Mutex::new(Queue { jobs: tx, saves: 0 }),
+                saved,
                 failures,
                 path,
             })),
@@ -253,9 +273,37 @@ impl ArchiveService {
     }
 
     fn send(&self, job: Job) -> bool {
+        let Inner::Open(w) = &*self.inner else {
+            return false;
+        };
+        // Numbering and sending under one lock keeps the numbers in the queue's order.
+        let mut queue = lock(&w.queue);
+        let is_save = !matches!(job, Job::Run(_));
+        let sent = queue.jobs.send(job).is_ok();
+        if sent && is_save {
+            queue.saves += 1;
+        }
+        sent
+    }
+
+    /// Waits until every save queued so far (game changes and reviews) is committed, or has
+    /// failed and is kept as the game's write failure; at once when there is no archive or
+    /// its writer has stopped.
+    pub async fn flush(&self) {
+        let Inner::Open(w) = &*self.inner else {
+            return;
+        };
+        let queued = lock(&w.queue).saves;
+        let mut saved = w.saved.clone();
+        // An error means the writer is gone: nothing more will be saved.
+        let _ = saved.wait_for(|&done| done >= queued).await;
+    }
+
+    /// Saves queued and not yet committed.
+    pub fn pending_saves(&self) -> u64 {
         match &*self.inner {
-            Inner::Open(w) => w.jobs.send(job).is_ok(),
-            Inner::Unavailable(_) => false,
+            Inner::Open(w) => lock(&w.queue).saves.saturating_sub(*w.saved.borrow()),
+            Inner::Unavailable(_) => 0,
         }
     }
 
@@ -342,6 +390,25 @@ impl ArchiveService {
     }
 }
 
+/// The server's layer that makes an answer mean "saved": the answer to a request that may
+/// change a game (any method but `GET`, `HEAD` and `OPTIONS`) leaves once every save queued
+/// before it, its own among them, is committed.
+pub async fn answer_when_saved(
+    State(archive): State<ArchiveService>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let may_change = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    let response = next.run(request).await;
+    if may_change {
+        archive.flush().await;
+    }
+    response
+}
+
 /// 503 for a request of an archive that is not there; the blanks carry the reason's code
 /// and the file.
 pub fn unavailable_error(why: &Unavailable) -> ApiError {
@@ -358,47 +425,64 @@ fn failed(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "archive-failed", message)
 }
 
-/// The writer thread: runs the jobs in order until the server goes; of several saves of a
-/// game waiting together, only the last is written.
+/// The writer thread: runs the jobs until the server goes. Of the jobs waiting together, the
+/// saves go first (of several saves of a game, only the last is written), then `saved` counts
+/// them, then the other requests run in their order.
 fn write_jobs(
     mut archive: Archive,
     jobs: &mpsc::Receiver<Job>,
     failures: &Mutex<HashMap<String, String>>,
+    saved: &tokio::sync::watch::Sender<u64>,
 ) {
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         batch.extend(jobs.try_iter());
-        let mut last_save: HashMap<String, usize> = HashMap::new();
-        for (i, job) in batch.iter().enumerate() {
-            if let Job::Save(s) = job {
-                last_save.insert(s.key.clone(), i);
+        let (saves, requests): (Vec<Job>, Vec<Job>) = batch
+            .into_iter()
+            .partition(|job| !matches!(job, Job::Run(_)));
+        let count = saves.len() as u64;
+        write_saves(&mut archive, saves, failures);
+        saved.send_modify(|done| *done += count);
+        for job in requests {
+            if let Job::Run(task) = job {
+                task(&mut archive);
             }
         }
-        for (i, job) in batch.into_iter().enumerate() {
-            match job {
-                Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
-                    let key = s.key.clone();
-                    match archive.save(&entry_of(*s)) {
-                        Ok(_) => {
-                            lock(failures).remove(&key);
-                        }
-                        Err(e) => {
-                            eprintln!("games archive: the game {key} could not be saved: {e}");
-                            lock(failures).insert(key, e.to_string());
-                        }
+    }
+}
+
+/// Writes `saves` in order, a game's last snapshot standing for the ones before it; a
+/// failure is logged and kept by the game's key.
+fn write_saves(archive: &mut Archive, saves: Vec<Job>, failures: &Mutex<HashMap<String, String>>) {
+    let mut last_save: HashMap<String, usize> = HashMap::new();
+    for (i, job) in saves.iter().enumerate() {
+        if let Job::Save(s) = job {
+            last_save.insert(s.key.clone(), i);
+        }
+    }
+    for (i, job) in saves.into_iter().enumerate() {
+        match job {
+            Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
+                let key = s.key.clone();
+                match archive.save(&entry_of(*s)) {
+                    Ok(_) => {
+                        lock(failures).remove(&key);
                     }
-                }
-                Job::Save(_) => {}
-                Job::Review { key, json } => {
-                    let saved = archive
-                        .id_of_key(&key)
-                        .and_then(|id| id.map_or(Ok(false), |id| archive.set_review(id, &json)));
-                    if let Err(e) = saved {
-                        eprintln!("games archive: the review of {key} could not be saved: {e}");
+                    Err(e) => {
+                        eprintln!("games archive: the game {key} could not be saved: {e}");
                         lock(failures).insert(key, e.to_string());
                     }
                 }
-                Job::Run(task) => task(&mut archive),
+            }
+            Job::Save(_) | Job::Run(_) => {}
+            Job::Review { key, json } => {
+                let saved = archive
+                    .id_of_key(&key)
+                    .and_then(|id| id.map_or(Ok(false), |id| archive.set_review(id, &json)));
+                if let Err(e) = saved {
+                    eprintln!("games archive: the review of {key} could not be saved: {e}");
+                    lock(failures).insert(key, e.to_string());
+                }
             }
         }
     }

@@ -34,5 +34,5 @@ mod view;
 pub use archive_store::ARCHIVE_FILE;
 pub use host_guard::AllowedHosts;
 pub use search_pool::PoolOptions;
-pub use server::{bind, router, router_with, serve, url};
+pub use server::{DRAIN_TIME, FLUSH_TIME, Shutdown, bind, router, router_with, serve, url};
 pub use state::ServerOptions;

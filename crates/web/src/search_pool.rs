@@ -12,6 +12,10 @@
 //! table while it serves the same game. Each borrow comes with a [`SearchStop`]: the game
 //! stops its searches through it when it changes, and a request that is dropped (the page
 //! went away) stops its search through it too.
+//!
+//! When the server shuts down, [`SearchPool::shut_down`] refuses new requests (503
+//! `shutting-down`), wakes the waiting ones with the same answer and stops every search that
+//! runs, so that each ends with its best move so far and every stream ends.
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
@@ -76,6 +80,10 @@ struct Inner {
     idle: Mutex<Vec<Worker>>,
     waiting: AtomicUsize,
     options: PoolOptions,
+    /// The stop handles of the searches holding an engine now.
+    active: Mutex<Vec<SearchStop>>,
+    /// Set once the server shuts down: no search starts any more.
+    closing: AtomicBool,
 }
 
 /// An engine and the game whose searches its table holds.
@@ -114,6 +122,8 @@ impl SearchPool {
                 idle: Mutex::new(idle),
                 waiting: AtomicUsize::new(0),
                 options,
+                active: Mutex::new(Vec::new()),
+                closing: AtomicBool::new(false),
             }),
         }
     }
@@ -167,8 +177,12 @@ impl SearchPool {
                 (slot, analysis_slot)
             }
         };
+        if inner.closing.load(Ordering::Acquire) {
+            return Err(closed());
+        }
         let worker = self.take_worker(game);
         stop.bind(&worker.engine);
+        lock(&inner.active).push(stop.clone());
         Ok(Lease {
             worker: Some(worker),
             game: game.to_string(),
@@ -177,6 +191,31 @@ impl SearchPool {
             _slot: slot,
             _analysis_slot: analysis_slot,
         })
+    }
+
+    /// Shuts the pool for good: new and waiting requests are refused with 503
+    /// `shutting-down`, and every running search is stopped (again and again, so that one
+    /// that was just starting is caught too) until all engines are back or `within` has
+    /// passed. Whether all came back.
+    pub async fn shut_down(&self, within: std::time::Duration) -> bool {
+        let inner = &self.inner;
+        inner.closing.store(true, Ordering::Release);
+        inner.slots.close();
+        inner.analysis_slots.close();
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let active = lock(&inner.active).clone();
+            if active.is_empty() {
+                return true;
+            }
+            for search in &active {
+                search.stop();
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
 
     /// A place in the queue, given back when dropped; 503 when there is none.
@@ -250,6 +289,9 @@ impl Lease {
         mut self,
         search: impl FnOnce(&mut Engine) -> R + Send + 'static,
     ) -> Result<Option<R>, ApiError> {
+        if self.pool.closing.load(Ordering::Acquire) {
+            return Err(closed());
+        }
         tokio::task::spawn_blocking(move || {
             let worker = self.worker.as_mut()?;
             if worker.game.as_deref() != Some(self.game.as_str()) {
@@ -276,6 +318,7 @@ impl Drop for Lease {
     fn drop(&mut self) {
         // Unbind first: a game's stop must never reach the engine's next search.
         self.stop.release();
+        lock(&self.pool.active).retain(|s| !Arc::ptr_eq(&s.state, &self.stop.state));
         if let Some(worker) = self.worker.take() {
             lock(&self.pool.idle).push(worker);
         }
@@ -431,6 +474,43 @@ mod tests {
         let ran = lease.run(|_| ()).await.unwrap();
         assert!(ran.is_none());
         assert!(stop.is_finished());
+    }
+
+    #[tokio::test]
+    async fn shutting_down_stops_the_searches_and_refuses_new_ones() {
+        let pool = pool(1, 2);
+        let stop = SearchStop::new();
+        let lease = pool.acquire("a", SearchKind::Play, &stop).await.unwrap();
+        let waiter = queued(&pool, "b", SearchKind::Play).await;
+        let started = Arc::new(AtomicBool::new(false));
+        let running = started.clone();
+        let search = tokio::spawn(lease.run(move |engine| {
+            let request = xiangqi_engine::SearchRequest::new(
+                xiangqi_rules::Position::startpos(),
+                xiangqi_engine::SearchLimits {
+                    infinite: true,
+                    ..Default::default()
+                },
+            );
+            running.store(true, Ordering::Release);
+            engine.think(&request, &mut |_| {})
+        }));
+        while !started.load(Ordering::Acquire) {
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        assert!(pool.shut_down(std::time::Duration::from_secs(10)).await);
+        let result = search.await.unwrap().unwrap().expect("the search ran");
+        assert!(
+            result.best_move.is_some(),
+            "the stopped search answers a move"
+        );
+        let refused = waiter
+            .await
+            .unwrap()
+            .expect_err("the waiting one is refused");
+        assert_eq!(refused.code, "shutting-down");
+        let late = borrow(&pool, "c", SearchKind::Play).await.err().unwrap();
+        assert_eq!(late.code, "shutting-down");
     }
 
     #[tokio::test]

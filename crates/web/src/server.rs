@@ -1,8 +1,16 @@
-//! The HTTP server: routes, the host check, and binding to the first free port.
+//! The HTTP server: routes, the host check, binding to the first free port, and the
+//! shutdown.
+//!
+//! A shutdown ([`serve`], on its first stop request) ends in bounded time: the listener stops
+//! accepting, every search is stopped (so each engine reply answers its best move so far and
+//! every analysis or review stream ends), the connections are given [`DRAIN_TIME`] to finish,
+//! and then the archive's queue is flushed, so that every change the page was told of is on
+//! disk. A second stop request skips the rest of the wait for connections, not the flush.
 
 use crate::analysis;
 use crate::api;
 use crate::archive_api;
+use crate::archive_store;
 use crate::assets;
 use crate::host_guard::{AllowedHosts, check_host};
 use crate::lessons_api;
@@ -17,12 +25,18 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
 use axum::routing::{get, post};
 use std::net::SocketAddr;
+use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::mpsc;
 
 /// Largest request body accepted, in bytes.
 const MAX_BODY: usize = 64 * 1024;
 /// Ports tried after the requested one when it is taken.
 const PORT_TRIES: u16 = 20;
+/// How long a shutdown waits for the open connections to finish their requests.
+pub const DRAIN_TIME: Duration = Duration::from_secs(5);
+/// How long a shutdown waits at most for the archive to save what is queued.
+pub const FLUSH_TIME: Duration = Duration::from_secs(4);
 
 /// The app for a server that answers to `allowed` hosts, sized by default.
 pub fn router(allowed: AllowedHosts) -> Router {
@@ -31,6 +45,12 @@ pub fn router(allowed: AllowedHosts) -> Router {
 
 /// The app for a server that answers to `allowed` hosts, sized by `options`.
 pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
+    app(allowed, AppState::new(options))
+}
+
+/// The app on `state`, answering to `allowed` hosts.
+fn app(allowed: AllowedHosts, state: AppState) -> Router {
+    let archive = state.sessions.archive().clone();
     let api = Router::new()
         .route("/api/games", post(api::new_game))
         .route(
@@ -80,11 +100,15 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
         .route("/api/trainer", get(trainer_api::catalogue))
         .route("/api/trainer/start", post(trainer_api::start))
         .route("/api/trainer/move", post(trainer_api::play))
-        .with_state(AppState::new(options));
+        .with_state(state);
     Router::new()
         .merge(api)
         .fallback(get(|uri: Uri| async move { assets::serve(uri.path()) }))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            archive,
+            archive_store::answer_when_saved,
+        ))
         .layer(axum::middleware::from_fn_with_state(allowed, check_host))
 }
 
@@ -118,14 +142,64 @@ pub fn url(host: &str, addr: SocketAddr) -> String {
     format!("http://{shown}:{}/", addr.port())
 }
 
-/// Serves the app on `listener` (bound for `host`), sized by `options`, until the process
-/// ends.
+/// How a server ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shutdown {
+    /// Every connection finished within [`DRAIN_TIME`] (and no second stop request cut the
+    /// wait short).
+    pub drained: bool,
+    /// Saves the archive had not committed when the server gave up waiting ([`FLUSH_TIME`]);
+    /// 0 when everything was saved.
+    pub unsaved: u64,
+}
+
+/// Serves the app on `listener` (bound for `host`), sized by `options`, until a message
+/// arrives on `stops`; then shuts down as the module says. A second message cuts the wait
+/// for connections short. Once every sender is gone, no message can stop it.
 pub async fn serve(
     listener: TcpListener,
     host: &str,
     options: &ServerOptions,
-) -> std::io::Result<()> {
+    mut stops: mpsc::UnboundedReceiver<()>,
+) -> std::io::Result<Shutdown> {
     let port = listener.local_addr()?.port();
-    let app = router_with(AllowedHosts::for_address(host, port), options);
-    axum::serve(listener, app).await
+    let state = AppState::new(options);
+    let app = app(AllowedHosts::for_address(host, port), state.clone());
+    let (begin, begun) = tokio::sync::oneshot::channel::<()>();
+    let mut server = tokio::spawn(
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = begun.await;
+            })
+            .into_future(),
+    );
+    tokio::select! {
+        ended = &mut server => {
+            // The server failed before any stop was asked for.
+            ended.map_err(std::io::Error::other)??;
+        }
+        () = next_stop(&mut stops) => {}
+    }
+    let _ = begin.send(());
+    let pool = state.pool.clone();
+    let drained = tokio::select! {
+        (_, ended) = async { tokio::join!(pool.shut_down(DRAIN_TIME), &mut server) } => {
+            ended.is_ok()
+        }
+        _ = tokio::time::sleep(DRAIN_TIME) => false,
+        () = next_stop(&mut stops) => false,
+    };
+    let archive = state.sessions.archive();
+    let _ = tokio::time::timeout(FLUSH_TIME, archive.flush()).await;
+    Ok(Shutdown {
+        drained,
+        unsaved: archive.pending_saves(),
+    })
+}
+
+/// The next stop request; never, once no one can send one.
+async fn next_stop(stops: &mut mpsc::UnboundedReceiver<()>) {
+    if stops.recv().await.is_none() {
+        std::future::pending::<()>().await;
+    }
 }

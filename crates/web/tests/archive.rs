@@ -470,6 +470,77 @@ async fn games_finished_at_once_in_several_sessions_are_all_kept() {
     assert_eq!(kept.len(), 5);
 }
 
+/// The moves kept in the row saved under `key`, read from the file by a connection of the
+/// test's own, as another program (or the server after a crash) would find them.
+fn kept_moves(data: &Path, key: &str) -> Option<i64> {
+    let conn = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
+    conn.query_row("SELECT moves_count FROM games WHERE key = ?1", [key], |r| {
+        r.get(0)
+    })
+    .ok()
+}
+
+#[tokio::test]
+async fn a_move_undo_or_redo_is_on_disk_when_it_is_answered() {
+    let data = data_folder("answered-is-saved");
+    let app = archived_app(&data);
+    let line = [
+        ("h2", "e2"),
+        ("h9", "g7"),
+        ("h0", "g2"),
+        ("i9", "h9"),
+        ("i0", "h0"),
+        ("b9", "c7"),
+    ];
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let gid = id(&new_game(&app, json!({})).await);
+        let key = name_players(&app, &gid, versus_beginner()).await["key"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        games.push((gid, key));
+    }
+    // The games move together, so that their saves queue behind each other.
+    for (n, (from, to)) in line.iter().enumerate() {
+        for (gid, key) in &games {
+            play(&app, gid, from, to).await;
+            assert_eq!(kept_moves(&data, key), Some(n as i64 + 1), "after move {n}");
+        }
+    }
+    let (gid, key) = &games[0];
+    // While another program holds the file's write lock, the move cannot be saved: it is not
+    // answered either until it is.
+    let holder = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let waiting = {
+        let (app, gid) = (app.clone(), gid.clone());
+        tokio::spawn(
+            async move { send(&app, "POST", &format!("/api/games/{gid}/undo"), None).await },
+        )
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !waiting.is_finished(),
+        "the undo was answered before it was saved"
+    );
+    holder.execute_batch("COMMIT").unwrap();
+    let (status, _) = waiting.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        kept_moves(&data, key),
+        Some(line.len() as i64 - 1),
+        "after undo"
+    );
+    let (status, _) = send(&app, "POST", &format!("/api/games/{gid}/redo"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        kept_moves(&data, key),
+        Some(line.len() as i64),
+        "after redo"
+    );
+}
+
 #[tokio::test]
 async fn a_finished_review_is_kept_with_the_game() {
     let data = data_folder("review");
