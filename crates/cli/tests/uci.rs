@@ -329,3 +329,75 @@ fn ucci_session() {
     e.send("quit");
     e.expect("bye", LONG);
 }
+
+/// Keeps one core busy while it lives, so that the engine's threads start late.
+struct Load(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Load {
+    fn start() -> Load {
+        let running = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let spin = running.clone();
+        std::thread::spawn(move || {
+            let mut x = 1u64;
+            while spin.load(std::sync::atomic::Ordering::Relaxed) {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        });
+        Load(running)
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn every_stop_right_after_go_is_answered_with_a_bestmove() {
+    let _load = Load::start();
+    let pairs = 400;
+    for mode in ["uci", "ucci"] {
+        let mut e = Engine::start(mode);
+        e.send(mode);
+        e.expect(if mode == "uci" { "uciok" } else { "ucciok" }, LONG);
+        e.send("position startpos moves h2e2");
+        for go in ["go infinite", "go ponder", "go depth 60"] {
+            for n in 0..pairs {
+                e.send(go);
+                // No delay at all, then 1 to 5 ms.
+                let delay = n % 6;
+                if delay > 0 {
+                    std::thread::sleep(Duration::from_millis(delay as u64));
+                }
+                e.send("stop");
+                let best = e.bestmove(Duration::from_secs(5));
+                let pos = Position::startpos().after(parse("h2e2"));
+                assert!(
+                    pos.is_legal(parse(&best)),
+                    "{mode}: {go} + stop (pair {n}) answered {best}"
+                );
+            }
+        }
+        e.send("isready");
+        e.expect("readyok", Duration::from_secs(5));
+        // `quit` during a search ends it and the process.
+        e.send("go infinite");
+        e.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Some(status) = e.child.try_wait().unwrap() {
+                assert!(
+                    status.success(),
+                    "{mode}: quit during a search exited {status}"
+                );
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{mode}: quit during a search did not end the process"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}

@@ -194,6 +194,26 @@ impl Engine {
         request: &SearchRequest,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.arm(request.limits.ponder);
+        self.think_armed(request, report)
+    }
+
+    /// Readies the engine for its next search: an earlier [`Engine::stop`] is forgotten, and
+    /// the search ponders when `ponder` is set. A search handed to another thread is armed on
+    /// the thread that takes the stop commands, before it is handed over, so that a stop that
+    /// comes at any moment after is heard; [`Engine::think_armed`] then runs it.
+    pub fn arm(&self, ponder: bool) {
+        self.shared.stop.store(false, Ordering::Relaxed);
+        self.shared.pondering.store(ponder, Ordering::Relaxed);
+    }
+
+    /// Searches as [`Engine::think`] does, for an engine already [armed](Engine::arm): a stop
+    /// that came after the arming ends this search at once, with its best move so far.
+    pub fn think_armed(
+        &self,
+        request: &SearchRequest,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let level = self.options.level;
         let mut limits = request.limits.clone();
         let mut multipv = self.options.multipv;
@@ -208,12 +228,6 @@ impl Engine {
             }
             multipv = multipv.max(level.candidate_lines());
         }
-        self.shared
-            .stop
-            .store(false, std::sync::atomic::Ordering::Relaxed);
-        self.shared
-            .pondering
-            .store(limits.ponder, Ordering::Relaxed);
         let config = SearchConfig {
             limits,
             threads: self.options.threads,

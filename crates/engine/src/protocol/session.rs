@@ -401,10 +401,13 @@ impl Session {
             search_moves: go.search_moves.clone(),
         };
         let engine = self.engine.clone();
+        // Armed here, not on the search's thread: a `stop` read right after this `go` must
+        // reach the search however late its thread starts.
+        engine.arm(request.limits.ponder);
         let out = self.out.clone();
         let dialect = self.dialect;
         self.search = Some(std::thread::spawn(move || {
-            let result = engine.think(&request, &mut |info| {
+            let result = engine.think_armed(&request, &mut |info| {
                 send(
                     &out,
                     &Reply::Info(info_of(info, dialect)).format(dialect, RANKS),
