@@ -113,6 +113,16 @@ impl Engine {
         &self.options
     }
 
+    /// Gives the engine a new hash table of `megabytes` MB (not during a search); when the
+    /// memory cannot be had, the table stays as it was and the error says so.
+    pub fn resize_hash(&mut self, megabytes: usize) -> Result<(), crate::tt::TableTooLarge> {
+        if megabytes != self.options.hash_mb {
+            self.shared = Arc::new(Shared::try_new(megabytes)?);
+            self.options.hash_mb = megabytes;
+        }
+        Ok(())
+    }
+
     /// Changes options; a new hash size reallocates the table (not during a search).
     pub fn set_options(&mut self, options: EngineOptions) {
         if options.hash_mb != self.options.hash_mb {

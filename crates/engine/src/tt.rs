@@ -91,8 +91,28 @@ fn generation_of(data: u64) -> u8 {
     ((data >> 58) & 0x3f) as u8
 }
 
+/// A table the memory could not be found for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableTooLarge {
+    /// The size asked for, in MB.
+    pub megabytes: usize,
+}
+
+impl std::fmt::Display for TableTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a hash table of {} MB cannot be allocated: not enough memory",
+            self.megabytes
+        )
+    }
+}
+
+impl std::error::Error for TableTooLarge {}
+
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket); the process aborts when the
+    /// memory cannot be had (see [`TranspositionTable::try_new`]).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
@@ -102,6 +122,24 @@ impl TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
         }
+    }
+
+    /// A table of about `megabytes` MB, or why it cannot be had: the size is asked of the
+    /// allocator before any of it is used.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableTooLarge> {
+        let too_large = TableTooLarge { megabytes };
+        let bytes = megabytes
+            .max(1)
+            .checked_mul(1024 * 1024)
+            .ok_or(too_large.clone())?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| too_large)?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        })
     }
 
     /// Forgets everything.

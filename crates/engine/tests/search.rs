@@ -128,3 +128,23 @@ fn repetition_is_scored_as_a_draw() {
     assert_eq!(r.score, Reported::Cp(0), "pv {:?}", r.pv);
     assert_eq!(r.best_move, Some(mv("e0f0")));
 }
+
+#[test]
+fn a_hash_table_too_large_for_memory_is_refused_and_the_old_one_kept() {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 2,
+        ..EngineOptions::default()
+    });
+    // 2^40 MB is more than any machine has; 2^50 MB does not even fit in a byte count.
+    for megabytes in [1 << 40, 1 << 50] {
+        let err = engine.resize_hash(megabytes).expect_err("refused");
+        assert_eq!(err.megabytes, megabytes);
+        assert!(err.to_string().contains("cannot be allocated"), "{err}");
+        assert_eq!(engine.options().hash_mb, 2, "the table keeps its size");
+    }
+    let request = SearchRequest::new(Position::startpos(), depth(4));
+    let result = engine.think(&request, &mut |_| {});
+    assert!(result.best_move.is_some(), "the engine still searches");
+    engine.resize_hash(4).expect("a table that fits");
+    assert_eq!(engine.options().hash_mb, 4);
+}

@@ -276,7 +276,7 @@ impl Session {
             }
         };
         let result = match name.to_ascii_lowercase().as_str() {
-            "hash" | "hashsize" => number(65536).map(|v| self.options.hash_mb = v.max(1) as usize),
+            "hash" | "hashsize" => number(65536).map(|v| self.resize_hash(v.max(1) as usize)),
             "threads" => number(256).map(|v| self.options.threads = v.max(1) as usize),
             "multipv" => number(128).map(|v| self.options.multipv = v.max(1) as usize),
             "skill level" | "skill" => {
@@ -321,6 +321,19 @@ impl Session {
                  the handcrafted evaluation is used"
                     .to_string(),
             )));
+        }
+    }
+
+    /// Gives the engine a table of `megabytes` MB; when that memory cannot be had, says so
+    /// and keeps the table it has.
+    fn resize_hash(&mut self, megabytes: usize) {
+        self.stop_search();
+        match self.engine.resize_hash(megabytes) {
+            Ok(()) => self.options.hash_mb = megabytes,
+            Err(e) => self.reply(&Reply::Info(Info::text(format!(
+                "error: Hash {megabytes}: {e}; the table stays at {} MB",
+                self.options.hash_mb
+            )))),
         }
     }
 

@@ -39,8 +39,17 @@ pub struct Shared {
 impl Shared {
     /// Shared state with a table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mb))
+    }
+
+    /// Shared state with a table of `hash_mb` megabytes, or why the table cannot be had.
+    pub fn try_new(hash_mb: usize) -> Result<Shared, crate::tt::TableTooLarge> {
+        TranspositionTable::try_new(hash_mb).map(Shared::with_table)
+    }
+
+    fn with_table(tt: TranspositionTable) -> Shared {
         Shared {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
