@@ -330,10 +330,10 @@ impl Session {
         self.stop_search();
         match self.engine.resize_hash(megabytes) {
             Ok(()) => self.options.hash_mb = megabytes,
-            Err(e) => self.reply(&Reply::Info(Info::text(format!(
-                "error: Hash {megabytes}: {e}; the table stays at {} MB",
+            Err(e) => self.error(format_args!(
+                "Hash {megabytes}: {e}; the table stays at {} MB",
                 self.options.hash_mb
-            )))),
+            )),
         }
     }
 
