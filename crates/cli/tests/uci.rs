@@ -384,20 +384,69 @@ fn every_stop_right_after_go_is_answered_with_a_bestmove() {
         // `quit` during a search ends it and the process.
         e.send("go infinite");
         e.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            if let Some(status) = e.child.try_wait().unwrap() {
-                assert!(
-                    status.success(),
-                    "{mode}: quit during a search exited {status}"
-                );
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{mode}: quit during a search did not end the process"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        expect_exit(&mut e, &format!("{mode}: quit during a search"));
     }
+}
+
+/// Waits up to five seconds for the engine's process to end; panics when it does not.
+fn expect_exit(e: &mut Engine, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Some(status) = e.child.try_wait().unwrap() {
+            assert!(status.success(), "{what}: exited {status}");
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what}: the process did not end");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_bench_in_a_session_answers_isready_and_ends_on_stop_or_quit() {
+    // Depth 30 would take hours: the session answers around it and ends it when asked.
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    e.expect("uciok", LONG);
+    e.send("bench 30");
+    e.send("isready");
+    e.expect("readyok", Duration::from_secs(2));
+    e.send("stop");
+    let lines = e.expect("info string bench stopped", Duration::from_secs(2));
+    let of = format!("of {} positions", xiangqi_engine::bench::positions().len());
+    assert!(lines.last().unwrap().contains(&of), "{lines:?}");
+    // A search after it works as ever.
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.bestmove(LONG);
+    e.send("bench 30");
+    e.send("quit");
+    expect_exit(&mut e, "quit during a bench");
+}
+
+#[test]
+fn an_eval_file_that_is_a_pipe_a_device_or_a_folder_is_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("network.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    e.expect("uciok", LONG);
+    for path in [fifo.to_str().unwrap(), "/dev/zero", dir.to_str().unwrap()] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.expect("info string error: EvalFile", Duration::from_secs(2));
+        assert!(
+            lines.last().unwrap().contains("not a regular file"),
+            "{path}: {lines:?}"
+        );
+        e.send("isready");
+        e.expect("readyok", Duration::from_secs(2));
+    }
+    // The built-in network is still the one searching.
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.bestmove(LONG);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

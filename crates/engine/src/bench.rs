@@ -4,7 +4,8 @@
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::limits::SearchLimits;
 use crate::nnue::Network;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use xiangqi_rules::Position;
 
@@ -21,14 +22,57 @@ pub struct BenchReport {
     pub nodes: u64,
     /// Nodes per second.
     pub nps: u64,
-    /// Positions searched.
+    /// Positions done (a position that cannot be read counts, with its error line).
     pub positions: usize,
+    /// Positions in the bench; more than `positions` when the run was stopped.
+    pub of: usize,
 }
 
 impl BenchReport {
-    /// The closing line: `<nodes> nodes <nps> nps`.
+    /// The closing line: `<nodes> nodes <nps> nps` for a whole run; a stopped run says how
+    /// far it came instead, so that its count is never taken for the bench's.
     pub fn summary(&self) -> String {
-        format!("{} nodes {} nps", self.nodes, self.nps)
+        if self.stopped() {
+            format!(
+                "info string bench stopped after {} of {} positions, {} nodes {} nps",
+                self.positions, self.of, self.nodes, self.nps
+            )
+        } else {
+            format!("{} nodes {} nps", self.nodes, self.nps)
+        }
+    }
+
+    /// Whether the run was stopped before its last position.
+    pub fn stopped(&self) -> bool {
+        self.positions < self.of
+    }
+}
+
+/// Stops a bench run from another thread: the position being searched ends at once and no
+/// further position is started.
+#[derive(Default)]
+pub struct BenchStop {
+    requested: AtomicBool,
+    searching: Mutex<Option<Engine>>,
+}
+
+impl BenchStop {
+    /// Asks the run to stop.
+    pub fn stop(&self) {
+        let searching = self.searching.lock().unwrap_or_else(|e| e.into_inner());
+        self.requested.store(true, Ordering::Relaxed);
+        if let Some(engine) = searching.as_ref() {
+            engine.stop();
+        }
+    }
+
+    /// Arms `engine` for the next position and makes it the one a stop reaches; false when
+    /// a stop was asked for already.
+    fn start(&self, engine: &Engine) -> bool {
+        let mut searching = self.searching.lock().unwrap_or_else(|e| e.into_inner());
+        engine.arm(false);
+        *searching = Some(engine.clone());
+        !self.requested.load(Ordering::Relaxed)
     }
 }
 
@@ -65,6 +109,16 @@ pub fn run_with(
     evaluation: &BenchEvaluation,
     progress: &mut dyn FnMut(&str),
 ) -> BenchReport {
+    run_stoppable(depth, evaluation, progress, &BenchStop::default())
+}
+
+/// As [`run_with`], ending early when `stop` is asked to.
+pub fn run_stoppable(
+    depth: i32,
+    evaluation: &BenchEvaluation,
+    progress: &mut dyn FnMut(&str),
+    stop: &BenchStop,
+) -> BenchReport {
     let use_nnue = match evaluation {
         BenchEvaluation::Default => EngineOptions::default().use_nnue,
         BenchEvaluation::Handcrafted => false,
@@ -72,6 +126,7 @@ pub fn run_with(
     };
     let start = Instant::now();
     let mut nodes = 0;
+    let mut searched = 0;
     let list = positions();
     for (i, fen) in list.iter().enumerate() {
         let position = match Position::from_fen(fen) {
@@ -81,6 +136,7 @@ pub fn run_with(
                     "info string error: bench position {} '{fen}': {e}",
                     i + 1
                 ));
+                searched += 1;
                 continue;
             }
         };
@@ -99,8 +155,15 @@ pub fn run_with(
                 ..Default::default()
             },
         );
-        let result = engine.think(&request, &mut |_| {});
+        if !stop.start(&engine) {
+            break;
+        }
+        let result = engine.think_armed(&request, &mut |_| {});
         nodes += result.nodes;
+        if stop.requested.load(Ordering::Relaxed) {
+            break;
+        }
+        searched += 1;
         let best = result
             .best_move
             .map_or("(none)".to_string(), |m| m.to_string());
@@ -116,6 +179,7 @@ pub fn run_with(
     BenchReport {
         nodes,
         nps: nodes * 1000 / ms,
-        positions: list.len(),
+        positions: searched,
+        of: list.len(),
     }
 }

@@ -148,3 +148,36 @@ fn a_hash_table_too_large_for_memory_is_refused_and_the_old_one_kept() {
     engine.resize_hash(4).expect("a table that fits");
     assert_eq!(engine.options().hash_mb, 4);
 }
+
+#[test]
+fn many_more_threads_than_cores_still_stop_on_the_clock() {
+    // 256 threads on a machine with a few cores: every thread watches the clock and the main
+    // thread searches while the helpers start, so the answer comes on time and is a searched
+    // move, not the first move of the list.
+    let engine = Engine::new(EngineOptions {
+        threads: 256,
+        ..Default::default()
+    });
+    for fen in [
+        Position::startpos().to_fen(),
+        "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w".to_string(),
+    ] {
+        let pos = Position::from_fen(&fen).unwrap();
+        let request = SearchRequest::new(
+            pos.clone(),
+            SearchLimits {
+                movetime: Some(Duration::from_millis(100)),
+                ..Default::default()
+            },
+        );
+        let start = std::time::Instant::now();
+        let r = engine.think(&request, &mut |_| {});
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_millis(1_000),
+            "{fen}: answered after {took:?}"
+        );
+        assert!(r.depth >= 1, "{fen}: no iteration completed");
+        assert!(pos.is_legal(r.best_move.unwrap()));
+    }
+}

@@ -273,11 +273,31 @@ fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
 impl Network {
     /// Reads a network file.
     pub fn load(path: impl AsRef<Path>) -> Result<Network, NetworkError> {
+        use std::io::Read;
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
+        let io = |message: String| NetworkError::Io {
             path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        // Looked at before it is opened: opening a pipe waits for a writer, and a device
+        // such as /dev/zero never ends.
+        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(io(
+                "not a regular file (a folder, pipe or device); a network is a file".into(),
+            ));
+        }
+        let largest = file_size(MAX_HIDDEN);
+        if meta.len() > largest as u64 {
+            return Err(io(format!(
+                "{} bytes is larger than any network (at most {largest})",
+                meta.len()
+            )));
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::fs::File::open(path)
+            .and_then(|file| file.take(largest as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|e| io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 

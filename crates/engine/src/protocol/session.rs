@@ -75,7 +75,10 @@ pub struct Session {
     history: Vec<u64>,
     history_moves: Vec<Move>,
     banned: Vec<Move>,
+    /// The search or bench running on its own thread, if any.
     search: Option<JoinHandle<()>>,
+    /// How to stop the bench when that thread runs one.
+    bench: Option<Arc<bench::BenchStop>>,
     out: Output,
 }
 
@@ -95,6 +98,7 @@ impl Session {
             history_moves: Vec::new(),
             banned: Vec::new(),
             search: None,
+            bench: None,
             out,
         }
     }
@@ -155,12 +159,7 @@ impl Session {
             Command::Go(go) => self.go(&go),
             Command::Stop => self.stop_search(),
             Command::PonderHit => self.engine.ponderhit(),
-            Command::Bench(depth) => {
-                self.stop_search();
-                let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-                let report = bench::run(depth, &mut |line| send(&self.out, line));
-                send(&self.out, &report.summary());
-            }
+            Command::Bench(depth) => self.bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
             Command::Show => {
                 send(&self.out, &self.position.diagram());
                 send(&self.out, &format!("fen {}", self.position.to_fen()));
@@ -389,11 +388,33 @@ impl Session {
         self.banned = moves;
     }
 
+    /// Ends the search or bench in progress, if any, and waits for its last line.
     fn stop_search(&mut self) {
         if let Some(handle) = self.search.take() {
             self.engine.stop();
+            if let Some(bench) = self.bench.take() {
+                bench.stop();
+            }
             let _ = handle.join();
         }
+    }
+
+    /// Runs the bench on its own thread, as a search runs: `isready` is answered meanwhile,
+    /// and `stop`, `quit` or any command that ends a search ends it.
+    fn bench(&mut self, depth: i32) {
+        self.stop_search();
+        let stop = Arc::new(bench::BenchStop::default());
+        self.bench = Some(stop.clone());
+        let out = self.out.clone();
+        self.search = Some(std::thread::spawn(move || {
+            let report = bench::run_stoppable(
+                depth,
+                &bench::BenchEvaluation::Default,
+                &mut |line| send(&out, line),
+                &stop,
+            );
+            send(&out, &report.summary());
+        }));
     }
 
     fn go(&mut self, go: &super::GoParams) {

@@ -272,16 +272,26 @@ pub fn search(
 
     let mut result = None;
     std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .zip(histories)
-            .map(|(id, history)| {
-                let mut w = make_worker(id, history);
-                scope.spawn(move || {
+        // The main thread searches at once; the helpers are started, and set up, on threads
+        // of their own. Many threads on few cores would otherwise keep the main thread from
+        // its first iteration long past a short time limit.
+        let make_worker = &make_worker;
+        let spawner = scope.spawn(move || {
+            // A helper not started before the search ended keeps its memory for next time.
+            let mut helpers = Vec::new();
+            for (id, history) in (1..threads).zip(histories) {
+                if shared.stop.load(Ordering::Relaxed) {
+                    helpers.push(Err(history));
+                    continue;
+                }
+                helpers.push(Ok(scope.spawn(move || {
+                    let mut w = make_worker(id, history);
                     iterate(&mut w, max_depth, 1, limits, None, &mut |_| {});
                     w.history
-                })
-            })
-            .collect();
+                })));
+            }
+            helpers
+        });
         let mut main = make_worker(0, main_history);
         let outcome = iterate(&mut main, max_depth, multipv, limits, budget, report);
         // Wait out `go infinite` and pondering until the front end says stop.
@@ -292,7 +302,11 @@ pub fn search(
         }
         shared.stop.store(true, Ordering::Relaxed);
         let mut kept = vec![main.history];
-        kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        let helpers = spawner.join().unwrap_or_default();
+        kept.extend(helpers.into_iter().filter_map(|helper| match helper {
+            Ok(running) => running.join().ok(),
+            Err(history) => Some(history),
+        }));
         *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         result = Some(outcome);
     });

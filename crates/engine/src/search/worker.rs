@@ -153,10 +153,13 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return;
         }
-        if self.id != 0 || !self.limits_armed {
+        if !self.limits_armed {
             return;
         }
+        // The node limit counts the main thread's nodes; the clock is watched by every
+        // thread, so that many threads on few cores still stop on time.
         if let Some(limit) = self.node_limit
+            && self.id == 0
             && self.nodes >= limit
         {
             self.stopped = true;
