@@ -213,8 +213,18 @@ impl Engine {
     /// the thread that takes the stop commands, before it is handed over, so that a stop that
     /// comes at any moment after is heard; [`Engine::think_armed`] then runs it.
     pub fn arm(&self, ponder: bool) {
-        self.shared.stop.store(false, Ordering::Relaxed);
-        self.shared.pondering.store(ponder, Ordering::Relaxed);
+        self.shared.arm(ponder);
+    }
+
+    /// Stops the running search, and every search after it until [`Engine::resume`]: for a
+    /// caller whose searches, however many, all belong to one request that is now void.
+    pub fn halt(&self) {
+        self.shared.halt();
+    }
+
+    /// Lets searches run again after [`Engine::halt`].
+    pub fn resume(&self) {
+        self.shared.resume();
     }
 
     /// Searches as [`Engine::think`] does, for an engine already [armed](Engine::arm): a stop

@@ -181,6 +181,8 @@ impl SearchPool {
             return Err(closed());
         }
         let worker = self.take_worker(game);
+        // Halted by the last lease's stop, if it had one; this lease's stop halts it anew.
+        worker.engine.resume();
         stop.bind(&worker.engine);
         lock(&inner.active).push(stop.clone());
         Ok(Lease {
@@ -348,8 +350,10 @@ impl SearchStop {
     /// Stops the search, or keeps it from starting.
     pub fn stop(&self) {
         self.state.stopped.store(true, Ordering::Release);
+        // Halted, not only stopped: a search that arms after this, and any later search of
+        // the same lease, ends at once too.
         if let Some(engine) = lock(&self.state.engine).as_ref() {
-            engine.stop();
+            engine.halt();
         }
     }
 
@@ -474,6 +478,51 @@ mod tests {
         let ran = lease.run(|_| ()).await.unwrap();
         assert!(ran.is_none());
         assert!(stop.is_finished());
+    }
+
+    #[tokio::test]
+    async fn a_stop_just_before_a_search_starts_or_between_two_searches_ends_them() {
+        let pool = pool(1, 1);
+        let stop = SearchStop::new();
+        let lease = pool.acquire("a", SearchKind::Play, &stop).await.unwrap();
+        let halt = stop.clone();
+        let depths = lease
+            .run(move |engine| {
+                let request = xiangqi_engine::SearchRequest::new(
+                    xiangqi_rules::Position::startpos(),
+                    xiangqi_engine::SearchLimits {
+                        depth: Some(40),
+                        movetime: Some(std::time::Duration::from_secs(5)),
+                        ..Default::default()
+                    },
+                );
+                // The stop comes after the lease's own check and before the search arms.
+                halt.stop();
+                let first = engine.think(&request, &mut |_| {}).depth;
+                let second = engine.think(&request, &mut |_| {}).depth;
+                (first, second)
+            })
+            .await
+            .unwrap()
+            .expect("the stop came after the lease's check");
+        assert_eq!(depths, (0, 0), "both searches ended at once");
+        // The next lease of the same engine searches as ever.
+        let lease = borrow(&pool, "a", SearchKind::Play).await.unwrap();
+        let depth = lease
+            .run(|engine| {
+                let request = xiangqi_engine::SearchRequest::new(
+                    xiangqi_rules::Position::startpos(),
+                    xiangqi_engine::SearchLimits {
+                        depth: Some(3),
+                        ..Default::default()
+                    },
+                );
+                engine.think(&request, &mut |_| {}).depth
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(depth, 3);
     }
 
     #[tokio::test]

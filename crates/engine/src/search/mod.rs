@@ -29,6 +29,9 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Set while pondering: time limits do not apply until `ponderhit` clears it.
     pub pondering: AtomicBool,
+    /// Set while the engine is halted: every search, the running one and those after it,
+    /// stops at once until the engine is resumed. Arming a search reads it under this lock.
+    halted: Mutex<bool>,
     nodes: AtomicU64,
     /// Each thread's move-ordering memory, kept from one search to the next.
     histories: Mutex<Vec<History>>,
@@ -52,11 +55,33 @@ impl Shared {
             tt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
+            halted: Mutex::new(false),
             nodes: AtomicU64::new(0),
             histories: Mutex::new(Vec::new()),
             epoch: Instant::now(),
             start_micros: AtomicU64::new(0),
         }
+    }
+
+    /// Readies the next search: a stop before it is forgotten, unless the engine is halted.
+    pub fn arm(&self, ponder: bool) {
+        let halted = self.halted.lock().unwrap_or_else(|e| e.into_inner());
+        self.stop.store(*halted, Ordering::Relaxed);
+        self.pondering.store(ponder && !*halted, Ordering::Relaxed);
+    }
+
+    /// Stops the running search and keeps every later one from running until
+    /// [`Shared::resume`].
+    pub fn halt(&self) {
+        let mut halted = self.halted.lock().unwrap_or_else(|e| e.into_inner());
+        *halted = true;
+        self.pondering.store(false, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Lets searches run again after [`Shared::halt`].
+    pub fn resume(&self) {
+        *self.halted.lock().unwrap_or_else(|e| e.into_inner()) = false;
     }
 
     /// Forgets the move-ordering memory of earlier searches (a new game).
