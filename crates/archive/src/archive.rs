@@ -225,9 +225,21 @@ impl Archive {
             .optional()?)
     }
 
-    /// Deletes game `id`; whether it existed.
+    /// Deletes game `id`, keeping its key as deleted so that no later save brings it back;
+    /// whether it existed.
     pub fn delete(&mut self, id: GameId) -> Result<bool, ArchiveError> {
-        Ok(self.conn.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // The key is kept, so that a board still playing the game never saves it again.
+        tx.execute(
+            "INSERT OR REPLACE INTO deleted_games (key, deleted_ms)
+             SELECT key, ?2 FROM games WHERE id = ?1",
+            rusqlite::params![id, now_ms()],
+        )?;
+        let deleted = tx.execute("DELETE FROM games WHERE id = ?1", [id])? > 0;
+        tx.commit()?;
+        Ok(deleted)
     }
 
     /// How many games the archive holds.
@@ -337,6 +349,16 @@ fn insert_or_update_row(
     entry: &GameEntry,
     row: &Stored<'_>,
 ) -> Result<GameId, ArchiveError> {
+    let deleted: Option<i64> = conn
+        .query_row("SELECT 1 FROM deleted_games WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if deleted.is_some() {
+        return Err(ArchiveError::Deleted {
+            key: key.to_string(),
+        });
+    }
     let source = entry.source.name();
     let now = now_ms();
     let mut values: Vec<&dyn ToSql> = vec![&key, &now];

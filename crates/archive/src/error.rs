@@ -40,13 +40,18 @@ pub enum ArchiveError {
     },
     /// A game's record could not be written or read back.
     Record(String),
+    /// The game saved under this key was deleted; it is not saved again.
+    Deleted {
+        /// The game's key.
+        key: String,
+    },
     /// Any other database failure (a full disk, a lock held too long …).
     Database(rusqlite::Error),
 }
 
 impl ArchiveError {
     /// A stable code for the case: `archive-folder`, `archive-open`, `archive-corrupt`,
-    /// `archive-newer`, `archive-record` or `archive-database`.
+    /// `archive-newer`, `archive-record`, `archive-deleted` or `archive-database`.
     pub fn code(&self) -> &'static str {
         match self {
             ArchiveError::CannotCreateFolder { .. } => "archive-folder",
@@ -54,6 +59,7 @@ impl ArchiveError {
             ArchiveError::Corrupt { .. } => "archive-corrupt",
             ArchiveError::NewerSchema { .. } => "archive-newer",
             ArchiveError::Record(_) => "archive-record",
+            ArchiveError::Deleted { .. } => "archive-deleted",
             ArchiveError::Database(_) => "archive-database",
         }
     }
@@ -65,7 +71,9 @@ impl ArchiveError {
             | ArchiveError::CannotOpen { path, .. }
             | ArchiveError::Corrupt { path, .. }
             | ArchiveError::NewerSchema { path, .. } => Some(path),
-            ArchiveError::Record(_) | ArchiveError::Database(_) => None,
+            ArchiveError::Record(_) | ArchiveError::Deleted { .. } | ArchiveError::Database(_) => {
+                None
+            }
         }
     }
 
@@ -116,6 +124,10 @@ impl fmt::Display for ArchiveError {
                 path.display()
             ),
             ArchiveError::Record(reason) => write!(f, "a game's record failed: {reason}"),
+            ArchiveError::Deleted { key } => write!(
+                f,
+                "the game {key} was deleted from the archive; it is not saved again"
+            ),
             ArchiveError::Database(e) => write!(f, "the games archive failed: {e}"),
         }
     }

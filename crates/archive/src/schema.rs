@@ -40,6 +40,11 @@ const MIGRATIONS: &[&str] = &[
         last_ms     INTEGER NOT NULL,
         PRIMARY KEY (line, side, branch)
     );",
+    // 3: the keys of deleted games, so that a board still playing one never brings it back.
+    "CREATE TABLE deleted_games (
+        key         TEXT    PRIMARY KEY,
+        deleted_ms  INTEGER NOT NULL
+    );",
 ];
 
 /// The newest schema version this program knows.

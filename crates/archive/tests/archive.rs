@@ -276,6 +276,15 @@ fn a_review_is_kept_and_a_deleted_game_is_gone() {
     assert!(archive.delete(id).unwrap());
     assert!(archive.get(id).unwrap().is_none());
     assert!(!archive.delete(id).unwrap());
+    // A board still playing the deleted game cannot bring it back, even after a reopen.
+    drop(archive);
+    let mut archive = Archive::open(&path).unwrap();
+    let err = archive
+        .save(&entry("r", &played(&["h2e2", "h9g7"]), "2026.01.02", 0))
+        .expect_err("a deleted key is not saved again");
+    assert_eq!(err.code(), "archive-deleted");
+    assert!(err.to_string().contains("deleted"), "{err}");
+    assert_eq!(archive.count().unwrap(), 0);
 }
 
 #[test]

@@ -162,7 +162,7 @@ pub(crate) fn start_linked_session(
 ) -> Result<GameView, ApiError> {
     let mut session = GameSession::new(game);
     session.redo = redo;
-    session.archive = link;
+    session.archive = sessions.archive().link_now(link);
     let id = sessions.insert(session);
     with_game(sessions, &id, |s| Ok(view_of(&id, s)))
 }

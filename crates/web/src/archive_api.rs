@@ -7,7 +7,7 @@
 //! never on the server's async threads.
 
 use crate::api::{body, game_from_moves, read_query, start_linked_session, with_game};
-use crate::archive_store::{ArchiveLink, ArchiveService, Players, unavailable_error};
+use crate::archive_store::{ArchiveLink, ArchiveService, Notice, Players, unavailable_error};
 use crate::error::ApiError;
 use crate::records_api::{Said, file_body};
 use crate::session::Sessions;
@@ -601,12 +601,24 @@ pub async fn resume(
     let link = match &row {
         Some(stored) => {
             let finished = stored.summary.finished && game.outcome().is_some();
-            stored_link(key, &stored.summary, finished)
+            let mut link = stored_link(key, &stored.summary, finished);
+            // The page's copy may be older than the row (another tab played on): it then goes
+            // on as a new game rather than overwrite the newer moves.
+            if req.fen.is_some() && !extends(&game, &replay_stored(stored)?) {
+                link.fork();
+            }
+            link
         }
         None => ArchiveLink::resumed(key, Players::default(), None),
     };
     let view = start_linked_session(&sessions, game, redo, link)?;
     Ok((StatusCode::CREATED, Json(view)))
+}
+
+/// Whether `copy` is `saved` or goes on from it: the same start, and every move of the saved
+/// game played in the copy in the same order.
+fn extends(copy: &Game, saved: &Game) -> bool {
+    copy.start() == saved.start() && copy.moves().starts_with(saved.moves())
 }
 
 /// What the page tells about a session: its players, and whose flag fell on its clock.
@@ -637,8 +649,13 @@ pub struct SessionView {
     /// Whether it has been saved (from its first move on).
     pub saved: bool,
     /// The last save of it that failed, when none has succeeded since:
-    /// `{code: "archive-write-failed", message, params: {reason}}`.
+    /// `{code: "archive-write-failed", message, params: {reason}}`, or `archive-deleted`
+    /// (`params: {key}`) for a game deleted from the archive, which is no longer saved.
     pub write_error: Option<Value>,
+    /// What the archive did on its own since the page last looked, said once:
+    /// `{code: "archive-forked", message, params: {from, key}}` when the row had moved on
+    /// (another tab played the game) and this copy went on as a new game under `key`.
+    pub notice: Option<Value>,
 }
 
 /// Longest player name kept, in characters.
@@ -673,30 +690,51 @@ pub async fn session(
         level: req.level,
     });
     let archive = sessions.archive().clone();
-    let (key, saved) = with_game(&sessions, &id, |s| {
+    let (key, saved, notice) = with_game(&sessions, &id, |s| {
         if let Some(players) = players {
             s.archive.set_players(players);
         }
         if flagged.is_some() && s.game.outcome().is_none() {
             s.archive.set_flagged(flagged);
         }
-        Ok((s.archive.key().map(str::to_string), s.archive.is_saved()))
+        Ok((
+            s.archive.key().map(str::to_string),
+            s.archive.is_saved(),
+            s.archive.take_notice(),
+        ))
     })?;
-    let write_error = key
-        .as_deref()
-        .and_then(|k| archive.write_failure(k))
-        .map(|reason| {
+    let write_error = key.as_deref().and_then(|k| {
+        let failure = archive.write_failure(k)?;
+        Some(if failure.code == "archive-deleted" {
+            json!({
+                "code": "archive-deleted",
+                "message": "this game was deleted from the archive; its moves are no longer saved",
+                "params": { "key": k },
+            })
+        } else {
             json!({
                 "code": "archive-write-failed",
-                "message": format!("the game could not be saved in the archive: {reason}"),
-                "params": { "reason": reason },
+                "message": format!("the game could not be saved in the archive: {}", failure.message),
+                "params": { "reason": failure.message },
             })
-        });
+        })
+    });
+    let notice = notice.map(|Notice::Forked { from }| {
+        json!({
+            "code": "archive-forked",
+            "message": format!(
+                "the saved game {from} had moved on in another tab or window; this copy goes on \
+                 as a new game"
+            ),
+            "params": { "from": from, "key": key },
+        })
+    });
     Ok(Json(SessionView {
         available: archive.unavailable_reason().is_none(),
         key,
         saved,
         write_error,
+        notice,
     }))
 }
 

@@ -15,6 +15,13 @@
 //! routes run on the same thread after the saves queued before them; the saves waiting when
 //! the writer takes up its queue go first, so that a long request never holds a move's
 //! answer for longer than it takes itself.
+//!
+//! Several sessions may be linked to one row (two tabs, or a page that brings back an older
+//! copy). Each row has a revision, counted up by every save queued for it, and each session
+//! remembers the revision it last saw: a change from a session whose row has moved on since
+//! never overwrites it, but goes on as a new game, and the page is told
+//! ([`Notice::Forked`]). A deleted game's key stays deleted in the database, so a board still
+//! playing it never brings it back (`archive-deleted`).
 
 use crate::api::NAMED_LEVELS;
 use crate::error::ApiError;
@@ -65,6 +72,22 @@ pub struct ArchiveLink {
     /// A finished game opened from the archive: its first change starts a new row, so that
     /// the game kept stays as it ended.
     fork_on_change: bool,
+    /// The revision of its row this session last saw or wrote (see [`ArchiveService`]'s row
+    /// revisions): a change made from an older one would overwrite newer moves.
+    row_revision: u64,
+    /// What to tell the page once, at its next look at the game's row.
+    notice: Option<Notice>,
+}
+
+/// What the archive did with a game on its own, for the page to say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The row under `from` had moved on (another tab or window played it, or this copy was
+    /// older than the saved game): this copy goes on as a new game under the session's key.
+    Forked {
+        /// The key of the row that was not overwritten.
+        from: String,
+    },
 }
 
 impl ArchiveLink {
@@ -78,6 +101,8 @@ impl ArchiveLink {
             revision: 0,
             saved: false,
             fork_on_change: false,
+            row_revision: 0,
+            notice: None,
         }
     }
 
@@ -98,6 +123,21 @@ impl ArchiveLink {
             fork_on_change: true,
             ..ArchiveLink::resumed(key, players, Some(date))
         }
+    }
+
+    /// Moves the link to a new row under a fresh key, because the row under its key holds a
+    /// newer game than this copy; the page is told so.
+    pub fn fork(&mut self) {
+        if let Some(from) = self.key.replace(new_key()) {
+            self.notice = Some(Notice::Forked { from });
+        }
+        self.saved = false;
+        self.row_revision = 0;
+    }
+
+    /// Takes what there is to tell the page, once.
+    pub fn take_notice(&mut self) -> Option<Notice> {
+        self.notice.take()
     }
 
     /// The key of the game's row, when it is archived.
@@ -188,8 +228,20 @@ struct Writer {
     /// `failures`); the saves are numbered from 1 in the order they were queued.
     saved: tokio::sync::watch::Receiver<u64>,
     /// The last failed save of each game that has not been saved since, by key.
-    failures: Arc<Mutex<HashMap<String, String>>>,
+    failures: Arc<Mutex<HashMap<String, SaveFailure>>>,
+    /// Each row's revision: how many saves were queued for it since the server started.
+    revisions: Mutex<HashMap<String, u64>>,
     path: PathBuf,
+}
+
+/// Why the last save of a game failed.
+#[derive(Clone, Debug)]
+pub struct SaveFailure {
+    /// The archive's error code: `archive-deleted` for a game deleted from the archive,
+    /// else what the database said (`archive-database` …).
+    pub code: &'static str,
+    /// The reason in English.
+    pub message: String,
 }
 
 struct Queue {
@@ -251,6 +303,7 @@ impl ArchiveService {
                 queue: Mutex::new(Queue { jobs: tx, saves: 0 }),
                 saved,
                 failures,
+                revisions: Mutex::new(HashMap::new()),
                 path,
             })),
         }
@@ -307,9 +360,42 @@ impl ArchiveService {
         }
     }
 
+    /// The revision of the row under `key` now: a session linked to the row starts from it.
+    pub fn row_revision(&self, key: &str) -> u64 {
+        match &*self.inner {
+            Inner::Open(w) => lock(&w.revisions).get(key).copied().unwrap_or(0),
+            Inner::Unavailable(_) => 0,
+        }
+    }
+
+    /// Links `link` to its row as the row stands now.
+    pub fn link_now(&self, mut link: ArchiveLink) -> ArchiveLink {
+        if let Some(key) = &link.key {
+            link.row_revision = self.row_revision(key);
+        }
+        link
+    }
+
+    /// Claims the next revision of the row under `key` for a save from a session that saw
+    /// revision `seen`: the new revision, or `None` when the row has moved on since.
+    fn claim(&self, key: &str, seen: u64) -> Option<u64> {
+        let Inner::Open(w) = &*self.inner else {
+            return None;
+        };
+        let mut revisions = lock(&w.revisions);
+        let revision = revisions.entry(key.to_string()).or_insert(0);
+        if *revision != seen {
+            return None;
+        }
+        *revision += 1;
+        Some(*revision)
+    }
+
     /// After a change of a session: when its version or link changed and it is archived
     /// and has a move (or was saved before), queues a snapshot of it: its record (the
-    /// variations included) and how it ended.
+    /// variations included) and how it ended. A session whose row has moved on since it
+    /// last saw it (another session saved to it) never overwrites it: its copy goes on as a
+    /// new game, and the page is told. A game deleted from the archive is not saved again.
     pub fn after_change(&self, session: &mut GameSession, before: (u64, u64)) {
         let link = &session.archive;
         if link.mark(session.version) == before || link.key.is_none() {
@@ -332,7 +418,23 @@ impl ArchiveService {
             link.key = Some(new_key());
             link.date = xiangqi_records::date::pgn_today();
         }
-        let Some(key) = link.key.clone() else { return };
+        let Some(mut key) = link.key.clone() else {
+            return;
+        };
+        if self
+            .write_failure(&key)
+            .is_some_and(|f| f.code == "archive-deleted")
+        {
+            return;
+        }
+        link.row_revision = match self.claim(&key, link.row_revision) {
+            Some(revision) => revision,
+            None => {
+                link.fork();
+                key = link.key.clone().unwrap_or_default();
+                self.claim(&key, 0).unwrap_or(1)
+            }
+        };
         link.saved = true;
         self.send(Job::Save(Box::new(Snapshot {
             key,
@@ -353,7 +455,7 @@ impl ArchiveService {
     }
 
     /// The last failed save of the game saved under `key`, if it has not been saved since.
-    pub fn write_failure(&self, key: &str) -> Option<String> {
+    pub fn write_failure(&self, key: &str) -> Option<SaveFailure> {
         match &*self.inner {
             Inner::Open(w) => lock(&w.failures).get(key).cloned(),
             Inner::Unavailable(_) => None,
@@ -431,7 +533,7 @@ fn failed(message: impl Into<String>) -> ApiError {
 fn write_jobs(
     mut archive: Archive,
     jobs: &mpsc::Receiver<Job>,
-    failures: &Mutex<HashMap<String, String>>,
+    failures: &Mutex<HashMap<String, SaveFailure>>,
     saved: &tokio::sync::watch::Sender<u64>,
 ) {
     while let Ok(first) = jobs.recv() {
@@ -453,7 +555,11 @@ fn write_jobs(
 
 /// Writes `saves` in order, a game's last snapshot standing for the ones before it; a
 /// failure is logged and kept by the game's key.
-fn write_saves(archive: &mut Archive, saves: Vec<Job>, failures: &Mutex<HashMap<String, String>>) {
+fn write_saves(
+    archive: &mut Archive,
+    saves: Vec<Job>,
+    failures: &Mutex<HashMap<String, SaveFailure>>,
+) {
     let mut last_save: HashMap<String, usize> = HashMap::new();
     for (i, job) in saves.iter().enumerate() {
         if let Job::Save(s) = job {
@@ -470,7 +576,7 @@ fn write_saves(archive: &mut Archive, saves: Vec<Job>, failures: &Mutex<HashMap<
                     }
                     Err(e) => {
                         eprintln!("games archive: the game {key} could not be saved: {e}");
-                        lock(failures).insert(key, e.to_string());
+                        lock(failures).insert(key, SaveFailure::of(&e));
                     }
                 }
             }
@@ -481,9 +587,18 @@ fn write_saves(archive: &mut Archive, saves: Vec<Job>, failures: &Mutex<HashMap<
                     .and_then(|id| id.map_or(Ok(false), |id| archive.set_review(id, &json)));
                 if let Err(e) = saved {
                     eprintln!("games archive: the review of {key} could not be saved: {e}");
-                    lock(failures).insert(key, e.to_string());
+                    lock(failures).insert(key, SaveFailure::of(&e));
                 }
             }
+        }
+    }
+}
+
+impl SaveFailure {
+    fn of(error: &ArchiveError) -> SaveFailure {
+        SaveFailure {
+            code: error.code(),
+            message: error.to_string(),
         }
     }
 }

@@ -608,3 +608,151 @@ async fn a_save_that_fails_is_reported_and_the_game_goes_on() {
     );
     play(&app, &gid, "h0", "g2").await;
 }
+
+/// The start position, as the page sends it with its copy.
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Plays `moves` (ICCS, `h2e2`) on game `gid`.
+async fn play_all(app: &Router, gid: &str, moves: &[&str]) {
+    for m in moves {
+        play(app, gid, &m[..2], &m[2..]).await;
+    }
+}
+
+#[tokio::test]
+async fn a_second_tab_with_an_older_copy_never_overwrites_newer_moves() {
+    let data = data_folder("two-tabs");
+    let app = archived_app(&data);
+    // Tab A plays four moves; tab B opens the game from My games then.
+    let a = id(&new_game(&app, json!({})).await);
+    play_all(&app, &a, &["h2e2", "h9g7", "h0g2", "i9h9"]).await;
+    let key = name_players(&app, &a, versus_beginner()).await["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let row = listed(&app, "").await[0]["id"].clone();
+    let (status, opened) = send(
+        &app,
+        "POST",
+        &format!("/api/archive/games/{row}/open"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{opened}");
+    let b = id(&opened["game"]);
+    // Tab A plays on to ten moves, then tab B plays its fifth move from its copy of four.
+    play_all(&app, &a, &["i0h0", "b9c7", "b2d2", "c6c5", "b0c2", "a9b9"]).await;
+    assert_eq!(kept_moves(&data, &key), Some(10));
+    play(&app, &b, "b2", "c2").await;
+    assert_eq!(
+        kept_moves(&data, &key),
+        Some(10),
+        "the row keeps A's ten moves"
+    );
+    let told = name_players(&app, &b, versus_beginner()).await;
+    assert_eq!(told["notice"]["code"], "archive-forked", "{told}");
+    assert_eq!(told["notice"]["params"]["from"], key.as_str());
+    let fork = told["key"].as_str().unwrap().to_string();
+    assert_ne!(fork, key);
+    assert_eq!(
+        kept_moves(&data, &fork),
+        Some(5),
+        "B's copy is a game of its own"
+    );
+    // Said once; B's next moves go to its own row, and A still plays in the first one.
+    let again = name_players(&app, &b, versus_beginner()).await;
+    assert!(again["notice"].is_null(), "{again}");
+    play(&app, &b, "b9", "c7").await;
+    assert_eq!(kept_moves(&data, &fork), Some(6));
+    play(&app, &a, "c3", "c4").await;
+    assert_eq!(kept_moves(&data, &key), Some(11));
+    assert_eq!(listed(&app, "").await.len(), 2);
+}
+
+#[tokio::test]
+async fn a_page_copy_older_than_the_saved_game_goes_on_as_a_new_game() {
+    let data = data_folder("stale-copy");
+    let app = archived_app(&data);
+    let a = id(&new_game(&app, json!({})).await);
+    play_all(&app, &a, &["h2e2", "h9g7", "h0g2", "i9h9"]).await;
+    let key = name_players(&app, &a, versus_beginner()).await["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A page that lost its session sends a copy that goes on from the row: it keeps the row.
+    let (status, resumed) = send(
+        &app,
+        "POST",
+        "/api/archive/resume",
+        Some(json!({"key": key, "fen": START, "moves": ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{resumed}");
+    let told = name_players(&app, &id(&resumed), json!({})).await;
+    assert_eq!(told["key"], key.as_str(), "{told}");
+    assert!(told["notice"].is_null());
+    // A page with an older copy (two moves, then a move of its own) does not.
+    let (status, stale) = send(
+        &app,
+        "POST",
+        "/api/archive/resume",
+        Some(json!({"key": key, "fen": START, "moves": ["h2e2", "h9g7", "b2d2"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{stale}");
+    let sid = id(&stale);
+    play(&app, &sid, "b9", "c7").await;
+    let told = name_players(&app, &sid, json!({})).await;
+    assert_eq!(told["notice"]["code"], "archive-forked", "{told}");
+    let fork = told["key"].as_str().unwrap().to_string();
+    assert_eq!(
+        kept_moves(&data, &key),
+        Some(4),
+        "the saved game keeps its moves"
+    );
+    assert_eq!(
+        kept_moves(&data, &fork),
+        Some(4),
+        "the old copy is saved on its own"
+    );
+}
+
+#[tokio::test]
+async fn a_game_deleted_while_it_is_open_does_not_come_back() {
+    let data = data_folder("deleted-open");
+    let gid = {
+        let app = archived_app(&data);
+        let gid = id(&new_game(&app, json!({})).await);
+        play(&app, &gid, "h2", "e2").await;
+        let key = name_players(&app, &gid, json!({})).await["key"].clone();
+        let row = listed(&app, "").await[0]["id"].clone();
+        let (status, _) = send(&app, "DELETE", &format!("/api/archive/games/{row}"), None).await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        play(&app, &gid, "h9", "g7").await;
+        play(&app, &gid, "h0", "g2").await;
+        assert!(
+            listed(&app, "").await.is_empty(),
+            "the deleted game stays deleted"
+        );
+        let told = name_players(&app, &gid, json!({})).await;
+        assert_eq!(told["write_error"]["code"], "archive-deleted", "{told}");
+        // After a restart, the page's copy under the deleted key is not saved either.
+        drop(app);
+        let app = archived_app(&data);
+        let (status, resumed) = send(
+            &app,
+            "POST",
+            "/api/archive/resume",
+            Some(json!({"key": key, "fen": START, "moves": ["h2e2", "h9g7", "h0g2"]})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{resumed}");
+        let rid = id(&resumed);
+        play(&app, &rid, "i9", "h9").await;
+        assert!(listed(&app, "").await.is_empty());
+        let told = name_players(&app, &rid, json!({})).await;
+        assert_eq!(told["write_error"]["code"], "archive-deleted", "{told}");
+        rid
+    };
+    assert!(!gid.is_empty());
+}

@@ -40,7 +40,9 @@ export function currentKey() {
 
 /**
  * Tells the server who plays game `view` (`players` = {red, black, level, flagged}) and keeps
- * the key the game is saved under, for a reload; `warn(text)` says a save that failed.
+ * the key the game is saved under, for a reload; `warn(text)` says a save that failed, a game
+ * deleted from My games, or a copy that went on as a new game because the saved one had moved
+ * on in another tab.
  */
 export async function follow(view, players, warn) {
   if (!view?.id) return;
@@ -50,7 +52,10 @@ export async function follow(view, players, warn) {
       write(CURRENT_KEY, { key: answer.key });
       setArchiveKey(view.id, answer.key);
     }
-    if (answer?.write_error) warn(t('archive.writeFailed'));
+    if (answer?.notice?.code === 'archive-forked') warn(t('archive.forked'));
+    if (answer?.write_error) {
+      warn(t(answer.write_error.code === 'archive-deleted' ? 'archive.deletedNotSaved' : 'archive.writeFailed'));
+    }
   } catch {
     // A game the server no longer knows is brought back by its next request.
   }
