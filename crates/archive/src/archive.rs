@@ -175,37 +175,30 @@ impl Archive {
 
     /// The games `filter` chooses, newest date first (then the last created first).
     pub fn list(&self, filter: &Filter) -> Result<Vec<GameSummary>, ArchiveError> {
-        let mut conditions = Vec::new();
-        let mut values: Vec<Value> = Vec::new();
-        if let Some(result) = filter.result {
-            match result_text(result) {
-                Some(text) => {
-                    conditions.push("result = ?");
-                    values.push(Value::Text(text.to_string()));
-                }
-                None => conditions.push("result IS NULL"),
-            }
-        }
-        if let Some(level) = filter.level {
-            conditions.push("level = ?");
-            values.push(Value::Integer(i64::from(level)));
-        }
-        if let Some(finished) = filter.finished {
-            conditions.push("finished = ?");
-            values.push(Value::Integer(i64::from(finished)));
-        }
-        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games");
-        if !conditions.is_empty() {
-            sql.push_str(" WHERE ");
-            sql.push_str(&conditions.join(" AND "));
-        }
-        sql.push_str(" ORDER BY date DESC, created_ms DESC, id DESC");
-        if let Some(limit) = filter.limit {
-            sql.push_str(&format!(" LIMIT {limit}"));
-        }
+        let (condition, values) = conditions_of(filter);
+        let mut sql = format!(
+            "SELECT {SUMMARY_COLUMNS} FROM games{condition} \
+             ORDER BY date DESC, created_ms DESC, id DESC"
+        );
+        // SQLite needs a LIMIT for an OFFSET; -1 is none.
+        let limit = filter
+            .limit
+            .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        sql.push_str(&format!(" LIMIT {limit} OFFSET {}", filter.offset));
         let mut statement = self.conn.prepare(&sql)?;
         let rows = statement.query_map(rusqlite::params_from_iter(values), summary_of)?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// How many games `filter` chooses, its limit and offset aside.
+    pub fn count_matching(&self, filter: &Filter) -> Result<usize, ArchiveError> {
+        let (condition, values) = conditions_of(filter);
+        let n: i64 = self.conn.query_row(
+            &format!("SELECT count(*) FROM games{condition}"),
+            rusqlite::params_from_iter(values),
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 
     /// Game `id`, whole.
@@ -333,6 +326,34 @@ const ENTRY_SET: &str = "updated_ms = ?2, finished = ?3, red = ?4, black = ?5, l
 
 /// Saves `entry` under `key`: a new row, or the row already under that key with its
 /// creation time, source and review kept; the row's id.
+/// The `WHERE` clause (with its leading space, or empty) and its values for `filter`.
+fn conditions_of(filter: &Filter) -> (String, Vec<Value>) {
+    let mut conditions = Vec::new();
+    let mut values: Vec<Value> = Vec::new();
+    if let Some(result) = filter.result {
+        match result_text(result) {
+            Some(text) => {
+                conditions.push("result = ?");
+                values.push(Value::Text(text.to_string()));
+            }
+            None => conditions.push("result IS NULL"),
+        }
+    }
+    if let Some(level) = filter.level {
+        conditions.push("level = ?");
+        values.push(Value::Integer(i64::from(level)));
+    }
+    if let Some(finished) = filter.finished {
+        conditions.push("finished = ?");
+        values.push(Value::Integer(i64::from(finished)));
+    }
+    if conditions.is_empty() {
+        (String::new(), values)
+    } else {
+        (format!(" WHERE {}", conditions.join(" AND ")), values)
+    }
+}
+
 fn insert_or_update(
     conn: &Connection,
     key: &str,

@@ -145,6 +145,8 @@ pub struct Filter {
     pub finished: Option<bool>,
     /// At most this many games.
     pub limit: Option<usize>,
+    /// Skip this many games first (the list's later pages).
+    pub offset: usize,
 }
 
 /// What an import did: the rows it added and the games it could not read.

@@ -26,8 +26,10 @@ use xiangqi_records::{ErrorKind, MoveError, Place, RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules};
 
-/// Most games one list holds.
+/// Most games one page of the list holds.
 const MAX_LIST: usize = 1000;
+/// Games on a page of the list when the request names no limit.
+const LIST_PAGE: usize = 200;
 
 /// The value that `word` names among `choices` (none when it is absent or blank); any other
 /// word is refused, naming `what` it should be and the words to use.
@@ -170,16 +172,29 @@ pub struct ListQuery {
     /// `finished` or `unfinished`.
     #[serde(default)]
     pub state: Option<String>,
+    /// Games to skip: where this page starts.
+    #[serde(default)]
+    pub offset: usize,
+    /// Games on this page, 1 to 1,000 (200 when absent).
+    #[serde(default)]
+    pub limit: Option<usize>,
 }
 
-/// The list.
+/// One page of the list.
 #[derive(Serialize)]
 pub struct ListView {
     /// The games, newest first.
     pub games: Vec<SummaryView>,
+    /// How many games the filters choose, on every page.
+    pub total: usize,
+    /// Where this page starts.
+    pub offset: usize,
+    /// Where the next page starts, when there is one.
+    pub next: Option<usize>,
 }
 
-/// `GET /api/archive/games?result=…&level=…&state=…`: the games, newest date first.
+/// `GET /api/archive/games?result=…&level=…&state=…&offset=…&limit=…`: a page of the games,
+/// newest date first, with how many there are in all.
 pub async fn list(
     State(archive): State<ArchiveService>,
     query: Result<Query<ListQuery>, QueryRejection>,
@@ -199,15 +214,30 @@ pub async fn list(
         "state",
         &[("finished", true), ("unfinished", false)],
     )?;
+    let limit = query.limit.unwrap_or(LIST_PAGE);
+    if !(1..=MAX_LIST).contains(&limit) {
+        let mut err =
+            ApiError::bad_request(format!("a page holds 1 to {MAX_LIST} games, not {limit}"));
+        err.params = json!({ "limit": limit, "max": MAX_LIST });
+        return Err(err);
+    }
+    let offset = query.offset;
     let filter = Filter {
         result,
         level: query.level,
         finished,
-        limit: Some(MAX_LIST),
+        limit: Some(limit),
+        offset,
     };
-    let games = archive.run(move |a| a.list(&filter)).await?;
+    let (games, total) = archive
+        .run(move |a| Ok((a.list(&filter)?, a.count_matching(&filter)?)))
+        .await?;
+    let end = offset.saturating_add(games.len());
     Ok(Json(ListView {
         games: games.iter().map(SummaryView::from).collect(),
+        total,
+        offset,
+        next: (end < total).then_some(end),
     }))
 }
 

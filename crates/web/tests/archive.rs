@@ -756,3 +756,51 @@ async fn a_game_deleted_while_it_is_open_does_not_come_back() {
     };
     assert!(!gid.is_empty());
 }
+
+#[tokio::test]
+async fn the_list_pages_beyond_a_thousand_games() {
+    let data = data_folder("pages");
+    let app = archived_app(&data);
+    let file: String = (0..1_050)
+        .map(|i| {
+            format!("[Game \"Chinese Chess\"]\n[Round \"{i}\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n\n")
+        })
+        .collect();
+    let (status, _, answer) =
+        send_text(&app, "POST", "/api/archive/import?name=many.pgn", &file).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let page = |query: &'static str| {
+        let app = app.clone();
+        async move {
+            let (status, page) =
+                send(&app, "GET", &format!("/api/archive/games{query}"), None).await;
+            assert_eq!(status, StatusCode::OK, "{page}");
+            page
+        }
+    };
+    let first = page("").await;
+    assert_eq!(first["total"], 1_050);
+    assert_eq!(first["games"].as_array().unwrap().len(), 200);
+    assert_eq!(first["next"], 200);
+    let big = page("?limit=1000").await;
+    assert_eq!(big["games"].as_array().unwrap().len(), 1_000);
+    assert_eq!(big["next"], 1_000);
+    let last = page("?limit=1000&offset=1000").await;
+    assert_eq!(last["games"].as_array().unwrap().len(), 50);
+    assert!(last["next"].is_null(), "{}", last["next"]);
+    // Every game is on exactly one page.
+    let mut ids: Vec<i64> = big["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(last["games"].as_array().unwrap())
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 1_050);
+    for bad in ["?limit=0", "?limit=1001", "?offset=-1"] {
+        let (status, err) = send(&app, "GET", &format!("/api/archive/games{bad}"), None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {err}");
+    }
+}

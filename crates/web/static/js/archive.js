@@ -190,14 +190,20 @@ export class MyGames {
     return row;
   }
 
-  /** Fills `list` with the games the filters choose, newest first. */
-  async fill(list) {
+  /** Asks for the page of the list that starts at `offset`: the server's answer. */
+  page(offset) {
     const query = new URLSearchParams();
     if (this.filters.result) query.set('result', this.filters.result);
     if (this.filters.level) query.set('level', this.filters.level);
+    if (offset) query.set('offset', String(offset));
+    return request('GET', `/api/archive/games?${query}`);
+  }
+
+  /** Fills `list` with the games the filters choose, newest first, a page at a time. */
+  async fill(list) {
     let answer;
     try {
-      answer = await request('GET', `/api/archive/games?${query}`);
+      answer = await this.page(0);
     } catch (e) {
       list.textContent = explainError(e);
       return;
@@ -217,28 +223,51 @@ export class MyGames {
       head.append(th);
     }
     const body = table.createTBody();
-    for (const game of answer.games) {
-      const row = body.insertRow();
-      row.dataset.id = String(game.id);
-      row.dataset.key = game.key;
-      row.classList.toggle('in-progress', !game.finished);
-      const level = game.level === null ? (game.source === 'imported' ? t('archive.imported') : t('twoPlayers')) : this.levelName(game.level);
-      const cells = [game.date, `${game.red || '?'} – ${game.black || '?'}`, level, resultText(game), game.opening ?? '', String(game.moves)];
-      for (const text of cells) row.insertCell().textContent = text;
-      const actions = row.insertCell();
-      const open = document.createElement('button');
-      open.type = 'button';
-      open.dataset.open = String(game.id);
-      open.textContent = game.finished ? t('archive.replay') : t('archive.resume');
-      open.addEventListener('click', () => this.open(game));
-      const remove = document.createElement('button');
-      remove.type = 'button';
-      remove.dataset.delete = String(game.id);
-      remove.textContent = t('archive.delete');
-      remove.addEventListener('click', () => this.remove(game));
-      actions.append(open, ' ', remove);
-    }
     list.append(table);
+    // The list comes a page at a time; "Show more" asks for the next one.
+    const more = document.createElement('button');
+    more.type = 'button';
+    more.id = 'archive-more';
+    more.className = 'archive-more';
+    const show = (page) => {
+      for (const game of page.games) this.addRow(body, game);
+      more.hidden = page.next === null;
+      more.textContent = t('archive.more', { count: page.total - body.rows.length });
+      more.onclick = async () => {
+        more.disabled = true;
+        try {
+          show(await this.page(page.next));
+        } catch (e) {
+          this.say(explainError(e));
+        }
+        more.disabled = false;
+      };
+    };
+    show(answer);
+    list.append(more);
+  }
+
+  /** Adds the row of `game` to the table body `body`. */
+  addRow(body, game) {
+    const row = body.insertRow();
+    row.dataset.id = String(game.id);
+    row.dataset.key = game.key;
+    row.classList.toggle('in-progress', !game.finished);
+    const level = game.level === null ? (game.source === 'imported' ? t('archive.imported') : t('twoPlayers')) : this.levelName(game.level);
+    const cells = [game.date, `${game.red || '?'} – ${game.black || '?'}`, level, resultText(game), game.opening ?? '', String(game.moves)];
+    for (const text of cells) row.insertCell().textContent = text;
+    const actions = row.insertCell();
+    const open = document.createElement('button');
+    open.type = 'button';
+    open.dataset.open = String(game.id);
+    open.textContent = game.finished ? t('archive.replay') : t('archive.resume');
+    open.addEventListener('click', () => this.open(game));
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.dataset.delete = String(game.id);
+    remove.textContent = t('archive.delete');
+    remove.addEventListener('click', () => this.remove(game));
+    actions.append(open, ' ', remove);
   }
 
   /** Says `text` on the page. */
