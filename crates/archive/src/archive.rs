@@ -79,9 +79,17 @@ impl Archive {
                 });
             }
         }
-        // A damaged table shows on its first read rather than on a later save.
-        conn.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))
+        // A damaged file shows now rather than on a later read or save: every page is read
+        // and checked (a quick check, without the slower index cross-checks).
+        let verdict: String = conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
             .map_err(at)?;
+        if !verdict.eq_ignore_ascii_case("ok") {
+            return Err(ArchiveError::Corrupt {
+                path,
+                reason: format!("the integrity check says: {verdict}"),
+            });
+        }
         Ok(Archive { conn, path })
     }
 

@@ -64,6 +64,26 @@ impl ArchiveError {
         }
     }
 
+    /// Whether the error says the file is damaged or is no database: the archive cannot be
+    /// trusted until the file is moved aside. A value of the wrong type or text that is not
+    /// UTF-8 in a column this program wrote is damage too: bytes changed inside a row.
+    pub fn is_damage(&self) -> bool {
+        use rusqlite::{Error, ErrorCode};
+        match self {
+            ArchiveError::Corrupt { .. } => true,
+            ArchiveError::Database(
+                Error::InvalidColumnType(..)
+                | Error::FromSqlConversionFailure(..)
+                | Error::Utf8Error(..),
+            ) => true,
+            ArchiveError::Database(e) => matches!(
+                e.sqlite_error_code(),
+                Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
+            ),
+            _ => false,
+        }
+    }
+
     /// The file or folder concerned, where there is one.
     pub fn path(&self) -> Option<&std::path::Path> {
         match self {

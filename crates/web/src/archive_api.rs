@@ -98,7 +98,7 @@ pub async fn status(State(archive): State<ArchiveService>) -> Json<StatusView> {
         path: archive.path().map(|p| p.display().to_string()),
         error: archive
             .unavailable_reason()
-            .map(|why| error_value(&unavailable_error(why))),
+            .map(|why| error_value(&unavailable_error(&why))),
     })
 }
 
@@ -733,7 +733,17 @@ pub async fn session(
             s.archive.take_notice(),
         ))
     })?;
+    let unavailable = archive.unavailable_reason();
     let write_error = key.as_deref().and_then(|k| {
+        // An archive that broke while the server ran (or never opened) saves nothing; one
+        // left off on purpose is not a failure.
+        if let Some(why) = unavailable.as_ref().filter(|why| why.code != "archive-off") {
+            return Some(json!({
+                "code": "archive-write-failed",
+                "message": format!("the game could not be saved in the archive: {}", why.message),
+                "params": { "reason": why.message },
+            }));
+        }
         let failure = archive.write_failure(k)?;
         Some(if failure.code == "archive-deleted" {
             json!({
@@ -760,7 +770,7 @@ pub async fn session(
         })
     });
     Ok(Json(SessionView {
-        available: archive.unavailable_reason().is_none(),
+        available: unavailable.is_none(),
         key,
         saved,
         write_error,

@@ -22,6 +22,12 @@
 //! never overwrites it, but goes on as a new game, and the page is told
 //! ([`Notice::Forked`]). A deleted game's key stays deleted in the database, so a board still
 //! playing it never brings it back (`archive-deleted`).
+//!
+//! A save that fails for a reason that may pass (a full disk, a lock held too long) is tried
+//! again after a while, without waiting for the game's next change. Damage found in the file
+//! (by the integrity check at start, or by a read or save on the way), or the file deleted,
+//! replaced or emptied while the server runs, makes the archive unavailable from then on: the
+//! page says so, its routes answer 503, play goes on, and nothing is written in its place.
 
 use crate::api::NAMED_LEVELS;
 use crate::error::ApiError;
@@ -35,6 +41,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 use xiangqi_archive::{Archive, ArchiveError, GameEntry, GameResult, Level, Source, new_key};
 use xiangqi_engine::levels::{ELO_RANGE, MAX_LEVEL};
 use xiangqi_rules::Color;
@@ -231,6 +238,9 @@ struct Writer {
     failures: Arc<Mutex<HashMap<String, SaveFailure>>>,
     /// Each row's revision: how many saves were queued for it since the server started.
     revisions: Mutex<HashMap<String, u64>>,
+    /// Why the archive stopped while the server ran (its file damaged, emptied, deleted or
+    /// replaced): from then on it is unavailable, as if it had not opened.
+    broken: Arc<Mutex<Option<Unavailable>>>,
     path: PathBuf,
 }
 
@@ -287,10 +297,18 @@ impl ArchiveService {
         let (tx, rx) = mpsc::channel();
         let (saved_tx, saved) = tokio::sync::watch::channel(0);
         let failures = Arc::new(Mutex::new(HashMap::new()));
-        let thread_failures = failures.clone();
+        let broken = Arc::new(Mutex::new(None));
+        let mut writer = WriterThread {
+            watch: FileWatch::of(&path),
+            archive,
+            failures: failures.clone(),
+            broken: broken.clone(),
+            retry: HashMap::new(),
+            retry_after: RETRY_FIRST,
+        };
         let spawned = std::thread::Builder::new()
             .name("archive-writer".into())
-            .spawn(move || write_jobs(archive, &rx, &thread_failures, &saved_tx));
+            .spawn(move || writer.run(&rx, &saved_tx));
         if let Err(e) = spawned {
             return ArchiveService::unavailable(Unavailable {
                 code: "archive-database",
@@ -304,16 +322,17 @@ impl ArchiveService {
                 saved,
                 failures,
                 revisions: Mutex::new(HashMap::new()),
+                broken,
                 path,
             })),
         }
     }
 
-    /// Why there is no archive, when there is none.
-    pub fn unavailable_reason(&self) -> Option<&Unavailable> {
+    /// Why there is no archive, when there is none (or no longer one).
+    pub fn unavailable_reason(&self) -> Option<Unavailable> {
         match &*self.inner {
-            Inner::Unavailable(why) => Some(why),
-            Inner::Open(_) => None,
+            Inner::Unavailable(why) => Some(why.clone()),
+            Inner::Open(w) => lock(&w.broken).clone(),
         }
     }
 
@@ -404,7 +423,7 @@ impl ArchiveService {
         if !link.saved && session.game.moves().is_empty() {
             return;
         }
-        if matches!(&*self.inner, Inner::Unavailable(_)) {
+        if self.unavailable_reason().is_some() {
             return;
         }
         let record = session.record();
@@ -470,7 +489,7 @@ impl ArchiveService {
         request: impl FnOnce(&mut Archive) -> Result<R, ArchiveError> + Send + 'static,
     ) -> Result<R, ApiError> {
         if let Some(why) = self.unavailable_reason() {
-            return Err(unavailable_error(why));
+            return Err(unavailable_error(&why));
         }
         let (tx, rx) = tokio::sync::oneshot::channel();
         let task: Task = Box::new(move |archive| {
@@ -483,6 +502,13 @@ impl ArchiveService {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => {
                 eprintln!("games archive: {e}");
+                if e.is_damage()
+                    && let Inner::Open(w) = &*self.inner
+                {
+                    let why = damaged(&w.path, &e);
+                    *lock(&w.broken) = Some(why.clone());
+                    return Err(unavailable_error(&why));
+                }
                 let mut err = failed(e.to_string());
                 err.params = json!({ "reason": e.code() });
                 Err(err)
@@ -527,69 +553,222 @@ fn failed(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "archive-failed", message)
 }
 
-/// The writer thread: runs the jobs until the server goes. Of the jobs waiting together, the
-/// saves go first (of several saves of a game, only the last is written), then `saved` counts
-/// them, then the other requests run in their order.
-fn write_jobs(
-    mut archive: Archive,
-    jobs: &mpsc::Receiver<Job>,
-    failures: &Mutex<HashMap<String, SaveFailure>>,
-    saved: &tokio::sync::watch::Sender<u64>,
-) {
-    while let Ok(first) = jobs.recv() {
-        let mut batch = vec![first];
-        batch.extend(jobs.try_iter());
-        let (saves, requests): (Vec<Job>, Vec<Job>) = batch
-            .into_iter()
-            .partition(|job| !matches!(job, Job::Run(_)));
-        let count = saves.len() as u64;
-        write_saves(&mut archive, saves, failures);
-        saved.send_modify(|done| *done += count);
-        for job in requests {
-            if let Job::Run(task) = job {
-                task(&mut archive);
-            }
+/// How long the writer waits before it first tries again the saves that failed (a full
+/// disk, a lock held too long), doubled after each round that fails up to [`RETRY_LAST`].
+const RETRY_FIRST: Duration = Duration::from_secs(2);
+/// The longest wait between two tries of the saves that failed.
+const RETRY_LAST: Duration = Duration::from_secs(60);
+
+/// The database file as it was opened, to notice it deleted, replaced or emptied while the
+/// server runs: SQLite would go on writing to a deleted file, or rebuild an emptied one,
+/// and the games would be lost at the next start.
+struct FileWatch {
+    path: PathBuf,
+    /// Device and inode of the file opened.
+    identity: Option<(u64, u64)>,
+}
+
+impl FileWatch {
+    fn of(path: &Path) -> FileWatch {
+        FileWatch {
+            path: path.to_path_buf(),
+            identity: std::fs::metadata(path).ok().map(|m| identity_of(&m)),
+        }
+    }
+
+    /// Why the file can no longer be written to, if it cannot.
+    fn check(&self) -> Option<Unavailable> {
+        let gone = |what: &str| Unavailable {
+            code: "archive-gone",
+            message: format!(
+                "the games archive {} was {what} while the server ran; games are no longer \
+                 saved (restart the server to open or start the archive again)",
+                self.path.display()
+            ),
+            path: Some(self.path.display().to_string()),
+        };
+        match std::fs::metadata(&self.path) {
+            Err(_) => Some(gone("deleted or moved")),
+            Ok(m) if Some(identity_of(&m)) != self.identity => Some(gone("replaced")),
+            Ok(m) if m.len() == 0 => Some(damaged(
+                &self.path,
+                &ArchiveError::Corrupt {
+                    path: self.path.clone(),
+                    reason: "the file was emptied while the server ran".into(),
+                },
+            )),
+            Ok(_) => None,
         }
     }
 }
 
-/// Writes `saves` in order, a game's last snapshot standing for the ones before it; a
-/// failure is logged and kept by the game's key.
-fn write_saves(
-    archive: &mut Archive,
-    saves: Vec<Job>,
-    failures: &Mutex<HashMap<String, SaveFailure>>,
-) {
-    let mut last_save: HashMap<String, usize> = HashMap::new();
-    for (i, job) in saves.iter().enumerate() {
-        if let Job::Save(s) = job {
-            last_save.insert(s.key.clone(), i);
+#[cfg(unix)]
+fn identity_of(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn identity_of(_meta: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
+}
+
+/// The archive made unavailable by damage found in `error`, with the advice to move the
+/// file aside.
+fn damaged(path: &Path, error: &ArchiveError) -> Unavailable {
+    let message = match error {
+        ArchiveError::Corrupt { .. } => error.to_string(),
+        other => ArchiveError::Corrupt {
+            path: path.to_path_buf(),
+            reason: other.to_string(),
+        }
+        .to_string(),
+    };
+    Unavailable {
+        code: "archive-corrupt",
+        message,
+        path: Some(path.display().to_string()),
+    }
+}
+
+/// The writer thread's state: the archive, what failed, and the saves to try again.
+struct WriterThread {
+    archive: Archive,
+    watch: FileWatch,
+    failures: Arc<Mutex<HashMap<String, SaveFailure>>>,
+    broken: Arc<Mutex<Option<Unavailable>>>,
+    /// The last snapshot of each game whose save failed for a reason that may pass.
+    retry: HashMap<String, Box<Snapshot>>,
+    retry_after: Duration,
+}
+
+impl WriterThread {
+    /// Runs the jobs until the server goes. Of the jobs waiting together, the saves go first
+    /// (of several saves of a game, only the last is written), then `saved` counts them, then
+    /// the other requests run in their order. Saves that failed are tried again after a
+    /// while, without waiting for their game's next change.
+    fn run(&mut self, jobs: &mpsc::Receiver<Job>, saved: &tokio::sync::watch::Sender<u64>) {
+        loop {
+            let first = if self.retry.is_empty() {
+                jobs.recv()
+                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+            } else {
+                jobs.recv_timeout(self.retry_after)
+            };
+            let first = match first {
+                Ok(job) => job,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    self.try_again();
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            };
+            let mut batch = vec![first];
+            batch.extend(jobs.try_iter());
+            let (saves, requests): (Vec<Job>, Vec<Job>) = batch
+                .into_iter()
+                .partition(|job| !matches!(job, Job::Run(_)));
+            let count = saves.len() as u64;
+            if self.usable() {
+                self.write_saves(saves);
+            }
+            saved.send_modify(|done| *done += count);
+            for job in requests {
+                if let Job::Run(task) = job {
+                    task(&mut self.archive);
+                }
+            }
         }
     }
-    for (i, job) in saves.into_iter().enumerate() {
-        match job {
-            Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
-                let key = s.key.clone();
-                match archive.save(&entry_of(*s)) {
-                    Ok(_) => {
-                        lock(failures).remove(&key);
-                    }
-                    Err(e) => {
-                        eprintln!("games archive: the game {key} could not be saved: {e}");
-                        lock(failures).insert(key, SaveFailure::of(&e));
+
+    /// Whether the archive can still be written: not broken, and its file still the one
+    /// opened. A file found gone or emptied breaks it.
+    fn usable(&mut self) -> bool {
+        if lock(&self.broken).is_some() {
+            return false;
+        }
+        match self.watch.check() {
+            None => true,
+            Some(why) => self.break_with(why),
+        }
+    }
+
+    /// Makes the archive unavailable for `why`; false.
+    fn break_with(&mut self, why: Unavailable) -> bool {
+        eprintln!("games archive: {}", why.message);
+        *lock(&self.broken) = Some(why);
+        self.retry.clear();
+        false
+    }
+
+    /// Writes `saves` in order, a game's last snapshot standing for the ones before it; a
+    /// failure is logged and kept by the game's key.
+    fn write_saves(&mut self, saves: Vec<Job>) {
+        let mut last_save: HashMap<String, usize> = HashMap::new();
+        for (i, job) in saves.iter().enumerate() {
+            if let Job::Save(s) = job {
+                last_save.insert(s.key.clone(), i);
+            }
+        }
+        for (i, job) in saves.into_iter().enumerate() {
+            match job {
+                Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
+                    self.save(s);
+                }
+                Job::Save(_) | Job::Run(_) => {}
+                Job::Review { key, json } => {
+                    let archive = &mut self.archive;
+                    let saved = archive
+                        .id_of_key(&key)
+                        .and_then(|id| id.map_or(Ok(false), |id| archive.set_review(id, &json)));
+                    if let Err(e) = saved {
+                        eprintln!("games archive: the review of {key} could not be saved: {e}");
+                        lock(&self.failures).insert(key, SaveFailure::of(&e));
                     }
                 }
             }
-            Job::Save(_) | Job::Run(_) => {}
-            Job::Review { key, json } => {
-                let saved = archive
-                    .id_of_key(&key)
-                    .and_then(|id| id.map_or(Ok(false), |id| archive.set_review(id, &json)));
-                if let Err(e) = saved {
-                    eprintln!("games archive: the review of {key} could not be saved: {e}");
-                    lock(failures).insert(key, SaveFailure::of(&e));
-                }
+        }
+    }
+
+    /// Saves one game; whether it was saved. A failure that may pass keeps the snapshot to
+    /// try again; damage breaks the archive.
+    fn save(&mut self, snapshot: Box<Snapshot>) -> bool {
+        let key = snapshot.key.clone();
+        let entry = entry_of(&snapshot);
+        match self.archive.save(&entry) {
+            Ok(_) => {
+                lock(&self.failures).remove(&key);
+                self.retry.remove(&key);
+                self.retry_after = RETRY_FIRST;
+                true
             }
+            Err(e) => {
+                eprintln!("games archive: the game {key} could not be saved: {e}");
+                lock(&self.failures).insert(key.clone(), SaveFailure::of(&e));
+                if e.is_damage() {
+                    let why = damaged(self.archive.path(), &e);
+                    self.break_with(why);
+                } else if !matches!(e, ArchiveError::Deleted { .. } | ArchiveError::Record(_)) {
+                    self.retry.insert(key, snapshot);
+                }
+                false
+            }
+        }
+    }
+
+    /// Tries again every save that failed; waits longer before the next round when one
+    /// fails again.
+    fn try_again(&mut self) {
+        if !self.usable() {
+            return;
+        }
+        let waiting: Vec<Box<Snapshot>> = self.retry.drain().map(|(_, s)| s).collect();
+        let mut all_saved = true;
+        for snapshot in waiting {
+            all_saved &= self.save(snapshot);
+        }
+        if !all_saved {
+            self.retry_after = (self.retry_after * 2).min(RETRY_LAST);
         }
     }
 }
@@ -625,8 +804,8 @@ pub fn level_name(level: u32) -> String {
 
 /// The archive's entry for a snapshot: the record of the game, its result and reason (the
 /// rules' ending, or a fallen flag).
-fn entry_of(s: Snapshot) -> GameEntry {
-    let mut record = s.record;
+fn entry_of(s: &Snapshot) -> GameEntry {
+    let mut record = s.record.clone();
     let (finished, end_reason) = match (s.ending, s.flagged) {
         (Some((result, reason)), _) => {
             record.result = result;
@@ -642,16 +821,16 @@ fn entry_of(s: Snapshot) -> GameEntry {
         (None, None) => (false, None),
     };
     GameEntry {
-        key: Some(s.key),
+        key: Some(s.key.clone()),
         finished,
-        red: s.players.red,
-        black: s.players.black,
+        red: s.players.red.clone(),
+        black: s.players.black.clone(),
         level: s.players.level.map(|number| Level {
             number,
             name: level_name(number),
         }),
         end_reason,
-        date: s.date,
+        date: s.date.clone(),
         opening: opening_of(&record),
         record,
         source: Source::Played,

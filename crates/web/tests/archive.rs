@@ -804,3 +804,183 @@ async fn the_list_pages_beyond_a_thousand_games() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {err}");
     }
 }
+
+/// Waits until the server that used `data` has closed its database (its write-ahead log is
+/// folded back into the file and removed).
+async fn closed(data: &Path) {
+    let wal = data.join(format!("{}-wal", xiangqi_web::ARCHIVE_FILE));
+    for _ in 0..200 {
+        if !wal.exists() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("the archive at {} was not closed", data.display());
+}
+
+/// Plays a short game in each of `games` new sessions; their ids.
+async fn several_games(app: &Router, games: usize) -> Vec<String> {
+    let mut ids = Vec::new();
+    for _ in 0..games {
+        let gid = id(&new_game(app, json!({})).await);
+        name_players(
+            app,
+            &gid,
+            json!({"red": "Ann".repeat(20), "black": "Bob".repeat(20)}),
+        )
+        .await;
+        play_all(app, &gid, &["h2e2", "h9g7", "h0g2"]).await;
+        ids.push(gid);
+    }
+    ids
+}
+
+#[tokio::test]
+async fn a_file_damaged_after_its_first_page_is_found_at_start() {
+    let data = data_folder("flipped");
+    {
+        let app = archived_app(&data);
+        several_games(&app, 40).await;
+        assert_eq!(listed(&app, "").await.len(), 40);
+    }
+    closed(&data).await;
+    let file = data.join(xiangqi_web::ARCHIVE_FILE);
+    let mut bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.len() > 3 * 4096, "{} bytes", bytes.len());
+    for (i, b) in bytes[4096 + 100..2 * 4096].iter_mut().enumerate() {
+        *b ^= 0x5a ^ (i as u8);
+    }
+    std::fs::write(&file, bytes).unwrap();
+    let app = archived_app(&data);
+    let (_, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(state["available"], false, "{state}");
+    assert_eq!(state["error"]["params"]["reason"], "archive-corrupt");
+    assert!(
+        state["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("move it away"),
+        "{state}"
+    );
+    for path in ["/api/archive/games", "/api/archive/export?format=pgn-iccs"] {
+        let (status, err) = send(&app, "GET", path, None).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{path}: {err}");
+        assert_eq!(err["error"]["code"], "archive-unavailable");
+    }
+    let game = id(&new_game(&app, json!({})).await);
+    play(&app, &game, "h2", "e2").await;
+}
+
+#[tokio::test]
+async fn a_file_deleted_or_emptied_while_the_server_runs_is_noticed_and_not_replaced() {
+    for (case, harm) in [("deleted", true), ("emptied", false)] {
+        let data = data_folder(&format!("gone-{case}"));
+        let app = archived_app(&data);
+        let gid = several_games(&app, 1).await.remove(0);
+        let file = data.join(xiangqi_web::ARCHIVE_FILE);
+        if harm {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+            }
+        } else {
+            std::fs::write(&file, b"").unwrap();
+        }
+        // The next save finds it; the move itself stands.
+        let after = play(&app, &gid, "i9", "h9").await;
+        assert_eq!(after["moves"].as_array().unwrap().len(), 4);
+        let (_, state) = send(&app, "GET", "/api/archive", None).await;
+        assert_eq!(state["available"], false, "{case}: {state}");
+        let reason = if harm {
+            "archive-gone"
+        } else {
+            "archive-corrupt"
+        };
+        assert_eq!(
+            state["error"]["params"]["reason"], reason,
+            "{case}: {state}"
+        );
+        let (status, _) = send(&app, "GET", "/api/archive/games", None).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{case}");
+        let told = name_players(&app, &gid, json!({})).await;
+        assert_eq!(
+            told["write_error"]["code"], "archive-write-failed",
+            "{case}: {told}"
+        );
+        play(&app, &gid, "i0", "h0").await;
+        // Nothing was written in its place.
+        if harm {
+            assert!(!file.exists(), "{case}: a new file was made");
+        } else {
+            assert_eq!(std::fs::metadata(&file).unwrap().len(), 0, "{case}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_save_that_failed_is_saved_again_once_the_cause_passes() {
+    let data = data_folder("retry");
+    let app = archived_app(&data);
+    let gid = id(&new_game(&app, json!({})).await);
+    play(&app, &gid, "h2", "e2").await;
+    let key = name_players(&app, &gid, json!({})).await["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The table goes away (as a full disk refuses writes), a move fails to save, then the
+    // table comes back (the disk has room again): the move is saved with no further move.
+    let conn = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
+    let ddl: Vec<String> = conn
+        .prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'games' AND sql IS NOT NULL")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    conn.execute_batch("DROP TABLE games").unwrap();
+    play(&app, &gid, "h9", "g7").await;
+    let told = name_players(&app, &gid, json!({})).await;
+    assert_eq!(
+        told["write_error"]["code"], "archive-write-failed",
+        "{told}"
+    );
+    for sql in &ddl {
+        conn.execute_batch(sql).unwrap();
+    }
+    drop(conn);
+    let mut kept = None;
+    for _ in 0..100 {
+        kept = kept_moves(&data, &key);
+        if kept.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(kept, Some(2), "the failed save was made again");
+    let told = name_players(&app, &gid, json!({})).await;
+    assert!(told["write_error"].is_null(), "{told}");
+}
+
+#[tokio::test]
+async fn a_row_found_damaged_on_a_read_makes_the_archive_unavailable() {
+    let data = data_folder("damaged-row");
+    let app = archived_app(&data);
+    let gid = several_games(&app, 2).await.remove(0);
+    // Bytes changed inside a row: a name that is no longer text.
+    let conn = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
+    conn.execute_batch("UPDATE games SET red = x'fffe00' WHERE id = 1")
+        .unwrap();
+    drop(conn);
+    let (status, err) = send(&app, "GET", "/api/archive/games", None).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{err}");
+    assert_eq!(err["error"]["params"]["reason"], "archive-corrupt", "{err}");
+    let (_, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(state["available"], false, "{state}");
+    assert!(
+        state["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("move it away"),
+        "{state}"
+    );
+    play(&app, &gid, "i9", "h9").await;
+}

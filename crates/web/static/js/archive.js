@@ -13,7 +13,7 @@ import { read, write } from './settings.js';
 const CURRENT_KEY = 'xiangqi.archive';
 
 /** The reasons the server gives for an archive it cannot keep, each worded in i18n.js. */
-const UNAVAILABLE = ['archive-off', 'archive-folder', 'archive-open', 'archive-corrupt', 'archive-newer'];
+const UNAVAILABLE = ['archive-off', 'archive-folder', 'archive-open', 'archive-corrupt', 'archive-newer', 'archive-gone'];
 
 /** The end reasons with a short name in the list. */
 const REASONS = ['checkmate', 'stalemate', 'time', 'perpetual-check', 'perpetual-chase', 'no-capture', 'insufficient-material'];
