@@ -1,8 +1,12 @@
 //! Refuses requests whose `Host` header names another site than the one served, so that a
-//! page elsewhere cannot reach the app through DNS rebinding.
+//! page elsewhere cannot reach the app through DNS rebinding, and requests that would change
+//! something when a browser says they come from another site (its `Origin`, or failing that
+//! its `Sec-Fetch-Site`), so that a page elsewhere cannot write to the app (cross-site request
+//! forgery). A request with neither header comes from a program, not from a page, and passes.
 
+use crate::error::ApiError;
 use axum::extract::{Request, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
@@ -36,10 +40,35 @@ impl AllowedHosts {
         AllowedHosts(Arc::new(hosts))
     }
 
-    /// Whether `host` (a `Host` header value) names the served address.
+    /// Whether `host` (a `Host` header value) names the served address; a host without a
+    /// port names port 80.
     pub fn allows(&self, host: &str) -> bool {
+        self.allows_with_default(host, 80)
+    }
+
+    fn allows_with_default(&self, host: &str, default_port: u16) -> bool {
         let host = host.trim().to_ascii_lowercase();
-        self.0.contains(&host)
+        let has_port = host
+            .rsplit_once(':')
+            .is_some_and(|(name, port)| !name.is_empty() && !port.contains(']'));
+        if has_port {
+            self.0.contains(&host)
+        } else {
+            self.0.contains(&format!("{host}:{default_port}"))
+        }
+    }
+
+    /// Whether `origin` (an `Origin` header value, `http://host:port`) is the app's own.
+    pub fn allows_origin(&self, origin: &str) -> bool {
+        let origin = origin.trim();
+        let (default_port, authority) = if let Some(rest) = origin.strip_prefix("http://") {
+            (80, rest)
+        } else if let Some(rest) = origin.strip_prefix("https://") {
+            (443, rest)
+        } else {
+            return false;
+        };
+        !authority.contains('/') && self.allows_with_default(authority, default_port)
     }
 
     /// The allowed values.
@@ -48,25 +77,87 @@ impl AllowedHosts {
     }
 }
 
-/// Middleware: passes the request on only when its `Host` header is allowed (421 otherwise).
+/// Middleware: passes the request on only when it has one `Host` header and that host is
+/// allowed (421 otherwise, 400 for two), and, for a request that may change something (any
+/// method but `GET`, `HEAD` and `OPTIONS`), when no browser header says it comes from another
+/// site (403 `cross-site`).
 pub async fn check_host(
     State(allowed): State<AllowedHosts>,
     request: Request,
     next: Next,
 ) -> Response {
-    let host = request
-        .headers()
+    let headers = request.headers();
+    if headers.get_all(header::HOST).iter().count() > 1 {
+        return ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad-host",
+            "the request has more than one Host header",
+        )
+        .into_response();
+    }
+    let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
-    if allowed.allows(host) {
-        next.run(request).await
-    } else {
-        crate::error::ApiError::new(
+    if !allowed.allows(host) {
+        return ApiError::new(
             StatusCode::MISDIRECTED_REQUEST,
             "bad-host",
             format!("this server does not answer to host `{host}`"),
         )
-        .into_response()
+        .into_response();
+    }
+    let may_change = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    if may_change && let Some(from) = other_site(headers, &allowed) {
+        let mut err = ApiError::new(
+            StatusCode::FORBIDDEN,
+            "cross-site",
+            format!("a request from another site ({from}) may not change anything here"),
+        );
+        err.params = serde_json::json!({ "from": from });
+        return err.into_response();
+    }
+    next.run(request).await
+}
+
+/// The other site a browser says the request comes from, if it does.
+fn other_site(headers: &HeaderMap, allowed: &AllowedHosts) -> Option<String> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        return (!allowed.allows_origin(origin)).then(|| format!("Origin {origin}"));
+    }
+    let site = headers.get("sec-fetch-site")?.to_str().unwrap_or("");
+    (!matches!(site, "same-origin" | "none")).then(|| format!("Sec-Fetch-Site {site}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_apps_own_origin_is_allowed_and_others_are_not() {
+        let allowed = AllowedHosts::for_address("127.0.0.1", 8080);
+        assert!(allowed.allows_origin("http://127.0.0.1:8080"));
+        assert!(allowed.allows_origin("http://localhost:8080"));
+        assert!(allowed.allows_origin("http://[::1]:8080"));
+        for other in [
+            "http://evil.example",
+            "http://127.0.0.1:8081",
+            "http://127.0.0.1",
+            "null",
+            "",
+            "file://",
+            "http://127.0.0.1:8080/x",
+            "ftp://127.0.0.1:8080",
+        ] {
+            assert!(!allowed.allows_origin(other), "{other}");
+        }
+        let web = AllowedHosts::for_address("xq.example", 80);
+        assert!(web.allows_origin("http://xq.example"));
+        assert!(web.allows("xq.example"));
+        assert!(!web.allows_origin("https://xq.example"));
     }
 }

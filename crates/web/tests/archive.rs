@@ -984,3 +984,105 @@ async fn a_row_found_damaged_on_a_read_makes_the_archive_unavailable() {
     );
     play(&app, &gid, "i9", "h9").await;
 }
+
+/// The status and body of a POST of `body` (`text/plain`, as a form or another site's page
+/// may send it) to `path`, with `headers` added.
+async fn post_from(
+    app: &Router,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder()
+        .method("POST")
+        .uri(path)
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "text/plain");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::from(body.to_string())).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = http_body_util::BodyExt::collect(response.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn another_site_cannot_write_to_the_app() {
+    let data = data_folder("cross-site");
+    let app = archived_app(&data);
+    let pgn = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 *\n";
+    for path in [
+        "/api/archive/import?name=a.pgn",
+        "/api/games/import?name=a.pgn",
+    ] {
+        for headers in [
+            &[("origin", "http://evil.example")][..],
+            &[("origin", "null")],
+            &[("origin", "http://127.0.0.1:8081")],
+            &[("sec-fetch-site", "cross-site")],
+            &[("sec-fetch-site", "same-site")],
+        ] {
+            let (status, err) = post_from(&app, path, headers, pgn).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{path} {headers:?}: {err}");
+            assert_eq!(err["error"]["code"], "cross-site", "{err}");
+        }
+    }
+    let (status, err) = post_from(
+        &app,
+        "/api/games",
+        &[("origin", "http://evil.example")],
+        "{}",
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{err}");
+    assert!(listed(&app, "").await.is_empty(), "nothing was imported");
+    // The app's own page, and a program that sends neither header, may.
+    for headers in [
+        &[
+            ("origin", "http://127.0.0.1:8080"),
+            ("sec-fetch-site", "same-origin"),
+        ][..],
+        &[("origin", "http://localhost:8080")],
+        &[],
+    ] {
+        let (status, answer) =
+            post_from(&app, "/api/archive/import?name=a.pgn", headers, pgn).await;
+        assert_eq!(status, StatusCode::CREATED, "{headers:?}: {answer}");
+    }
+    assert_eq!(listed(&app, "").await.len(), 3);
+    // Reading is not writing: another site's GET gets its answer (which its page cannot read).
+    let request = Request::builder()
+        .uri("/api/levels")
+        .header(header::HOST, HOST)
+        .header("origin", "http://evil.example")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(
+        app.clone().oneshot(request).await.unwrap().status(),
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_request_with_two_host_headers_is_refused() {
+    let app = archived_app(&data_folder("two-hosts"));
+    let request = Request::builder()
+        .uri("/api/levels")
+        .header(header::HOST, HOST)
+        .header(header::HOST, "evil.example")
+        .body(Body::empty())
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+}
