@@ -24,6 +24,30 @@ fn parse_format(name: &str) -> Result<OutputFormat, String> {
         .ok_or_else(|| format!("expected one of {}", OutputFormat::NAMES.join(", ")))
 }
 
+/// Whether `a` and `b` name one file (through links or another spelling of the path too).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, then
+/// renamed over it, so that a failed write leaves what was there.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
+    let written =
+        std::fs::write(&temporary, bytes).and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
 fn extension(path: &Path) -> Option<&str> {
     path.extension().and_then(|e| e.to_str())
 }
@@ -45,6 +69,13 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
                 )
             })?,
     };
+    if same_file(&args.input, &args.output) {
+        return Err(format!(
+            "{input} and {output} are the same file: converting a file onto itself would drop \
+             what the new format cannot hold (text between games, games that cannot be read); \
+             write to another file"
+        ));
+    }
     let bytes = std::fs::read(&args.input).map_err(|e| format!("cannot read {input}: {e}"))?;
     let from = RecordFormat::detect(&bytes, extension(&args.input));
     let read = from
@@ -81,8 +112,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     for warning in &written.warnings {
         eprintln!("warning: {output}: {warning}");
     }
-    std::fs::write(&args.output, written.bytes)
-        .map_err(|e| format!("cannot write {output}: {e}"))?;
+    write_whole(&args.output, &written.bytes).map_err(|e| format!("cannot write {output}: {e}"))?;
     let s = if games.len() == 1 { "" } else { "s" };
     let skipped = match bad {
         0 => String::new(),

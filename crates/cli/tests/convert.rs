@@ -235,3 +235,30 @@ fn an_unknown_target_format_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("pgn-iccs, pgn-wxf"));
 }
+
+#[test]
+fn a_file_is_never_converted_onto_itself() {
+    let dir = scratch("in-place");
+    let file = path(&dir, "games.pgn");
+    let text =
+        "Games from the club\n\n[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 *\n";
+    std::fs::write(&file, text).unwrap();
+    let out = convert(&[&file, &file]);
+    assert_error(&out, &["same file"]);
+    // Another spelling of the same path is the same file too.
+    let other = format!("{}/./games.pgn", dir.display());
+    assert_error(&convert(&[&file, &other]), &["same file"]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "the file is untouched"
+    );
+    // Into another file it converts, and no temporary file is left beside it.
+    let out_file = path(&dir, "games.xqf");
+    assert_ok(&convert(&[&file, &out_file]));
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}
