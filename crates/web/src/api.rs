@@ -32,6 +32,16 @@ type ApiResult<T> = Result<Json<T>, ApiError>;
 
 pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
     payload.map(|Json(v)| v).map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            let max = crate::server::MAX_BODY;
+            let mut err = ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too-large",
+                format!("the request body is larger than {} KiB", max / 1024),
+            );
+            err.params = serde_json::json!({ "max_bytes": max });
+            return err;
+        }
         ApiError::bad_request(format!("the request body is not valid: {}", e.body_text()))
     })
 }
@@ -327,53 +337,90 @@ pub async fn change_line(
     .map(Json)
 }
 
-/// How many moves undo or redo steps over (1 when absent).
+/// How many moves undo or redo steps over: `{"count": n}`, `{}` or no body at all (1).
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct StepRequest {
-    /// Moves to step over.
+    /// Moves to step over, 1 to [`MAX_STEPS`].
     #[serde(default)]
     pub count: Option<usize>,
 }
 
-/// `POST /api/games/{id}/undo`: takes back moves (none left is not an error).
+/// Most moves one undo or redo steps over.
+pub const MAX_STEPS: usize = 1000;
+
+/// The step count of an undo or redo body: 1 for no body, `{}` or no count; 400 for a body
+/// that is not such an object (`[]`, `null`, a number) or a count outside 1 to [`MAX_STEPS`].
+fn step_count(body: &[u8]) -> Result<usize, ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::bad_request("the request body is not UTF-8 text"))?
+        .trim();
+    if text.is_empty() {
+        return Ok(1);
+    }
+    if !text.starts_with('{') {
+        return Err(ApiError::bad_request(
+            "the request body must be an object such as {\"count\": 2}, or nothing",
+        ));
+    }
+    let request: StepRequest = serde_json::from_str(text)
+        .map_err(|e| ApiError::bad_request(format!("the request body is not valid: {e}")))?;
+    let count = request.count.unwrap_or(1);
+    if !(1..=MAX_STEPS).contains(&count) {
+        let mut err = ApiError::bad_request(format!("count must be 1 to {MAX_STEPS}, not {count}"));
+        err.params = serde_json::json!({ "count": count, "max": MAX_STEPS });
+        return Err(err);
+    }
+    Ok(count)
+}
+
+/// `POST /api/games/{id}/undo`: takes back `count` moves (body `{"count": n}`, or none for
+/// one); fewer when fewer were played, and none left is not an error.
 pub async fn undo(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
-    payload: Option<Json<StepRequest>>,
+    payload: axum::body::Bytes,
 ) -> ApiResult<GameView> {
-    let count = payload.and_then(|Json(r)| r.count).unwrap_or(1);
+    let count = step_count(&payload)?;
     with_game(&sessions, &id, |s| {
-        for _ in 0..count {
-            match s.game.undo() {
-                Some(m) => s.redo.push(m),
-                None => break,
-            }
+        let mut stepped = 0;
+        while stepped < count {
+            let Some(m) = s.game.undo() else { break };
+            s.redo.push(m);
+            stepped += 1;
         }
-        s.follow_game();
-        s.changed();
+        if stepped > 0 {
+            s.follow_game();
+            s.changed();
+        }
         Ok(view_of(&id, s))
     })
     .map(Json)
 }
 
-/// `POST /api/games/{id}/redo`: replays moves taken back.
+/// `POST /api/games/{id}/redo`: replays `count` moves taken back (body as for undo).
 pub async fn redo(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
-    payload: Option<Json<StepRequest>>,
+    payload: axum::body::Bytes,
 ) -> ApiResult<GameView> {
-    let count = payload.and_then(|Json(r)| r.count).unwrap_or(1);
+    let count = step_count(&payload)?;
     with_game(&sessions, &id, |s| {
-        for _ in 0..count {
+        let mut stepped = 0;
+        while stepped < count {
             let Some(m) = s.redo.pop() else { break };
             if s.game.play(m).is_err() {
+                // A redo stack that no longer fits the game is dropped: that is a change too.
                 s.redo.clear();
+                stepped += 1;
                 break;
             }
+            stepped += 1;
         }
-        s.follow_game();
-        s.changed();
+        if stepped > 0 {
+            s.follow_game();
+            s.changed();
+        }
         Ok(view_of(&id, s))
     })
     .map(Json)

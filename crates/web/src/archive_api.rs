@@ -421,7 +421,8 @@ fn extension(name: &str) -> Option<&str> {
 
 /// `POST /api/archive/import?name=…`: adds the games of the record file in the body (PGN,
 /// XQF or DhtmlXQ); the games that cannot be read are listed, the rest added. A file that
-/// cannot be read at all, or holds no game: 422 `bad-record`.
+/// cannot be read at all, or holds no game: 422 `bad-record`; a file none of whose games can
+/// be read: 422 with the first game's reason and every game's in `broken`.
 pub async fn import(
     State(archive): State<ArchiveService>,
     query: Result<Query<ImportQuery>, QueryRejection>,
@@ -482,6 +483,26 @@ pub async fn import(
         err
     })?;
     let report = archive.run(move |a| a.import_prepared(prepared)).await?;
+    if report.imported.is_empty() {
+        // Every game is broken: the first one's reason, and every reason in the blanks.
+        let broken: Vec<Value> = report
+            .broken
+            .iter()
+            .map(|e| broken_game(format, e))
+            .collect();
+        let first = broken.first().cloned().unwrap_or(Value::Null);
+        let mut err = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            first["code"].as_str().unwrap_or("bad-record"),
+            format!(
+                "none of the {games} games of the file could be read; the first: {}",
+                first["message"].as_str().unwrap_or_default()
+            ),
+        );
+        err.params = first["params"].clone();
+        merge(&mut err.params, json!({ "games": games, "broken": broken }));
+        return Err(err);
+    }
     Ok((
         StatusCode::CREATED,
         Json(ImportView {

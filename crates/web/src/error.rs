@@ -3,7 +3,9 @@
 //! `busy`, the blank `retry_after` (seconds) and the same number in a `Retry-After` header.
 
 use axum::Json;
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -129,4 +131,60 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// Largest plain error body read to put into the JSON shape.
+const PLAIN_ERROR_BYTES: usize = 4096;
+
+/// The server's layer that gives every error answer the JSON error shape: an error that a
+/// part of the HTTP stack answered in plain text or with no body (a method not allowed, a
+/// path that does not parse, an unknown address) gets a code from its status and its text as
+/// the message; its `Allow` and `Retry-After` headers stay.
+pub async fn json_errors(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"));
+    if is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, PLAIN_ERROR_BYTES)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let code = match status {
+        StatusCode::BAD_REQUEST => "bad-request",
+        StatusCode::NOT_FOUND => "not-found",
+        StatusCode::METHOD_NOT_ALLOWED => "method-not-allowed",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
+        StatusCode::PAYLOAD_TOO_LARGE => "too-large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported-media-type",
+        StatusCode::UNPROCESSABLE_ENTITY => "unprocessable",
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => "headers-too-large",
+        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+        s if s.is_server_error() => "internal",
+        _ => "http-error",
+    };
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("the request failed")
+            .to_lowercase()
+    } else {
+        text
+    };
+    let mut out = ApiError::new(status, code, message).into_response();
+    for name in [header::ALLOW, header::RETRY_AFTER] {
+        if let Some(value) = parts.headers.get(&name) {
+            out.headers_mut().insert(name, value.clone());
+        }
+    }
+    out
 }

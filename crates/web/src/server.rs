@@ -29,8 +29,8 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-/// Largest request body accepted, in bytes.
-const MAX_BODY: usize = 64 * 1024;
+/// Largest request body accepted, in bytes (imports take more: `records_api::MAX_IMPORT`).
+pub(crate) const MAX_BODY: usize = 64 * 1024;
 /// Ports tried after the requested one when it is taken.
 const PORT_TRIES: u16 = 20;
 /// How long a shutdown waits for the open connections to finish their requests.
@@ -110,6 +110,7 @@ fn app(allowed: AllowedHosts, state: AppState) -> Router {
             archive_store::answer_when_saved,
         ))
         .layer(axum::middleware::from_fn_with_state(allowed, check_host))
+        .layer(axum::middleware::from_fn(crate::error::json_errors))
 }
 
 /// Binds `host`:`port`, or the next free port among the following few.

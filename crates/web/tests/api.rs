@@ -447,3 +447,123 @@ fn the_page_words_every_fen_fault_and_refusal_in_each_language() {
         assert_eq!(count, 2, "{key} is worded in Russian and Chinese");
     }
 }
+
+#[tokio::test]
+async fn every_error_answer_is_the_json_error_shape() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    let id = game["id"].as_str().unwrap();
+    let cases: [(&str, String, Option<String>, StatusCode, &str); 7] = [
+        (
+            "PUT",
+            "/api/games".into(),
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+        ),
+        (
+            "DELETE",
+            "/api/levels".into(),
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+        ),
+        (
+            "GET",
+            "/api/nothing".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "not-found",
+        ),
+        (
+            "GET",
+            "/js/nothing.js".into(),
+            None,
+            StatusCode::NOT_FOUND,
+            "not-found",
+        ),
+        (
+            "GET",
+            "/api/archive/games/abc".into(),
+            None,
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(format!("{{\"fen\": \"{}\"}}", "x".repeat(70_000))),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too-large",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/redo"),
+            Some("null".into()),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+    ];
+    for (method, path, body, status, code) in cases {
+        let response = common::respond_raw(&app, method, &path, HOST, body).await;
+        let got = response.status();
+        let allow = response.headers().get(header::ALLOW).cloned();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let answer: Value = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+            panic!(
+                "{method} {path}: not JSON: {}",
+                String::from_utf8_lossy(&bytes)
+            )
+        });
+        assert_eq!(got, status, "{method} {path}: {answer}");
+        assert_eq!(answer["error"]["code"], code, "{method} {path}: {answer}");
+        assert!(!answer["error"]["message"].as_str().unwrap().is_empty());
+        if status == StatusCode::METHOD_NOT_ALLOWED {
+            assert!(allow.is_some(), "{method} {path}: the Allow header is kept");
+        }
+    }
+}
+
+#[tokio::test]
+async fn undo_and_redo_take_no_body_an_object_or_refuse_anything_else() {
+    let app = app();
+    let game = new_game(&app, json!({"moves": ["h2e2", "h9g7", "h0g2", "i9h9"]})).await;
+    let id = game["id"].as_str().unwrap();
+    let step = |what: &'static str, body: Option<&'static str>| {
+        let app = app.clone();
+        let path = format!("/api/games/{id}/{what}");
+        async move { send_raw(&app, "POST", &path, HOST, body.map(String::from)).await }
+    };
+    let moves = |view: &Value| view["moves"].as_array().map_or(usize::MAX, Vec::len);
+    let (status, view) = step("undo", None).await;
+    assert_eq!(
+        (status, moves(&view)),
+        (StatusCode::OK, 3),
+        "no body: one move"
+    );
+    let (status, view) = step("undo", Some("{}")).await;
+    assert_eq!(
+        (status, moves(&view)),
+        (StatusCode::OK, 2),
+        "{{}}: one move"
+    );
+    let (status, view) = step("redo", Some("{\"count\": 2}")).await;
+    assert_eq!((status, moves(&view)), (StatusCode::OK, 4));
+    let version = view["version"].clone();
+    for bad in [
+        "[]",
+        "null",
+        "3",
+        "{\"count\": 0}",
+        "{\"count\": 100000}",
+        "{\"steps\": 1}",
+    ] {
+        let (status, err) = step("undo", Some(bad)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {err}");
+        assert_eq!(err["error"]["code"], "bad-request", "{bad}");
+    }
+    // Nothing to redo changes nothing.
+    let (status, view) = step("redo", None).await;
+    assert_eq!((status, moves(&view)), (StatusCode::OK, 4));
+    assert_eq!(view["version"], version, "no change, no new version");
+}

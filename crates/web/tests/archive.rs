@@ -1086,3 +1086,24 @@ async fn a_request_with_two_host_headers_is_refused() {
     let response = app.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn an_import_where_every_game_is_broken_is_refused() {
+    let app = archived_app(&data_folder("all-broken"));
+    let broken = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. a0a5 *\n\n\
+                  [Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9h0 *\n";
+    let (status, _, answer) =
+        send_text(&app, "POST", "/api/archive/import?name=bad.pgn", broken).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["error"]["code"], "chariot-path-blocked", "{answer}");
+    assert_eq!(answer["error"]["params"]["games"], 2);
+    assert_eq!(
+        answer["error"]["params"]["broken"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert!(listed(&app, "").await.is_empty());
+}
