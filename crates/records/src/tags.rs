@@ -1,5 +1,7 @@
 //! The named facts about a game (event, players, date …), kept in a fixed order.
 
+use std::collections::HashMap;
+
 /// Tags that come first, in this order, as the xqbase convention writes them.
 pub(crate) const ROSTER: [&str; 8] = [
     "Event",
@@ -20,10 +22,20 @@ pub(crate) const RESERVED: [&str; 6] = ["Game", "Variant", "FEN", "Format", "Res
 /// The tags of a game: name and value pairs with unique names, the roster (Event, Site, Date,
 /// Round, RedTeam, Red, BlackTeam, Black) first in that order, then the others in the order
 /// they were set.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Tags {
     pairs: Vec<(String, String)>,
+    /// Where each name stands in `pairs`, so that a game with many tags reads in linear time.
+    index: HashMap<String, usize>,
 }
+
+impl PartialEq for Tags {
+    fn eq(&self, other: &Tags) -> bool {
+        self.pairs == other.pairs
+    }
+}
+
+impl Eq for Tags {}
 
 impl Tags {
     /// No tags.
@@ -33,10 +45,7 @@ impl Tags {
 
     /// The value of tag `name`, if set.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.pairs
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.index.get(name).map(|&i| self.pairs[i].1.as_str())
     }
 
     /// Sets tag `name` to `value`, replacing an earlier value. Returns false, and sets
@@ -46,26 +55,44 @@ impl Tags {
         if !is_valid_name(name) || RESERVED.contains(&name) {
             return false;
         }
-        if let Some(pair) = self.pairs.iter_mut().find(|(n, _)| n == name) {
-            pair.1 = value.to_string();
+        if let Some(&i) = self.index.get(name) {
+            self.pairs[i].1 = value.to_string();
             return true;
         }
-        let at = match roster_index(name) {
-            Some(rank) => self
-                .pairs
-                .iter()
-                .position(|(n, _)| roster_index(n).is_none_or(|r| r > rank))
-                .unwrap_or(self.pairs.len()),
-            None => self.pairs.len(),
-        };
-        self.pairs.insert(at, (name.to_string(), value.to_string()));
+        match roster_index(name) {
+            // At most eight roster tags go in front: the index is made again each time.
+            Some(rank) => {
+                let at = self
+                    .pairs
+                    .iter()
+                    .position(|(n, _)| roster_index(n).is_none_or(|r| r > rank))
+                    .unwrap_or(self.pairs.len());
+                self.pairs.insert(at, (name.to_string(), value.to_string()));
+                self.reindex();
+            }
+            None => {
+                self.index.insert(name.to_string(), self.pairs.len());
+                self.pairs.push((name.to_string(), value.to_string()));
+            }
+        }
         true
     }
 
     /// Removes tag `name` and returns its value.
     pub fn remove(&mut self, name: &str) -> Option<String> {
-        let i = self.pairs.iter().position(|(n, _)| n == name)?;
-        Some(self.pairs.remove(i).1)
+        let i = self.index.remove(name)?;
+        let (_, value) = self.pairs.remove(i);
+        self.reindex();
+        Some(value)
+    }
+
+    fn reindex(&mut self) {
+        self.index = self
+            .pairs
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.clone(), i))
+            .collect();
     }
 
     /// The tags in order, as (name, value).

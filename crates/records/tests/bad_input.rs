@@ -259,3 +259,27 @@ fn dhtmlxq_errors_name_line_column_and_what_was_expected() {
         assert!(e.to_string().contains(message), "{text}: {e}");
     }
 }
+
+#[test]
+fn a_game_with_a_hundred_thousand_tags_reads_in_linear_time() {
+    // Each tag was once looked up among all the tags before it: 100k tags took over 20 s.
+    let mut text = String::from("[Game \"Chinese Chess\"]\n");
+    for i in 0..100_000 {
+        text.push_str(&format!("[Tag{i} \"value {i}\"]\n"));
+    }
+    text.push_str("[Red \"Ann\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n");
+    let start = std::time::Instant::now();
+    let game = pgn::read_str(&text).unwrap().remove(0);
+    let took = start.elapsed();
+    assert_eq!(game.tags.len(), 100_001);
+    assert_eq!(game.tags.get("Tag99999"), Some("value 99999"));
+    assert_eq!(
+        game.tags.iter().next(),
+        Some(("Red", "Ann")),
+        "the roster comes first"
+    );
+    // A bound far above linear time (about 0.1 s) and far below the quadratic one.
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+    let written = pgn::write_game(&game, xiangqi_rules::notation::Notation::Iccs).unwrap();
+    assert_eq!(pgn::read_str(&written).unwrap()[0], game);
+}

@@ -477,16 +477,31 @@ pub async fn import(
     let query = read_query(query)?;
     let bytes = file_body(body)?;
     let index = query.index.unwrap_or(0);
+    // Reading a file of many games takes time: off the async workers, so that play goes on.
+    let name = query.name;
+    let (loaded, game) = tokio::task::spawn_blocking(move || {
+        let loaded = read_record(&bytes, name.as_deref(), index)?;
+        let game = loaded
+            .record
+            .replay(GameRules::default())
+            .map_err(|e| unplayable(&e))?;
+        Ok::<_, ApiError>((loaded, game))
+    })
+    .await
+    .map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "bad-record",
+            "the file could not be read",
+        )
+    })??;
     let Loaded {
         record,
         count,
         warning,
         warnings,
         unreadable,
-    } = read_record(&bytes, query.name.as_deref(), index)?;
-    let game = record
-        .replay(GameRules::default())
-        .map_err(|e| unplayable(&e))?;
+    } = loaded;
     let view = start_session(&sessions, game, Vec::new())?;
     Ok((
         StatusCode::CREATED,

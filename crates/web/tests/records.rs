@@ -517,7 +517,11 @@ async fn a_file_over_64_kib_is_imported() {
     let big = format!("{{\"fen\": \"{}\"}}", " ".repeat(70 * 1024));
     let refused = request(&app, "POST", "/api/games", big.into_bytes(), true).await;
     assert_eq!(refused.status, StatusCode::PAYLOAD_TOO_LARGE);
-    assert!(refused.message().contains("64 KiB"), "{}", refused.message());
+    assert!(
+        refused.message().contains("64 KiB"),
+        "{}",
+        refused.message()
+    );
 }
 
 #[tokio::test]
