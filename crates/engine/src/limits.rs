@@ -32,6 +32,9 @@ pub struct SearchLimits {
     pub infinite: bool,
     /// Pondering: search until `ponderhit` turns this into a normal search, or `stop`.
     pub ponder: bool,
+    /// The longest the search may take, whatever the other limits say (a server's cap on
+    /// what a request may ask for); like every time limit, not while pondering.
+    pub max_time: Option<Duration>,
 }
 
 /// The time a search may take: a soft target checked between iterations and a hard cap
@@ -48,6 +51,25 @@ impl SearchLimits {
     /// The search's time budget, or `None` when time does not limit it. `overhead` is kept
     /// back for communication delays.
     pub fn time_budget(&self, overhead: Duration) -> Option<TimeBudget> {
+        let budget = self.clock_budget(overhead);
+        let Some(cap) = self.max_time else {
+            return budget;
+        };
+        let cap = cap.max(Duration::from_millis(1));
+        Some(match budget {
+            Some(b) => TimeBudget {
+                soft: b.soft.min(cap),
+                hard: b.hard.min(cap),
+            },
+            None => TimeBudget {
+                soft: cap,
+                hard: cap,
+            },
+        })
+    }
+
+    /// The budget from the clock, the move time or neither, before [`SearchLimits::max_time`].
+    fn clock_budget(&self, overhead: Duration) -> Option<TimeBudget> {
         if self.infinite {
             return None;
         }
@@ -81,6 +103,40 @@ impl SearchLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_cap_bounds_every_budget() {
+        let cap = Duration::from_secs(60);
+        let long_clock = SearchLimits {
+            time_left: Some(Duration::from_secs(5 * 3600)),
+            max_time: Some(cap),
+            ..Default::default()
+        };
+        let b = long_clock.time_budget(Duration::ZERO).unwrap();
+        assert!(b.hard <= cap && b.soft <= cap, "{b:?}");
+        let depth_only = SearchLimits {
+            depth: Some(60),
+            max_time: Some(cap),
+            ..Default::default()
+        };
+        assert_eq!(
+            depth_only.time_budget(Duration::ZERO),
+            Some(TimeBudget {
+                soft: cap,
+                hard: cap
+            })
+        );
+        let short = SearchLimits {
+            movetime: Some(Duration::from_millis(300)),
+            max_time: Some(cap),
+            ..Default::default()
+        };
+        assert_eq!(
+            short.time_budget(Duration::ZERO).unwrap().hard,
+            Duration::from_millis(300),
+            "a shorter limit stands"
+        );
+    }
 
     #[test]
     fn movetime_is_exact_less_overhead() {

@@ -4,6 +4,7 @@
 
 use crate::api::{body, read_query, request_for, run_search, with_game};
 use crate::error::ApiError;
+use crate::limits::{self, ANALYSIS_MS_MAX};
 use crate::search_pool::{Lease, SearchKind, SearchPool, SearchStop};
 use crate::session::Sessions;
 use crate::state::AppState;
@@ -23,8 +24,6 @@ use xiangqi_engine::{EngineOptions, SearchInfo, SearchLimits, SearchRequest};
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Move, Position};
 
-/// Longest analysis a request may ask for.
-const MAX_ANALYSIS: Duration = Duration::from_secs(60);
 /// Most lines an analysis shows.
 const MAX_LINES: usize = 5;
 /// How often a quiet analysis stream writes a comment to its page.
@@ -37,7 +36,7 @@ pub struct AnalyseRequest {
     /// Lines to show (1–5).
     #[serde(default = "one")]
     pub lines: usize,
-    /// Thinking time in milliseconds (at most 60 000).
+    /// Thinking time in milliseconds (at most [`ANALYSIS_MS_MAX`]).
     #[serde(default = "default_millis")]
     pub millis: u64,
 }
@@ -141,7 +140,8 @@ pub async fn analyse(
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
     let req = body(payload)?;
     let lines = req.lines.clamp(1, MAX_LINES);
-    let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
+    limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
+    let time = Duration::from_millis(req.millis.max(1));
     let Prepared { request, stop, .. } = prepare(&sessions, &id, time)?;
     let pos = request.position.clone();
     let result = run_search(&pool, &id, SearchKind::Analysis, &stop, move |engine| {
@@ -166,7 +166,7 @@ pub struct StreamRequest {
     /// Lines to show (1–5).
     #[serde(default = "one")]
     pub lines: usize,
-    /// The longest the analysis runs, in milliseconds (at most 60 000; 20 000 when absent).
+    /// The longest the analysis runs, in milliseconds (at most [`ANALYSIS_MS_MAX`]; 20 000 when absent).
     #[serde(default = "default_stream_millis")]
     pub millis: u64,
 }
@@ -241,7 +241,8 @@ pub async fn analysis_stream(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let req = read_query(query)?;
     let lines = req.lines.clamp(1, MAX_LINES);
-    let time = Duration::from_millis(req.millis).min(MAX_ANALYSIS);
+    limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
+    let time = Duration::from_millis(req.millis.max(1));
     let Prepared {
         request,
         version,

@@ -3,6 +3,7 @@
 
 use crate::archive_store::ArchiveLink;
 use crate::error::ApiError;
+use crate::limits;
 use crate::opening_choice;
 use crate::safety::{HangingPiece, hanging_piece};
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
@@ -507,6 +508,15 @@ pub async fn engine_move(
             req.level
         )));
     }
+    if let Some(ms) = req.clock_ms {
+        limits::at_most("clock_ms", ms, limits::CLOCK_MS_MAX, "ms")?;
+    }
+    limits::at_most(
+        "increment_ms",
+        req.increment_ms,
+        limits::INCREMENT_MS_MAX,
+        "ms",
+    )?;
     let level = Level::new(req.level);
     let (request, version, stop, book) = with_game(&sessions, &id, |s| {
         if let Some(o) = s.game.outcome() {
@@ -520,10 +530,12 @@ pub async fn engine_move(
             Some(ms) => SearchLimits {
                 time_left: Some(Duration::from_millis(ms)),
                 increment: Duration::from_millis(req.increment_ms),
+                max_time: Some(limits::REPLY_TIME_MAX),
                 ..SearchLimits::default()
             },
             None => SearchLimits {
                 movetime: level.is_full_strength().then_some(FULL_STRENGTH_TIME),
+                max_time: Some(limits::REPLY_TIME_MAX),
                 ..SearchLimits::default()
             },
         };

@@ -16,6 +16,7 @@ pub mod assets;
 mod error;
 mod host_guard;
 mod lessons_api;
+mod limits;
 mod opening_choice;
 mod openings_api;
 mod puzzles_api;

@@ -8,6 +8,7 @@
 use crate::analysis::{StreamSearch, stream_search};
 use crate::api::{read_query, set_judging, with_game};
 use crate::error::ApiError;
+use crate::limits::{self, REVIEW_DEPTH_MAX, REVIEW_MS_MAX};
 use crate::search_pool::SearchStop;
 use crate::state::AppState;
 use crate::view::{MoveView, ScoreView, side_code};
@@ -30,10 +31,6 @@ use xiangqi_teaching::review::{
 /// (release build, 2-core machine at load average 6); a piece thrown away is still found at
 /// this depth (`tests/review.rs` and the browser test use such games).
 pub const DEFAULT_MILLIS: u64 = 150;
-/// Longest time per position a page may ask for.
-const MAX_MILLIS: u64 = 5_000;
-/// Deepest depth per position a page may ask for.
-const MAX_DEPTH: i32 = 30;
 /// How often a quiet review stream writes a comment to its page.
 const KEEP_ALIVE: Duration = Duration::from_secs(2);
 
@@ -41,10 +38,10 @@ const KEEP_ALIVE: Duration = Duration::from_secs(2);
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewQuery {
-    /// Time per position in milliseconds (at most 5 000; [`DEFAULT_MILLIS`] when neither this
-    /// nor `depth` is given).
+    /// Time per position in milliseconds (at most [`REVIEW_MS_MAX`]; [`DEFAULT_MILLIS`] when
+    /// neither this nor `depth` is given).
     pub millis: Option<u64>,
-    /// Depth per position (1–30).
+    /// Depth per position (1 to [`REVIEW_DEPTH_MAX`]).
     pub depth: Option<i32>,
 }
 
@@ -267,21 +264,31 @@ fn review_view(review: &Review, version: u64) -> ReviewView {
     }
 }
 
-/// The search limits a query asks for.
-fn limits_of(query: &ReviewQuery) -> Result<ReviewLimits, ApiError> {
+/// The search limits a query asks for, for a review of `positions` positions: 400 for a
+/// depth or time past the server's limits; the time a position is cut so that the whole
+/// review keeps within [`REVIEW_TOTAL_MAX`](crate::limits::REVIEW_TOTAL_MAX).
+fn limits_of(query: &ReviewQuery, positions: usize) -> Result<ReviewLimits, ApiError> {
     if let Some(d) = query.depth
-        && !(1..=MAX_DEPTH).contains(&d)
+        && !(1..=REVIEW_DEPTH_MAX).contains(&d)
     {
-        return Err(ApiError::bad_request(format!(
-            "the depth {d} is out of range (1–{MAX_DEPTH})"
-        )));
+        let mut err = ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "over-limit",
+            format!("the depth {d} is out of range (1–{REVIEW_DEPTH_MAX})"),
+        );
+        err.params = serde_json::json!({ "field": "depth", "value": d, "max": REVIEW_DEPTH_MAX });
+        return Err(err);
+    }
+    if let Some(m) = query.millis {
+        limits::at_most("millis", m, REVIEW_MS_MAX, "ms a position")?;
     }
     let millis = match (query.millis, query.depth) {
         (None, None) => Some(DEFAULT_MILLIS),
         (m, _) => m,
     };
+    let asked = millis.map(|m| Duration::from_millis(m.max(1)));
     Ok(ReviewLimits {
-        movetime: millis.map(|m| Duration::from_millis(m.clamp(1, MAX_MILLIS))),
+        movetime: Some(limits::review_time(asked, positions)),
         depth: query.depth,
     })
 }
@@ -303,7 +310,6 @@ pub async fn review_stream(
     query: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let query = read_query(query)?;
-    let limits = limits_of(&query)?;
     let (start, moves, version, stop): (Position, Vec<Move>, u64, SearchStop) =
         with_game(&sessions, &id, |s| {
             Ok((
@@ -313,6 +319,7 @@ pub async fn review_stream(
                 s.start_search(),
             ))
         })?;
+    let limits = limits_of(&query, moves.len() + 1)?;
     // A page that stops listening stops the review; a review that ends stops the watch.
     let StreamSearch {
         lease,

@@ -567,3 +567,50 @@ async fn undo_and_redo_take_no_body_an_object_or_refuse_anything_else() {
     assert_eq!((status, moves(&view)), (StatusCode::OK, 4));
     assert_eq!(view["version"], version, "no change, no new version");
 }
+
+#[tokio::test]
+async fn searches_past_the_servers_limits_are_refused_naming_the_limit() {
+    let app = app();
+    let game = new_game(&app, json!({})).await;
+    let id = game["id"].as_str().unwrap();
+    let engine = format!("/api/games/{id}/engine");
+    let refusals = [
+        (
+            "POST",
+            engine.clone(),
+            Some(json!({"level": 20, "clock_ms": 1_000_000_000_000u64})),
+        ),
+        (
+            "POST",
+            engine.clone(),
+            Some(json!({"level": 20, "clock_ms": 60_000, "increment_ms": 3_600_000})),
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/analyse"),
+            Some(json!({"lines": 1, "millis": 70_000})),
+        ),
+        (
+            "GET",
+            format!("/api/games/{id}/analysis?lines=1&millis=70000"),
+            None,
+        ),
+        ("GET", format!("/api/games/{id}/review?millis=6000"), None),
+        ("GET", format!("/api/games/{id}/review?depth=31"), None),
+    ];
+    for (method, path, body) in refusals {
+        let (status, err) = send(&app, method, &path, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path} {body:?}: {err}");
+        assert_eq!(err["error"]["code"], "over-limit", "{path}: {err}");
+        assert!(err["error"]["params"]["max"].is_number(), "{err}");
+    }
+    // Within the limits the engine answers.
+    let (status, reply) = send(
+        &app,
+        "POST",
+        &engine,
+        Some(json!({"level": 0, "clock_ms": 60_000})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+}

@@ -307,6 +307,7 @@ impl GoParams {
             mate: self.mate.map(|m| m.clamp(1, 60)),
             infinite: self.infinite,
             ponder: self.ponder,
+            max_time: None,
         };
         if limits.depth.is_none()
             && limits.nodes.is_none()

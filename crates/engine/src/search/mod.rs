@@ -32,6 +32,10 @@ pub struct Shared {
     /// Set while the engine is halted: every search, the running one and those after it,
     /// stops at once until the engine is resumed. Arming a search reads it under this lock.
     halted: Mutex<bool>,
+    /// Set when the main thread has finished its first iteration of the search: the helpers
+    /// start then, so that the main thread always has a searched move, however many threads
+    /// share the cores.
+    first_iteration: AtomicBool,
     nodes: AtomicU64,
     /// Each thread's move-ordering memory, kept from one search to the next.
     histories: Mutex<Vec<History>>,
@@ -56,6 +60,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             halted: Mutex::new(false),
+            first_iteration: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             histories: Mutex::new(Vec::new()),
             epoch: Instant::now(),
@@ -204,6 +209,7 @@ pub fn search(
 ) -> SearchResult {
     shared.restart_clock();
     shared.nodes.store(0, Ordering::Relaxed);
+    shared.first_iteration.store(false, Ordering::Relaxed);
     shared.tt.new_search();
     let limits = &config.limits;
     let budget = limits.time_budget(config.move_overhead);
@@ -262,12 +268,12 @@ pub fn search(
     let mut histories =
         std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
     histories.truncate(threads);
-    for history in &mut histories {
-        history.new_search();
-    }
-    histories.resize_with(threads, History::default);
+    // Each helper makes its memory ready on its own thread (a history is a few megabytes):
+    // with many threads, doing it here would hold the main thread's first iteration.
     let mut histories = histories.into_iter();
-    let main_history = histories.next().unwrap_or_default();
+    let mut main_history = histories.next().unwrap_or_default();
+    main_history.new_search();
+    let histories = (1..threads).map(|_| histories.next()).collect::<Vec<_>>();
     let make_worker = |id: usize, history: History| Worker {
         id,
         pos: pos.clone(),
@@ -302,6 +308,12 @@ pub fn search(
         // its first iteration long past a short time limit.
         let make_worker = &make_worker;
         let spawner = scope.spawn(move || {
+            while !shared.first_iteration.load(Ordering::Acquire)
+                && !shared.stop.load(Ordering::Relaxed)
+                && threads > 1
+            {
+                std::thread::sleep(Duration::from_micros(100));
+            }
             // A helper not started before the search ended keeps its memory for next time.
             let mut helpers = Vec::new();
             for (id, history) in (1..threads).zip(histories) {
@@ -310,9 +322,15 @@ pub fn search(
                     continue;
                 }
                 helpers.push(Ok(scope.spawn(move || {
+                    // A helper that starts after the search ended only gives its memory back.
+                    if shared.stop.load(Ordering::Relaxed) {
+                        return history;
+                    }
+                    let mut history = history.unwrap_or_default();
+                    history.new_search();
                     let mut w = make_worker(id, history);
                     iterate(&mut w, max_depth, 1, limits, None, &mut |_| {});
-                    w.history
+                    Some(w.history)
                 })));
             }
             helpers
@@ -322,16 +340,23 @@ pub fn search(
         // Wait out `go infinite` and pondering until the front end says stop.
         while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
             && !shared.stop.load(Ordering::Relaxed)
+            && limits.max_time.is_none_or(|cap| shared.elapsed() < cap)
         {
             std::thread::sleep(Duration::from_millis(2));
         }
         shared.stop.store(true, Ordering::Relaxed);
         let mut kept = vec![main.history];
         let helpers = spawner.join().unwrap_or_default();
-        kept.extend(helpers.into_iter().filter_map(|helper| match helper {
-            Ok(running) => running.join().ok(),
-            Err(history) => Some(history),
-        }));
+        // Kept in thread order, as far as every thread has one.
+        kept.extend(
+            helpers
+                .into_iter()
+                .map(|helper| match helper {
+                    Ok(running) => running.join().ok().flatten(),
+                    Err(history) => history,
+                })
+                .map_while(|history| history),
+        );
         *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         result = Some(outcome);
     });
@@ -431,6 +456,9 @@ fn iterate(
         }
         completed_depth = depth;
         w.limits_armed = true;
+        if w.id == 0 {
+            w.shared.first_iteration.store(true, Ordering::Release);
+        }
         best_pv = w.root_moves[0].pv.clone();
         best_score = w.root_moves[0].score;
         if w.id == 0 {
