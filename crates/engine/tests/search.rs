@@ -174,7 +174,7 @@ fn many_more_threads_than_cores_still_stop_on_the_clock() {
         let r = engine.think(&request, &mut |_| {});
         let took = start.elapsed();
         assert!(
-            took < Duration::from_millis(1_000),
+            took < Duration::from_millis(1_500),
             "{fen}: answered after {took:?}"
         );
         assert!(r.depth >= 1, "{fen}: no iteration completed");
