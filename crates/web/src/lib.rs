@@ -35,5 +35,8 @@ mod view;
 pub use archive_store::ARCHIVE_FILE;
 pub use host_guard::AllowedHosts;
 pub use search_pool::PoolOptions;
-pub use server::{DRAIN_TIME, FLUSH_TIME, Shutdown, bind, router, router_with, serve, url};
+pub use server::{
+    DRAIN_TIME, FLUSH_TIME, HEADER_READ_TIME, MAX_CONNECTIONS, Shutdown, bind, router, router_with,
+    serve, url,
+};
 pub use state::ServerOptions;

@@ -37,6 +37,13 @@ const PORT_TRIES: u16 = 20;
 pub const DRAIN_TIME: Duration = Duration::from_secs(5);
 /// How long a shutdown waits at most for the archive to save what is queued.
 pub const FLUSH_TIME: Duration = Duration::from_secs(4);
+/// Most connections served at once by default; more wait in the listener's queue.
+pub const MAX_CONNECTIONS: usize = 1024;
+/// How long a connection may take by default to send a whole request head, counted from when
+/// it opened or got its last answer: an idle or half-sent connection is closed after it.
+pub const HEADER_READ_TIME: Duration = Duration::from_secs(10);
+/// The pause after a failed accept (out of file descriptors) before the next one.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 
 /// The app for a server that answers to `allowed` hosts, sized by default.
 pub fn router(allowed: AllowedHosts) -> Router {
@@ -167,13 +174,8 @@ pub async fn serve(
     let state = AppState::new(options);
     let app = app(AllowedHosts::for_address(host, port), state.clone());
     let (begin, begun) = tokio::sync::oneshot::channel::<()>();
-    let mut server = tokio::spawn(
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = begun.await;
-            })
-            .into_future(),
-    );
+    let limits = (options.header_read_time, options.max_connections.max(1));
+    let mut server = tokio::spawn(accept_connections(listener, app, limits, begun));
     tokio::select! {
         ended = &mut server => {
             // The server failed before any stop was asked for.
@@ -196,6 +198,69 @@ pub async fn serve(
         drained,
         unsaved: archive.pending_saves(),
     })
+}
+
+/// Serves each connection `listener` accepts with `app` until `stop` fires, then waits for
+/// the open connections to finish their requests. At most `max_connections` are served at
+/// once (more wait to be accepted); one that has not sent a whole request head within
+/// `header_read_time`, after it opened or after its last answer, is closed.
+async fn accept_connections(
+    listener: TcpListener,
+    app: Router,
+    (header_read_time, max_connections): (Duration, usize),
+    stop: tokio::sync::oneshot::Receiver<()>,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    // Dropped at the stop: every connection then finishes its request and closes.
+    let (closing, closed) = tokio::sync::watch::channel(());
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(max_connections));
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_read_time)
+        .keep_alive(true);
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
+            _ = &mut stop => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, or a connection reset before it was taken: the
+                // listener goes on after a moment.
+                Err(_) => {
+                    tokio::time::sleep(ACCEPT_PAUSE).await;
+                    continue;
+                }
+            },
+            _ = &mut stop => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let connection = builder
+            .serve_connection(TokioIo::new(stream), service)
+            .with_upgrades();
+        let mut closed = closed.clone();
+        tokio::spawn(async move {
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = closed.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+            drop(slot);
+        });
+    }
+    drop(listener);
+    drop(closing);
+    // Every connection has given its slot back.
+    let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
+    let _ = slots.acquire_many(all).await;
+    Ok(())
 }
 
 /// The next stop request; never, once no one can send one.

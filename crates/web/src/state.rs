@@ -19,6 +19,11 @@ pub struct ServerOptions {
     /// The data folder, where the games archive (`games.sqlite3`) is kept; none: the server
     /// keeps no games.
     pub data: Option<PathBuf>,
+    /// How long a connection may take to send a whole request head (from when it opened or
+    /// got its last answer) before it is closed.
+    pub header_read_time: std::time::Duration,
+    /// Most connections served at once.
+    pub max_connections: usize,
 }
 
 impl Default for ServerOptions {
@@ -27,6 +32,8 @@ impl Default for ServerOptions {
             pool: PoolOptions::default(),
             max_games: MAX_GAMES,
             data: None,
+            header_read_time: crate::server::HEADER_READ_TIME,
+            max_connections: crate::server::MAX_CONNECTIONS,
         }
     }
 }
