@@ -37,7 +37,8 @@ const PORT_TRIES: u16 = 20;
 pub const DRAIN_TIME: Duration = Duration::from_secs(5);
 /// How long a shutdown waits at most for the archive to save what is queued.
 pub const FLUSH_TIME: Duration = Duration::from_secs(4);
-/// Most connections served at once by default; more wait in the listener's queue.
+/// Most connections served at once by default (fewer when the limit on open files leaves
+/// less room); more wait in the listener's queue.
 pub const MAX_CONNECTIONS: usize = 1024;
 /// How long a connection may take by default to send a whole request head, counted from when
 /// it opened or got its last answer: an idle or half-sent connection is closed after it.
@@ -174,7 +175,10 @@ pub async fn serve(
     let state = AppState::new(options);
     let app = app(AllowedHosts::for_address(host, port), state.clone());
     let (begin, begun) = tokio::sync::oneshot::channel::<()>();
-    let limits = (options.header_read_time, options.max_connections.max(1));
+    let connections = descriptor_room().map_or(options.max_connections, |room| {
+        room.min(options.max_connections)
+    });
+    let limits = (options.header_read_time, connections.max(1));
     let mut server = tokio::spawn(accept_connections(listener, app, limits, begun));
     tokio::select! {
         ended = &mut server => {
@@ -261,6 +265,24 @@ async fn accept_connections(
     let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
     let _ = slots.acquire_many(all).await;
     Ok(())
+}
+
+/// Descriptors kept for the archive, the engines' threads and the rest of the process.
+const DESCRIPTORS_KEPT: usize = 32;
+
+/// How many more connections the process's limit on open files leaves room for (Linux:
+/// from `/proc/self`), so that connections never take the descriptors the archive needs.
+fn descriptor_room() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let soft: usize = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()?;
+    let open = std::fs::read_dir("/proc/self/fd").ok()?.count();
+    Some(soft.saturating_sub(open + DESCRIPTORS_KEPT))
 }
 
 /// The next stop request; never, once no one can send one.
