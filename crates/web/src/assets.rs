@@ -8,47 +8,11 @@ use std::sync::OnceLock;
 struct Asset {
     path: &'static str,
     content_type: &'static str,
-    body: &'static str,
+    body: &'static [u8],
 }
 
-macro_rules! asset {
-    ($path:literal, $type:expr) => {
-        Asset {
-            path: $path,
-            content_type: $type,
-            body: include_str!(concat!("../static", $path)),
-        }
-    };
-}
-
-const JS: &str = "text/javascript; charset=utf-8";
-
-static ASSETS: &[Asset] = &[
-    asset!("/index.html", "text/html; charset=utf-8"),
-    asset!("/style.css", "text/css; charset=utf-8"),
-    asset!("/favicon.svg", "image/svg+xml"),
-    asset!("/js/main.js", JS),
-    asset!("/js/board.js", JS),
-    asset!("/js/api.js", JS),
-    asset!("/js/settings.js", JS),
-    asset!("/js/i18n.js", JS),
-    asset!("/js/pieces.js", JS),
-    asset!("/js/editor.js", JS),
-    asset!("/js/reasons.js", JS),
-    asset!("/js/clock.js", JS),
-    asset!("/js/records.js", JS),
-    asset!("/js/course.js", JS),
-    asset!("/js/puzzles.js", JS),
-    asset!("/js/trainer.js", JS),
-    asset!("/js/legend.js", JS),
-    asset!("/js/review.js", JS),
-    asset!("/js/archive.js", JS),
-    asset!("/js/dialogs.js", JS),
-    asset!("/js/lines.js", JS),
-    asset!("/js/explorer.js", JS),
-    asset!("/js/elements.js", JS),
-    asset!("/js/score.js", JS),
-];
+/// Every file of `static/`, listed by the build script (`build.rs`).
+static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 /// Where versioned copies of the files live: `/v/<version>/js/main.js` is `/js/main.js` of
 /// this build, cached by the browser for good since a new build has a new version.
@@ -60,7 +24,7 @@ pub fn version() -> &'static str {
     VERSION.get_or_init(|| {
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for asset in ASSETS {
-            for byte in asset.path.bytes().chain(asset.body.bytes()) {
+            for &byte in asset.path.as_bytes().iter().chain(asset.body) {
                 hash ^= u64::from(byte);
                 hash = hash.wrapping_mul(0x0100_0000_01b3);
             }
@@ -77,7 +41,8 @@ fn page() -> &'static str {
         let index = ASSETS
             .iter()
             .find(|a| a.path == "/index.html")
-            .map_or("", |a| a.body);
+            .and_then(|a| std::str::from_utf8(a.body).ok())
+            .unwrap_or("");
         index
             .replace("\"/style.css\"", &format!("\"{prefix}/style.css\""))
             .replace("\"/js/", &format!("\"{prefix}/js/"))
@@ -106,7 +71,7 @@ pub fn serve(path: &str) -> Response {
     match ASSETS.iter().find(|a| a.path == path) {
         Some(asset) => {
             let body = if asset.path == "/index.html" {
-                page()
+                page().as_bytes()
             } else {
                 asset.body
             };
