@@ -1,7 +1,9 @@
 // My games, the archive of every game played: a game in progress survives a kill -9 of the
 // server and a reload and goes on in the same row; five tabs finishing games at once lose
 // none; the page filters, deletes (after asking), exports all as one PGN and imports a file's
-// games; a damaged database is said in the interface language and the app still plays.
+// games; a second tab with an older copy goes on as a new game and says so; a long list comes
+// a page at a time; a damaged database is said in the interface language and the app still
+// plays.
 // This file starts its own server (the release build that ./run makes) on a free loopback
 // port, with its own data folder.
 
@@ -172,6 +174,57 @@ test('My games filters by result, deletes after asking, exports all and imports 
   await imported.locator('[data-open]').click();
   await page.waitForSelector('#game:not([hidden])');
   await waitMoves(4);
+});
+
+test('a second tab with an older copy saves its move as a new game and says so', async () => {
+  const [a, b] = await Promise.all([1, 2].map(async () => {
+    const tab = await browser.newPage();
+    await tab.goto(url());
+    await tab.waitForSelector('body[data-ready="true"]');
+    await tab.selectOption('[data-setting="mode"]', 'two');
+    return tab;
+  }));
+  await a.click('[data-action="new"]');
+  await waitMoves(0, a);
+  for (const [from, to, n] of [['h2', 'e2', 1], ['h9', 'g7', 2]]) {
+    await click(from, a);
+    await click(to, a);
+    await waitMoves(n, a);
+  }
+  const key = await a.evaluate(() => JSON.parse(localStorage.getItem('xiangqi.archive')).key);
+  await waitArchive((g) => g.some((x) => x.key === key && x.moves === 2), 'the game of tab A is saved');
+  // Tab B resumes it from My games while it has two moves; tab A plays on.
+  await openMyGames(b);
+  await b.click(`.archive-list tbody tr[data-key="${key}"] [data-open]`);
+  await b.waitForSelector('#game:not([hidden])');
+  await waitMoves(2, b);
+  for (const [from, to, n] of [['h0', 'g2', 3], ['i9', 'h9', 4]]) {
+    await click(from, a);
+    await click(to, a);
+    await waitMoves(n, a);
+  }
+  await click('b0', b);
+  await click('c2', b);
+  await waitMoves(3, b);
+  await b.waitForFunction(() => /another tab/.test(document.querySelector('#message').textContent), null, { timeout: 10000 });
+  const games = await waitArchive((g) => g.some((x) => x.key !== key && x.moves === 3), "tab B's copy is a game of its own");
+  assert.equal(games.find((x) => x.key === key).moves, 4, "tab A's moves are kept");
+  await Promise.all([a.close(), b.close()]);
+});
+
+test('My games shows a long list a page at a time', async () => {
+  const before = (await page.request.get(`${url()}api/archive/games`).then((r) => r.json())).total;
+  const one = (i) => `[Game "Chinese Chess"]\n[Round "${i}"]\n[Format "ICCS"]\n\n1. h2e2 *\n\n`;
+  const file = Array.from({ length: 210 }, (_, i) => one(i)).join('');
+  await openMyGames();
+  await page.setInputFiles('#archive-file', { name: 'many.pgn', mimeType: 'application/x-chess-pgn', buffer: Buffer.from(file) });
+  await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 200);
+  const total = before + 210;
+  assert.match(await page.textContent('#archive-more'), new RegExp(`${total - 200} left`));
+  await page.click('#archive-more');
+  await page.waitForFunction((n) => document.querySelectorAll('.archive-list tbody tr').length === n, total);
+  assert.equal(await page.isVisible('#archive-more'), false, 'nothing more to show');
+  await page.click('[data-action="play"]');
 });
 
 test('a damaged database is said in Russian without English words and a move can still be played', async () => {
