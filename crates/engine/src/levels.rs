@@ -40,6 +40,13 @@ impl Level {
         Level::new(((elo - lo) * (MAX_LEVEL - 1) + (hi - lo) / 2) / (hi - lo))
     }
 
+    /// The approximate Elo the app's labels give this level: [`ELO_RANGE`] spread evenly
+    /// over levels 0 to 20 (`Beginner (~800)` … `Full strength (~2600)`).
+    pub fn label_elo(self) -> u32 {
+        let (lo, hi) = ELO_RANGE;
+        lo + self.level * (hi - lo) / MAX_LEVEL
+    }
+
     /// Whether the level plays at full strength.
     pub fn is_full_strength(self) -> bool {
         self.level >= MAX_LEVEL

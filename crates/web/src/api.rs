@@ -17,7 +17,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-use xiangqi_engine::levels::{ELO_RANGE, Level, MAX_LEVEL};
+use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::{
@@ -717,14 +717,13 @@ pub const NAMED_LEVELS: [(&str, u32); 6] = [
 
 /// `GET /api/levels`: the named levels with their approximate strength.
 pub async fn levels() -> Json<Vec<LevelInfo>> {
-    let (lo, hi) = ELO_RANGE;
     Json(
         NAMED_LEVELS
             .iter()
             .map(|&(key, level)| LevelInfo {
                 level,
                 key,
-                elo: lo + level * (hi - lo) / MAX_LEVEL,
+                elo: Level::new(level).label_elo(),
             })
             .collect(),
     )

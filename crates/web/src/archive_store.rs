@@ -43,7 +43,6 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use xiangqi_archive::{Archive, ArchiveError, GameEntry, GameResult, Level, Source, new_key};
-use xiangqi_engine::levels::{ELO_RANGE, MAX_LEVEL};
 use xiangqi_rules::Color;
 
 /// The database file in the data folder.
@@ -792,8 +791,7 @@ pub fn level_name(level: u32) -> String {
         ("expert", "Expert"),
         ("full", "Full strength"),
     ];
-    let (lo, hi) = ELO_RANGE;
-    let elo = lo + level.min(MAX_LEVEL) * (hi - lo) / MAX_LEVEL;
+    let elo = xiangqi_engine::levels::Level::new(level).label_elo();
     let name = NAMED_LEVELS
         .iter()
         .find(|(_, n)| *n == level)
@@ -847,6 +845,7 @@ fn opening_of(record: &xiangqi_records::Game) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xiangqi_engine::levels::MAX_LEVEL;
 
     #[test]
     fn level_names_read_as_in_the_app() {
