@@ -34,6 +34,9 @@ pub struct History {
     butterfly: Vec<i32>,
     counter: Vec<Option<Move>>,
     continuation: Vec<i16>,
+    /// Whether any score was ever set: halving the scores of a history that never learned
+    /// anything changes nothing, and would only touch its few megabytes for the first time.
+    learned: bool,
 }
 
 impl Default for History {
@@ -67,6 +70,7 @@ impl History {
             butterfly: vec![0; 2 * 90 * 90],
             counter: vec![None; 90 * 90],
             continuation: vec![0; PIECE_TO * PIECE_TO],
+            learned: false,
         }
     }
 
@@ -74,6 +78,9 @@ impl History {
     /// that what the last search learned guides this one without outweighing it.
     pub fn new_search(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
+        if !self.learned {
+            return;
+        }
         for h in &mut self.butterfly {
             *h /= 2;
         }
@@ -114,6 +121,7 @@ impl History {
     }
 
     fn bump(&mut self, piece: Piece, m: Move, context: &Continuation, bonus: i32) {
+        self.learned = true;
         let entry = &mut self.butterfly[butterfly_index(piece.color, m)];
         *entry = gravity(*entry, bonus);
         let here = PieceTo::new(piece, m.to()).0 as usize;

@@ -307,33 +307,34 @@ pub fn search(
         // of their own. Many threads on few cores would otherwise keep the main thread from
         // its first iteration long past a short time limit.
         let make_worker = &make_worker;
-        let spawner = scope.spawn(move || {
-            while !shared.first_iteration.load(Ordering::Acquire)
-                && !shared.stop.load(Ordering::Relaxed)
-                && threads > 1
-            {
-                std::thread::sleep(Duration::from_micros(100));
-            }
-            // A helper not started before the search ended keeps its memory for next time.
-            let mut helpers = Vec::new();
-            for (id, history) in (1..threads).zip(histories) {
-                if shared.stop.load(Ordering::Relaxed) {
-                    helpers.push(Err(history));
-                    continue;
+        let spawner = (threads > 1).then(|| {
+            scope.spawn(move || {
+                while !shared.first_iteration.load(Ordering::Acquire)
+                    && !shared.stop.load(Ordering::Relaxed)
+                {
+                    std::thread::sleep(Duration::from_micros(100));
                 }
-                helpers.push(Ok(scope.spawn(move || {
-                    // A helper that starts after the search ended only gives its memory back.
+                // A helper not started before the search ended keeps its memory for next time.
+                let mut helpers = Vec::new();
+                for (id, history) in (1..threads).zip(histories) {
                     if shared.stop.load(Ordering::Relaxed) {
-                        return history;
+                        helpers.push(Err(history));
+                        continue;
                     }
-                    let mut history = history.unwrap_or_default();
-                    history.new_search();
-                    let mut w = make_worker(id, history);
-                    iterate(&mut w, max_depth, 1, limits, None, &mut |_| {});
-                    Some(w.history)
-                })));
-            }
-            helpers
+                    helpers.push(Ok(scope.spawn(move || {
+                        // A helper that starts after the search ended only gives its memory back.
+                        if shared.stop.load(Ordering::Relaxed) {
+                            return history;
+                        }
+                        let mut history = history.unwrap_or_default();
+                        history.new_search();
+                        let mut w = make_worker(id, history);
+                        iterate(&mut w, max_depth, 1, limits, None, &mut |_| {});
+                        Some(w.history)
+                    })));
+                }
+                helpers
+            })
         });
         let mut main = make_worker(0, main_history);
         let outcome = iterate(&mut main, max_depth, multipv, limits, budget, report);
@@ -346,17 +347,16 @@ pub fn search(
         }
         shared.stop.store(true, Ordering::Relaxed);
         let mut kept = vec![main.history];
-        let helpers = spawner.join().unwrap_or_default();
-        // Kept in thread order, as far as every thread has one.
-        kept.extend(
-            helpers
-                .into_iter()
-                .map(|helper| match helper {
-                    Ok(running) => running.join().ok().flatten(),
-                    Err(history) => history,
-                })
-                .map_while(|history| history),
-        );
+        let helpers = spawner.and_then(|s| s.join().ok()).unwrap_or_default();
+        // Kept in thread order, one for every thread: a helper that never searched keeps
+        // what it had, or a fresh one.
+        kept.extend(helpers.into_iter().map(|helper| {
+            match helper {
+                Ok(running) => running.join().ok().flatten(),
+                Err(history) => history,
+            }
+            .unwrap_or_default()
+        }));
         *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         result = Some(outcome);
     });
