@@ -7,7 +7,9 @@
 //! never on the server's async threads.
 
 use crate::api::{body, game_from_moves, read_query, start_linked_session, with_game};
-use crate::archive_store::{ArchiveLink, ArchiveService, Notice, Players, unavailable_error};
+use crate::archive_store::{
+    ArchiveLink, ArchiveService, Notice, Players, archive_failed, unavailable_error,
+};
 use crate::error::ApiError;
 use crate::records_api::{Said, file_body};
 use crate::session::Sessions;
@@ -455,16 +457,7 @@ pub async fn import(
             "the file could not be read",
         )
     })?;
-    let (games, prepared) = read.map_err(|e| {
-        let value = broken_game(format, &e);
-        let mut err = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            value["code"].as_str().unwrap_or("bad-record"),
-            value["message"].as_str().unwrap_or_default(),
-        );
-        err.params = value["params"].clone();
-        err
-    })?;
+    let (games, prepared) = read.map_err(|e| unreadable(&broken_game(format, &e)))?;
     if games == 0 {
         let mut err = bad_file(
             "no-game",
@@ -473,15 +466,7 @@ pub async fn import(
         merge(&mut err.params, json!({ "format": format.to_string() }));
         return Err(err);
     }
-    let prepared = prepared.map_err(|e| {
-        let mut err = ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "archive-failed",
-            e.to_string(),
-        );
-        err.params = json!({ "reason": e.code() });
-        err
-    })?;
+    let prepared = prepared.map_err(|e| archive_failed(&e))?;
     let report = archive.run(move |a| a.import_prepared(prepared)).await?;
     if report.imported.is_empty() {
         // Every game is broken: the first one's reason, and every reason in the blanks.
@@ -490,16 +475,11 @@ pub async fn import(
             .iter()
             .map(|e| broken_game(format, e))
             .collect();
-        let first = broken.first().cloned().unwrap_or(Value::Null);
-        let mut err = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            first["code"].as_str().unwrap_or("bad-record"),
-            format!(
-                "none of the {games} games of the file could be read; the first: {}",
-                first["message"].as_str().unwrap_or_default()
-            ),
+        let mut err = unreadable(broken.first().unwrap_or(&Value::Null));
+        err.message = format!(
+            "none of the {games} games of the file could be read; the first: {}",
+            err.message
         );
-        err.params = first["params"].clone();
         merge(&mut err.params, json!({ "games": games, "broken": broken }));
         return Err(err);
     }
@@ -521,6 +501,18 @@ pub async fn import(
                 .collect(),
         }),
     ))
+}
+
+/// 422 for a game that cannot be read, from its [`broken_game`] value: its code, message
+/// and blanks.
+fn unreadable(value: &Value) -> ApiError {
+    let mut err = ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        value["code"].as_str().unwrap_or("bad-record"),
+        value["message"].as_str().unwrap_or_default(),
+    );
+    err.params = value["params"].clone();
+    err
 }
 
 /// The main line of a stored game's record, played.
@@ -755,15 +747,18 @@ pub async fn session(
         ))
     })?;
     let unavailable = archive.unavailable_reason();
+    let write_failed = |reason: &str| {
+        json!({
+            "code": "archive-write-failed",
+            "message": format!("the game could not be saved in the archive: {reason}"),
+            "params": { "reason": reason },
+        })
+    };
     let write_error = key.as_deref().and_then(|k| {
         // An archive that broke while the server ran (or never opened) saves nothing; one
         // left off on purpose is not a failure.
         if let Some(why) = unavailable.as_ref().filter(|why| why.code != "archive-off") {
-            return Some(json!({
-                "code": "archive-write-failed",
-                "message": format!("the game could not be saved in the archive: {}", why.message),
-                "params": { "reason": why.message },
-            }));
+            return Some(write_failed(&why.message));
         }
         let failure = archive.write_failure(k)?;
         Some(if failure.code == "archive-deleted" {
@@ -773,11 +768,7 @@ pub async fn session(
                 "params": { "key": k },
             })
         } else {
-            json!({
-                "code": "archive-write-failed",
-                "message": format!("the game could not be saved in the archive: {}", failure.message),
-                "params": { "reason": failure.message },
-            })
+            write_failed(&failure.message)
         })
     });
     let notice = notice.map(|Notice::Forked { from }| {

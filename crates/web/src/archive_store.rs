@@ -33,7 +33,7 @@ use crate::api::NAMED_LEVELS;
 use crate::error::ApiError;
 use crate::session::GameSession;
 use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::Response;
 use serde_json::json;
@@ -422,7 +422,7 @@ impl ArchiveService {
         if !link.saved && session.game.moves().is_empty() {
             return;
         }
-        if self.unavailable_reason().is_some() {
+        if !self.is_available() {
             return;
         }
         let record = session.record();
@@ -439,10 +439,7 @@ impl ArchiveService {
         let Some(mut key) = link.key.clone() else {
             return;
         };
-        if self
-            .write_failure(&key)
-            .is_some_and(|f| f.code == "archive-deleted")
-        {
+        if self.is_deleted(&key) {
             return;
         }
         link.row_revision = match self.claim(&key, link.row_revision) {
@@ -470,6 +467,25 @@ impl ArchiveService {
             key: key.to_string(),
             json: review,
         });
+    }
+
+    /// Whether the archive is there and has not broken since.
+    fn is_available(&self) -> bool {
+        match &*self.inner {
+            Inner::Unavailable(_) => false,
+            Inner::Open(w) => lock(&w.broken).is_none(),
+        }
+    }
+
+    /// Whether the last save of the game under `key` was refused because the game was
+    /// deleted from the archive.
+    fn is_deleted(&self, key: &str) -> bool {
+        match &*self.inner {
+            Inner::Open(w) => lock(&w.failures)
+                .get(key)
+                .is_some_and(|f| f.code == "archive-deleted"),
+            Inner::Unavailable(_) => false,
+        }
     }
 
     /// The last failed save of the game saved under `key`, if it has not been saved since.
@@ -508,9 +524,7 @@ impl ArchiveService {
                     *lock(&w.broken) = Some(why.clone());
                     return Err(unavailable_error(&why));
                 }
-                let mut err = failed(e.to_string());
-                err.params = json!({ "reason": e.code() });
-                Err(err)
+                Err(archive_failed(&e))
             }
             Err(_) => Err(failed("the archive's writer has stopped")),
         }
@@ -525,10 +539,7 @@ pub async fn answer_when_saved(
     request: Request,
     next: Next,
 ) -> Response {
-    let may_change = !matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
+    let may_change = crate::host_guard::may_change(request.method());
     let response = next.run(request).await;
     if may_change {
         archive.flush().await;
@@ -550,6 +561,13 @@ pub fn unavailable_error(why: &Unavailable) -> ApiError {
 
 fn failed(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "archive-failed", message)
+}
+
+/// 500 `archive-failed` for `error`; the blanks carry its code as `reason`.
+pub fn archive_failed(error: &ArchiveError) -> ApiError {
+    let mut err = failed(error.to_string());
+    err.params = json!({ "reason": error.code() });
+    err
 }
 
 /// How long the writer waits before it first tries again the saves that failed (a full

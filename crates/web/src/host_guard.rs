@@ -107,11 +107,9 @@ pub async fn check_host(
         )
         .into_response();
     }
-    let may_change = !matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
-    if may_change && let Some(from) = other_site(headers, &allowed) {
+    if may_change(request.method())
+        && let Some(from) = other_site(headers, &allowed)
+    {
         let mut err = ApiError::new(
             StatusCode::FORBIDDEN,
             "cross-site",
@@ -121,6 +119,12 @@ pub async fn check_host(
         return err.into_response();
     }
     next.run(request).await
+}
+
+/// Whether a request with `method` may change something: any method but `GET`, `HEAD` and
+/// `OPTIONS`.
+pub(crate) fn may_change(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
 /// The other site a browser says the request comes from, if it does.

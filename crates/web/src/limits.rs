@@ -35,13 +35,36 @@ pub fn at_most(field: &str, value: u64, max: u64, unit: &str) -> Result<(), ApiE
     if value <= max {
         return Ok(());
     }
-    let mut err = ApiError::new(
-        axum::http::StatusCode::BAD_REQUEST,
-        "over-limit",
+    Err(over_limit(
+        field,
+        value,
+        max,
         format!("{field} {value} is above the server's limit of {max} {unit}"),
-    );
-    err.params = serde_json::json!({ "field": field, "value": value, "max": max });
-    Err(err)
+    ))
+}
+
+/// 400 `over-limit` unless `value` of `field` is within `min` to `max`.
+pub fn within(field: &str, value: i64, min: i64, max: i64) -> Result<(), ApiError> {
+    if (min..=max).contains(&value) {
+        return Ok(());
+    }
+    Err(over_limit(
+        field,
+        value,
+        max,
+        format!("the {field} {value} is out of range ({min}–{max})"),
+    ))
+}
+
+fn over_limit(
+    field: &str,
+    value: impl Into<serde_json::Value>,
+    max: impl Into<serde_json::Value>,
+    message: String,
+) -> ApiError {
+    let mut err = ApiError::new(axum::http::StatusCode::BAD_REQUEST, "over-limit", message);
+    err.params = serde_json::json!({ "field": field, "value": value.into(), "max": max.into() });
+    err
 }
 
 /// The time for each of `positions` positions of a review asked for `asked` each (none:

@@ -268,16 +268,8 @@ fn review_view(review: &Review, version: u64) -> ReviewView {
 /// depth or time past the server's limits; the time a position is cut so that the whole
 /// review keeps within [`REVIEW_TOTAL_MAX`](crate::limits::REVIEW_TOTAL_MAX).
 fn limits_of(query: &ReviewQuery, positions: usize) -> Result<ReviewLimits, ApiError> {
-    if let Some(d) = query.depth
-        && !(1..=REVIEW_DEPTH_MAX).contains(&d)
-    {
-        let mut err = ApiError::new(
-            axum::http::StatusCode::BAD_REQUEST,
-            "over-limit",
-            format!("the depth {d} is out of range (1–{REVIEW_DEPTH_MAX})"),
-        );
-        err.params = serde_json::json!({ "field": "depth", "value": d, "max": REVIEW_DEPTH_MAX });
-        return Err(err);
+    if let Some(d) = query.depth {
+        limits::within("depth", i64::from(d), 1, i64::from(REVIEW_DEPTH_MAX))?;
     }
     if let Some(m) = query.millis {
         limits::at_most("millis", m, REVIEW_MS_MAX, "ms a position")?;
