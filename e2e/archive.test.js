@@ -59,6 +59,16 @@ async function openMyGames(p = page) {
 
 const rows = () => page.locator('.archive-list tbody tr').count();
 
+/** Plays `moves` ([from, to] points) on tab `p`, each once the one before is on its list. */
+async function playMoves(p, moves) {
+  for (const [from, to] of moves) {
+    const n = await moveCount(p);
+    await click(from, p);
+    await click(to, p);
+    await waitMoves(n + 1, p);
+  }
+}
+
 before(async () => {
   port = await freePort();
   server = await start();
@@ -186,11 +196,7 @@ test('a second tab with an older copy saves its move as a new game and says so',
   }));
   await a.click('[data-action="new"]');
   await waitMoves(0, a);
-  for (const [from, to, n] of [['h2', 'e2', 1], ['h9', 'g7', 2]]) {
-    await click(from, a);
-    await click(to, a);
-    await waitMoves(n, a);
-  }
+  await playMoves(a, [['h2', 'e2'], ['h9', 'g7']]);
   const key = await a.evaluate(() => JSON.parse(localStorage.getItem('xiangqi.archive')).key);
   await waitArchive((g) => g.some((x) => x.key === key && x.moves === 2), 'the game of tab A is saved');
   // Tab B resumes it from My games while it has two moves; tab A plays on.
@@ -198,11 +204,7 @@ test('a second tab with an older copy saves its move as a new game and says so',
   await b.click(`.archive-list tbody tr[data-key="${key}"] [data-open]`);
   await b.waitForSelector('#game:not([hidden])');
   await waitMoves(2, b);
-  for (const [from, to, n] of [['h0', 'g2', 3], ['i9', 'h9', 4]]) {
-    await click(from, a);
-    await click(to, a);
-    await waitMoves(n, a);
-  }
+  await playMoves(a, [['h0', 'g2'], ['i9', 'h9']]);
   await click('b0', b);
   await click('c2', b);
   await waitMoves(3, b);

@@ -619,17 +619,23 @@ async fn play_all(app: &Router, gid: &str, moves: &[&str]) {
     }
 }
 
+/// A new game with `moves` played against the beginner level: its id and its archive key.
+async fn saved_game(app: &Router, moves: &[&str]) -> (String, String) {
+    let gid = id(&new_game(app, json!({})).await);
+    play_all(app, &gid, moves).await;
+    let key = name_players(app, &gid, versus_beginner()).await["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (gid, key)
+}
+
 #[tokio::test]
 async fn a_second_tab_with_an_older_copy_never_overwrites_newer_moves() {
     let data = data_folder("two-tabs");
     let app = archived_app(&data);
     // Tab A plays four moves; tab B opens the game from My games then.
-    let a = id(&new_game(&app, json!({})).await);
-    play_all(&app, &a, &["h2e2", "h9g7", "h0g2", "i9h9"]).await;
-    let key = name_players(&app, &a, versus_beginner()).await["key"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (a, key) = saved_game(&app, &["h2e2", "h9g7", "h0g2", "i9h9"]).await;
     let row = listed(&app, "").await[0]["id"].clone();
     let (status, opened) = send(
         &app,
@@ -673,12 +679,7 @@ async fn a_second_tab_with_an_older_copy_never_overwrites_newer_moves() {
 async fn a_page_copy_older_than_the_saved_game_goes_on_as_a_new_game() {
     let data = data_folder("stale-copy");
     let app = archived_app(&data);
-    let a = id(&new_game(&app, json!({})).await);
-    play_all(&app, &a, &["h2e2", "h9g7", "h0g2", "i9h9"]).await;
-    let key = name_players(&app, &a, versus_beginner()).await["key"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_, key) = saved_game(&app, &["h2e2", "h9g7", "h0g2", "i9h9"]).await;
     // A page that lost its session sends a copy that goes on from the row: it keeps the row.
     let (status, resumed) = send(
         &app,
