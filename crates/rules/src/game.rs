@@ -134,6 +134,12 @@ impl Game {
         &self.moves
     }
 
+    /// Whether this game is the game that starts at `start` with `moves`, or goes on from
+    /// it: the same start, and those moves played first, in the same order.
+    pub fn goes_on_from(&self, start: &Position, moves: &[Move]) -> bool {
+        self.start() == start && self.moves.starts_with(moves)
+    }
+
     /// How many moves have been played.
     pub fn len(&self) -> usize {
         self.moves.len()

@@ -647,7 +647,8 @@ pub async fn resume(
             let mut link = stored_link(key, &stored.summary, finished);
             // The page's copy may be older than the row (another tab played on): it then goes
             // on as a new game rather than overwrite the newer moves.
-            if req.fen.is_some() && !extends(&game, &replay_stored(stored)?) {
+            let saved = replay_stored(stored)?;
+            if req.fen.is_some() && !game.goes_on_from(saved.start(), saved.moves()) {
                 link.fork();
             }
             link
@@ -656,12 +657,6 @@ pub async fn resume(
     };
     let view = start_linked_session(&sessions, game, redo, link)?;
     Ok((StatusCode::CREATED, Json(view)))
-}
-
-/// Whether `copy` is `saved` or goes on from it: the same start, and every move of the saved
-/// game played in the copy in the same order.
-fn extends(copy: &Game, saved: &Game) -> bool {
-    copy.start() == saved.start() && copy.moves().starts_with(saved.moves())
 }
 
 /// What the page tells about a session: its players, and whose flag fell on its clock.

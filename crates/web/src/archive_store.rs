@@ -18,9 +18,11 @@
 //!
 //! Several sessions may be linked to one row (two tabs, or a page that brings back an older
 //! copy). Each row has a revision, counted up by every save queued for it, and each session
-//! remembers the revision it last saw: a change from a session whose row has moved on since
-//! never overwrites it, but goes on as a new game, and the page is told
-//! ([`Notice::Forked`]). A deleted game's key stays deleted in the database, so a board still
+//! remembers the revision it last saw. A change from a session whose row has moved on since
+//! is saved to the row only when its game goes on from the row's (every move saved is in it,
+//! so nothing is lost: a second tab that only names the players, or plays on from the same
+//! moves); any other never overwrites the row, but goes on as a new game, and the page is
+//! told ([`Notice::Forked`]). A deleted game's key stays deleted in the database, so a board still
 //! playing it never brings it back (`archive-deleted`).
 //!
 //! A save that fails for a reason that may pass (a full disk, a lock held too long) is tried
@@ -43,7 +45,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use xiangqi_archive::{Archive, ArchiveError, GameEntry, GameResult, Level, Source, new_key};
-use xiangqi_rules::Color;
+use xiangqi_rules::{Color, Game, Move, Position};
 
 /// The database file in the data folder.
 pub const ARCHIVE_FILE: &str = "games.sqlite3";
@@ -235,12 +237,22 @@ struct Writer {
     saved: tokio::sync::watch::Receiver<u64>,
     /// The last failed save of each game that has not been saved since, by key.
     failures: Arc<Mutex<HashMap<String, SaveFailure>>>,
-    /// Each row's revision: how many saves were queued for it since the server started.
-    revisions: Mutex<HashMap<String, u64>>,
+    /// Each row's revision and the game last queued for it, since the server started.
+    rows: Mutex<HashMap<String, RowState>>,
     /// Why the archive stopped while the server ran (its file damaged, emptied, deleted or
     /// replaced): from then on it is unavailable, as if it had not opened.
     broken: Arc<Mutex<Option<Unavailable>>>,
     path: PathBuf,
+}
+
+/// What the server knows of a row it saved to since it started.
+struct RowState {
+    /// How many saves were queued for it.
+    revision: u64,
+    /// The start of the game last queued for it.
+    start: Position,
+    /// The moves of the game last queued for it.
+    moves: Vec<Move>,
 }
 
 /// Why the last save of a game failed.
@@ -320,7 +332,7 @@ impl ArchiveService {
                 queue: Mutex::new(Queue { jobs: tx, saves: 0 }),
                 saved,
                 failures,
-                revisions: Mutex::new(HashMap::new()),
+                rows: Mutex::new(HashMap::new()),
                 broken,
                 path,
             })),
@@ -381,7 +393,7 @@ impl ArchiveService {
     /// The revision of the row under `key` now: a session linked to the row starts from it.
     pub fn row_revision(&self, key: &str) -> u64 {
         match &*self.inner {
-            Inner::Open(w) => lock(&w.revisions).get(key).copied().unwrap_or(0),
+            Inner::Open(w) => lock(&w.rows).get(key).map_or(0, |row| row.revision),
             Inner::Unavailable(_) => 0,
         }
     }
@@ -394,19 +406,31 @@ impl ArchiveService {
         link
     }
 
-    /// Claims the next revision of the row under `key` for a save from a session that saw
-    /// revision `seen`: the new revision, or `None` when the row has moved on since.
-    fn claim(&self, key: &str, seen: u64) -> Option<u64> {
+    /// Claims the next revision of the row under `key` for a save of `game` from a session
+    /// that saw revision `seen`: the new revision, or `None` when the row has moved on since
+    /// and `game` does not go on from the game last queued for it.
+    fn claim(&self, key: &str, seen: u64, game: &Game) -> Option<u64> {
         let Inner::Open(w) = &*self.inner else {
             return None;
         };
-        let mut revisions = lock(&w.revisions);
-        let revision = revisions.entry(key.to_string()).or_insert(0);
-        if *revision != seen {
-            return None;
+        let mut rows = lock(&w.rows);
+        let state = |revision| RowState {
+            revision,
+            start: game.start().clone(),
+            moves: game.moves().to_vec(),
+        };
+        match rows.get_mut(key) {
+            None if seen == 0 => {
+                rows.insert(key.to_string(), state(1));
+                Some(1)
+            }
+            None => None,
+            Some(row) if row.revision == seen || game.goes_on_from(&row.start, &row.moves) => {
+                *row = state(row.revision + 1);
+                Some(row.revision)
+            }
+            Some(_) => None,
         }
-        *revision += 1;
-        Some(*revision)
     }
 
     /// After a change of a session: when its version or link changed and it is archived
@@ -442,12 +466,12 @@ impl ArchiveService {
         if self.is_deleted(&key) {
             return;
         }
-        link.row_revision = match self.claim(&key, link.row_revision) {
+        link.row_revision = match self.claim(&key, link.row_revision, &session.game) {
             Some(revision) => revision,
             None => {
                 link.fork();
                 key = link.key.clone().unwrap_or_default();
-                self.claim(&key, 0).unwrap_or(1)
+                self.claim(&key, 0, &session.game).unwrap_or(1)
             }
         };
         link.saved = true;

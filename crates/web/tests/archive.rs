@@ -1108,3 +1108,46 @@ async fn an_import_where_every_game_is_broken_is_refused() {
     );
     assert!(listed(&app, "").await.is_empty());
 }
+
+#[tokio::test]
+async fn tabs_on_one_game_that_lose_no_saved_move_keep_its_row() {
+    let data = data_folder("tabs-same-moves");
+    let app = archived_app(&data);
+    let (_, key) = saved_game(&app, &["h2e2", "h9g7"]).await;
+    // Three tabs bring the game back as it is saved (a reload of each).
+    let mut tabs = Vec::new();
+    for _ in 0..3 {
+        let (status, resumed) = send(
+            &app,
+            "POST",
+            "/api/archive/resume",
+            Some(json!({"key": key, "fen": START, "moves": ["h2e2", "h9g7"]})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{resumed}");
+        tabs.push(id(&resumed));
+    }
+    // Each names other players: the row's moves are all in each copy, so nothing forks.
+    for (i, tab) in tabs.iter().enumerate() {
+        let told = name_players(&app, tab, json!({"red": format!("Tab {i}"), "black": "B"})).await;
+        assert_eq!(told["key"], key.as_str(), "{told}");
+        assert!(told["notice"].is_null(), "{told}");
+    }
+    assert_eq!(listed(&app, "").await.len(), 1);
+    assert_eq!(listed(&app, "").await[0]["red"], "Tab 2");
+    // The first tab plays on from the saved moves: still the same row.
+    play(&app, &tabs[0], "h0", "g2").await;
+    assert_eq!(kept_moves(&data, &key), Some(3));
+    let told = name_players(&app, &tabs[0], json!({})).await;
+    assert!(told["notice"].is_null(), "{told}");
+    // The second tab, whose copy lacks that move, plays another: it goes on as a new game.
+    play(&app, &tabs[1], "b2", "d2").await;
+    assert_eq!(
+        kept_moves(&data, &key),
+        Some(3),
+        "the row keeps its third move"
+    );
+    let told = name_players(&app, &tabs[1], json!({})).await;
+    assert_eq!(told["notice"]["code"], "archive-forked", "{told}");
+    assert_eq!(listed(&app, "").await.len(), 2);
+}
