@@ -52,7 +52,7 @@ async function waitArchive(check, what) {
 
 /** Opens My games and waits for its list (or its message). */
 async function openMyGames(p = page) {
-  await p.click('[data-action="my-games"]');
+  await p.click('[data-nav="games"]');
   await p.waitForSelector('#archive-status');
   await p.waitForFunction(() => document.querySelector('.archive-list table, .archive-empty, #archive-status.bad'));
 }
@@ -118,7 +118,7 @@ test('a game against the engine survives kill -9 of the server and a reload, and
   await openMyGames();
   assert.equal(await rows(), 1);
   assert.match(await page.textContent('.archive-list tbody tr'), /in progress/);
-  await page.click('[data-action="play"]');
+  await page.click('[data-nav="play"]');
 });
 
 test('five tabs finishing games at once lose none', async () => {
@@ -226,7 +226,7 @@ test('My games shows a long list a page at a time', async () => {
   await page.click('#archive-more');
   await page.waitForFunction((n) => document.querySelectorAll('.archive-list tbody tr').length === n, total);
   assert.equal(await page.isVisible('#archive-more'), false, 'nothing more to show');
-  await page.click('[data-action="play"]');
+  await page.click('[data-nav="play"]');
 });
 
 test('a damaged database is said in Russian without English words and a move can still be played', async () => {
@@ -244,7 +244,7 @@ test('a damaged database is said in Russian without English words and a move can
   assert.match(said, /повреждён/);
   const withoutPath = said.replace(join(data, 'games.sqlite3'), '');
   assert.deepEqual(withoutPath.match(/[A-Za-z]{3,}/g) ?? [], [], said);
-  await page.click('[data-action="play"]');
+  await page.click('[data-nav="play"]');
   await page.selectOption('[data-setting="mode"]', 'two');
   await page.click('[data-action="new"]');
   await waitMoves(0);

@@ -52,7 +52,7 @@ async function move(iccs) {
 }
 
 async function openMap() {
-  await page.click('[data-action="learn"]');
+  await page.click('[data-nav="learn"]');
   await page.waitForSelector('#course .course-map [data-lesson]');
 }
 
@@ -159,10 +159,9 @@ async function refusedMove(fen, from) {
   }, [fen, from]);
 }
 
-/** Sets the interface language from the game's settings. */
+/** Sets the interface language from the header, where every view has it. */
 async function language(lang) {
-  if (await page.isVisible('.app-nav [data-action="play"]')) await page.click('.app-nav [data-action="play"]');
-  await page.selectOption('#game [data-setting="language"]', lang);
+  await page.selectOption('header [data-setting="language"]', lang);
 }
 
 test('a refused move in an exercise is explained in each language', async () => {
@@ -208,6 +207,7 @@ test('a refused move in an exercise is explained in each language', async () => 
 });
 
 test('pieces are named in the interface language, on the game board and in the lesson', async () => {
+  await page.click('[data-nav="play"]');
   await language('zh');
   await page.waitForFunction(() => document.querySelector('#board [data-square="e0"] [data-piece] > title')?.textContent === '红帅');
   assert.equal(await page.textContent('#board [data-square="e9"] [data-piece] > title'), '黑将');
@@ -226,7 +226,7 @@ test('pieces are named in the interface language, on the game board and in the l
 });
 
 test('the legend explains the board, from the game and from a lesson', async () => {
-  await page.click('.app-nav [data-action="legend"]');
+  await page.click('header [data-action="legend"]');
   await page.waitForSelector('#legend[open] .legend-marks li');
   const keys = await page.$$eval('#legend .legend-marks li', (items) => items.map((li) => li.dataset.legend));
   for (const key of ['target', 'captureTarget', 'lastMove', 'check', 'marker', 'unprotected', 'hint']) {

@@ -31,7 +31,7 @@ async function patterns(lang = 'en') {
 }
 
 async function openPatternsMap() {
-  await page.click('[data-action="learn"]');
+  await page.click('[data-nav="learn"]');
   await page.waitForSelector('#course .course-tabs [data-course-id="patterns"]');
   await page.click('#course .course-tabs [data-course-id="patterns"]');
   await page.waitForSelector('#course .course-map[data-course-map="patterns"] [data-lesson]');
@@ -117,18 +117,18 @@ test('a mate in two is solved by clicking, the reply comes by itself and the sol
 test('the pattern titles follow the interface language', async () => {
   const ru = await patterns('ru');
   const zh = await patterns('zh');
-  await page.click('.app-nav [data-action="play"]');
-  await page.selectOption('#game [data-setting="language"]', 'ru');
+  await page.click('[data-nav="play"]');
+  await page.selectOption('header [data-setting="language"]', 'ru');
   await openPatternsMap();
   assert.equal(
     await page.textContent(`[data-lesson="${ru[0].id}"] .lesson-title`),
     `${ru[0].chinese} (${ru[0].pinyin}) — ${ru[0].title}`,
   );
-  await page.click('.app-nav [data-action="play"]');
-  await page.selectOption('#game [data-setting="language"]', 'zh');
+  await page.click('[data-nav="play"]');
+  await page.selectOption('header [data-setting="language"]', 'zh');
   await openPatternsMap();
   assert.equal(await page.textContent(`[data-lesson="${zh[0].id}"] .lesson-title`), `${zh[0].chinese} (${zh[0].pinyin})`);
   await shot('43-patterns-map-zh');
-  await page.click('.app-nav [data-action="play"]');
-  await page.selectOption('#game [data-setting="language"]', 'en');
+  await page.click('[data-nav="play"]');
+  await page.selectOption('header [data-setting="language"]', 'en');
 });

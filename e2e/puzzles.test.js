@@ -72,7 +72,7 @@ async function ratingChange() {
 }
 
 test('a mate in 2 is solved by clicking, the reply comes by itself, and the rating goes up', async () => {
-  await page.click('[data-action="puzzles"]');
+  await page.click('[data-nav="puzzles"]');
   await waitState(['playing']);
   await choose('theme', 'mateIn2');
   const { id } = await waitState(['playing']);
@@ -139,7 +139,7 @@ test('the rating and the streaks are kept across a reload', async () => {
   const rating = await ratingShown();
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
-  await page.click('[data-action="puzzles"]');
+  await page.click('[data-nav="puzzles"]');
   await waitState(['playing']);
   assert.equal(await ratingShown(), rating);
   assert.match(await page.textContent('[data-streak]'), /best 1/);
@@ -165,12 +165,12 @@ test('hint shows the piece, then the move; the solution steps through the line',
 test('the trainer speaks Russian and Chinese', async () => {
   // The language is chosen in the game's settings; the trainer speaks it when opened again.
   for (const [lang, word, theme] of [['ru', 'Ваш рейтинг', /Мат в 2 хода/], ['zh', '你的等级分', /两步杀/], ['en', 'Your rating', /Mate in 2/]]) {
-    await page.click('[data-action="play"]');
+    await page.click('[data-nav="play"]');
     await page.selectOption('[data-setting="language"]', lang);
-    await page.click('[data-action="puzzles"]');
+    await page.click('[data-nav="puzzles"]');
     await page.waitForFunction((w) => document.querySelector('[data-puzzle-rating]')?.textContent.includes(w), word);
     assert.match(await page.textContent('[data-puzzle-filter="theme"]'), theme);
-    assert.match(await page.textContent('[data-action="puzzles"]'), lang === 'zh' ? /习题/ : lang === 'ru' ? /Задачи/ : /Puzzles/);
+    assert.match(await page.textContent('[data-nav="puzzles"]'), lang === 'zh' ? /习题/ : lang === 'ru' ? /Задачи/ : /Puzzles/);
     if (lang === 'zh') {
       // The message shown before the change is worded again in the new language.
       assert.match(await page.textContent('[data-puzzle-message]'), /答案：第/);

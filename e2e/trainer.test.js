@@ -47,13 +47,13 @@ async function branchMoves(line, branch) {
 
 /** Opens the trainer view. */
 async function openTrainer() {
-  await page.click('[data-action="trainer"]');
+  await page.click('[data-nav="openings"]');
   await page.waitForSelector(view);
 }
 
 /** Chooses the setting `name` in the game view's settings, then comes back to the trainer. */
 async function setting(name, value) {
-  await page.click('[data-action="play"]');
+  await page.click('[data-nav="play"]');
   await page.selectOption(`[data-setting="${name}"]`, value);
   await openTrainer();
 }

@@ -58,23 +58,16 @@ export function currentId(id) {
 }
 
 /**
- * `method` on `path` with the JSON `body` (none when absent), outside any game: the server's
- * JSON answer, or an ApiError with its reason.
+ * `method` on `path` with `body` (sent as JSON; a Blob as it is; none when absent): the
+ * server's JSON answer (null for 204 No Content). A busy server (503 with `Retry-After`) is
+ * asked again after the seconds it names, a few times; any other refusal throws an ApiError
+ * with its reason.
  */
 export async function request(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
-}
-
-async function call(method, path, body) {
   const options = { method, headers: {} };
-  if (body !== undefined) {
+  if (body instanceof Blob) {
+    options.body = body;
+  } else if (body !== undefined && body !== null) {
     options.headers['Content-Type'] = 'application/json';
     options.body = JSON.stringify(body);
   }
@@ -82,15 +75,56 @@ async function call(method, path, body) {
     const response = await fetch(path, options);
     if (response.status === 204) return null;
     const data = await response.json().catch(() => null);
-    if (response.ok) {
-      remember(data?.game ?? data);
-      return data;
-    }
+    if (response.ok) return data;
     const error = new ApiError(response.status, data?.error);
     const retryAfter = Number(response.headers.get('Retry-After'));
     if (response.status !== 503 || attempt >= BUSY_RETRIES || !(retryAfter > 0)) throw error;
     await wait(Math.min(retryAfter, BUSY_WAIT_MAX));
   }
+}
+
+/** The file name a Content-Disposition header gives, or `fallback`. */
+function fileName(disposition, fallback) {
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition ?? '');
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // Fall through to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition ?? '');
+  return (plain && (plain[2] ?? plain[1].trim())) || fallback;
+}
+
+/**
+ * Downloads the file the server answers `GET path` with, under the name it gives (else
+ * `fallback`): `{name, response}`; throws an ApiError with the reason when it refuses.
+ */
+export async function download(path, fallback) {
+  const response = await fetch(path);
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(response.status, data?.error);
+  }
+  const name = fileName(response.headers.get('Content-Disposition'), fallback);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  return { name, response };
+}
+
+/** `request`, keeping the page's copy of the game it answers with. */
+async function call(method, path, body) {
+  const data = await request(method, path, body);
+  remember(data?.game ?? data);
+  return data;
 }
 
 /** Sends game `id` again from the page's copy; the new view. */

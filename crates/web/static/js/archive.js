@@ -3,7 +3,7 @@
 // the link between the game on the board and its row: its key, kept for a reload, and a
 // failed save said to the player.
 
-import { ApiError, currentId, setArchiveKey } from './api.js';
+import { currentId, download, request, setArchiveKey } from './api.js';
 import { ask } from './dialogs.js';
 import { t } from './i18n.js';
 import { explainError, explainRecordNote } from './reasons.js';
@@ -17,21 +17,6 @@ const UNAVAILABLE = ['archive-off', 'archive-folder', 'archive-open', 'archive-c
 
 /** The end reasons with a short name in the list. */
 const REASONS = ['checkmate', 'stalemate', 'time', 'perpetual-check', 'perpetual-chase', 'no-capture', 'insufficient-material'];
-
-async function request(method, path, body) {
-  const options = { method, headers: {} };
-  if (body instanceof Blob) {
-    options.body = body;
-  } else if (body !== undefined) {
-    options.headers['Content-Type'] = 'application/json';
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, options);
-  if (response.status === 204) return null;
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
-}
 
 /** The key of the archived game the page played last, or null. */
 export function currentKey() {
@@ -72,6 +57,17 @@ export async function resume(saved) {
   }
 }
 
+/**
+ * Opens the archive's game `id` on a new board (`{game, archived}`), the game on the board
+ * from then on: its key is kept for a reload.
+ */
+export async function openStored(id) {
+  const answer = await request('POST', `/api/archive/games/${encodeURIComponent(id)}/open`);
+  write(CURRENT_KEY, { key: answer.archived.key });
+  setArchiveKey(answer.game.id, answer.archived.key);
+  return answer;
+}
+
 /** What a list row says of how a game stands: the result and why, or "in progress". */
 function resultText(game) {
   if (!game.finished) return t('archive.inProgress');
@@ -83,8 +79,8 @@ function resultText(game) {
 /** The "My games" page. */
 export class MyGames {
   /**
-   * `panel`: the element it fills; `open(answer)`: shows a game opened from the archive
-   * (`{game, archived}`); `levels()`: the named levels; `levelName(level)`: a level as the
+   * `panel`: the element it fills; `open(id)`: shows the archive's game `id` on the board
+   * (see `openStored`); `levels()`: the named levels; `levelName(level)`: a level as the
    * level menu names it; `notation()`: the notation chosen, for the export.
    */
   constructor(panel, { open, levels, levelName, notation }) {
@@ -261,7 +257,7 @@ export class MyGames {
     open.type = 'button';
     open.dataset.open = String(game.id);
     open.textContent = game.finished ? t('archive.replay') : t('archive.resume');
-    open.addEventListener('click', () => this.open(game));
+    open.addEventListener('click', () => this.openGame(game.id));
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.dataset.delete = String(game.id);
@@ -275,17 +271,6 @@ export class MyGames {
     this.note = text;
     const status = this.panel.querySelector('#archive-status');
     if (status) status.textContent = text;
-  }
-
-  async open(game) {
-    try {
-      const answer = await request('POST', `/api/archive/games/${game.id}/open`);
-      write(CURRENT_KEY, { key: game.key });
-      setArchiveKey(answer.game.id, game.key);
-      this.openGame(answer);
-    } catch (e) {
-      this.say(explainError(e));
-    }
   }
 
   async remove(game) {
@@ -307,20 +292,7 @@ export class MyGames {
   async exportAll() {
     const format = this.notation() === 'iccs' ? 'pgn-iccs' : this.notation() === 'chinese' ? 'pgn-chinese' : 'pgn-wxf';
     try {
-      const response = await fetch(`/api/archive/export?format=${format}`);
-      if (!response.ok) {
-        const data = await response.json().catch(() => null);
-        throw new ApiError(response.status, data?.error);
-      }
-      const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'xiangqi-games.pgn';
-      const url = URL.createObjectURL(await response.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      const { name } = await download(`/api/archive/export?format=${format}`, 'xiangqi-games.pgn');
       this.say(t('saved', { name }));
     } catch (e) {
       this.say(explainError(e));

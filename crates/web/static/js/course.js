@@ -116,13 +116,15 @@ let boards = 0;
 
 /**
  * The course inside `root`. `settings` is the app's settings object (read for the piece
- * symbols and the notation); `onLegend()` opens the board legend.
+ * symbols and the notation); `onLegend()` opens the board legend; `onShown(course, lesson)`
+ * hears what is shown (a course's map: `lesson` null), for the address bar.
  */
 export class Course {
-  constructor(root, settings, onLegend) {
+  constructor(root, settings, { onLegend, onShown }) {
     this.root = root;
     this.settings = settings;
     this.onLegend = onLegend;
+    this.onShown = onShown;
     this.courseId = 'rules';
     /** Per course: `{lessons, lang}` as last fetched. */
     this.fetched = {};
@@ -142,12 +144,20 @@ export class Course {
     });
   }
 
-  /** Opens the course map. */
-  async open() {
+  /**
+   * Opens course `courseId` (`rules` or `patterns`): lesson `lessonId` where the course has
+   * it (as the learner left it, when it is the one open), else the course's map.
+   */
+  async open(courseId = this.courseId, lessonId = null) {
     this.root.hidden = false;
-    this.view = 'map';
+    if (COURSES.includes(courseId)) this.courseId = courseId;
     if (!(await this.ensureLessons())) return;
-    this.render();
+    const index = lessonId === null ? -1 : this.lessons.findIndex((l) => l.id === lessonId);
+    if (index < 0) {
+      this.view = 'map';
+      this.render();
+    } else if (this.view === 'lesson' && this.lesson?.id === lessonId) this.render();
+    else this.openLesson(index, true);
   }
 
   /** The lessons of the course shown, or null before they are fetched. */
@@ -168,9 +178,16 @@ export class Course {
     this.openLesson(this.nextIndex(), true);
   }
 
-  /** The interface language changed: the lessons are fetched again in it when shown. */
+  /**
+   * The interface language or a setting changed: the course is drawn again, with its lessons
+   * fetched again in a new language.
+   */
   async relabel() {
-    if (this.root.hidden || this.fetched[this.courseId]?.lang === currentLanguage()) return;
+    if (this.root.hidden || !this.lessons) return;
+    if (this.fetched[this.courseId]?.lang === currentLanguage()) {
+      this.render();
+      return;
+    }
     if (await this.ensureLessons()) {
       if (this.view === 'lesson') this.lesson = this.lessons[this.lessonIndex];
       if (this.exercise) this.exercise = this.lesson.exercises[this.exerciseIndex] ?? this.exercise;
@@ -508,6 +525,7 @@ export class Course {
   render() {
     if (!this.lessons) return;
     this.root.dataset.view = this.view;
+    this.onShown?.(this.courseId, this.view === 'lesson' ? this.lesson.id : null);
     if (this.view === 'map') this.renderMap();
     else this.renderLesson();
   }

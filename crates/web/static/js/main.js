@@ -16,7 +16,8 @@ import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
 import { scoreText } from './score.js';
 import { Explorer } from './explorer.js';
-import { MyGames, follow as followInArchive, resume as resumeFromArchive } from './archive.js';
+import { MyGames, follow as followInArchive, openStored, resume as resumeFromArchive } from './archive.js';
+import { Router } from './router.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
 
 const settings = loadSettings();
@@ -24,12 +25,23 @@ const $ = (id) => document.getElementById(id);
 const board = new Board($('board'), onPoint);
 const editor = new Editor($('palette'), render);
 const legend = new Legend($('legend'));
-const course = new Course($('course'), settings, () => legend.open(settings.pieceStyle));
-const puzzles = new Puzzles($('puzzles'), settings);
-const trainer = new Trainer($('trainer'), settings);
+/** The address of each course's pages. */
+const COURSE_ROUTES = { rules: 'learn', patterns: 'patterns' };
+/** Tells the address bar what view `panel` shows now, while it is the one on screen. */
+const noteShown = (panel, name, id, push) => {
+  if (!$(panel).hidden) router.note(name, id, push);
+};
+const course = new Course($('course'), settings, {
+  onLegend: () => legend.open(settings.pieceStyle),
+  onShown: (courseId, lesson) => noteShown('course', COURSE_ROUTES[courseId], lesson, true),
+});
+const puzzles = new Puzzles($('puzzles'), settings, { onShown: (id) => noteShown('puzzles', 'puzzles', id) });
+const trainer = new Trainer($('trainer'), settings, {
+  onShown: (run) => noteShown('trainer', run ? 'trainer' : 'openings', run ? `${run.line}/${run.side}` : null, true),
+});
 const review = new Review($('review'), { browse: (ply) => browse(ply), notation: () => settings.notation, changed: () => render() });
 const myGames = new MyGames($('archive'), {
-  open: (answer) => openArchived(answer),
+  open: (id) => router.go('games', String(id)),
   levels: () => levels,
   levelName: (n) => {
     const shown = levels.find((l) => l.level === Number(n));
@@ -161,6 +173,7 @@ function renderMoves() {
 }
 
 function render() {
+  followOpenedRow();
   drawClocks();
   board.style = settings.pieceStyle;
   board.notation = settings.notation;
@@ -336,6 +349,7 @@ async function openArchived({ game: view, archived }) {
   clock = new Clock(settings.clock);
   highlights = [];
   say('');
+  openedRow = null;
   showView('game');
   await show(view);
   if (archived.review) {
@@ -565,30 +579,71 @@ function showView(view) {
   $('puzzles').hidden = view !== 'puzzles';
   $('trainer').hidden = view !== 'trainer';
   $('archive').hidden = view !== 'archive';
-  $('welcome').hidden = true;
+  $('welcome').hidden = view !== 'game' || !welcomeWanted();
 }
 
-const actions = {
-  learn() {
-    dismissWelcome();
-    showView('course');
-    course.open();
-  },
-  puzzles() {
-    dismissWelcome();
-    showView('puzzles');
-    puzzles.open();
-  },
-  trainer() {
-    dismissWelcome();
-    showView('trainer');
-    trainer.open();
-  },
-  'my-games'() {
-    dismissWelcome();
+/** The game opened from My games (`{id, version, row}`) while its address is shown. */
+let openedRow = null;
+
+/** Opens the archive's game `row` on the board, with its review started when `reviewed`. */
+async function openRow(row, reviewed) {
+  try {
+    const answer = await openStored(row);
+    await openArchived(answer);
+    openedRow = { id: answer.game.id, version: answer.game.version, row };
+    if (reviewed && !answer.archived.review) review.start(game);
+  } catch (e) {
     showView('archive');
-    myGames.show();
+    await myGames.show();
+    myGames.say(explainError(e));
+  }
+}
+
+/** Once the game opened from My games changes on the board, the address is Play's again. */
+function followOpenedRow() {
+  if (openedRow && (game?.id !== openedRow.id || game.version !== openedRow.version)) {
+    openedRow = null;
+    router.note('play');
+  }
+}
+
+/** Shows view `name` (`game`, `course` …) for route `route`: the welcome goes once another view is chosen. */
+function enter(name, route) {
+  if (route !== 'play') dismissWelcome();
+  if (!['games', 'review'].includes(route)) openedRow = null;
+  showView(name);
+}
+
+/** Each address of the app and what it shows (see router.js). */
+const router = new Router({
+  play: { show: () => { enter('game', 'play'); render(); } },
+  learn: { show: (lesson) => { enter('course', 'learn'); return course.open('rules', lesson); } },
+  patterns: { show: (lesson) => { enter('course', 'patterns'); return course.open('patterns', lesson); } },
+  puzzles: { show: (id) => { enter('puzzles', 'puzzles'); return puzzles.open(id); } },
+  openings: { show: () => { enter('trainer', 'openings'); return trainer.open(); } },
+  trainer: {
+    show: (id) => {
+      enter('trainer', 'trainer');
+      const [line, side] = (id ?? '').split('/');
+      return trainer.open(line && ['red', 'black'].includes(side) ? { line, side } : null);
+    },
   },
+  games: {
+    show: (row) => {
+      enter(row ? 'game' : 'archive', 'games');
+      return row ? openRow(row, false) : myGames.show();
+    },
+  },
+  review: { show: (row) => { enter('game', 'review'); return row ? openRow(row, true) : render(); } },
+}, 'play', (name) => {
+  for (const link of document.querySelectorAll('[data-nav]')) {
+    const section = { trainer: 'openings', patterns: 'learn', review: 'games' }[name] ?? name;
+    if (link.dataset.nav === section) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+});
+
+const actions = {
   'start-course'() {
     dismissWelcome();
     showView('course');
@@ -596,11 +651,17 @@ const actions = {
   },
   play() {
     dismissWelcome();
-    showView('game');
-    render();
+    $('welcome').hidden = true;
+    router.go('play');
   },
   legend() {
     legend.open(settings.pieceStyle);
+  },
+  settings() {
+    const panel = $('settings');
+    panel.open = true;
+    panel.scrollIntoView({ block: 'nearest' });
+    panel.querySelector('summary').focus();
   },
   review() {
     if (game) review.start(game);
@@ -884,12 +945,12 @@ async function start() {
   });
   const loading = early('levels').then((l) => l ?? api.levels()).catch(() => []);
   applySettings();
-  document.body.dataset.view = 'game';
-  $('welcome').hidden = !welcomeWanted();
+  showView('game');
   const restored = restore();
   levels = await loading;
   applySettings();
   await restored;
+  await router.start();
   document.body.dataset.ready = 'true';
 }
 

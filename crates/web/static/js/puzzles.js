@@ -100,11 +100,15 @@ function drawArrows(board, arrows) {
   }
 }
 
-/** The puzzle trainer inside `root`; `settings` is the app's settings object (symbols, notation). */
+/**
+ * The puzzle trainer inside `root`; `settings` is the app's settings object (symbols,
+ * notation); `onShown(id)` hears which puzzle is shown, for the address bar.
+ */
 export class Puzzles {
-  constructor(root, settings) {
+  constructor(root, settings, { onShown } = {}) {
     this.root = root;
     this.settings = settings;
+    this.onShown = onShown;
     this.learner = loadLearner();
     this.catalog = null;
     this.puzzle = null;
@@ -126,8 +130,11 @@ export class Puzzles {
     });
   }
 
-  /** Opens the trainer: the puzzle under way, else the next one near the learner's rating. */
-  async open() {
+  /**
+   * Opens the trainer on puzzle `id` when given (the one under way is kept as it stands),
+   * else on the puzzle under way, else on the next one near the learner's rating.
+   */
+  async open(id = null) {
     this.root.hidden = false;
     if (!this.catalog) {
       this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingPuzzles')));
@@ -139,13 +146,18 @@ export class Puzzles {
         return;
       }
     }
-    if (this.puzzle) {
+    if (this.puzzle && (id === null || id === this.puzzle.id)) {
       this.render();
+      this.onShown?.(this.puzzle.id);
       return;
     }
-    if (this.learner.current) {
+    const wanted = id ?? this.learner.current;
+    if (wanted) {
+      this.token = (this.token ?? 0) + 1;
+      const token = this.token;
       try {
-        this.begin(await request('GET', `/api/puzzles/${encodeURIComponent(this.learner.current)}`));
+        const puzzle = await request('GET', `/api/puzzles/${encodeURIComponent(wanted)}`);
+        if (token === this.token) this.begin(puzzle);
         return;
       } catch {
         // The puzzle is no longer shipped: take another.
@@ -217,6 +229,7 @@ export class Puzzles {
     this.state = 'playing';
     this.say(() => this.task());
     this.render();
+    this.onShown?.(puzzle.id);
   }
 
   /** The task: which side plays and what to find. */

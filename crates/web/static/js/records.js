@@ -1,29 +1,10 @@
 // Games as files: download the game's record (PGN, XQF or DhtmlXQ) and import a record file
 // into a new game.
 
-import { ApiError } from './api.js';
+import { download, request } from './api.js';
 
 /** The record formats the server writes, `pgn-wxf` being the default. */
 export const FORMATS = ['pgn-iccs', 'pgn-wxf', 'pgn-chinese', 'xqf', 'dhtmlxq'];
-
-async function failure(response) {
-  const data = await response.json().catch(() => null);
-  return new ApiError(response.status, data?.error);
-}
-
-/** The file name a Content-Disposition header gives, or `fallback`. */
-function fileName(disposition, fallback) {
-  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition ?? '');
-  if (star) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // Fall through to the plain parameter.
-    }
-  }
-  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition ?? '');
-  return (plain && (plain[2] ?? plain[1].trim())) || fallback;
-}
 
 /**
  * What the server says the format could not hold (the x-record-warnings header): warnings as
@@ -49,20 +30,8 @@ export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
   const query = new URLSearchParams({ format });
   if (names?.red) query.set('red', names.red);
   if (names?.black) query.set('black', names.black);
-  const response = await fetch(`/api/games/${encodeURIComponent(id)}/record?${query}`);
-  if (!response.ok) throw await failure(response);
-  const blob = await response.blob();
   const extension = format.startsWith('pgn') ? 'pgn' : format === 'xqf' ? 'xqf' : 'txt';
-  const name = fileName(response.headers.get('Content-Disposition'), `xiangqi.${extension}`);
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  const { name, response } = await download(`/api/games/${encodeURIComponent(id)}/record?${query}`, `xiangqi.${extension}`);
   return { name, warnings: writeWarnings(response) };
 }
 
@@ -75,11 +44,6 @@ export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
  */
 export async function importRecord(file, index = 0) {
   const query = new URLSearchParams({ name: file.name ?? '', index: String(index) });
-  const response = await fetch(`/api/games/import?${query}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/octet-stream' },
-    body: await file.arrayBuffer(),
-  });
-  if (!response.ok) throw await failure(response);
-  return response.json();
+  const bytes = new Blob([await file.arrayBuffer()], { type: 'application/octet-stream' });
+  return request('POST', `/api/games/import?${query}`, bytes);
 }

@@ -29,9 +29,25 @@ export function write(key, value) {
   }
 }
 
-/** The saved settings, with defaults for anything missing. */
+/** The interface languages. */
+const LANGUAGES = ['en', 'ru', 'zh'];
+
+/**
+ * The interface language the browser asks for (`navigator.languages`, in its order of
+ * preference: `ru-RU` gives Russian, `zh-CN` or `zh-TW` Chinese); English when it asks for
+ * none of ours.
+ */
+export function browserLanguage(tags = globalThis.navigator?.languages ?? []) {
+  for (const tag of tags) {
+    const language = String(tag).toLowerCase().split('-')[0];
+    if (LANGUAGES.includes(language)) return language;
+  }
+  return 'en';
+}
+
+/** The saved settings, with defaults for anything missing; the language follows the browser until one is chosen. */
 export function loadSettings() {
-  return { ...DEFAULTS, ...(read(SETTINGS_KEY) ?? {}) };
+  return { ...DEFAULTS, language: browserLanguage(), ...(read(SETTINGS_KEY) ?? {}) };
 }
 
 /** Saves `settings`. */

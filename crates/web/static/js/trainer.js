@@ -28,11 +28,16 @@ const button = (action, text, extra) => actionButton('trainer', action, text, ex
 /** A server refusal in the interface language: the trainer's own codes here, the rest as anywhere. */
 const explain = (error) => explainErrorIn('trainerError', error);
 
-/** The opening trainer inside `root`; `settings` is the app's settings object (symbols, notation). */
+/**
+ * The opening trainer inside `root`; `settings` is the app's settings object (symbols,
+ * notation); `onShown(run)` hears the run shown (`{line, side}`, null for the choice of
+ * lines), for the address bar.
+ */
 export class Trainer {
-  constructor(root, settings) {
+  constructor(root, settings, { onShown } = {}) {
     this.root = root;
     this.settings = settings;
+    this.onShown = onShown;
     this.catalogue = null;
     this.run = null;
     this.choice = { line: '', side: 'black', ...(read(STORE_KEY) ?? {}) };
@@ -54,11 +59,15 @@ export class Trainer {
     });
   }
 
-  /** Opens the trainer: the catalogue and the learner's progress, read again each time. */
-  async open() {
+  /**
+   * Opens the trainer: the catalogue and the learner's progress, read again each time; with
+   * `run` (`{line, side}`) a run of that line from that side (the one under way is kept).
+   */
+  async open(run = null) {
     this.root.hidden = false;
     if (!this.catalogue) this.root.replaceChildren(element('p', { class: 'course-note' }, t('trainer.loading')));
     await this.refresh();
+    if (run && this.catalogue && !(this.run?.line === run.line && this.run?.side === run.side)) await this.start(run.line, run.side);
   }
 
   /** Reads the catalogue and the cards again. */
@@ -289,6 +298,7 @@ export class Trainer {
     side.append(this.controls(), this.movesLine(), this.progressList());
     view.append(this.boardBox, side);
     this.root.replaceChildren(view);
+    this.onShown?.(this.run ? { line: this.run.line, side: this.run.side } : null);
     this.boardBox.setAttribute('aria-label', t('board'));
     this.drawBoard();
   }
