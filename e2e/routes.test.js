@@ -149,6 +149,55 @@ test('a line of the openings trainer has its address', async () => {
   assert.equal(await current(), 'openings');
 });
 
+test('a game of My games has its address, and so has its review', async () => {
+  await page.goto(`${URL}#/play`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves [data-ply]').length === 0);
+  for (const [from, to, n] of [['h2', 'e2', 1], ['h9', 'g7', 2]]) {
+    await page.click(`#board [data-square="${from}"]`);
+    await page.click(`#board [data-square="${to}"]`);
+    await page.waitForFunction((k) => document.querySelectorAll('#moves [data-ply]').length === k, n);
+  }
+  const key = await page.evaluate(() => JSON.parse(localStorage.getItem('xiangqi.archive')).key);
+  let row = null;
+  for (let tries = 0; !row && tries < 50; tries++) {
+    const list = await page.evaluate(async () => (await (await fetch('/api/archive/games')).json()).games);
+    row = list.find((g) => g.key === key && g.moves === 2);
+    if (!row) await page.waitForTimeout(100);
+  }
+  assert.ok(row, 'the game is in My games');
+  await page.click('[data-nav="games"]');
+  await page.waitForSelector('.archive-list table');
+  await page.click(`.archive-list tbody tr:has([data-open]) >> nth=0 >> [data-open]`);
+  assert.equal(await waitHash(`#/games/${row.id}`), `#/games/${row.id}`);
+  await page.waitForSelector('#game:not([hidden])');
+  assert.equal(await current(), 'games');
+  // The address opened anew shows the game; once it changes on the board, it is Play's again.
+  await page.goto(`${URL}#/play`);
+  await page.goto(`${URL}#/games/${row.id}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves [data-ply]').length === 2);
+  assert.equal(await hash(), `#/games/${row.id}`);
+  await page.click('#board [data-square="b0"]');
+  await page.click('#board [data-square="c2"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves [data-ply]').length === 3);
+  assert.equal(await waitHash('#/play'), '#/play');
+  // A review's address opens the game and reviews it.
+  await page.goto(`${URL}#/review/${row.id}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('#review .review-graph', { timeout: 30000 });
+  assert.equal(await hash(), `#/review/${row.id}`);
+  assert.equal(await current(), 'games');
+  // An id My games does not have is said there.
+  await page.goto(`${URL}#/games/999999`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('#archive:not([hidden]) #archive-status');
+  await page.waitForFunction(() => document.querySelector('#archive-status').textContent.includes('999999'));
+  await page.selectOption('[data-setting="mode"]', 'engine');
+});
+
 test('an address that names no view shows Play', async () => {
   await page.goto(`${URL}#/nowhere/at-all`);
   await page.waitForSelector('body[data-ready="true"]');

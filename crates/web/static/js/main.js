@@ -587,12 +587,16 @@ let openedRow = null;
 
 /** Opens the archive's game `row` on the board, with its review started when `reviewed`. */
 async function openRow(row, reviewed) {
+  const route = router.current;
   try {
     const answer = await openStored(row);
+    // An answer that comes once another view is chosen is not shown.
+    if (router.current !== route) return;
     await openArchived(answer);
     openedRow = { id: answer.game.id, version: answer.game.version, row };
     if (reviewed && !answer.archived.review) review.start(game);
   } catch (e) {
+    if (router.current !== route) return;
     showView('archive');
     await myGames.show();
     myGames.say(explainError(e));
