@@ -1,32 +1,19 @@
 // End-to-end tests of the app in headless Chromium: the server is started by ./run and its
 // address given in XIANGQI_URL. Screenshots go to screenshots/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch } from './browser.js';
+import { APP_URL as URL, clickPoint, useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
-let browser;
-let page;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ({ context: browser, page } = await launch());
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(URL);
-  await page.waitForSelector('body[data-ready="true"]');
-});
-
-after(async () => {
-  await browser?.close();
-});
+mkdirSync(SHOTS, { recursive: true });
+const page = useApp();
 
 const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const moveCount = () => page.locator('#moves span[data-ply]').count();
-const click = (square) => page.click(`[data-square="${square}"]`);
+const click = (square) => clickPoint(page, square);
 const choose = (setting, value) => page.selectOption(`[data-setting="${setting}"]`, value);
 
 async function newGame() {
@@ -73,7 +60,7 @@ test('undo and redo step back and forth', async () => {
 
 test('a hint is drawn as an arrow', async () => {
   await page.click('[data-action="hint"]');
-  await page.waitForSelector('.hint-arrow', { state: 'attached', timeout: 10000 });
+  await page.waitForSelector('.arrow.hint', { state: 'attached', timeout: 10000 });
   assert.match(await page.textContent('#message'), /Hint/);
   await shot('04-hint');
 });
@@ -253,7 +240,7 @@ test('a perpetual chase ends the game with its verdict in the chosen language', 
 });
 
 test('the clock runs for the side to move and a fallen flag ends the game', async () => {
-  const timed = await browser.newPage();
+  const timed = await page.context().newPage();
   await timed.clock.install();
   await timed.goto(URL);
   await timed.waitForSelector('body[data-ready="true"]');

@@ -4,22 +4,12 @@
 // answers; the names follow the language and the moves the notation.
 // The server is started by ./run and its address given in XIANGQI_URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './browser.js';
+import { useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+const page = useApp();
 
 const explorer = () => page.locator('#explorer');
 const row = (iccs) => page.locator(`#explorer tr[data-move="${iccs}"]`);

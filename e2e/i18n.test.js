@@ -5,11 +5,10 @@
 // that an analysis line carries move numbers and says which side moves. The server is
 // started by ./run and its address given in XIANGQI_URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './browser.js';
+import { useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 
 /** FENs the FEN box refuses, one per kind of fault. */
 const BAD_FENS = [
@@ -38,16 +37,8 @@ function latinWords(text) {
   return unquoted.match(/[A-Za-z]{3,}/g) ?? [];
 }
 
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
+const page = useApp(async (page) => {
   await page.selectOption('[data-setting="mode"]', 'two');
-});
-
-after(async () => {
-  await browser?.close();
 });
 
 /** The message the FEN box's Load answers for `fen`. */

@@ -3,27 +3,17 @@
 // move explained in Russian and Chinese, the legend and piece names. Screenshots go to
 // screenshots/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp } from './browser.js';
+import { APP_URL as URL, useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
 /** The lessons the test completes. */
 const LESSONS = (process.env.LEARN_LESSONS ?? 'horse,cannon').split(',');
-let browser;
-let page;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+mkdirSync(SHOTS, { recursive: true });
+const page = useApp();
 
 const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const lessonView = '.lesson[data-lesson-view]';

@@ -2,29 +2,20 @@
 // when a game ends or is opened, and record warnings worded in the interface language. The
 // server is started by ./run and its address given in XIANGQI_URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './browser.js';
+import { clickPoint, useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 /** Ten moves of a cannon opening (ICCS). */
 const GAME = ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0', 'b9c7', 'b0c2', 'b7b3', 'a0a1', 'g6g5'];
 /** Red's horse on c2 and Black's chariot on a4, which sweeps the fourth rank. */
 const HANGING = '5k3/9/9/9/9/r8/9/2N6/9/4K4 w - - 0 1';
 
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
+const page = useApp(async (page) => {
   await page.selectOption('[data-setting="notation"]', 'iccs');
 });
 
-after(async () => {
-  await browser?.close();
-});
-
-const click = (square) => page.click(`[data-square="${square}"]`);
+const click = (square) => clickPoint(page, square);
 const choose = (setting, value) => page.selectOption(`[data-setting="${setting}"]`, value);
 const plies = () => page.locator('#moves span[data-ply]').count();
 

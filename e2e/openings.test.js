@@ -2,22 +2,12 @@
 // played on the board, the ECCO name following each move, in English, Russian and Chinese.
 // The server is started by ./run and its address given in XIANGQI_URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './browser.js';
+import { useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+const page = useApp();
 
 async function play(from, to) {
   const before = await page.locator('#moves span[data-ply]').count();

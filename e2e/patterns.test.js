@@ -3,25 +3,16 @@
 // Black's reply is played by the app between the learner's moves, and the solved exercise is
 // counted on the lesson and on the map, and kept across a reload.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp } from './browser.js';
+import { APP_URL as URL, useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
-let browser;
-let page;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ({ context: browser, page } = await openApp(URL));
+mkdirSync(SHOTS, { recursive: true });
+const page = useApp(async (page) => {
   if (await page.isVisible('#welcome')) await page.click('#welcome [data-action="play"]');
-});
-
-after(async () => {
-  await browser?.close();
 });
 
 const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });

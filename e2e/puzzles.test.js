@@ -4,25 +4,15 @@
 // reload, a hint, the solution stepped through, and the trainer on a phone-sized screen.
 // Screenshots go to screenshots/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp } from './browser.js';
+import { APP_URL as URL, useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
-let browser;
-let page;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+mkdirSync(SHOTS, { recursive: true });
+const page = useApp();
 
 const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const view = '#puzzles .puzzle';
@@ -112,7 +102,7 @@ test('a wrong move shows the refutation as an arrow and in words, and the rating
   const before = await ratingShown();
   await click(wrong);
   await waitState(['wrong']);
-  const arrow = await page.getAttribute('.puzzle-board .puzzle-arrow.refutation', 'data-refutation');
+  const arrow = await page.getAttribute('.puzzle-board .arrow.refutation', 'data-move');
   assert.match(arrow, /^[a-i]\d[a-i]\d$/, 'the refutation is drawn on the board');
   const message = await page.textContent('[data-puzzle-message]');
   assert.match(message, /does not work/);
@@ -125,7 +115,7 @@ test('a wrong move shows the refutation as an arrow and in words, and the rating
   // Retry goes back to the position before the wrong move; solving now changes nothing more.
   await page.click('[data-puzzle="retry"]');
   await waitState(['playing']);
-  assert.equal(await page.$('.puzzle-board .puzzle-arrow'), null);
+  assert.equal(await page.$('.puzzle-board .arrow'), null);
   const rating = await ratingShown();
   for (let ply = 0; ply < moves.length; ply += 2) {
     await click(moves[ply].iccs);
@@ -152,8 +142,8 @@ test('hint shows the piece, then the move; the solution steps through the line',
   await page.click('[data-puzzle="hint"]');
   await page.waitForSelector(`.puzzle-board [data-square="${moves[0].from}"] .explain`, { state: 'attached' });
   await page.click('[data-puzzle="hint"]');
-  const hinted = await page.waitForSelector('.puzzle-board .puzzle-arrow.hint', { state: 'attached' });
-  assert.equal(await hinted.getAttribute('data-hint'), moves[0].iccs);
+  const hinted = await page.waitForSelector('.puzzle-board .arrow.hint', { state: 'attached' });
+  assert.equal(await hinted.getAttribute('data-move'), moves[0].iccs);
   await page.click('[data-puzzle="solution"]');
   await waitState(['solution']);
   assert.match(await page.textContent('[data-puzzle-message]'), new RegExp(`1 of ${moves.length}`));

@@ -81,7 +81,7 @@ test('a game the server forgot answers a hint and its analysis', async () => {
   };
   await forget();
   await page.click('[data-action="hint"]');
-  await page.waitForSelector('.hint-arrow', { state: 'attached', timeout: 10000 });
+  await page.waitForSelector('.arrow.hint', { state: 'attached', timeout: 10000 });
   assert.match(await message(), /Hint/);
   await forget();
   await page.check('[data-setting="analysis"]');

@@ -4,25 +4,15 @@
 // with its line, why the blunder was one, and each side's summary. The server is started by
 // ./run and its address given in XIANGQI_URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './browser.js';
+import { useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 // 1. H2+3 H8+7 2. R1+1 H2+3 3. R1=2?? C8+6: the cannon takes the chariot over Red's own
 // cannon on the h-file.
 const GAME = [['h0', 'g2'], ['h9', 'g7'], ['i0', 'i1'], ['b9', 'c7'], ['i1', 'h1'], ['h7', 'h1']];
 
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+const page = useApp();
 
 async function play(from, to) {
   const before = await page.locator('#moves span[data-ply]').count();
@@ -56,7 +46,7 @@ test('a review shows its progress, then the graph and the blunder with its reaso
   // Selecting the blunder: the better move as an arrow, its line, and why.
   await blunder.click();
   await page.waitForSelector('#review .review-why');
-  const arrow = await page.getAttribute('[data-hint]', 'data-hint');
+  const arrow = await page.getAttribute('.arrow.hint', 'data-move');
   assert.ok(arrow && arrow !== 'i1h1', `the better move ${arrow}`);
   assert.match(await page.textContent('#review .review-better'), /^Better: \S+ \([+−]?\d/);
   assert.match(await page.textContent('#review .review-why'), /the chariot on h1 falls/);

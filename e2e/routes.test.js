@@ -4,21 +4,12 @@
 // Chinese browser's first visit is in its language, and the language can be changed from the
 // course; on a phone the board starts near the top.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './browser.js';
+import { APP_URL as URL, clickPoint, openView, useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+const page = useApp();
 
 const hash = () => page.evaluate(() => location.hash);
 const current = () => page.getAttribute('[data-nav][aria-current="page"]', 'data-nav');
@@ -38,7 +29,7 @@ test('a fresh visit opens on Play at #/play, marked in the sections bar', async 
 });
 
 test('a reload on a puzzle\'s address shows the same puzzle', async () => {
-  await page.click('[data-nav="puzzles"]');
+  await openView(page, 'puzzles');
   await page.waitForSelector('#puzzles .puzzle[data-state="playing"]');
   const id = await puzzleId();
   assert.equal(await waitHash(`#/puzzles/${id}`), `#/puzzles/${id}`);
@@ -62,10 +53,10 @@ test('a reload on a puzzle\'s address shows the same puzzle', async () => {
 });
 
 test('Back from Puzzles returns to the view before it, and Forward goes again', async () => {
-  await page.click('[data-nav="learn"]');
+  await openView(page, 'learn');
   await page.waitForSelector('.course-map');
   assert.equal(await waitHash('#/learn'), '#/learn');
-  await page.click('[data-nav="puzzles"]');
+  await openView(page, 'puzzles');
   await page.waitForSelector('#puzzles .puzzle[data-state="playing"]');
   await waitHash(/^#\/puzzles\/.+/);
   await page.goBack();
@@ -77,7 +68,7 @@ test('Back from Puzzles returns to the view before it, and Forward goes again', 
   await page.waitForSelector('#puzzles .puzzle[data-state="playing"]');
   assert.equal(await current(), 'puzzles');
   // Play's own address takes the board back; Back returns to the puzzle.
-  await page.click('[data-nav="play"]');
+  await openView(page, 'play');
   await page.waitForSelector('#game:not([hidden])');
   assert.equal(await hash(), '#/play');
   await page.goBack();
@@ -85,7 +76,7 @@ test('Back from Puzzles returns to the view before it, and Forward goes again', 
 });
 
 test('a lesson has its address: a reload and Back keep the learner where they were', async () => {
-  await page.click('[data-nav="learn"]');
+  await openView(page, 'learn');
   await page.waitForSelector('.course-map');
   const lesson = await page.getAttribute('.lesson-list li:nth-child(2)', 'data-lesson');
   await page.click('.lesson-list li:nth-child(2) button');
@@ -133,7 +124,7 @@ test('the language can be changed from the course, and the course follows', asyn
 });
 
 test('a line of the openings trainer has its address', async () => {
-  await page.click('[data-nav="openings"]');
+  await openView(page, 'openings');
   await page.waitForSelector('.trainer');
   assert.equal(await waitHash('#/openings'), '#/openings');
   await page.click('[data-trainer="start"]');
@@ -156,8 +147,8 @@ test('a game of My games has its address, and so has its review', async () => {
   await page.click('[data-action="new"]');
   await page.waitForFunction(() => document.querySelectorAll('#moves [data-ply]').length === 0);
   for (const [from, to, n] of [['h2', 'e2', 1], ['h9', 'g7', 2]]) {
-    await page.click(`#board [data-square="${from}"]`);
-    await page.click(`#board [data-square="${to}"]`);
+    await clickPoint(page, from);
+    await clickPoint(page, to);
     await page.waitForFunction((k) => document.querySelectorAll('#moves [data-ply]').length === k, n);
   }
   const key = await page.evaluate(() => JSON.parse(localStorage.getItem('xiangqi.archive')).key);
@@ -168,7 +159,7 @@ test('a game of My games has its address, and so has its review', async () => {
     if (!row) await page.waitForTimeout(100);
   }
   assert.ok(row, 'the game is in My games');
-  await page.click('[data-nav="games"]');
+  await openView(page, 'games');
   await page.waitForSelector('.archive-list table');
   await page.click(`.archive-list tbody tr:has([data-open]) >> nth=0 >> [data-open]`);
   assert.equal(await waitHash(`#/games/${row.id}`), `#/games/${row.id}`);
@@ -180,8 +171,8 @@ test('a game of My games has its address, and so has its review', async () => {
   await page.waitForSelector('body[data-ready="true"]');
   await page.waitForFunction(() => document.querySelectorAll('#moves [data-ply]').length === 2);
   assert.equal(await hash(), `#/games/${row.id}`);
-  await page.click('#board [data-square="b0"]');
-  await page.click('#board [data-square="c2"]');
+  await clickPoint(page, 'b0');
+  await clickPoint(page, 'c2');
   await page.waitForFunction(() => document.querySelectorAll('#moves [data-ply]').length === 3);
   assert.equal(await waitHash('#/play'), '#/play');
   // A review's address opens the game and reviews it.

@@ -2,27 +2,17 @@
 // of view and the page writes it as a count of moves, `+M2` when Red mates in 2 and `−M2` when
 // Black does. The server is started by ./run and its address given in XIANGQI_URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './browser.js';
+import { useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 // Red to move mates in 2: Ra6-e6+ leaves the black king only d9, and Rb5-d5 mates there
 // (Red's king holds the f-file). `xiangqi uci` says `score mate 2` from depth 2 on.
 const RED_MATES_IN_2 = '4k4/9/9/R8/1R7/9/9/9/9/5K3 w - - 0 1';
 // The same position mirrored, Black to move: Black mates in 2, which is -M2 for Red.
 const BLACK_MATES_IN_2 = '5k3/9/9/9/9/1r7/r8/9/9/4K4 b - - 0 1';
 
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+const page = useApp();
 
 const bestLine = () => page.evaluate(() => document.querySelector('#analysis li')?.textContent ?? '');
 const bestLineStartsWith = (score) => page.waitForFunction(

@@ -5,22 +5,12 @@
 // again, due. The sentence in Russian has no English words, and the page fits a phone.
 // The server is started by ./run (with a data folder) and its address given in XIANGQI_URL.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './browser.js';
+import { useApp } from './fixture.js';
 
-const URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
 
-let browser;
-let page;
-
-before(async () => {
-  ({ context: browser, page } = await openApp(URL));
-});
-
-after(async () => {
-  await browser?.close();
-});
+const page = useApp();
 
 const view = '#trainer .trainer';
 const message = () => page.textContent('[data-trainer-message]');

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xiangqi_records::RecordFormat;
 use xiangqi_rules::Position;
-use xiangqi_teaching::puzzles::mine::{Miner, Random};
+use xiangqi_rules::random::SplitMix64;
+use xiangqi_teaching::puzzles::mine::Miner;
 use xiangqi_teaching::puzzles::{
     Puzzle, SHIPPED_TSV, Theme, Verifier, parse_puzzles, parse_puzzles_lenient,
 };
@@ -231,11 +232,13 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         if done.contains(&mark) {
             continue;
         }
-        let mut random = Random::new(args.seed.wrapping_mul(1_000_003).wrapping_add(game));
+        let mut random = SplitMix64::new(args.seed.wrapping_mul(1_000_003).wrapping_add(game));
         let start = if game % 2 == 0 || openings.is_empty() {
             Position::startpos()
         } else {
-            openings[random.below(openings.len())].position.clone()
+            openings[random.below_by_remainder(openings.len())]
+                .position
+                .clone()
         };
         let mut found = Vec::new();
         let plies = miner.play_game(&start, &mut random, &mut |p| found.push(p));

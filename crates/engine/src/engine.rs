@@ -5,9 +5,10 @@ use crate::eval::{Evaluator, HandcraftedEval};
 use crate::levels::{LONGEST_THINK, Level};
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, NetworkError};
+use crate::random::SplitMix64;
 use crate::search::{SearchConfig, SearchInfo, SearchResult, Shared, search};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use xiangqi_rules::{Move, Position};
 
@@ -82,7 +83,7 @@ pub struct Engine {
     eval: Arc<dyn Evaluator>,
     network: Option<Arc<Network>>,
     options: EngineOptions,
-    random: Arc<AtomicU64>,
+    random: Arc<Mutex<SplitMix64>>,
 }
 
 impl Default for Engine {
@@ -104,7 +105,7 @@ impl Engine {
             eval: Arc::new(HandcraftedEval::new()),
             network: crate::nnue::embedded_network(),
             options,
-            random: Arc::new(AtomicU64::new(seed)),
+            random: Arc::new(Mutex::new(SplitMix64::new(seed))),
         }
     }
 
@@ -189,12 +190,7 @@ impl Engine {
     }
 
     fn next_random(&self) -> f64 {
-        let mut x = self.random.load(Ordering::Relaxed);
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.random.store(x, Ordering::Relaxed);
-        (x >> 11) as f64 / (1u64 << 53) as f64
+        self.random.lock().unwrap_or_else(|e| e.into_inner()).unit()
     }
 
     /// Searches `request` at the configured level, calling `report` after each completed

@@ -210,7 +210,7 @@ fn main() {
         .get(2)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20_240_611);
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut produced: HashMap<String, usize> = HashMap::new();
     let mut made = 0;
     while made < count {

@@ -27,6 +27,7 @@ pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod random;
 pub mod repetition;
 pub mod square;
 pub mod status;

@@ -557,7 +557,7 @@ mod tests {
 
     /// Plays a fixed pseudo-random game and calls `visit` on every position.
     fn random_positions(seed: u64, plies: usize, mut visit: impl FnMut(&Position)) {
-        let mut state = seed;
+        let mut rng = crate::random::SplitMix64::new(seed);
         let mut pos = Position::startpos();
         for _ in 0..plies {
             visit(&pos);
@@ -565,10 +565,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            pos.make_move(moves[(state % moves.len() as u64) as usize]);
+            pos.make_move(moves[rng.below(moves.len())]);
         }
     }
 

@@ -400,7 +400,7 @@ fn display_equals_message() {
 
 #[path = "support/rng.rs"]
 mod rng;
-use rng::Rng as XorShift;
+use rng::Rng;
 
 /// Sparse endgames where pins, checks and facing generals are common.
 const ENDGAMES: [&str; 6] = [
@@ -498,7 +498,7 @@ fn check_every_pair(p: &Position, seen: &mut BTreeSet<&'static str>) {
 }
 
 /// Plays `plies` random legal moves from `fen`, checking every position on the way.
-fn random_game(fen: &str, rng: &mut XorShift, plies: usize, seen: &mut BTreeSet<&'static str>) {
+fn random_game(fen: &str, rng: &mut Rng, plies: usize, seen: &mut BTreeSet<&'static str>) {
     let mut p = pos(fen);
     for _ in 0..plies {
         check_every_pair(&p, seen);
@@ -513,7 +513,7 @@ fn random_game(fen: &str, rng: &mut XorShift, plies: usize, seen: &mut BTreeSet<
 
 #[test]
 fn agrees_with_move_generation_on_every_pair() {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut seen = BTreeSet::new();
     for _ in 0..8 {
         random_game(START_FEN, &mut rng, 80, &mut seen);
@@ -539,6 +539,6 @@ proptest! {
     fn agrees_with_move_generation_from_any_seed(seed in 1u64.., start in 0usize..=ENDGAMES.len()) {
         let fen = if start == ENDGAMES.len() { START_FEN } else { ENDGAMES[start] };
         let mut seen = BTreeSet::new();
-        random_game(fen, &mut XorShift(seed), 20, &mut seen);
+        random_game(fen, &mut Rng::new(seed), 20, &mut seen);
     }
 }

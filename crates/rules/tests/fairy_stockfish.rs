@@ -205,7 +205,7 @@ fn engine_move_to_ours(text: &str) -> Option<String> {
 
 #[path = "support/rng.rs"]
 mod rng;
-use rng::Rng as XorShift;
+use rng::Rng;
 
 #[path = "support/vectors.rs"]
 mod vectors;
@@ -233,7 +233,7 @@ const DEPTH3_EVERY: usize = 3;
 
 fn sample_positions() -> Sample {
     let bases = start_fens();
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut seen_all = HashSet::new();
     let mut seen_deep = HashSet::new();
     let mut sample = Sample {

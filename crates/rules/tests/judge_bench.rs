@@ -52,7 +52,7 @@ fn reversible_moves(pos: &Position) -> Vec<Move> {
 /// A legal game of exactly `PLIES` plies, mostly quiet moves, that nothing ends before its
 /// last ply, where a shuttle repeats the final position for the third time.
 fn benchmark_game(seed: u64) -> Option<(Position, Vec<Move>)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let start = Position::startpos();
     let mut game = Game::new(start.clone());
     let prefix = PLIES - 8;

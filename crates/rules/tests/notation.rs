@@ -527,7 +527,7 @@ fn missing_pieces_and_wrong_side() {
 // ---------------------------------------------------------------------------------------------
 #[path = "support/rng.rs"]
 mod rng;
-use rng::Rng as XorShift;
+use rng::Rng;
 
 /// Every legal move of `p`, written in every notation, reads back as itself; the written
 /// forms of different moves differ.
@@ -553,7 +553,7 @@ fn round_trip_all(p: &Position) {
 
 #[test]
 fn round_trip_random_games() {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut positions = 0;
     for _game in 0..300 {
         let mut p = Position::startpos();
@@ -609,7 +609,7 @@ fn own_points(kind: char) -> Vec<(u8, u8)> {
 }
 
 /// A random position rich in soldiers stacked on few files, and in doubled pieces, as FEN.
-fn random_fen(rng: &mut XorShift) -> String {
+fn random_fen(rng: &mut Rng) -> String {
     let mut board = [['.'; 9]; 10];
     for red in [true, false] {
         let to_board = |(f, r): (u8, u8)| {
@@ -619,7 +619,7 @@ fn random_fen(rng: &mut XorShift) -> String {
                 (f as usize, 9 - r as usize)
             }
         };
-        let mut put = |rng: &mut XorShift, letter: char, points: &[(u8, u8)]| {
+        let mut put = |rng: &mut Rng, letter: char, points: &[(u8, u8)]| {
             for _ in 0..20 {
                 let (f, r) = to_board(points[rng.below(points.len())]);
                 if board[r][f] == '.' {
@@ -693,7 +693,7 @@ fn random_fen(rng: &mut XorShift) -> String {
 
 #[test]
 fn round_trip_random_crowded_positions() {
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let mut tested = 0;
     let mut crowded = 0;
     for _ in 0..6_000 {
@@ -779,7 +779,7 @@ proptest! {
 
     #[test]
     fn random_play_round_trips(seed in any::<u64>(), plies in 0usize..120) {
-        let mut rng = XorShift(seed | 1);
+        let mut rng = Rng::new(seed | 1);
         let mut p = Position::startpos();
         for _ in 0..plies {
             let moves = p.legal_moves();

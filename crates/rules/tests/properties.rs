@@ -270,7 +270,7 @@ proptest! {
 
 #[path = "support/rng.rs"]
 mod rng;
-use rng::Rng as XorShift;
+use rng::Rng;
 
 /// Plays seeded random games, preferring checks and captures, until a side has no legal
 /// move, and checks that every such position is recognised as mate or stalemate.
@@ -279,7 +279,7 @@ fn positions_without_moves_are_recognised() {
     const GAMES: usize = 300;
     const MAX_PLIES: usize = 300;
     let fens = start_fens();
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let (mut mates, mut stalemates) = (0, 0);
     for game in 0..GAMES {
         let mut pos = Position::from_fen(&fens[game % fens.len()]).expect("start FEN parses");

@@ -9,6 +9,7 @@
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_rules::random::mix;
 use xiangqi_rules::{Move, Position};
 use xiangqi_teaching::openings::{book, is_initial};
 
@@ -26,12 +27,9 @@ pub(crate) fn seed_of(game_id: &str) -> u64 {
     })
 }
 
-/// A number in 0..1 for ply `ply` of the game seeded `seed` (SplitMix64).
+/// A number in 0..1 for ply `ply` of the game seeded `seed`.
 fn random_at(seed: u64, ply: usize) -> f64 {
-    let mut z = seed ^ (ply as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
+    let z = mix(seed ^ (ply as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     (z >> 11) as f64 / (1u64 << 53) as f64
 }
 

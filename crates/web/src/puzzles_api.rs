@@ -31,6 +31,7 @@ use std::time::Duration;
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{SearchLimits, SearchRequest};
 use xiangqi_rules::notation::Notation;
+use xiangqi_rules::random::SplitMix64;
 use xiangqi_rules::{GameStatus, Move, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
 use xiangqi_teaching::puzzles::{Puzzle, Theme, shipped};
@@ -306,13 +307,7 @@ fn choose(mut candidates: Vec<&Puzzle>, rating: f64, seed: u64) -> Option<&Puzzl
         da.total_cmp(&db).then_with(|| a.id.cmp(&b.id))
     });
     candidates.truncate(NEAREST);
-    // splitmix64: spreads nearby seeds over the choices.
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    let len = candidates.len();
-    (len > 0).then(|| candidates[(z % len as u64) as usize])
+    SplitMix64::new(seed).pick(&candidates).copied()
 }
 
 /// `GET /api/puzzles/next`: a puzzle near `rating` that matches the filters; one of the

@@ -135,7 +135,7 @@ impl Sessions {
         let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let id = format!(
             "g{n}-{:x}",
-            (seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) & 0xffff_ffff
+            xiangqi_rules::random::mix(seed ^ n) & 0xffff_ffff
         );
         let evicted = {
             let mut inner = lock(&self.inner);

@@ -164,19 +164,6 @@ fn line_cards<'a>(
         .collect()
 }
 
-/// The order in which the app prefers branches at `now`: the due ones (most overdue first),
-/// then the new ones, then the others by when they come due.
-fn rank(state: &CardState, now: i64) -> u64 {
-    const NEW: u64 = 1 << 62;
-    if state.is_due(now) {
-        state.due_ms.max(0) as u64
-    } else if state.is_new() {
-        NEW
-    } else {
-        NEW + state.due_ms.max(0) as u64
-    }
-}
-
 /// A card as the page gets it.
 #[derive(Serialize, Clone)]
 pub struct CardView {
@@ -601,7 +588,7 @@ pub async fn play(
         of_line
             .iter()
             .find(|(o, _)| o.id == b.id)
-            .map_or(0, |(_, s)| rank(s, now))
+            .map_or(0, |(_, s)| s.preference(now))
     };
     let step = walk::step(line, side, trained, &moves, mv, &rank_of).map_err(|e| walk_error(&e))?;
     let played = MoveView::new(&pos, mv);

@@ -2,29 +2,21 @@
 //! variations, comments, NAGs and tags.
 
 use xiangqi_records::{Game, GameResult, Line, MoveNode, Nag};
+use xiangqi_rules::random::SplitMix64;
 use xiangqi_rules::{Position, START_FEN};
 
-/// SplitMix64: small, fast and the same on every machine.
-pub struct Rng(u64);
+/// The workspace's seeded generator, with the draws these games are made of.
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        Rng(SplitMix64::new(seed))
     }
 
     /// A number in `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.below(n)
     }
 
     /// True with probability `percent` / 100.
@@ -32,9 +24,9 @@ impl Rng {
         self.below(100) < percent
     }
 
-    /// One of `items`.
+    /// One of `items` (not empty).
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+        self.0.pick(items).expect("something to pick from")
     }
 }
 

@@ -318,13 +318,8 @@ mod tests {
 
     /// Random shuttles: a piece of each side steps out and back.
     fn random_cycles(count: usize) -> Vec<(Position, Vec<Move>)> {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::random::SplitMix64::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |n: usize| rng.below(n);
         let mut out = Vec::new();
         let mut pos = Position::startpos();
         while out.len() < count {

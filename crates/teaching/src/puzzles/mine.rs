@@ -19,6 +19,7 @@ use super::theme::{LONGEST_MATE, Theme};
 use std::collections::{HashMap, HashSet};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{Engine, SearchLimits, SearchRequest, SearchResult};
+use xiangqi_rules::random::SplitMix64;
 use xiangqi_rules::{GameStatus, Move, Position};
 
 /// The quick look's least gap between the two best moves that makes a tactic candidate.
@@ -29,31 +30,6 @@ pub const MINING_MATE_BUDGET: u64 = 1_500_000;
 pub const LONGEST_GAME: usize = 200;
 /// Plies of a game not looked at after a puzzle was found in it (the same tactic, a move on).
 pub const AFTER_PUZZLE_GAP: usize = 4;
-
-/// A small, seedable random source (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct Random(u64);
-
-impl Random {
-    /// A source seeded with `seed`.
-    pub fn new(seed: u64) -> Random {
-        Random(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (which must not be 0).
-    pub fn below(&mut self, bound: usize) -> usize {
-        (self.next_u64() % bound as u64) as usize
-    }
-}
 
 /// The key a position is deduplicated by: its board and side to move.
 pub fn position_key(position: &Position) -> String {
@@ -242,18 +218,18 @@ impl Miner {
     pub fn play_game(
         &mut self,
         start: &Position,
-        random: &mut Random,
+        random: &mut SplitMix64,
         found: &mut dyn FnMut(Puzzle),
     ) -> usize {
         self.play.new_game();
         let mut position = start.clone();
         let mut plies = 0;
-        for _ in 0..2 + random.below(5) {
+        for _ in 0..2 + random.below_by_remainder(5) {
             let moves = position.legal_moves();
             if moves.is_empty() {
                 return plies;
             }
-            position.make_move(moves.as_slice()[random.below(moves.len())]);
+            position.make_move(moves.as_slice()[random.below_by_remainder(moves.len())]);
             plies += 1;
         }
         let mut repeats: HashMap<u64, u32> = HashMap::new();
@@ -277,10 +253,10 @@ impl Miner {
             let Some(best) = result.best_move else {
                 break;
             };
-            let roll = random.below(100);
+            let roll = random.below_by_remainder(100);
             let chosen = if roll < 6 {
                 let moves = position.legal_moves();
-                moves.as_slice()[random.below(moves.len())]
+                moves.as_slice()[random.below_by_remainder(moves.len())]
             } else if roll < 18 {
                 result
                     .lines

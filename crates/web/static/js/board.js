@@ -8,6 +8,8 @@ const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 60;
 const MARGIN = 64;
 const FILES = 'abcdefghi';
+/** Boards made so far: each has its own number, for the ids inside its drawing. */
+let boardCount = 0;
 
 function el(name, attrs = {}, parent) {
   const node = document.createElementNS(SVG, name);
@@ -47,6 +49,7 @@ export function pickMove(fen, side, selected, square) {
 /** An SVG board inside `container`; `onPoint(square)` is called when a point is chosen. */
 export class Board {
   constructor(container, onPoint) {
+    this.uid = ++boardCount;
     this.onPoint = onPoint;
     this.flipped = false;
     this.style = 'characters';
@@ -121,7 +124,7 @@ export class Board {
     return this.notation === 'chinese' ? '一二三四五六七八九'[n - 1] : String(n);
   }
 
-  /** Draws everything from `state`: {fen, selected, targets, lastMove, check, markers, highlights, arrow}. */
+  /** Draws everything from `state`: {fen, selected, targets, lastMove, check, markers, highlights, arrows}. */
   render(state) {
     this.state = state;
     this.svg.replaceChildren();
@@ -169,21 +172,33 @@ export class Board {
         point.addEventListener('click', () => this.choose(sq));
       }
     }
-    if (state.arrow) this.drawArrow(state.arrow.from, state.arrow.to);
+    this.drawArrows(state.arrows ?? []);
   }
 
-  drawArrow(from, to) {
+  /**
+   * Draws each arrow `{from, to, kind}`: `kind` is what it shows and how it looks — `hint`
+   * (a suggested or better move), `lesson` (a move a lesson points at) or `refutation` (the
+   * answer to a wrong move). Each line carries its move as `data-move` (e.g. `h2e2`).
+   */
+  drawArrows(arrows) {
+    const drawn = arrows.filter(({ from, to }) => from && to && from !== to);
+    if (!drawn.length) return;
     const defs = el('defs', {}, this.svg);
-    const marker = el('marker', { id: 'arrowhead', markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto' }, defs);
-    el('path', { d: 'M0 0 L4 2 L0 4 Z', class: 'arrow-head' }, marker);
-    const [x1, y1] = this.xy(from);
-    const [x2, y2] = this.xy(to);
-    const len = Math.hypot(x2 - x1, y2 - y1);
-    const k = (len - 22) / len;
-    el('line', {
-      x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: 'hint-arrow', 'marker-end': 'url(#arrowhead)',
-      'data-hint': `${from}${to}`,
-    }, this.svg);
+    for (const kind of new Set(drawn.map((a) => a.kind))) {
+      const marker = el('marker', {
+        id: `arrow-head-${kind}-${this.uid}`, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto',
+      }, defs);
+      el('path', { d: 'M0 0 L4 2 L0 4 Z', class: `arrow-head ${kind}` }, marker);
+    }
+    for (const { from, to, kind } of drawn) {
+      const [x1, y1] = this.xy(from);
+      const [x2, y2] = this.xy(to);
+      const k = (Math.hypot(x2 - x1, y2 - y1) - 22) / Math.hypot(x2 - x1, y2 - y1);
+      el('line', {
+        x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: `arrow ${kind}`,
+        'marker-end': `url(#arrow-head-${kind}-${this.uid})`, 'data-move': `${from}${to}`,
+      }, this.svg);
+    }
   }
 
   choose(square) {

@@ -18,7 +18,6 @@ import { read, write } from './settings.js';
 const PROGRESS_KEYS = { rules: 'xiangqi.course', patterns: 'xiangqi.course.patterns' };
 const COURSES = Object.keys(PROGRESS_KEYS);
 const WELCOME_KEY = 'xiangqi.welcome';
-const SVG = 'http://www.w3.org/2000/svg';
 /** How long a found move of an `all` exercise stays on the board before it resets, in ms. */
 const SHOW_FOUND_MS = 700;
 /** The pause before the app plays a scripted reply, in ms. */
@@ -81,38 +80,12 @@ function normalAnswer(text) {
   return text.normalize('NFKC').replace(/\s+/g, '').toUpperCase();
 }
 
+/** A lesson's arrows (`[from, to]` pairs) as the board draws them. */
+const lessonArrows = (pairs) => (pairs ?? []).map(([from, to]) => ({ from, to, kind: 'lesson' }));
+
 /** A button for one of the course's actions. */
 const button = (action, text, extra) => actionButton('course', action, text, extra);
 
-/** Draws each arrow `[from, to]` of a lesson on `board`. */
-function drawArrows(board, arrows) {
-  if (!arrows?.length) return;
-  const svg = board.svg;
-  const defs = document.createElementNS(SVG, 'defs');
-  const marker = document.createElementNS(SVG, 'marker');
-  const id = `lesson-arrowhead-${board.uid}`;
-  for (const [k, v] of Object.entries({ id, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto' })) marker.setAttribute(k, v);
-  const head = document.createElementNS(SVG, 'path');
-  head.setAttribute('d', 'M0 0 L4 2 L0 4 Z');
-  head.setAttribute('class', 'lesson-arrow-head');
-  marker.append(head);
-  defs.append(marker);
-  svg.append(defs);
-  for (const [from, to] of arrows) {
-    const [x1, y1] = board.xy(from);
-    const [x2, y2] = board.xy(to);
-    const len = Math.hypot(x2 - x1, y2 - y1);
-    if (!len) continue;
-    const k = (len - 20) / len;
-    const line = document.createElementNS(SVG, 'line');
-    for (const [a, v] of Object.entries({
-      x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: 'lesson-arrow', 'marker-end': `url(#${id})`, 'data-arrow': `${from}${to}`,
-    })) line.setAttribute(a, v);
-    svg.append(line);
-  }
-}
-
-let boards = 0;
 
 /**
  * The course inside `root`. `settings` is the app's settings object (read for the piece
@@ -132,8 +105,7 @@ export class Course {
     this.view = 'map';
     this.boardBox = element('div', { class: 'lesson-board', 'data-i18n-label': 'board' });
     this.board = new Board(this.boardBox, (square) => this.onPoint(square));
-    this.board.uid = ++boards;
-    keepNames(this.board, drawArrows);
+    keepNames(this.board);
     nameOnLongPress(this.board.svg);
     root.addEventListener('click', (e) => {
       const target = e.target.closest('[data-course]');
@@ -504,7 +476,7 @@ export class Course {
     if (this.view !== 'lesson') return;
     if (this.state === 'page') {
       const page = this.lesson.pages[this.page];
-      this.board.render({ fen: page.fen, highlights: page.highlights ?? [], arrows: page.arrows ?? [] });
+      this.board.render({ fen: page.fen, highlights: page.highlights ?? [], arrows: lessonArrows(page.arrows) });
     } else if (this.state === 'finished') {
       this.board.render({ fen: this.fen ?? this.lesson.pages[0]?.fen ?? '9/9/9/9/9/9/9/9/9/9 w', lastMove: this.lastMove, check: this.check });
     } else {
@@ -517,7 +489,7 @@ export class Course {
         lastMove: this.lastMove,
         check: this.check,
         highlights: [...(atStart ? ex.highlights ?? [] : []), ...this.marks],
-        arrows: [...(atStart ? ex.arrows ?? [] : []), ...shownMove],
+        arrows: lessonArrows([...(atStart ? ex.arrows ?? [] : []), ...shownMove]),
       });
     }
   }

@@ -31,15 +31,11 @@ export function namePieces(svg) {
   }
 }
 
-/**
- * Makes `board` (a board.js Board) name its pieces after every drawing, and draw the arrows
- * of `state.arrows` (each `[from, to]`) with `drawArrows(board, arrows)` when given.
- */
-export function keepNames(board, drawArrows = null) {
+/** Makes `board` (a board.js Board) name its pieces after every drawing. */
+export function keepNames(board) {
   const render = board.render.bind(board);
   board.render = (state) => {
     render(state);
-    if (drawArrows) drawArrows(board, state.arrows);
     namePieces(board.svg);
   };
 }
@@ -104,9 +100,9 @@ function piece(svg, letter, style, extra = '') {
   return p;
 }
 
-function arrow(svg, cls) {
-  el('line', { x1: -26, y1: 22, x2: 14, y2: -18, class: cls }, svg);
-  el('path', { d: 'M28 -32 L4 -22 L18 -8 Z', class: cls === 'hint-arrow' ? 'arrow-head' : 'lesson-arrow-head' }, svg);
+function arrow(svg, kind) {
+  el('line', { x1: -26, y1: 22, x2: 14, y2: -18, class: `arrow ${kind}` }, svg);
+  el('path', { d: 'M28 -32 L4 -22 L18 -8 Z', class: `arrow-head ${kind}` }, svg);
 }
 
 /** Every mark the board draws: its legend key and its drawing. */
@@ -119,9 +115,9 @@ function marks(style) {
     ['legend.check', (s) => piece(s, 'k', style, 'in-check')],
     ['legend.marker', (s) => { piece(s, 'n', style); el('circle', { r: 29, class: 'capture-marker' }, s); }],
     ['legend.unprotected', (s) => { piece(s, 'r', style); el('circle', { r: 29, class: 'capture-marker unprotected' }, s); }],
-    ['legend.hint', (s) => arrow(s, 'hint-arrow')],
+    ['legend.hint', (s) => arrow(s, 'hint')],
     ['legend.explain', (s) => el('circle', { r: 30, class: 'explain still' }, s)],
-    ['legend.lessonArrow', (s) => arrow(s, 'lesson-arrow')],
+    ['legend.lessonArrow', (s) => arrow(s, 'lesson')],
   ];
 }
 

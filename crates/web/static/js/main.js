@@ -62,6 +62,8 @@ let game = null;
 let selected = null;
 let highlights = [];
 let arrow = null;
+/** The hint (or the review's better move) `{from, to}` as the board draws it. */
+const hintArrows = (move) => (move ? [{ ...move, kind: 'hint' }] : []);
 let thinking = false;
 let editing = false;
 let message = '';
@@ -202,7 +204,7 @@ function render() {
       lastMove: viewPly === 0 ? null : game.moves[viewPly - 1],
       markers: [],
       highlights: [],
-      arrow: review.arrow(viewPly),
+      arrows: hintArrows(review.arrow(viewPly)),
     });
     renderMoves();
     review.show(viewPly);
@@ -216,7 +218,7 @@ function render() {
     check: game.check,
     markers: settings.markers ? game.markers : [],
     highlights,
-    arrow: arrow ?? review.arrow(game.moves.length),
+    arrows: hintArrows(arrow ?? review.arrow(game.moves.length)),
   });
   renderMoves();
   review.show(game.moves.length);
@@ -605,6 +607,7 @@ async function openRow(row, reviewed) {
 
 /** Once the game opened from My games changes on the board, the address is Play's again. */
 function followOpenedRow() {
+  if (openedRow && router.current?.id !== openedRow.row) openedRow = null;
   if (openedRow && (game?.id !== openedRow.id || game.version !== openedRow.version)) {
     openedRow = null;
     router.note('play');
@@ -614,7 +617,7 @@ function followOpenedRow() {
 /** Shows view `name` (`game`, `course` …) for route `route`: the welcome goes once another view is chosen. */
 function enter(name, route) {
   if (route !== 'play') dismissWelcome();
-  if (!['games', 'review'].includes(route)) openedRow = null;
+  openedRow = null;
   showView(name);
 }
 

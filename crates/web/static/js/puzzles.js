@@ -14,7 +14,6 @@ import { explainErrorIn, refusedMove } from './reasons.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
-const SVG = 'http://www.w3.org/2000/svg';
 /** The pause before the automatic reply is played, in ms. */
 const REPLY_DELAY_MS = 450;
 /** Puzzles remembered as seen, so that the next one is another. */
@@ -70,36 +69,6 @@ const explain = (error) => explainErrorIn('puzzleError', error);
 /** A button for one of this view's actions. */
 const button = (action, text, extra) => actionButton('puzzle', action, text, extra);
 
-function svgElement(name, attrs, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  parent.append(node);
-  return node;
-}
-
-/** Draws each arrow `{from, to, kind}` of a puzzle board (`kind`: `hint` or `refutation`). */
-function drawArrows(board, arrows) {
-  if (!arrows?.length) return;
-  const defs = svgElement('defs', {}, board.svg);
-  for (const kind of ['hint', 'refutation']) {
-    const marker = svgElement('marker', {
-      id: `puzzle-head-${kind}`, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto',
-    }, defs);
-    svgElement('path', { d: 'M0 0 L4 2 L0 4 Z', class: `puzzle-arrow-head ${kind}` }, marker);
-  }
-  for (const { from, to, kind } of arrows) {
-    const [x1, y1] = board.xy(from);
-    const [x2, y2] = board.xy(to);
-    const len = Math.hypot(x2 - x1, y2 - y1);
-    if (!len) continue;
-    const k = (len - 22) / len;
-    svgElement('line', {
-      x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k,
-      class: `puzzle-arrow ${kind}`, 'marker-end': `url(#puzzle-head-${kind})`, [`data-${kind}`]: `${from}${to}`,
-    }, board.svg);
-  }
-}
-
 /**
  * The puzzle trainer inside `root`; `settings` is the app's settings object (symbols,
  * notation); `onShown(id)` hears which puzzle is shown, for the address bar.
@@ -115,7 +84,7 @@ export class Puzzles {
     this.state = 'loading';
     this.boardBox = element('div', { class: 'puzzle-board' });
     this.board = new Board(this.boardBox, (square) => this.onPoint(square));
-    keepNames(this.board, drawArrows);
+    keepNames(this.board);
     nameOnLongPress(this.board.svg);
     root.addEventListener('click', (e) => {
       const target = e.target.closest('[data-puzzle]');

@@ -70,20 +70,29 @@ impl CardState {
     pub fn is_learnt(&self) -> bool {
         self.level >= LEARNT_BOX
     }
+
+    /// Its place in the order cards are preferred in at `now_ms`, lowest first: the due ones
+    /// (the most overdue first), then the new ones, then the others by when they come due.
+    pub fn preference(&self, now_ms: i64) -> u64 {
+        const NEW: u64 = 1 << 62;
+        let due = self.due_ms.max(0) as u64;
+        if self.is_due(now_ms) {
+            due
+        } else if self.is_new() {
+            NEW
+        } else {
+            NEW + due
+        }
+    }
 }
 
 /// Which of `cards` to play next at `now_ms`: the most overdue of the due ones; else the
-/// first new one (in the given order); else the one due soonest. `None` when there is none.
+/// first new one (in the given order); else the one due soonest (see
+/// [`CardState::preference`]). `None` when there is none.
 pub fn next_card<K>(cards: &[(K, CardState)], now_ms: i64) -> Option<&K> {
-    let most_overdue = cards
+    cards
         .iter()
-        .filter(|(_, c)| c.is_due(now_ms))
-        .min_by_key(|(_, c)| c.due_ms);
-    let first_new = || cards.iter().find(|(_, c)| c.is_new());
-    let soonest = || cards.iter().min_by_key(|(_, c)| c.due_ms);
-    most_overdue
-        .or_else(first_new)
-        .or_else(soonest)
+        .min_by_key(|(_, c)| c.preference(now_ms))
         .map(|(k, _)| k)
 }
 

@@ -1,0 +1,38 @@
+// The browser tests' one set-up: the app's address, a browser with the app open for a test
+// file (started before its tests, closed after them), and the steps every test takes: open a
+// view from the sections bar, click a point of a board.
+
+import { before, after } from 'node:test';
+import { openApp } from './browser.js';
+
+/** The app the tests run against: the server `e2e/run` started. */
+export const APP_URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+
+/**
+ * A browser with the app open and ready for the tests of this file: answers the page (a
+ * stand-in that reaches the real page once the tests run). `prepare(page)` runs once it is
+ * open; `options` go to the browser (e.g. `{locale}`).
+ */
+export function useApp(prepare = null, options = {}) {
+  const opened = {};
+  before(async () => {
+    Object.assign(opened, await openApp(APP_URL, options));
+    await prepare?.(opened.page);
+  });
+  after(async () => {
+    await opened.context?.close();
+  });
+  return new Proxy({}, {
+    get(_, name) {
+      if (!opened.page) throw new Error(`the page is not open yet (asked for ${String(name)})`);
+      const value = opened.page[name];
+      return typeof value === 'function' ? value.bind(opened.page) : value;
+    },
+  });
+}
+
+/** Opens section `name` (`play`, `learn`, `puzzles`, `openings`, `games`) from the bar. */
+export const openView = (page, name) => page.click(`[data-nav="${name}"]`);
+
+/** Clicks point `square` (ICCS, e.g. `h2`) of the board inside `scope` (the game's by default). */
+export const clickPoint = (page, square, scope = '#board') => page.click(`${scope} [data-square="${square}"]`);
