@@ -31,11 +31,12 @@ use std::time::Duration;
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{SearchLimits, SearchRequest};
 use xiangqi_rules::notation::Notation;
-use xiangqi_rules::random::SplitMix64;
-use xiangqi_rules::{GameStatus, Move, Position};
+use xiangqi_rules::{Move, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
-use xiangqi_teaching::puzzles::{Puzzle, Theme, shipped};
-use xiangqi_teaching::review::{Consequence, Refutation};
+use xiangqi_teaching::puzzles::{
+    Failure, Filter, Judgement, NotSolversTurn, Puzzle, Theme, choose_next, shipped,
+};
+use xiangqi_teaching::review::Refutation;
 use xiangqi_teaching::{CourseId, Lang, lessons};
 
 /// How deep the refutation of a wrong move is searched: enough for the mates and the
@@ -43,8 +44,6 @@ use xiangqi_teaching::{CourseId, Lang, lessons};
 pub const REFUTATION_DEPTH: i32 = 10;
 /// The longest a refutation search may take.
 pub const REFUTATION_TIME: Duration = Duration::from_millis(700);
-/// The next puzzle is drawn from this many puzzles nearest to the asked rating.
-pub const NEAREST: usize = 12;
 /// Most recent ids a request may name.
 pub const MAX_RECENT: usize = 200;
 
@@ -89,15 +88,6 @@ fn catalog() -> Result<&'static Catalog, ApiError> {
                 format!("the shipped puzzles cannot be read: {e}"),
             )
         })
-}
-
-/// The position after the first `ply` moves of `p`'s solution.
-fn position_at(p: &Puzzle, ply: usize) -> Position {
-    let mut pos = p.position.clone();
-    for &m in &p.moves[..ply.min(p.moves.len())] {
-        pos.make_move(m);
-    }
-    pos
 }
 
 fn no_puzzle(id: &str) -> ApiError {
@@ -277,18 +267,16 @@ fn matching<'a>(catalog: &'a Catalog, q: &NextQuery) -> Result<Vec<&'a Puzzle>, 
                 })?,
         ),
     };
-    let pattern = q
-        .pattern
-        .as_deref()
-        .filter(|p| !p.is_empty())
-        .map(|p| Theme::Pattern(p.to_string()));
-    let (min, max) = (q.min.unwrap_or(0), q.max.unwrap_or(u32::MAX));
+    let filter = Filter {
+        theme,
+        pattern: q.pattern.clone().filter(|p| !p.is_empty()),
+        min: q.min,
+        max: q.max,
+    };
     Ok(catalog
         .puzzles
         .iter()
-        .filter(|p| theme.as_ref().is_none_or(|t| p.has_theme(t)))
-        .filter(|p| pattern.as_ref().is_none_or(|t| p.has_theme(t)))
-        .filter(|p| (min..=max).contains(&p.rating))
+        .filter(|p| filter.matches(p))
         .collect())
 }
 
@@ -297,17 +285,6 @@ fn fresh_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
-}
-
-/// One of the [`NEAREST`] puzzles of `candidates` to `rating`, chosen by `seed`.
-fn choose(mut candidates: Vec<&Puzzle>, rating: f64, seed: u64) -> Option<&Puzzle> {
-    candidates.sort_by(|a, b| {
-        let da = (f64::from(a.rating) - rating).abs();
-        let db = (f64::from(b.rating) - rating).abs();
-        da.total_cmp(&db).then_with(|| a.id.cmp(&b.id))
-    });
-    candidates.truncate(NEAREST);
-    SplitMix64::new(seed).pick(&candidates).copied()
 }
 
 /// `GET /api/puzzles/next`: a puzzle near `rating` that matches the filters; one of the
@@ -332,24 +309,8 @@ pub async fn next(
         .filter(|id| !id.is_empty())
         .take(MAX_RECENT)
         .collect();
-    let fresh: Vec<&Puzzle> = all
-        .iter()
-        .copied()
-        .filter(|e| !recent.contains(&e.id.as_str()))
-        .collect();
-    // Every match seen lately: any but the very last one, rather than nothing.
-    let pool = if !fresh.is_empty() {
-        fresh
-    } else {
-        let last = recent.last().copied();
-        let others: Vec<&Puzzle> = all
-            .iter()
-            .copied()
-            .filter(|e| Some(e.id.as_str()) != last)
-            .collect();
-        if others.is_empty() { all } else { others }
-    };
-    let chosen = choose(pool, rating, q.seed.unwrap_or_else(fresh_seed)).ok_or_else(|| {
+    let seed = q.seed.unwrap_or_else(fresh_seed);
+    let chosen = choose_next(&all, &recent, rating, seed).ok_or_else(|| {
         let mut err = ApiError::new(
             StatusCode::NOT_FOUND,
             "no-puzzles",
@@ -370,20 +331,19 @@ pub async fn puzzle(Path(id): Path<String>) -> Result<Json<PuzzleView>, ApiError
 
 /// The step a request names: `ply` moves of the solution played, the solver to move.
 fn solver_step(e: &Puzzle, ply: usize) -> Result<Position, ApiError> {
-    if !ply.is_multiple_of(2) || ply >= e.moves.len() {
-        let mut err = ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad-ply",
-            format!(
-                "after {ply} moves it is not the solver's turn in puzzle {} ({} moves)",
-                e.id,
-                e.moves.len()
-            ),
-        );
-        err.params = serde_json::json!({ "ply": ply, "plies": e.moves.len() });
-        return Err(err);
-    }
-    Ok(position_at(e, ply))
+    e.solver_position(ply)
+        .map_err(|NotSolversTurn { ply, plies }| {
+            let mut err = ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad-ply",
+                format!(
+                    "after {ply} moves it is not the solver's turn in puzzle {} ({plies} moves)",
+                    e.id
+                ),
+            );
+            err.params = serde_json::json!({ "ply": ply, "plies": plies });
+            err
+        })
 }
 
 /// The body of `POST /api/puzzles/{id}/move`.
@@ -435,14 +395,6 @@ pub struct MoveAnswer {
     pub refutation: Option<WrongView>,
 }
 
-/// Whether `m` in `pos` ends the game at once with the solver winning.
-fn wins_at_once(pos: &Position, m: Move) -> bool {
-    matches!(
-        pos.after(m).status(),
-        GameStatus::Checkmate { .. } | GameStatus::Stalemate { .. }
-    )
-}
-
 /// `POST /api/puzzles/{id}/move`: checks the learner's move after `ply` moves.
 pub async fn play(
     State(pool): State<SearchPool>,
@@ -454,20 +406,13 @@ pub async fn play(
     let pos = solver_step(e, req.ply)?;
     let m = read_legal_move(&pos, &req.r#move)?;
     let played = MoveView::new(&pos, m);
-    if m == e.moves[req.ply] || wins_at_once(&pos, m) {
+    if let Judgement::Right { reply, solved, ply } = e.judge(req.ply, m) {
         let after = pos.after(m);
-        let deviated = m != e.moves[req.ply];
-        let reply = e
-            .moves
-            .get(req.ply + 1)
-            .filter(|_| !deviated)
-            .map(|&r| MoveView::new(&after, r));
-        let ply = req.ply + 1 + usize::from(reply.is_some());
         return Ok(Json(MoveAnswer {
             correct: true,
             played,
-            solved: deviated || ply >= e.moves.len(),
-            reply,
+            solved,
+            reply: reply.map(|r| MoveView::new(&after, r)),
             ply,
             refutation: None,
         }));
@@ -533,17 +478,17 @@ fn wrong_view(
     let found = Refutation::find(pos, wrong, score, line)?;
     let reply = MoveView::new(&after, found.reply);
     let side = side_code(after.side_to_move());
-    let (kind, moves, piece, square) = match found.consequence {
-        Consequence::Mate { moves } => ("mate", Some(moves), None, None),
-        Consequence::Material { piece, square, .. } => (
+    let (kind, moves, piece, square) = match e.failure(&found) {
+        Failure::Mate { moves } => ("mate", Some(moves), None, None),
+        Failure::Material { piece, square } => (
             "material",
             None,
             Some(piece.fen_char()),
             Some(square.to_string()),
         ),
-        _ if e.mate_length().is_some() => ("no-mate", None, None, None),
-        _ if e.has_theme(&Theme::Defence) => ("positional", None, None, None),
-        _ => ("no-win", None, None, None),
+        Failure::NoMate => ("no-mate", None, None, None),
+        Failure::Positional => ("positional", None, None, None),
+        Failure::NoWin => ("no-win", None, None, None),
     };
     let text = match kind {
         "no-mate" => format!("after {} there is no mate", reply.iccs),
@@ -669,18 +614,6 @@ mod tests {
             moves: vec!["h2e2".parse().unwrap()],
             themes: themes.iter().map(|t| t.parse().unwrap()).collect(),
             rating,
-        }
-    }
-
-    #[test]
-    fn the_choice_is_among_the_nearest() {
-        let entries: Vec<Puzzle> = (0..40)
-            .map(|i| entry(&format!("p{i}"), 600 + 50 * i, &["mateIn1"]))
-            .collect();
-        for seed in 0..50 {
-            let chosen = choose(entries.iter().collect(), 1500.0, seed).unwrap();
-            // The twelve nearest to 1500 lie within 300 points of it.
-            assert!(chosen.rating.abs_diff(1500) <= 300, "{}", chosen.rating);
         }
     }
 

@@ -8,6 +8,8 @@
 //! - [`motifs`]: fork, pin, discovered attack and capturing the defender, read from a line;
 //! - [`rating`]: difficulty from how deep the engine must look and how many tries fail;
 //! - [`verify`]: re-running a puzzle's proofs;
+//! - [`solving`]: a trainer's steps: judging a solver's move, why a wrong one fails, the next
+//!   puzzle for a learner;
 //! - [`mine`]: finding puzzles in self-play and recorded games.
 //!
 //! The shipped set is `crates/teaching/puzzles/puzzles.tsv`, embedded in the binary and made
@@ -19,6 +21,7 @@ pub mod motifs;
 pub mod proof;
 pub mod puzzle;
 pub mod rating;
+pub mod solving;
 pub mod tactic;
 pub mod theme;
 pub mod verify;
@@ -26,6 +29,7 @@ pub mod verify;
 pub use line::{Field, LineError, parse_line, parse_puzzles, parse_puzzles_lenient};
 pub use proof::{MateProof, MateProofError, MateProver, prove_mate};
 pub use puzzle::Puzzle;
+pub use solving::{Failure, Filter, Judgement, NotSolversTurn, choose_near, choose_next};
 pub use theme::{Theme, UnknownTheme};
 pub use verify::{Verifier, VerifyError};
 
