@@ -142,11 +142,7 @@ impl Filter {
 
 /// The next puzzle for a learner rated `rating`: one of the [`NEAREST`] of `candidates` to the
 /// rating (ties by id), drawn by `seed`; `None` when there are none.
-pub fn choose_near(
-    mut candidates: Vec<&Puzzle>,
-    rating: f64,
-    seed: u64,
-) -> Option<&Puzzle> {
+pub fn choose_near(mut candidates: Vec<&Puzzle>, rating: f64, seed: u64) -> Option<&Puzzle> {
     candidates.sort_by(|a, b| {
         let da = (f64::from(a.rating) - rating).abs();
         let db = (f64::from(b.rating) - rating).abs();
