@@ -162,6 +162,7 @@ test('analysis deepens and follows pieces moved freely', async () => {
   // Both sides move by hand; the engine does not answer in analysis mode.
   await click('h2');
   await click('e2');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
   await click('h9');
   await click('g7');
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
@@ -182,6 +183,7 @@ test('a game is saved as PGN and opened again', async () => {
   await newGame();
   await click('h2');
   await click('e2');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
   await click('h9');
   await click('g7');
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);

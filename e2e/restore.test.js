@@ -49,6 +49,8 @@ test('moves played before a restart stay, and play goes on without a word', asyn
   await choose('mode', 'two');
   await click('h2');
   await click('e2');
+  // Black's piece answers to a click once Red's move is on the board.
+  await waitMoves(1);
   await click('h9');
   await click('g7');
   await waitMoves(2);
