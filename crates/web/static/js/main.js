@@ -351,7 +351,6 @@ async function openArchived({ game: view, archived }) {
   clock = new Clock(settings.clock);
   highlights = [];
   say('');
-  openedRow = null;
   showView('game');
   await show(view);
   if (archived.review) {
@@ -643,8 +642,8 @@ const router = new Router({
   },
   review: { show: (row) => { enter('game', 'review'); return row ? openRow(row, true) : render(); } },
 }, 'play', (name) => {
+  const section = { trainer: 'openings', patterns: 'learn', review: 'games' }[name] ?? name;
   for (const link of document.querySelectorAll('[data-nav]')) {
-    const section = { trainer: 'openings', patterns: 'learn', review: 'games' }[name] ?? name;
     if (link.dataset.nav === section) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
@@ -658,7 +657,6 @@ const actions = {
   },
   play() {
     dismissWelcome();
-    $('welcome').hidden = true;
     router.go('play');
   },
   legend() {

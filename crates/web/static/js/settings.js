@@ -1,5 +1,7 @@
 // Settings and the unfinished game, kept in localStorage so that they survive a reload.
 
+import { LANGUAGES } from './i18n.js';
+
 const SETTINGS_KEY = 'xiangqi.settings';
 const GAME_KEY = 'xiangqi.game';
 
@@ -29,9 +31,6 @@ export function write(key, value) {
   }
 }
 
-/** The interface languages. */
-const LANGUAGES = ['en', 'ru', 'zh'];
-
 /**
  * The interface language the browser asks for (`navigator.languages`, in its order of
  * preference: `ru-RU` gives Russian, `zh-CN` or `zh-TW` Chinese); English when it asks for
@@ -40,7 +39,7 @@ const LANGUAGES = ['en', 'ru', 'zh'];
 export function browserLanguage(tags = globalThis.navigator?.languages ?? []) {
   for (const tag of tags) {
     const language = String(tag).toLowerCase().split('-')[0];
-    if (LANGUAGES.includes(language)) return language;
+    if (Object.hasOwn(LANGUAGES, language)) return language;
   }
   return 'en';
 }
