@@ -50,6 +50,18 @@ pub enum ArchiveError {
 }
 
 impl ArchiveError {
+    /// Every value [`ArchiveError::code`] can return, for checking that each language words
+    /// them all.
+    pub const CODES: [&'static str; 7] = [
+        "archive-folder",
+        "archive-open",
+        "archive-corrupt",
+        "archive-newer",
+        "archive-record",
+        "archive-deleted",
+        "archive-database",
+    ];
+
     /// A stable code for the case: `archive-folder`, `archive-open`, `archive-corrupt`,
     /// `archive-newer`, `archive-record`, `archive-deleted` or `archive-database`.
     pub fn code(&self) -> &'static str {

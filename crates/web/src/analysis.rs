@@ -3,7 +3,7 @@
 //! changes, the time is up or the page stops listening (`GET …/analysis`).
 
 use crate::api::{body, read_query, request_for, run_search, with_game};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::limits::{self, ANALYSIS_MS_MAX};
 use crate::search_pool::{Lease, SearchKind, SearchPool, SearchStop};
 use crate::session::Sessions;
@@ -12,7 +12,6 @@ use crate::view::ScoreView;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
@@ -104,11 +103,7 @@ struct Prepared {
 fn prepare(sessions: &Sessions, id: &str, time: Duration) -> Result<Prepared, ApiError> {
     with_game(sessions, id, |s| {
         if s.game.outcome().is_some() {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "game-over",
-                "the game is over",
-            ));
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
         let limits = SearchLimits {
             movetime: Some(time),

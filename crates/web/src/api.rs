@@ -2,7 +2,7 @@
 //! FEN checks and the playing levels.
 
 use crate::archive_store::ArchiveLink;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::limits;
 use crate::opening_choice;
 use crate::safety::{HangingPiece, hanging_piece};
@@ -36,8 +36,7 @@ pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiE
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             let max = crate::server::MAX_BODY;
             let mut err = ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too-large",
+                ErrorCode::TooLarge,
                 format!("the request body is larger than {} KiB", max / 1024),
             );
             err.params = serde_json::json!({ "max_bytes": max });
@@ -71,7 +70,7 @@ pub(crate) fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
 /// the text as its blank, when it is no move.
 pub(crate) fn read_move(text: &str) -> Result<Move, ApiError> {
     text.trim().parse().map_err(|e: ParseMoveError| {
-        let mut err = ApiError::new(StatusCode::BAD_REQUEST, "bad-move-text", e.to_string());
+        let mut err = ApiError::new(ErrorCode::BadMoveText, e.to_string());
         err.params = serde_json::json!({ "text": text });
         err
     })
@@ -237,14 +236,13 @@ pub enum MoveAnswer {
 
 fn game_over(o: &xiangqi_rules::Outcome) -> ApiError {
     ApiError::new(
-        StatusCode::CONFLICT,
-        "game-over",
+        ErrorCode::GameOver,
         format!("the game is over: {}", o.reason),
     )
 }
 
 /// `POST /api/games/{id}/move`: plays a move, or explains why it is illegal (422). With
-/// `ply`, from an earlier position of the line being played, as `choice` says (422
+/// `ply`, from an earlier position of the line being played, as `choice` says (400
 /// `bad-ply` for a position the line has not reached, `choice-needed` without a choice);
 /// with `check_hanging`, a move that leaves a piece hanging is answered, not played.
 pub async fn play_move(
@@ -301,8 +299,7 @@ pub async fn play_move(
 /// moves after it or starts a variation.
 fn choice_needed(ply: usize) -> ApiError {
     let mut err = ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "choice-needed",
+        ErrorCode::ChoiceNeeded,
         format!(
             "the move is played from the position after move {ply}: say whether it replaces \
              the moves after it (`replace`) or starts a variation (`variation`)"
@@ -489,8 +486,7 @@ pub(crate) async fn run_search<R: Send + 'static>(
 
 fn changed_meanwhile() -> ApiError {
     ApiError::new(
-        StatusCode::CONFLICT,
-        "game-changed",
+        ErrorCode::GameChanged,
         "the game changed while the engine was thinking",
     )
 }
@@ -521,8 +517,7 @@ pub async fn engine_move(
     let (request, version, stop, book) = with_game(&sessions, &id, |s| {
         if let Some(o) = s.game.outcome() {
             return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "game-over",
+                ErrorCode::GameOver,
                 format!("the game is over: {}", o.reason),
             ));
         }
@@ -562,17 +557,12 @@ pub async fn engine_move(
         if s.version != version {
             return Err(changed_meanwhile());
         }
-        let m = result.ok_or_else(|| {
-            ApiError::new(
-                StatusCode::CONFLICT,
-                "no-move",
-                "the engine has no legal move",
-            )
-        })?;
+        let m = result
+            .ok_or_else(|| ApiError::new(ErrorCode::NoMove, "the engine has no legal move"))?;
         let reply = MoveView::new(s.game.position(), m);
         s.game
             .play(m)
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.code(), e.message()))?;
+            .map_err(|e| crate::error::internal_play(&e))?;
         s.redo.clear();
         s.follow_game();
         s.changed();
@@ -614,11 +604,7 @@ pub async fn hint(
 ) -> ApiResult<Hint> {
     let (stop, pos, history, moves) = with_game(&sessions, &id, |s| {
         if s.game.outcome().is_some() {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "game-over",
-                "the game is over",
-            ));
+            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
         }
         let req = request_for(s, SearchLimits::default());
         Ok((
@@ -635,7 +621,7 @@ pub async fn hint(
     .await?;
     let m = result
         .best_move
-        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "no-move", "there is no legal move"))?;
+        .ok_or_else(|| ApiError::new(ErrorCode::NoMove, "there is no legal move"))?;
     let after = pos.after(m);
     // The most valuable piece the moved piece then attacks, as the review explains mistakes.
     let threat = xiangqi_teaching::review::threat_of(&after, m).map(|t| Threat {

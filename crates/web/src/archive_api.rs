@@ -10,8 +10,10 @@ use crate::api::{body, game_from_moves, read_query, start_linked_session, with_g
 use crate::archive_store::{
     ArchiveLink, ArchiveService, Notice, Players, archive_failed, unavailable_error,
 };
-use crate::error::ApiError;
-use crate::records_api::{Said, file_body};
+use crate::error::{ApiError, ErrorCode};
+use crate::records_api::{
+    RecordFault, Said, add_params, bad_record, extension, file_body, record_error,
+};
 use crate::session::Sessions;
 use crate::state::AppState;
 use crate::view::GameView;
@@ -24,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, PreparedImport, StoredGame};
-use xiangqi_records::{ErrorKind, MoveError, Place, RecordError, RecordFormat};
+use xiangqi_records::{RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules};
 
@@ -58,8 +60,7 @@ fn choice<T: Copy>(
 
 fn no_archived_game(id: GameId) -> ApiError {
     let mut err = ApiError::new(
-        StatusCode::NOT_FOUND,
-        "archive-no-game",
+        ErrorCode::ArchiveNoGame,
         format!("there is no game {id} in the archive"),
     );
     err.params = json!({ "id": id });
@@ -369,56 +370,9 @@ pub struct ImportView {
     pub warnings: Vec<Value>,
 }
 
-fn place_params(place: Place) -> Value {
-    match place {
-        Place::Text { line, column } => json!({ "line": line, "column": column }),
-        Place::Byte(offset) => json!({ "byte": offset }),
-    }
-}
-
-fn merge(params: &mut Value, more: Value) {
-    if let (Some(map), Value::Object(more)) = (params.as_object_mut(), more) {
-        map.extend(more);
-    }
-}
-
 /// A game of the file that could not be read, as the import of one game would answer it.
 fn broken_game(format: RecordFormat, error: &RecordError) -> Value {
-    let message = format!("the {format} record cannot be read: {error}");
-    let bad = |what: &str| {
-        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", &message);
-        err.params = json!({ "what": what });
-        err
-    };
-    let mut err = match &error.kind {
-        ErrorKind::IllegalMove { reason, .. } => match reason.as_ref() {
-            MoveError::Illegal(rule) => ApiError::illegal_move(rule, &message),
-            MoveError::Unreadable(_) => bad("unreadable-move"),
-        },
-        ErrorKind::Syntax { .. } => bad("syntax"),
-        ErrorKind::Truncated { .. } => bad("truncated"),
-        ErrorKind::BadPosition(_) => bad("bad-position"),
-        ErrorKind::Encoding => bad("encoding"),
-        ErrorKind::TooDeep => bad("too-deep"),
-    };
-    merge(&mut err.params, place_params(error.place));
-    if let Some(game) = error.game {
-        merge(&mut err.params, json!({ "game": game }));
-    }
-    if let ErrorKind::IllegalMove { number, text, .. } = &error.kind {
-        merge(
-            &mut err.params,
-            json!({ "move": number.to_string(), "text": text }),
-        );
-    }
-    error_value(&err)
-}
-
-fn extension(name: &str) -> Option<&str> {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    base.rsplit_once('.')
-        .map(|(_, ext)| ext)
-        .filter(|e| !e.is_empty())
+    error_value(&record_error(format, error))
 }
 
 /// `POST /api/archive/import?name=…`: adds the games of the record file in the body (PGN,
@@ -432,13 +386,8 @@ pub async fn import(
 ) -> Result<(StatusCode, Json<ImportView>), ApiError> {
     let query = read_query(query)?;
     let bytes = file_body(bytes)?;
-    let bad_file = |what: &str, message: String| {
-        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", message);
-        err.params = json!({ "what": what });
-        err
-    };
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(bad_file("empty-file", "the file is empty".into()));
+        return Err(bad_record(RecordFault::EmptyFile, "the file is empty"));
     }
     let format = RecordFormat::detect(&bytes, query.name.as_deref().and_then(extension));
     // Reading the file and building its rows take time: off the async workers, and off the
@@ -450,20 +399,14 @@ pub async fn import(
         })
     })
     .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "archive-failed",
-            "the file could not be read",
-        )
-    })?;
+    .map_err(|_| ApiError::new(ErrorCode::Internal, "the file could not be read"))?;
     let (games, prepared) = read.map_err(|e| unreadable(&broken_game(format, &e)))?;
     if games == 0 {
-        let mut err = bad_file(
-            "no-game",
+        let mut err = bad_record(
+            RecordFault::NoGame,
             format!("no game found in the file (read as {format})"),
         );
-        merge(&mut err.params, json!({ "format": format.to_string() }));
+        add_params(&mut err, json!({ "format": format.to_string() }));
         return Err(err);
     }
     let prepared = prepared.map_err(|e| archive_failed(&e))?;
@@ -480,7 +423,7 @@ pub async fn import(
             "none of the {games} games of the file could be read; the first: {}",
             err.message
         );
-        merge(&mut err.params, json!({ "games": games, "broken": broken }));
+        add_params(&mut err, json!({ "games": games, "broken": broken }));
         return Err(err);
     }
     Ok((
@@ -506,24 +449,25 @@ pub async fn import(
 /// 422 for a game that cannot be read, from its [`broken_game`] value: its code, message
 /// and blanks.
 fn unreadable(value: &Value) -> ApiError {
-    let mut err = ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        value["code"].as_str().unwrap_or("bad-record"),
-        value["message"].as_str().unwrap_or_default(),
-    );
+    let code = value["code"].as_str().unwrap_or_default();
+    let message = value["message"].as_str().unwrap_or_default();
+    let mut err = ApiError::new(ErrorCode::BadRecord, message);
+    if let Some(rule) = xiangqi_rules::explain::IllegalMove::CODES
+        .iter()
+        .find(|rule| **rule == code)
+    {
+        err = ApiError::new(ErrorCode::IllegalMove, message);
+        err.code = rule;
+    }
     err.params = value["params"].clone();
     err
 }
 
 /// The main line of a stored game's record, played.
 fn replay_stored(stored: &StoredGame) -> Result<Game, ApiError> {
-    let record = stored.record().map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "archive-failed",
-            e.to_string(),
-        )
-    })?;
+    let record = stored
+        .record()
+        .map_err(|e| ApiError::new(ErrorCode::ArchiveFailed, e.to_string()))?;
     record
         .replay(GameRules::default())
         .map_err(|e| ApiError::illegal_move(&e.reason, e.to_string()))
@@ -633,8 +577,7 @@ pub async fn resume(
         (None, Some(stored)) => (replay_stored(stored)?, Vec::new()),
         (None, None) => {
             let mut err = ApiError::new(
-                StatusCode::NOT_FOUND,
-                "archive-no-game",
+                ErrorCode::ArchiveNoGame,
                 format!("there is no game {key} in the archive"),
             );
             err.params = json!({ "key": key });
@@ -752,7 +695,10 @@ pub async fn session(
     let write_error = key.as_deref().and_then(|k| {
         // An archive that broke while the server ran (or never opened) saves nothing; one
         // left off on purpose is not a failure.
-        if let Some(why) = unavailable.as_ref().filter(|why| why.code != "archive-off") {
+        if let Some(why) = unavailable
+            .as_ref()
+            .filter(|why| why.code != crate::archive_store::ARCHIVE_OFF)
+        {
             return Some(write_failed(&why.message));
         }
         let failure = archive.write_failure(k)?;

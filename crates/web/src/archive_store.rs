@@ -32,10 +32,9 @@
 //! page says so, its routes answer 503, play goes on, and nothing is written in its place.
 
 use crate::api::NAMED_LEVELS;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::session::GameSession;
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::Response;
 use serde_json::json;
@@ -198,6 +197,19 @@ struct Snapshot {
     date: String,
 }
 
+/// The reason of an archive the server was started without (no data folder).
+pub const ARCHIVE_OFF: &str = "archive-off";
+/// The reason of an archive whose file was deleted or replaced while the server ran.
+pub const ARCHIVE_GONE: &str = "archive-gone";
+
+/// Every reason an archive can be unavailable or fail, as the page gets it: the archive's
+/// own codes, [`ARCHIVE_OFF`] and [`ARCHIVE_GONE`].
+pub fn archive_reasons() -> impl Iterator<Item = &'static str> {
+    [ARCHIVE_OFF, ARCHIVE_GONE]
+        .into_iter()
+        .chain(xiangqi_archive::ArchiveError::CODES)
+}
+
 /// Why the archive is not there, for the page to word: a code and its blanks.
 #[derive(Clone, Debug)]
 pub struct Unavailable {
@@ -279,7 +291,7 @@ impl ArchiveService {
     /// No archive: the server was started without a data folder.
     pub fn off() -> ArchiveService {
         ArchiveService::unavailable(Unavailable {
-            code: "archive-off",
+            code: ARCHIVE_OFF,
             message: "the server keeps no games: it was started without a data folder".into(),
             path: None,
         })
@@ -574,17 +586,13 @@ pub async fn answer_when_saved(
 /// 503 for a request of an archive that is not there; the blanks carry the reason's code
 /// and the file.
 pub fn unavailable_error(why: &Unavailable) -> ApiError {
-    let mut err = ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "archive-unavailable",
-        why.message.clone(),
-    );
+    let mut err = ApiError::new(ErrorCode::ArchiveUnavailable, why.message.clone());
     err.params = json!({ "reason": why.code, "path": why.path });
     err
 }
 
 fn failed(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "archive-failed", message)
+    ApiError::new(ErrorCode::ArchiveFailed, message)
 }
 
 /// 500 `archive-failed` for `error`; the blanks carry its code as `reason`.
@@ -620,7 +628,7 @@ impl FileWatch {
     /// Why the file can no longer be written to, if it cannot.
     fn check(&self) -> Option<Unavailable> {
         let gone = |what: &str| Unavailable {
-            code: "archive-gone",
+            code: ARCHIVE_GONE,
             message: format!(
                 "the games archive {} was {what} while the server ran; games are no longer \
                  saved (restart the server to open or start the archive again)",

@@ -9,13 +9,149 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+/// Declares [`ErrorCode`]: each code with its wire name and HTTP status, and the list of all.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $name:ident = $code:literal, $status:ident;)*) => {
+        /// Every kind of error the server answers with. Its wire name ([`ErrorCode::code`]) is
+        /// the key the page words it by, in `static/i18n/<language>.json` under `errors`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* $name,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, for checking that each language words them all.
+            pub const ALL: &[ErrorCode] = &[$(ErrorCode::$name,)*];
+
+            /// The wire name, e.g. `"no-game"`.
+            pub const fn code(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$name => $code,)*
+                }
+            }
+
+            /// The HTTP status the code is answered with.
+            pub const fn status(self) -> StatusCode {
+                match self {
+                    $(ErrorCode::$name => StatusCode::$status,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// The request is malformed: its body, query or path cannot be read.
+    BadRequest = "bad-request", BAD_REQUEST;
+    /// A move sent as text is no move (blank `text`).
+    BadMoveText = "bad-move-text", BAD_REQUEST;
+    /// A ply the game, the puzzle or the line has not reached (blanks `ply`, `moves`).
+    BadPly = "bad-ply", BAD_REQUEST;
+    /// The puzzle and the board went out of step: after that ply it is not the solver's turn
+    /// (blanks `ply`, `plies`).
+    PuzzleOutOfStep = "puzzle-out-of-step", BAD_REQUEST;
+    /// A side that is neither `red` nor `black` (blank `side`).
+    BadSide = "bad-side", BAD_REQUEST;
+    /// A puzzle theme there is none of (blank `theme`).
+    BadTheme = "bad-theme", BAD_REQUEST;
+    /// A value past one of the server's limits (blanks `field`, `value`, `max`).
+    OverLimit = "over-limit", BAD_REQUEST;
+    /// The request came for a host this server does not answer to (blank `host`).
+    BadHost = "bad-host", MISDIRECTED_REQUEST;
+    /// A change asked by a page of another site (blank `from`).
+    CrossSite = "cross-site", FORBIDDEN;
+    /// No such address.
+    NotFound = "not-found", NOT_FOUND;
+    /// No game with that id: it was never started or the server dropped it.
+    NoGame = "no-game", NOT_FOUND;
+    /// No puzzle with that id (blank `id`).
+    NoPuzzle = "no-puzzle", NOT_FOUND;
+    /// No puzzle matches the filters.
+    NoPuzzles = "no-puzzles", NOT_FOUND;
+    /// No opening line with that id (blank `line`).
+    NoTrainerLine = "no-trainer-line", NOT_FOUND;
+    /// The opening line has no such branch (blank `branch`).
+    NoTrainerBranch = "no-trainer-branch", NOT_FOUND;
+    /// No game with that number in My games (blank `id`).
+    ArchiveNoGame = "archive-no-game", NOT_FOUND;
+    /// The address does not take that method.
+    MethodNotAllowed = "method-not-allowed", METHOD_NOT_ALLOWED;
+    /// The request took too long to arrive.
+    Timeout = "timeout", REQUEST_TIMEOUT;
+    /// The game is over; no move can be played.
+    GameOver = "game-over", CONFLICT;
+    /// The game changed while the engine thought.
+    GameChanged = "game-changed", CONFLICT;
+    /// The side to move has no legal move.
+    NoMove = "no-move", CONFLICT;
+    /// Openings are explored only from the initial position.
+    OpeningNotFromStart = "opening-not-from-start", CONFLICT;
+    /// Openings are explored in the first moves only (blank `moves`).
+    OpeningTooLate = "opening-too-late", CONFLICT;
+    /// The opening book could not follow the game.
+    OpeningError = "opening-error", CONFLICT;
+    /// The trainer's board and its line went out of step (blank `ply`).
+    TrainerMovesOffLine = "trainer-moves-off-line", CONFLICT;
+    /// In the trainer it is the program's move.
+    TrainerNotYourTurn = "trainer-not-your-turn", CONFLICT;
+    /// The trainer's line is already played to its end.
+    TrainerLineOver = "trainer-line-over", CONFLICT;
+    /// A request or a file larger than the server takes (blank `max_bytes`).
+    TooLarge = "too-large", PAYLOAD_TOO_LARGE;
+    /// A body of a type the address does not take.
+    UnsupportedMediaType = "unsupported-media-type", UNSUPPORTED_MEDIA_TYPE;
+    /// A move that breaks a rule; the wire code is the rule's own (see
+    /// `xiangqi_rules::explain::IllegalMove::CODES`), worded under `reasons`.
+    IllegalMove = "illegal-move", UNPROCESSABLE_ENTITY;
+    /// A FEN the rules refuse; blank `reason` is the FEN fault's code.
+    BadFen = "bad-fen", UNPROCESSABLE_ENTITY;
+    /// A game file that cannot be read; blank `what` says why.
+    BadRecord = "bad-record", UNPROCESSABLE_ENTITY;
+    /// A move from an earlier position must say whether it starts a variation (blank `ply`).
+    ChoiceNeeded = "choice-needed", UNPROCESSABLE_ENTITY;
+    /// The game has no such line.
+    NoLine = "no-line", UNPROCESSABLE_ENTITY;
+    /// The main line cannot be deleted.
+    MainLine = "main-line", UNPROCESSABLE_ENTITY;
+    /// A saved puzzle rating that cannot be one (blank `field`).
+    BadRatingState = "bad-rating-state", UNPROCESSABLE_ENTITY;
+    /// The request was understood but cannot be done.
+    Unprocessable = "unprocessable", UNPROCESSABLE_ENTITY;
+    /// The request's headers are too large.
+    HeadersTooLarge = "headers-too-large", REQUEST_HEADER_FIELDS_TOO_LARGE;
+    /// Something failed inside the server.
+    Internal = "internal", INTERNAL_SERVER_ERROR;
+    /// The engine could not answer.
+    EngineFailed = "engine-failed", INTERNAL_SERVER_ERROR;
+    /// A game file could not be written.
+    RecordFailed = "record-failed", INTERNAL_SERVER_ERROR;
+    /// My games could not be read or written; blank `reason` is the archive's code.
+    ArchiveFailed = "archive-failed", INTERNAL_SERVER_ERROR;
+    /// The lessons cannot be read.
+    LessonsUnreadable = "lessons-unreadable", INTERNAL_SERVER_ERROR;
+    /// The puzzle set cannot be read.
+    PuzzlesUnreadable = "puzzles-unreadable", INTERNAL_SERVER_ERROR;
+    /// Every engine is busy; try again after `retry_after` seconds.
+    Busy = "busy", SERVICE_UNAVAILABLE;
+    /// The server is shutting down.
+    ShuttingDown = "shutting-down", SERVICE_UNAVAILABLE;
+    /// My games is not there; blank `reason` is the archive's code, `path` its file.
+    ArchiveUnavailable = "archive-unavailable", SERVICE_UNAVAILABLE;
+    /// The server cannot answer right now.
+    Unavailable = "unavailable", SERVICE_UNAVAILABLE;
+    /// Any other refusal by the HTTP stack.
+    HttpError = "http-error", BAD_REQUEST;
+}
+
 /// A request the server refuses, with the reason in plain words.
 #[derive(Debug, Clone)]
 pub struct ApiError {
-    /// The HTTP status.
+    /// What kind of error it is.
+    pub kind: ErrorCode,
+    /// The HTTP status: the kind's own, or the one the HTTP stack gave.
     pub status: StatusCode,
-    /// A stable key, e.g. `"illegal-move"` or the rules core's illegal-move code.
-    pub code: String,
+    /// The wire code: the kind's, or for an illegal move the rule's code.
+    pub code: &'static str,
     /// The reason, for people.
     pub message: String,
     /// Points to highlight on the board (ICCS names).
@@ -41,11 +177,12 @@ struct ErrorDetail<'a> {
 }
 
 impl ApiError {
-    /// An error with `status`, `code` and `message` and no points to highlight.
-    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
+    /// An error of kind `kind`, with its status, and `message`.
+    pub fn new(kind: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
-            code: code.to_string(),
+            kind,
+            status: kind.status(),
+            code: kind.code(),
             message: message.into(),
             highlights: Vec::new(),
             params: serde_json::Value::Object(Default::default()),
@@ -53,9 +190,21 @@ impl ApiError {
         }
     }
 
+    /// The same error with `params` as its blanks.
+    pub fn with_params(mut self, params: serde_json::Value) -> ApiError {
+        self.params = params;
+        self
+    }
+
+    /// The same error answered with `status` (a status the HTTP stack chose).
+    pub fn with_status(mut self, status: StatusCode) -> ApiError {
+        self.status = status;
+        self
+    }
+
     /// 400: the request itself is malformed.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad-request", message)
+        ApiError::new(ErrorCode::BadRequest, message)
     }
 
     /// 422 for a move that breaks a rule: the rules core's reason code, its points to
@@ -64,37 +213,31 @@ impl ApiError {
         reason: &xiangqi_rules::explain::IllegalMove,
         message: impl Into<String>,
     ) -> ApiError {
-        let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason.code(), message);
+        let mut err = ApiError::new(ErrorCode::IllegalMove, message)
+            .with_params(crate::reasons::illegal_move_params(reason));
+        err.code = reason.code();
         err.highlights = reason
             .highlights()
             .iter()
             .map(ToString::to_string)
             .collect();
-        err.params = crate::reasons::illegal_move_params(reason);
         err
     }
 
     /// 422 for a FEN the rules core refuses: code `bad-fen`; the blanks hold the FEN fault's
     /// own code as `reason` and that fault's blanks (the page words it from them).
     pub fn bad_fen(error: &xiangqi_rules::fen::FenError) -> ApiError {
-        let mut err = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "bad-fen",
-            error.to_string(),
-        );
         let mut params = crate::reasons::fen_error_params(error);
         if let Some(map) = params.as_object_mut() {
             map.insert("reason".to_string(), error.code().into());
         }
-        err.params = params;
-        err
+        ApiError::new(ErrorCode::BadFen, error.to_string()).with_params(params)
     }
 
     /// 404: no game with that id.
     pub fn no_game(id: &str) -> ApiError {
         ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no-game",
+            ErrorCode::NoGame,
             format!("there is no game {id}; start a new one"),
         )
     }
@@ -103,21 +246,27 @@ impl ApiError {
     /// after `retry_after` seconds (the `Retry-After` header and the `retry_after` blank).
     pub fn busy(retry_after: u32) -> ApiError {
         let mut err = ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy",
+            ErrorCode::Busy,
             format!("the engine is busy with other games; try again in {retry_after} s"),
-        );
-        err.params = serde_json::json!({ "retry_after": retry_after });
+        )
+        .with_params(serde_json::json!({ "retry_after": retry_after }));
         err.retry_after = Some(retry_after);
         err
     }
+}
+
+/// 500 for a move the server found legal that the game then refused: a fault of the server,
+/// with the game's reason code as the blank `reason`.
+pub fn internal_play(error: &xiangqi_rules::explain::IllegalMove) -> ApiError {
+    ApiError::new(ErrorCode::Internal, error.message())
+        .with_params(serde_json::json!({ "reason": error.code() }))
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
             error: ErrorDetail {
-                code: &self.code,
+                code: self.code,
                 message: &self.message,
                 highlights: &self.highlights,
                 params: &self.params,
@@ -159,18 +308,18 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
         .await
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
         .unwrap_or_default();
-    let code = match status {
-        StatusCode::BAD_REQUEST => "bad-request",
-        StatusCode::NOT_FOUND => "not-found",
-        StatusCode::METHOD_NOT_ALLOWED => "method-not-allowed",
-        StatusCode::REQUEST_TIMEOUT => "timeout",
-        StatusCode::PAYLOAD_TOO_LARGE => "too-large",
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported-media-type",
-        StatusCode::UNPROCESSABLE_ENTITY => "unprocessable",
-        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => "headers-too-large",
-        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
-        s if s.is_server_error() => "internal",
-        _ => "http-error",
+    let kind = match status {
+        StatusCode::BAD_REQUEST => ErrorCode::BadRequest,
+        StatusCode::NOT_FOUND => ErrorCode::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+        StatusCode::REQUEST_TIMEOUT => ErrorCode::Timeout,
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::TooLarge,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::UnsupportedMediaType,
+        StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::Unprocessable,
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => ErrorCode::HeadersTooLarge,
+        StatusCode::SERVICE_UNAVAILABLE => ErrorCode::Unavailable,
+        s if s.is_server_error() => ErrorCode::Internal,
+        _ => ErrorCode::HttpError,
     };
     let message = if text.is_empty() {
         status
@@ -180,7 +329,9 @@ pub async fn json_errors(request: Request, next: Next) -> Response {
     } else {
         text
     };
-    let mut out = ApiError::new(status, code, message).into_response();
+    let mut out = ApiError::new(kind, message)
+        .with_status(status)
+        .into_response();
     for name in [header::ALLOW, header::RETRY_AFTER] {
         if let Some(value) = parts.headers.get(&name) {
             out.headers_mut().insert(name, value.clone());

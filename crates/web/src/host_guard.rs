@@ -4,7 +4,7 @@
 //! its `Sec-Fetch-Site`), so that a page elsewhere cannot write to the app (cross-site request
 //! forgery). A request with neither header comes from a program, not from a page, and passes.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -89,10 +89,10 @@ pub async fn check_host(
     let headers = request.headers();
     if headers.get_all(header::HOST).iter().count() > 1 {
         return ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad-host",
+            ErrorCode::BadHost,
             "the request has more than one Host header",
         )
+        .with_status(StatusCode::BAD_REQUEST)
         .into_response();
     }
     let host = headers
@@ -101,8 +101,7 @@ pub async fn check_host(
         .unwrap_or("");
     if !allowed.allows(host) {
         return ApiError::new(
-            StatusCode::MISDIRECTED_REQUEST,
-            "bad-host",
+            ErrorCode::BadHost,
             format!("this server does not answer to host `{host}`"),
         )
         .into_response();
@@ -111,8 +110,7 @@ pub async fn check_host(
         && let Some(from) = other_site(headers, &allowed)
     {
         let mut err = ApiError::new(
-            StatusCode::FORBIDDEN,
-            "cross-site",
+            ErrorCode::CrossSite,
             format!("a request from another site ({from}) may not change anything here"),
         );
         err.params = serde_json::json!({ "from": from });

@@ -3,12 +3,11 @@
 //! checked without a game (`POST /api/lessons/try`).
 
 use crate::api::{body, parse_move};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::view::MoveView;
 use axum::Json;
 use axum::extract::Query;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use xiangqi_rules::{GameStatus, Position};
@@ -164,13 +163,8 @@ pub async fn lessons(
             .parse::<CourseId>()
             .map_err(|e| ApiError::bad_request(e.to_string()))?,
     };
-    let lessons = course_lessons(course).map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "lessons-unreadable",
-            e.to_string(),
-        )
-    })?;
+    let lessons = course_lessons(course)
+        .map_err(|e| ApiError::new(ErrorCode::LessonsUnreadable, e.to_string()))?;
     Ok(Json(
         lessons
             .iter()

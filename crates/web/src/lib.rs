@@ -32,8 +32,10 @@ mod trainer_api;
 mod variations;
 mod view;
 
-pub use archive_store::ARCHIVE_FILE;
+pub use archive_store::{ARCHIVE_FILE, archive_reasons};
+pub use error::ErrorCode;
 pub use host_guard::AllowedHosts;
+pub use records_api::RecordFault;
 pub use search_pool::PoolOptions;
 pub use server::{
     DRAIN_TIME, FLUSH_TIME, HEADER_READ_TIME, MAX_CONNECTIONS, Shutdown, bind, router, router_with,

@@ -12,7 +12,7 @@
 //! Analyses and reviews also share the pool's engines but one, which is kept for replies
 //! (see [`SearchPool`](crate::search_pool::SearchPool)).
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use std::time::Duration;
 
 /// The longest an engine reply searches, however much time its clock leaves.
@@ -62,7 +62,7 @@ fn over_limit(
     max: impl Into<serde_json::Value>,
     message: String,
 ) -> ApiError {
-    let mut err = ApiError::new(axum::http::StatusCode::BAD_REQUEST, "over-limit", message);
+    let mut err = ApiError::new(ErrorCode::OverLimit, message);
     err.params = serde_json::json!({ "field": field, "value": value.into(), "max": max.into() });
     err
 }

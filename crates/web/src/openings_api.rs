@@ -10,14 +10,13 @@
 //! evaluation for the side to move.
 
 use crate::api::{read_query, request_for, run_search, with_game};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::search_pool::SearchKind;
 use crate::state::AppState;
 use crate::view::{MoveView, OpeningView, ScoreView};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -145,8 +144,8 @@ fn width(opening: &Opening) -> usize {
 }
 
 /// 409 with `code` for a position the explorer does not cover.
-fn refused(code: &str, message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::CONFLICT, code, message)
+fn refused(code: ErrorCode, message: impl Into<String>) -> ApiError {
+    ApiError::new(code, message)
 }
 
 /// The code that classifies games no line of the classification names.
@@ -204,7 +203,7 @@ pub async fn explore(
     let (moves, version, request, stop) = with_game(&sessions, &id, |s| {
         if !openings::is_initial(s.game.start()) {
             return Err(refused(
-                "opening-not-from-start",
+                ErrorCode::OpeningNotFromStart,
                 "openings are explored only in games from the initial position",
             ));
         }
@@ -212,19 +211,19 @@ pub async fn explore(
         let ply = req.ply.unwrap_or(played);
         if ply > played {
             return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "bad-ply",
+                ErrorCode::BadPly,
                 format!("the game has {played} plies, not {ply}"),
             ));
         }
         if ply >= EXPLORER_PLIES {
             return Err(refused(
-                "opening-too-late",
+                ErrorCode::OpeningTooLate,
                 format!(
                     "openings are explored in the first {} moves only",
                     EXPLORER_PLIES / 2
                 ),
-            ));
+            )
+            .with_params(serde_json::json!({ "moves": EXPLORER_PLIES / 2 })));
         }
         let moves: Vec<Move> = s.game.moves()[..ply].to_vec();
         let mut request = request_for(s, SearchLimits::default());
@@ -243,7 +242,7 @@ pub async fn explore(
     let pos = request.position.clone();
     let current = openings::classify(&moves).ok().flatten();
     let found: Vec<Found> = openings::continuations(&moves)
-        .map_err(|e| ApiError::new(StatusCode::CONFLICT, "opening-error", e.to_string()))?
+        .map_err(|e| ApiError::new(ErrorCode::OpeningError, e.to_string()))?
         .into_iter()
         .filter_map(|c| found(current.as_ref(), &moves, c))
         .collect();

@@ -17,13 +17,12 @@
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
 
 use crate::api::{body, read_legal_move, read_query, run_search, set_judging};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::view::{MoveView, side_code};
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
@@ -83,19 +82,14 @@ fn catalog() -> Result<&'static Catalog, ApiError> {
         .as_ref()
         .map_err(|e| {
             ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "puzzles-unreadable",
+                ErrorCode::PuzzlesUnreadable,
                 format!("the shipped puzzles cannot be read: {e}"),
             )
         })
 }
 
 fn no_puzzle(id: &str) -> ApiError {
-    let mut err = ApiError::new(
-        StatusCode::NOT_FOUND,
-        "no-puzzle",
-        format!("there is no puzzle {id}"),
-    );
+    let mut err = ApiError::new(ErrorCode::NoPuzzle, format!("there is no puzzle {id}"));
     err.params = serde_json::json!({ "id": id });
     err
 }
@@ -257,11 +251,8 @@ fn matching<'a>(catalog: &'a Catalog, q: &NextQuery) -> Result<Vec<&'a Puzzle>, 
                 .ok()
                 .filter(|t| !matches!(t, Theme::Pattern(_)))
                 .ok_or_else(|| {
-                    let mut err = ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        "bad-theme",
-                        format!("there is no theme {text}"),
-                    );
+                    let mut err =
+                        ApiError::new(ErrorCode::BadTheme, format!("there is no theme {text}"));
                     err.params = serde_json::json!({ "theme": text });
                     err
                 })?,
@@ -312,8 +303,7 @@ pub async fn next(
     let seed = q.seed.unwrap_or_else(fresh_seed);
     let chosen = choose_next(&all, &recent, rating, seed).ok_or_else(|| {
         let mut err = ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no-puzzles",
+            ErrorCode::NoPuzzles,
             "no puzzle matches the chosen theme, pattern and difficulty",
         );
         err.params = serde_json::json!({
@@ -334,8 +324,7 @@ fn solver_step(e: &Puzzle, ply: usize) -> Result<Position, ApiError> {
     e.solver_position(ply)
         .map_err(|NotSolversTurn { ply, plies }| {
             let mut err = ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "bad-ply",
+                ErrorCode::PuzzleOutOfStep,
                 format!(
                     "after {ply} moves it is not the solver's turn in puzzle {} ({plies} moves)",
                     e.id
@@ -459,7 +448,7 @@ async fn refute(
     .await;
     let result = match searched {
         Ok(r) => r,
-        Err(err) if err.code == "busy" => return Ok(None),
+        Err(err) if err.kind == ErrorCode::Busy => return Ok(None),
         Err(err) => return Err(err),
     };
     Ok(wrong_view(e, pos, wrong, result.score, &result.pv))
@@ -587,11 +576,7 @@ pub async fn result(
     let req = body(payload)?;
     let e = catalog()?.get(&req.id)?;
     let state = req.state.unwrap_or_default().validate().map_err(|bad| {
-        let mut err = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            bad.code(),
-            bad.to_string(),
-        );
+        let mut err = ApiError::new(ErrorCode::BadRatingState, bad.to_string());
         err.params = serde_json::json!({ "field": bad.field, "value": bad.value });
         err
     })?;

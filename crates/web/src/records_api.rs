@@ -2,7 +2,7 @@
 //! into a new game.
 
 use crate::api::{read_query, start_session, with_game};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::session::Sessions;
 use crate::view::GameView;
 use axum::Json;
@@ -32,10 +32,63 @@ const MAX_NAME: usize = 64;
 /// 422 `bad-record`; the blank `what` says what is wrong (`empty-file`, `no-game`,
 /// `no-such-game`, `syntax`, `truncated`, `unreadable-move`, `bad-position`, `encoding`,
 /// `too-deep`), for the page to word it.
-fn bad_record(what: &str, message: impl Into<String>) -> ApiError {
-    let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-record", message);
-    err.params = json!({ "what": what });
-    err
+pub(crate) fn bad_record(what: RecordFault, message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::BadRecord, message).with_params(json!({ "what": what.code() }))
+}
+
+/// Why a record file cannot be read, sent as the blank `what` of `bad-record` (a move that
+/// breaks a rule is answered with the rule's own code instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFault {
+    /// The file holds nothing but white space.
+    EmptyFile,
+    /// The file holds no game.
+    NoGame,
+    /// The file holds fewer games than the one asked for.
+    NoSuchGame,
+    /// The text does not follow the format.
+    Syntax,
+    /// The file ends inside a game.
+    Truncated,
+    /// A move's text names no move.
+    UnreadableMove,
+    /// The record's start position is not a position of the game.
+    BadPosition,
+    /// The text's encoding is not known.
+    Encoding,
+    /// Variations nest too deep.
+    TooDeep,
+}
+
+impl RecordFault {
+    /// Every fault, for checking that each language words them all.
+    pub const ALL: [RecordFault; 9] = [
+        RecordFault::EmptyFile,
+        RecordFault::NoGame,
+        RecordFault::NoSuchGame,
+        RecordFault::Syntax,
+        RecordFault::Truncated,
+        RecordFault::UnreadableMove,
+        RecordFault::BadPosition,
+        RecordFault::Encoding,
+        RecordFault::TooDeep,
+    ];
+
+    /// The fault's code, e.g. `"truncated"`; the page words it under `errors` as
+    /// `record.<code>`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            RecordFault::EmptyFile => "empty-file",
+            RecordFault::NoGame => "no-game",
+            RecordFault::NoSuchGame => "no-such-game",
+            RecordFault::Syntax => "syntax",
+            RecordFault::Truncated => "truncated",
+            RecordFault::UnreadableMove => "unreadable-move",
+            RecordFault::BadPosition => "bad-position",
+            RecordFault::Encoding => "encoding",
+            RecordFault::TooDeep => "too-deep",
+        }
+    }
 }
 
 /// What `GET /api/games/{id}/record` writes: the format and the players' names.
@@ -107,8 +160,7 @@ pub async fn export(
     })?;
     let written = format.write(std::slice::from_ref(&record)).map_err(|e| {
         ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "record-failed",
+            ErrorCode::RecordFailed,
             format!("the record could not be written: {e}"),
         )
     })?;
@@ -197,7 +249,7 @@ impl Said {
     /// An error, as the API would answer it.
     fn error(err: ApiError) -> Said {
         Said {
-            code: err.code,
+            code: err.code.to_string(),
             params: err.params,
             message: err.message,
         }
@@ -286,7 +338,7 @@ pub struct Imported {
 }
 
 /// The extension of a file name, without the dot.
-fn extension(name: &str) -> Option<&str> {
+pub(crate) fn extension(name: &str) -> Option<&str> {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     base.rsplit_once('.')
         .map(|(_, ext)| ext)
@@ -310,7 +362,7 @@ struct Loaded {
 /// Reads game `index` of a record file. A bad game elsewhere in the file does not stop it.
 fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(bad_record("empty-file", "the file is empty"));
+        return Err(bad_record(RecordFault::EmptyFile, "the file is empty"));
     }
     let format = RecordFormat::detect(bytes, name.and_then(extension));
     let Collection {
@@ -320,7 +372,7 @@ fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded,
     let count = games.len();
     if count == 0 {
         let mut err = bad_record(
-            "no-game",
+            RecordFault::NoGame,
             format!("no game found in the file (read as {format})"),
         );
         add_params(&mut err, json!({ "format": format.to_string() }));
@@ -328,7 +380,7 @@ fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded,
     }
     if index >= count {
         let mut err = bad_record(
-            "no-such-game",
+            RecordFault::NoSuchGame,
             format!(
                 "the file holds {count} game{}: there is no game {} (index {index})",
                 if count == 1 { "" } else { "s" },
@@ -389,14 +441,14 @@ fn partial_game(
 }
 
 /// Adds blanks to an error's params.
-fn add_params(err: &mut ApiError, blanks: serde_json::Value) {
+pub(crate) fn add_params(err: &mut ApiError, blanks: serde_json::Value) {
     merge(&mut err.params, blanks);
 }
 
 /// 422 for a record that cannot be read: for a move that breaks a rule, the rule's code and
 /// blanks as the play API gives them; else `bad-record`. The blanks also say where: the game
 /// (from 1), the line and column or the byte offset, and for a move its number and text.
-fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
+pub(crate) fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
     let message = format!(
         "the {format} record cannot be read: {}",
         without_partial(error)
@@ -404,13 +456,13 @@ fn record_error(format: RecordFormat, error: &RecordError) -> ApiError {
     let mut err = match &error.kind {
         ErrorKind::IllegalMove { reason, .. } => match reason.as_ref() {
             MoveError::Illegal(rule) => ApiError::illegal_move(rule, message),
-            MoveError::Unreadable(_) => bad_record("unreadable-move", message),
+            MoveError::Unreadable(_) => bad_record(RecordFault::UnreadableMove, message),
         },
-        ErrorKind::Syntax { .. } => bad_record("syntax", message),
-        ErrorKind::Truncated { .. } => bad_record("truncated", message),
-        ErrorKind::BadPosition(_) => bad_record("bad-position", message),
-        ErrorKind::Encoding => bad_record("encoding", message),
-        ErrorKind::TooDeep => bad_record("too-deep", message),
+        ErrorKind::Syntax { .. } => bad_record(RecordFault::Syntax, message),
+        ErrorKind::Truncated { .. } => bad_record(RecordFault::Truncated, message),
+        ErrorKind::BadPosition(_) => bad_record(RecordFault::BadPosition, message),
+        ErrorKind::Encoding => bad_record(RecordFault::Encoding, message),
+        ErrorKind::TooDeep => bad_record(RecordFault::TooDeep, message),
     };
     add_params(&mut err, place_params(error.place));
     if let Some(game) = error.game {
@@ -449,15 +501,14 @@ pub(crate) fn file_body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, Ap
     body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too-large",
+                ErrorCode::TooLarge,
                 format!(
                     "the file is too large: at most {} MiB can be imported",
                     MAX_IMPORT / (1024 * 1024)
                 ),
             )
         } else {
-            ApiError::new(e.status(), "bad-request", e.body_text())
+            ApiError::bad_request(e.body_text()).with_status(e.status())
         }
     })
 }
@@ -488,13 +539,7 @@ pub async fn import(
         Ok::<_, ApiError>((loaded, game))
     })
     .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "bad-record",
-            "the file could not be read",
-        )
-    })??;
+    .map_err(|_| ApiError::new(ErrorCode::Internal, "the file could not be read"))??;
     let Loaded {
         record,
         count,

@@ -17,8 +17,7 @@
 //! `shutting-down`), wakes the waiting ones with the same answer and stops every search that
 //! runs, so that each ends with its best move so far and every stream ends.
 
-use crate::error::ApiError;
-use axum::http::StatusCode;
+use crate::error::{ApiError, ErrorCode};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -257,11 +256,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 fn closed() -> ApiError {
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "shutting-down",
-        "the server is shutting down",
-    )
+    ApiError::new(ErrorCode::ShuttingDown, "the server is shutting down")
 }
 
 /// A place in the queue.
@@ -308,8 +303,7 @@ impl Lease {
         .await
         .map_err(|_| {
             ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "engine-failed",
+                ErrorCode::EngineFailed,
                 "the engine stopped unexpectedly; try again",
             )
         })
@@ -446,7 +440,7 @@ mod tests {
         let waiter = queued(&pool, "b", SearchKind::Play).await;
         let refused = borrow(&pool, "c", SearchKind::Play).await;
         let err = refused.err().expect("the third request is refused");
-        assert_eq!(err.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(err.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(err.code, "busy");
         assert!(err.retry_after.is_some());
         drop(held);

@@ -17,7 +17,7 @@
 
 use crate::api::{body, read_move, read_query, run_search, set_judging};
 use crate::archive_store::ArchiveService;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::view::{MoveView, OpeningView, ScoreView, side_code};
 use axum::Json;
@@ -55,8 +55,7 @@ fn parse_side(text: &str) -> Result<Color, ApiError> {
         "black" => Ok(Color::Black),
         _ => {
             let mut err = ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "bad-side",
+                ErrorCode::BadSide,
                 format!("the side must be red or black, not {text:?}"),
             );
             err.params = json!({ "side": text });
@@ -69,8 +68,7 @@ fn parse_side(text: &str) -> Result<Color, ApiError> {
 fn find_line(id: &str) -> Result<&'static TrainerLine, ApiError> {
     openings::trainer::line(id).ok_or_else(|| {
         let mut err = ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no-trainer-line",
+            ErrorCode::NoTrainerLine,
             format!("there is no opening line {id:?} to train"),
         );
         err.params = json!({ "line": id });
@@ -82,8 +80,7 @@ fn find_line(id: &str) -> Result<&'static TrainerLine, ApiError> {
 fn find_branch(line: &'static TrainerLine, id: &str) -> Result<&'static Branch, ApiError> {
     walk::branch(line, id).map_err(|_| {
         let mut err = ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no-trainer-branch",
+            ErrorCode::NoTrainerBranch,
             format!("the line {} has no branch {id:?}", line.id),
         );
         err.params = json!({ "line": line.id, "branch": id });
@@ -466,13 +463,13 @@ pub struct MoveAnswer {
 fn walk_error(e: &WalkError) -> ApiError {
     let (code, ply) = match e {
         WalkError::OffTheLine { ply } | WalkError::IllegalMove { ply, .. } => {
-            ("trainer-moves-off-line", Some(*ply))
+            (ErrorCode::TrainerMovesOffLine, Some(*ply))
         }
-        WalkError::NotYourTurn => ("trainer-not-your-turn", None),
-        WalkError::LineOver => ("trainer-line-over", None),
-        WalkError::NoBranch(_) => ("no-trainer-branch", None),
+        WalkError::NotYourTurn => (ErrorCode::TrainerNotYourTurn, None),
+        WalkError::LineOver => (ErrorCode::TrainerLineOver, None),
+        WalkError::NoBranch(_) => (ErrorCode::NoTrainerBranch, None),
     };
-    let mut err = ApiError::new(StatusCode::CONFLICT, code, e.to_string());
+    let mut err = ApiError::new(code, e.to_string()).with_status(StatusCode::CONFLICT);
     err.params = json!({ "ply": ply.map(|p| p + 1) });
     err
 }
@@ -548,7 +545,7 @@ async fn engine_view(
             main,
             depth: d1.min(d2),
         })),
-        Err(err) if err.code == "busy" => Ok(None),
+        Err(err) if err.kind == ErrorCode::Busy => Ok(None),
         Err(err) => Err(err),
     }
 }

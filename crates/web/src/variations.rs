@@ -7,10 +7,9 @@
 //! the lowest-numbered one goes on and the others are its variations. The session's game is
 //! the line being played up to the position shown, the session's redo moves its rest.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::session::GameSession;
 use crate::view::MoveView;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use xiangqi_records::{Line, MoveNode};
@@ -253,11 +252,10 @@ fn record_line(nodes: &[Node]) -> Line {
     }
 }
 
-/// 422 `bad-ply` for a ply the line being played does not reach.
+/// 400 `bad-ply` for a ply the line being played does not reach.
 pub(crate) fn bad_ply(ply: usize, moves: usize) -> ApiError {
     let mut err = ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "bad-ply",
+        ErrorCode::BadPly,
         format!(
             "there is no position after move {ply}: the game has {moves} move{}",
             if moves == 1 { "" } else { "s" }
@@ -270,8 +268,7 @@ pub(crate) fn bad_ply(ply: usize, moves: usize) -> ApiError {
 /// 422 `no-line` for a line the game does not have.
 fn no_line(line: usize, lines: usize) -> ApiError {
     let mut err = ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "no-line",
+        ErrorCode::NoLine,
         format!("the game has no line {line}: it has {lines} (0 is the main line)"),
     );
     err.params = json!({ "line": line, "lines": lines });
@@ -305,9 +302,9 @@ impl GameSession {
             self.game.undo();
         }
         for &m in &path[keep..] {
-            self.game.play(m).map_err(|e| {
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.code(), e.message())
-            })?;
+            self.game
+                .play(m)
+                .map_err(|e| crate::error::internal_play(&e))?;
         }
         self.redo = rest.iter().rev().copied().collect();
         Ok(())
@@ -315,7 +312,7 @@ impl GameSession {
 
     /// Plays `m` (legal there) from the position after `ply` moves of the line being
     /// played, as `choice` says. A move that is the one the line already goes on with just
-    /// goes there. 422 `bad-ply` beyond the moves played.
+    /// goes there. 400 `bad-ply` beyond the moves played.
     pub fn play_from(&mut self, ply: usize, m: Move, choice: Branch) -> Result<(), ApiError> {
         let played = self.game.moves().len();
         if ply > played {
@@ -378,8 +375,7 @@ impl GameSession {
             LineAction::Delete => {
                 if line == 0 {
                     let mut err = ApiError::new(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        "main-line",
+                        ErrorCode::MainLine,
                         "the main line cannot be deleted; promote another line first",
                     );
                     err.params = json!({ "line": line });

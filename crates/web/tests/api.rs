@@ -9,7 +9,7 @@ use axum::http::header;
 use common::{HOST, events, new_game, respond, send, send_raw};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use xiangqi_web::{AllowedHosts, router};
+use xiangqi_web::{AllowedHosts, ErrorCode, RecordFault, router};
 
 fn app() -> Router {
     router(AllowedHosts::for_address("127.0.0.1", 8080))
@@ -393,10 +393,12 @@ fn page_words(language: &str, group: &str) -> serde_json::Map<String, Value> {
         .clone()
 }
 
-/// Every FEN fault the rules core can name, and the refusals and record faults the server
-/// sends, is worded in Russian and in Chinese by the page (each has its text in both tables).
+/// Every FEN fault the rules core can name, every error code the server sends, every record
+/// fault and every reason the archive gives is worded in Russian and in Chinese by the page
+/// (each has its text in both `errors` tables; English is the server's own message, or the
+/// English table's text where the page words it otherwise).
 #[test]
-fn the_page_words_every_fen_fault_and_refusal_in_each_language() {
+fn the_page_words_every_error_code_in_each_language() {
     let fens = [
         "",
         "9/9 w",
@@ -429,31 +431,33 @@ fn the_page_words_every_fen_fault_and_refusal_in_each_language() {
             "unreachable.palace",
             "unreachable.elephant",
             "unreachable.soldier",
-            "bad-request",
-            "no-game",
-            "busy",
-            "game-over",
-            "game-changed",
-            "no-move",
-            "too-large",
-            "record.empty-file",
-            "record.no-game",
-            "record.no-such-game",
-            "record.syntax",
-            "record.truncated",
-            "record.unreadable-move",
-            "record.bad-position",
-            "record.encoding",
-            "record.too-deep",
         ]
         .map(String::from),
     );
+    // Every code the server answers with; an illegal move is answered with its rule's code,
+    // worded under `reasons` (checked in `reasons.rs`' tests of the page's tables).
+    keys.extend(
+        ErrorCode::ALL
+            .iter()
+            .filter(|code| **code != ErrorCode::IllegalMove)
+            .map(|code| code.code().to_string()),
+    );
+    keys.extend(
+        RecordFault::ALL
+            .iter()
+            .map(|fault| format!("record.{}", fault.code())),
+    );
+    keys.extend(xiangqi_web::archive_reasons().map(String::from));
     for language in ["ru", "zh"] {
         let words = page_words(language, "errors");
-        for key in &keys {
-            let text = words.get(key).and_then(Value::as_str).unwrap_or("");
-            assert!(!text.trim().is_empty(), "{key} is worded in {language}");
-        }
+        let missing: Vec<&String> = keys
+            .iter()
+            .filter(|key| {
+                let text = words.get(*key).and_then(Value::as_str).unwrap_or("");
+                text.trim().is_empty()
+            })
+            .collect();
+        assert!(missing.is_empty(), "not worded in {language}: {missing:?}");
     }
 }
 

@@ -337,7 +337,7 @@ async fn bad_input_is_refused_with_codes() {
     for ply in [1, puzzle.moves.len() + 1] {
         let (status, body) = play(&app, id, ply, &first).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "ply {ply}");
-        assert_eq!(error_code(&body), "bad-ply");
+        assert_eq!(error_code(&body), "puzzle-out-of-step");
         assert_eq!(body["error"]["params"]["plies"], puzzle.moves.len());
     }
     let (status, body) = play(&app, id, 0, "z9z9").await;

@@ -161,7 +161,7 @@ async fn a_bad_ply_or_a_missing_choice_is_refused_with_its_code() {
     let game = ten_moves(&app).await;
     let body = json!({"from": "b9", "to": "c7", "ply": 11, "choice": "variation"});
     let (status, answer) = post(&app, &game, "move", body).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(answer["error"]["code"], "bad-ply");
     assert_eq!(answer["error"]["params"]["ply"], 11);
     assert_eq!(answer["error"]["params"]["moves"], 10);

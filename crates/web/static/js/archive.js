@@ -6,14 +6,11 @@
 import { currentId, download, request, setArchiveKey } from './api.js';
 import { ask } from './dialogs.js';
 import { t } from './i18n.js';
-import { explainError, explainRecordNote } from './reasons.js';
+import { explainArchiveReason, explainError, explainRecordNote } from './reasons.js';
 import { read, write } from './settings.js';
 
 /** Where the key of the game being played is kept across a reload. */
 const CURRENT_KEY = 'xiangqi.archive';
-
-/** The reasons the server gives for an archive it cannot keep, each worded in i18n.js. */
-const UNAVAILABLE = ['archive-off', 'archive-folder', 'archive-open', 'archive-corrupt', 'archive-newer', 'archive-gone'];
 
 /** The end reasons with a short name in the list. */
 const REASONS = ['checkmate', 'stalemate', 'time', 'perpetual-check', 'perpetual-chase', 'no-capture', 'insufficient-material'];
@@ -39,7 +36,7 @@ export async function follow(view, players, warn) {
     }
     if (answer?.notice?.code === 'archive-forked') warn(t('archive.forked'));
     if (answer?.write_error) {
-      warn(t(answer.write_error.code === 'archive-deleted' ? 'archive.deletedNotSaved' : 'archive.writeFailed'));
+      warn(answer.write_error.code === 'archive-deleted' ? explainArchiveReason('archive-deleted') : t('archive.writeFailed'));
     }
   } catch {
     // A game the server no longer knows is brought back by its next request.
@@ -111,9 +108,7 @@ export class MyGames {
       return;
     }
     if (!state.available) {
-      const reason = state.error?.params?.reason;
-      const key = UNAVAILABLE.includes(reason) ? reason : 'other';
-      status.textContent = t(`archive.unavailable.${key}`, { path: state.error?.params?.path ?? '' });
+      status.textContent = explainArchiveReason(state.error?.params?.reason, state.error?.params?.path);
       status.classList.add('bad');
       return;
     }

@@ -10,7 +10,7 @@ import { Board, pickMove, piecesOfFen } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainErrorIn, refusedMove } from './reasons.js';
+import { explainError, refusedMove } from './reasons.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
@@ -64,7 +64,6 @@ export function patternName(id) {
 }
 
 /** A server refusal in the interface language: a puzzle's own codes here, the rest as anywhere. */
-const explain = (error) => explainErrorIn('puzzleError', error);
 
 /** A button for one of this view's actions. */
 const button = (action, text, extra) => actionButton('puzzle', action, text, extra);
@@ -141,7 +140,7 @@ export class Puzzles {
   }
 
   unavailable(error) {
-    this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('puzzlesUnavailable', { reason: explain(error) })));
+    this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('puzzlesUnavailable', { reason: explainError(error) })));
   }
 
   save() {
@@ -172,7 +171,7 @@ export class Puzzles {
       if (token !== this.token) return;
       this.puzzle = null;
       this.state = 'none';
-      this.say(() => explain(e), 'bad');
+      this.say(() => explainError(e), 'bad');
       this.render();
     }
   }
@@ -247,7 +246,7 @@ export class Puzzles {
     } catch (e) {
       if (token !== this.token) return;
       this.state = 'playing';
-      const refusal = refusedMove(e, move, explain);
+      const refusal = refusedMove(e, move, explainError);
       this.say(refusal.text, 'bad');
       this.marks = refusal.marks;
       this.render();
@@ -337,7 +336,7 @@ export class Puzzles {
         if (e.code !== 'bad-rating-state') throw e;
         // A saved state the server cannot rate from (edited by hand, or older): start anew.
         const said = this.message;
-        this.say(() => `${said()} ${explain(e)}`, this.tone);
+        this.say(() => `${said()} ${explainError(e)}`, this.tone);
         Object.assign(this.learner, NEWCOMER);
         return send();
       });
@@ -348,7 +347,7 @@ export class Puzzles {
     } catch (e) {
       if (token === this.token) {
         const said = this.message;
-        this.say(() => `${said()} ${explain(e)}`, 'bad');
+        this.say(() => `${said()} ${explainError(e)}`, 'bad');
       }
     }
     if (token === this.token) this.render();
@@ -388,7 +387,7 @@ export class Puzzles {
       await this.fail(token);
     } catch (e) {
       if (token === this.token) {
-        this.say(() => explain(e), 'bad');
+        this.say(() => explainError(e), 'bad');
         this.render();
       }
     }
@@ -415,7 +414,7 @@ export class Puzzles {
       await this.fail(token);
     } catch (e) {
       if (token === this.token) {
-        this.say(() => explain(e), 'bad');
+        this.say(() => explainError(e), 'bad');
         this.render();
       }
     }

@@ -96,16 +96,16 @@ function recordPlace(table, p) {
 
 /**
  * Any error the server answered (an `ApiError` with `code`, `params` and an English
- * `message`), or a failed request, in the interface language.
+ * `message`), or a failed request, in the interface language: the text for its code in the
+ * language's `errors` table. The Russian and Chinese tables word every code the server sends;
+ * the English one only those the page words otherwise than the server's own message.
  */
 export function explainError(error) {
-  const table = serverWords('errors');
-  if (!table) return error.message;
+  const table = serverWords('errors') ?? {};
   const p = error.params ?? {};
   if (error.code === 'bad-fen') return explainFen({ code: p.reason, params: p, message: error.message });
-  if (error.code === 'bad-record') {
-    const what = table[`record.${p.what}`];
-    if (!what) return table.refused;
+  const what = error.code === 'bad-record' && table[`record.${p.what}`];
+  if (what) {
     const place = p.what === 'no-such-game' ? '' : recordPlace(table, p);
     return place + fill(what, moveVars(table, p));
   }
@@ -115,17 +115,14 @@ export function explainError(error) {
     return recordPlace(table, p) + fill(table.recordMove, { ...moveVars(table, p), reason });
   }
   if (table[error.code]) return fill(table[error.code], p);
-  return error.status ? table.refused : table.offline;
+  if (!error.status) return table.offline ?? error.message;
+  return table.refused ?? error.message;
 }
 
-/**
- * A refusal from one part of the app (`group`, e.g. `puzzleError`): its own text under
- * `<group>.<code>` in i18n.js when there is one, otherwise worded as any error.
- */
-export function explainErrorIn(group, error) {
-  const key = `${group}.${error.code}`;
-  const text = t(key, error.params ?? {});
-  return text === key ? explainError(error) : text;
+/** Why My games cannot be kept, from the archive's reason code and its `path`. */
+export function explainArchiveReason(reason, path) {
+  const table = serverWords('errors') ?? {};
+  return fill(table[reason] ?? table['archive-unavailable'], { path: path ?? '' });
 }
 
 /**

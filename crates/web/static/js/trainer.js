@@ -11,7 +11,7 @@ import { Board, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainErrorIn, refusedMove } from './reasons.js';
+import { explainError, refusedMove } from './reasons.js';
 import { scoreText } from './score.js';
 import { read, write } from './settings.js';
 
@@ -26,7 +26,6 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const button = (action, text, extra) => actionButton('trainer', action, text, extra);
 
 /** A server refusal in the interface language: the trainer's own codes here, the rest as anywhere. */
-const explain = (error) => explainErrorIn('trainerError', error);
 
 /**
  * The opening trainer inside `root`; `settings` is the app's settings object (symbols,
@@ -77,7 +76,7 @@ export class Trainer {
       if (!this.catalogue.lines.some((l) => l.id === this.choice.line)) this.choice.line = this.catalogue.lines[0]?.id ?? '';
     } catch (e) {
       if (!this.catalogue) {
-        this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('trainer.unavailable', { reason: explain(e) })));
+        this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('trainer.unavailable', { reason: explainError(e) })));
         return;
       }
     }
@@ -143,7 +142,7 @@ export class Trainer {
       this.say(() => t('trainer.yourMove', { side: t(side), line: this.lineName(line) }));
     } catch (e) {
       if (token !== this.token) return;
-      this.say(() => explain(e), 'bad');
+      this.say(() => explainError(e), 'bad');
     }
     this.render();
   }
@@ -172,7 +171,7 @@ export class Trainer {
     } catch (e) {
       if (token !== this.token) return;
       this.state = 'playing';
-      const refusal = refusedMove(e, move, explain);
+      const refusal = refusedMove(e, move, explainError);
       this.say(refusal.text, 'bad');
       this.marks = refusal.marks;
       this.render();
