@@ -1,44 +1,44 @@
 //! The browser app: a local HTTP server with a JSON API over the rules and the engine, and
 //! the page itself (HTML, CSS, ES modules, an SVG board) embedded in the binary.
 //!
-//! Each browser tab plays its own game, known by an id. Engine searches run on a bounded
-//! pool of engines, each on a blocking thread, so that the server keeps answering moves
-//! whatever the engines do and its memory does not grow with the number of games (see
-//! [`search_pool`]). The server answers only to the host it serves (see [`host_guard`]).
-//! The rules course's lessons come from the `xiangqi-teaching` crate and are served, with a
-//! move checker for lesson boards, by [`lessons_api`].
+//! Each feature is a module with its routes: [`play`], [`records`], [`archive`] (My games),
+//! [`learn`] (the courses), [`puzzles`], [`trainer`], [`review`] and [`openings`]. They share
+//! the [`kit`]: the one error type, the request readers, the games being played, the search
+//! pool, the archive's writer and the views, and use the domain crates for every decision; no
+//! feature uses another. [`server`] puts the routes behind the server's layers and serves them.
 
-mod analysis;
-mod api;
-mod archive_api;
-mod archive_store;
-pub mod assets;
-mod error;
-mod host_guard;
-mod lessons_api;
-mod limits;
-mod opening_choice;
-mod openings_api;
-mod puzzles_api;
-mod reasons;
-mod records_api;
-mod review_api;
-mod safety;
-mod search_pool;
+mod archive;
+pub mod kit;
+mod learn;
+mod openings;
+mod play;
+mod puzzles;
+mod records;
+mod review;
 mod server;
-mod session;
-mod state;
-mod trainer_api;
-mod variations;
-mod view;
+mod trainer;
 
-pub use archive_store::{ARCHIVE_FILE, archive_reasons};
-pub use error::ErrorCode;
-pub use host_guard::AllowedHosts;
-pub use records_api::RecordFault;
-pub use search_pool::PoolOptions;
+pub use kit::archive_store::{ARCHIVE_FILE, archive_reasons};
+pub use kit::assets;
+pub use kit::error::ErrorCode;
+pub use kit::host_guard::AllowedHosts;
+pub use kit::records::RecordFault;
+pub use kit::search_pool::PoolOptions;
+pub use kit::state::ServerOptions;
 pub use server::{
     DRAIN_TIME, FLUSH_TIME, HEADER_READ_TIME, MAX_CONNECTIONS, Shutdown, bind, router, router_with,
     serve, url,
 };
-pub use state::ServerOptions;
+
+/// Every feature's routes, merged.
+fn routes() -> axum::Router<kit::state::AppState> {
+    axum::Router::new()
+        .merge(play::routes())
+        .merge(records::routes())
+        .merge(archive::routes())
+        .merge(learn::routes())
+        .merge(puzzles::routes())
+        .merge(trainer::routes())
+        .merge(review::routes())
+        .merge(openings::routes())
+}

@@ -7,29 +7,20 @@
 //! and then the archive's queue is flushed, so that every change the page was told of is on
 //! disk. A second stop request skips the rest of the wait for connections, not the flush.
 
-use crate::analysis;
-use crate::api;
-use crate::archive_api;
-use crate::archive_store;
-use crate::assets;
-use crate::host_guard::{AllowedHosts, check_host};
-use crate::lessons_api;
-use crate::openings_api;
-use crate::puzzles_api;
-use crate::records_api;
-use crate::review_api;
-use crate::state::{AppState, ServerOptions};
-use crate::trainer_api;
+use crate::kit::archive_store;
+use crate::kit::assets;
+use crate::kit::host_guard::{AllowedHosts, check_host};
+use crate::kit::state::{AppState, ServerOptions};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
-use axum::routing::{get, post};
+use axum::routing::get;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-/// Largest request body accepted, in bytes (imports take more: `records_api::MAX_IMPORT`).
+/// Largest request body accepted, in bytes (imports take more: `kit::records::MAX_IMPORT`).
 pub(crate) const MAX_BODY: usize = 64 * 1024;
 /// Ports tried after the requested one when it is taken.
 const PORT_TRIES: u16 = 20;
@@ -59,56 +50,7 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
 /// The app on `state`, answering to `allowed` hosts.
 fn app(allowed: AllowedHosts, state: AppState) -> Router {
     let archive = state.sessions.archive().clone();
-    let api = Router::new()
-        .route("/api/games", post(api::new_game))
-        .route(
-            "/api/games/{id}",
-            get(api::get_game).delete(api::delete_game),
-        )
-        .route("/api/games/{id}/move", post(api::play_move))
-        .route("/api/games/{id}/line", post(api::change_line))
-        .route("/api/games/{id}/undo", post(api::undo))
-        .route("/api/games/{id}/redo", post(api::redo))
-        .route("/api/games/{id}/engine", post(api::engine_move))
-        .route("/api/games/{id}/hint", post(api::hint))
-        .route("/api/games/{id}/analyse", post(analysis::analyse))
-        .route("/api/games/{id}/analysis", get(analysis::analysis_stream))
-        .route("/api/games/{id}/openings", get(openings_api::explore))
-        .route("/api/games/{id}/record", get(records_api::export))
-        .route("/api/games/{id}/review", get(review_api::review_stream))
-        .route(
-            "/api/games/import",
-            post(records_api::import).layer(DefaultBodyLimit::max(records_api::MAX_IMPORT)),
-        )
-        .route("/api/archive", get(archive_api::status))
-        .route("/api/archive/games", get(archive_api::list))
-        .route(
-            "/api/archive/games/{id}",
-            get(archive_api::get).delete(archive_api::delete),
-        )
-        .route("/api/archive/games/{id}/open", post(archive_api::open))
-        .route("/api/archive/export", get(archive_api::export))
-        .route(
-            "/api/archive/import",
-            post(archive_api::import).layer(DefaultBodyLimit::max(records_api::MAX_IMPORT)),
-        )
-        .route("/api/archive/resume", post(archive_api::resume))
-        .route("/api/archive/sessions/{id}", post(archive_api::session))
-        .route("/api/fen", post(api::check_fen))
-        .route("/api/levels", get(api::levels))
-        .route("/api/lessons", get(lessons_api::lessons))
-        .route("/api/lessons/try", post(lessons_api::try_moves))
-        .route("/api/puzzles/themes", get(puzzles_api::themes))
-        .route("/api/puzzles/next", get(puzzles_api::next))
-        .route("/api/puzzles/result", post(puzzles_api::result))
-        .route("/api/puzzles/{id}", get(puzzles_api::puzzle))
-        .route("/api/puzzles/{id}/move", post(puzzles_api::play))
-        .route("/api/puzzles/{id}/hint", get(puzzles_api::hint))
-        .route("/api/puzzles/{id}/solution", get(puzzles_api::solution))
-        .route("/api/trainer", get(trainer_api::catalogue))
-        .route("/api/trainer/start", post(trainer_api::start))
-        .route("/api/trainer/move", post(trainer_api::play))
-        .with_state(state);
+    let api = crate::routes().with_state(state);
     Router::new()
         .merge(api)
         .fallback(get(|uri: Uri| async move { assets::serve(uri.path()) }))
@@ -118,7 +60,7 @@ fn app(allowed: AllowedHosts, state: AppState) -> Router {
             archive_store::answer_when_saved,
         ))
         .layer(axum::middleware::from_fn_with_state(allowed, check_host))
-        .layer(axum::middleware::from_fn(crate::error::json_errors))
+        .layer(axum::middleware::from_fn(crate::kit::error::json_errors))
 }
 
 /// Binds `host`:`port`, or the next free port among the following few.

@@ -1,17 +1,17 @@
 //! The games being played: one per browser tab, each with its redo stack and the searches
-//! running for it. The engines themselves belong to the [`SearchPool`](crate::search_pool).
+//! running for it. The engines themselves belong to the [`SearchPool`](crate::kit::search_pool).
 //!
 //! A game is small (its record and nothing else), so many are kept; beyond [`MAX_GAMES`] the
 //! least recently used is dropped, and the page that played it sends it again (start position,
 //! moves and redo moves) when the server answers `no-game`.
 //!
 //! Every change of a game goes through [`Sessions::with`], which hands the game to the
-//! archive when it changed (see [`archive_store`](crate::archive_store)); a session whose
+//! archive when it changed (see [`archive_store`](crate::kit::archive_store)); a session whose
 //! archive link has no key (a board that is not a game) is never kept.
 
-use crate::archive_store::{ArchiveLink, ArchiveService};
-use crate::search_pool::SearchStop;
-use crate::variations::Variations;
+use crate::kit::archive_store::{ArchiveLink, ArchiveService};
+use crate::kit::search_pool::SearchStop;
+use crate::kit::variations::Variations;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};

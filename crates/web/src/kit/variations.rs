@@ -7,9 +7,9 @@
 //! the lowest-numbered one goes on and the others are its variations. The session's game is
 //! the line being played up to the position shown, the session's redo moves its rest.
 
-use crate::error::{ApiError, ErrorCode};
-use crate::session::GameSession;
-use crate::view::MoveView;
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::session::GameSession;
+use crate::kit::view::MoveView;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use xiangqi_records::{Line, MoveNode};
@@ -304,7 +304,7 @@ impl GameSession {
         for &m in &path[keep..] {
             self.game
                 .play(m)
-                .map_err(|e| crate::error::internal_play(&e))?;
+                .map_err(|e| crate::kit::error::internal_play(&e))?;
         }
         self.redo = rest.iter().rev().copied().collect();
         Ok(())

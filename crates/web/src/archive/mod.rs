@@ -3,20 +3,26 @@
 //! in a new session (to replay and review it, or to go on playing it), and what a session
 //! tells and is told about its row (players, a fallen flag, its key, a failed save).
 //!
-//! The requests run on the archive's writer thread (see [`archive_store`](crate::archive_store)),
+//! The requests run on the archive's writer thread (see [`archive_store`](crate::kit::archive_store)),
 //! never on the server's async threads.
 
-use crate::api::{body, game_from_moves, read_query, start_linked_session, with_game};
-use crate::archive_store::{
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{self, post};
+
+use crate::kit::archive_store::{
     ArchiveLink, ArchiveService, Notice, Players, archive_failed, unavailable_error,
 };
-use crate::error::{ApiError, ErrorCode};
-use crate::records_api::{
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::{body, read_query};
+use crate::kit::games::{game_from_moves, start_linked_session, with_game};
+use crate::kit::records::MAX_IMPORT;
+use crate::kit::records::{
     RecordFault, Said, add_params, bad_record, extension, file_body, record_error,
 };
-use crate::session::Sessions;
-use crate::state::AppState;
-use crate::view::GameView;
+use crate::kit::session::Sessions;
+use crate::kit::state::AppState;
+use crate::kit::view::GameView;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
@@ -697,7 +703,7 @@ pub async fn session(
         // left off on purpose is not a failure.
         if let Some(why) = unavailable
             .as_ref()
-            .filter(|why| why.code != crate::archive_store::ARCHIVE_OFF)
+            .filter(|why| why.code != crate::kit::archive_store::ARCHIVE_OFF)
         {
             return Some(write_failed(&why.message));
         }
@@ -731,35 +737,20 @@ pub async fn session(
     }))
 }
 
-/// Where the review of a session's game is kept once it is made: its row in the archive.
-pub struct ReviewKeeper {
-    archive: ArchiveService,
-    key: String,
-}
-
-impl ReviewKeeper {
-    /// The keeper for game `id` as it stands, when it has a row in the archive.
-    pub fn of(sessions: &Sessions, id: &str) -> Option<ReviewKeeper> {
-        let key = sessions
-            .with(id, |s| {
-                s.archive
-                    .is_saved()
-                    .then(|| s.archive.key().map(str::to_string))
-                    .flatten()
-            })
-            .flatten()?;
-        Some(ReviewKeeper {
-            archive: sessions.archive().clone(),
-            key,
-        })
-    }
-
-    /// Queues `review` to be kept with the game.
-    pub fn keep(&self, review: &impl Serialize) {
-        if let Ok(json) = serde_json::to_string(review) {
-            self.archive.save_review(&self.key, json);
-        }
-    }
+/// The My games routes.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/archive", routing::get(status))
+        .route("/api/archive/games", routing::get(list))
+        .route("/api/archive/games/{id}", routing::get(get).delete(delete))
+        .route("/api/archive/games/{id}/open", post(open))
+        .route("/api/archive/export", routing::get(export))
+        .route(
+            "/api/archive/import",
+            post(import).layer(DefaultBodyLimit::max(MAX_IMPORT)),
+        )
+        .route("/api/archive/resume", post(resume))
+        .route("/api/archive/sessions/{id}", post(session))
 }
 
 #[cfg(test)]

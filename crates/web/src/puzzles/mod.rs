@@ -16,10 +16,15 @@
 //! The solution of a mate puzzle is proven unique for its first move, so any other first move
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
 
-use crate::api::{body, read_legal_move, read_query, run_search, set_judging};
-use crate::error::{ApiError, ErrorCode};
-use crate::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::view::{MoveView, side_code};
+use crate::kit::state::AppState;
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::{body, read_legal_move, read_query};
+use crate::kit::search::{run_search, set_judging};
+use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
+use crate::kit::view::{MoveView, side_code};
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -586,6 +591,18 @@ pub async fn result(
         change: rated.change,
         puzzle_rating: e.rating,
     }))
+}
+
+/// The puzzle routes.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/puzzles/themes", get(themes))
+        .route("/api/puzzles/next", get(next))
+        .route("/api/puzzles/result", post(result))
+        .route("/api/puzzles/{id}", get(puzzle))
+        .route("/api/puzzles/{id}/move", post(play))
+        .route("/api/puzzles/{id}/hint", get(hint))
+        .route("/api/puzzles/{id}/solution", get(solution))
 }
 
 #[cfg(test)]

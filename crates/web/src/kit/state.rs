@@ -1,9 +1,9 @@
 //! What every handler shares: the games, the search pool, and the games archive (which the
 //! games hold, as every change of a game is saved through them).
 
-use crate::archive_store::ArchiveService;
-use crate::search_pool::{PoolOptions, SearchPool};
-use crate::session::{MAX_GAMES, Sessions};
+use crate::kit::archive_store::ArchiveService;
+use crate::kit::search_pool::{PoolOptions, SearchPool};
+use crate::kit::session::{MAX_GAMES, Sessions};
 use axum::extract::FromRef;
 use std::path::PathBuf;
 

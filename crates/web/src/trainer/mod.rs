@@ -15,11 +15,16 @@
 //!
 //! Without an archive the trainer works the same and says that progress is not saved.
 
-use crate::api::{body, read_move, read_query, run_search, set_judging};
-use crate::archive_store::ArchiveService;
-use crate::error::{ApiError, ErrorCode};
-use crate::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::view::{MoveView, OpeningView, ScoreView, side_code};
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::kit::archive_store::ArchiveService;
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::{body, read_move, read_query};
+use crate::kit::search::{run_search, set_judging};
+use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
+use crate::kit::state::AppState;
+use crate::kit::view::{MoveView, OpeningView, ScoreView, side_code};
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, State};
@@ -653,4 +658,12 @@ pub async fn play(
             }))
         }
     }
+}
+
+/// The openings trainer's routes.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/trainer", get(catalogue))
+        .route("/api/trainer/start", post(start))
+        .route("/api/trainer/move", post(play))
 }

@@ -2,7 +2,7 @@
 //! why it could not be), a writer thread that saves games in the order their changes came,
 //! and what each game session knows of its row.
 //!
-//! Every change of a game passes through [`Sessions::with`](crate::session::Sessions::with),
+//! Every change of a game passes through [`Sessions::with`](crate::kit::session::Sessions::with),
 //! which compares the session's version (and its archive revision: players, a fallen flag)
 //! before and after and queues a snapshot of it for the writer thread. Every save is
 //! numbered as it is queued, and the writer says how far it has saved: the answer to a
@@ -31,9 +31,10 @@
 //! replaced or emptied while the server runs, makes the archive unavailable from then on: the
 //! page says so, its routes answer 503, play goes on, and nothing is written in its place.
 
-use crate::api::NAMED_LEVELS;
-use crate::error::{ApiError, ErrorCode};
-use crate::session::GameSession;
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::levels::NAMED_LEVELS;
+use crate::kit::session::GameSession;
+use crate::kit::session::Sessions;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -575,7 +576,7 @@ pub async fn answer_when_saved(
     request: Request,
     next: Next,
 ) -> Response {
-    let may_change = crate::host_guard::may_change(request.method());
+    let may_change = crate::kit::host_guard::may_change(request.method());
     let response = next.run(request).await;
     if may_change {
         archive.flush().await;
@@ -890,6 +891,37 @@ fn opening_of(record: &xiangqi_records::Game) -> Option<String> {
     let moves: Vec<_> = record.mainline().collect();
     let opening = xiangqi_teaching::openings::classify_from(&record.start, &moves).ok()??;
     Some(opening.to_string())
+}
+
+/// Where the review of a session's game is kept once it is made: its row in the archive.
+pub struct ReviewKeeper {
+    archive: ArchiveService,
+    key: String,
+}
+
+impl ReviewKeeper {
+    /// The keeper for game `id` as it stands, when it has a row in the archive.
+    pub fn of(sessions: &Sessions, id: &str) -> Option<ReviewKeeper> {
+        let key = sessions
+            .with(id, |s| {
+                s.archive
+                    .is_saved()
+                    .then(|| s.archive.key().map(str::to_string))
+                    .flatten()
+            })
+            .flatten()?;
+        Some(ReviewKeeper {
+            archive: sessions.archive().clone(),
+            key,
+        })
+    }
+
+    /// Queues `review` to be kept with the game.
+    pub fn keep(&self, review: &impl serde::Serialize) {
+        if let Ok(json) = serde_json::to_string(review) {
+            self.archive.save_review(&self.key, json);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,13 +2,17 @@
 //! (`POST …/analyse`) or as a stream of server-sent events that deepens until the position
 //! changes, the time is up or the page stops listening (`GET …/analysis`).
 
-use crate::api::{body, read_query, request_for, run_search, with_game};
-use crate::error::{ApiError, ErrorCode};
-use crate::limits::{self, ANALYSIS_MS_MAX};
-use crate::search_pool::{Lease, SearchKind, SearchPool, SearchStop};
-use crate::session::Sessions;
-use crate::state::AppState;
-use crate::view::ScoreView;
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::{body, read_query};
+use crate::kit::games::with_game;
+use crate::kit::limits::{self, ANALYSIS_MS_MAX};
+use crate::kit::search::{request_for, run_search};
+use crate::kit::search_pool::{SearchKind, SearchStop};
+use crate::kit::session::Sessions;
+use crate::kit::state::AppState;
+use crate::kit::stream::StreamSearch;
+use crate::kit::stream::stream_search;
+use crate::kit::view::ScoreView;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
@@ -168,50 +172,6 @@ pub struct StreamRequest {
 
 fn default_stream_millis() -> u64 {
     20_000
-}
-
-/// What a streamed search holds: an engine of the pool, the channel of its events, and the
-/// signal to send when the search ends.
-pub(crate) struct StreamSearch {
-    /// The engine borrowed from the pool, given back when dropped.
-    pub lease: Lease,
-    /// Where the search sends its events.
-    pub tx: tokio::sync::mpsc::Sender<Event>,
-    /// What the page's stream reads.
-    pub rx: tokio::sync::mpsc::Receiver<Event>,
-    /// Send (or drop) once the search has ended, to end the watch on the page.
-    pub finished: tokio::sync::oneshot::Sender<()>,
-}
-
-/// Borrows an engine of `pool` for a search of game `id` streamed to a page, and watches the
-/// page: a page that leaves while the stream waits for an engine drops this future and its
-/// place in the queue; a page that stops listening stops the search (`stop`).
-pub(crate) async fn stream_search(
-    pool: &SearchPool,
-    id: &str,
-    stop: &SearchStop,
-) -> Result<StreamSearch, ApiError> {
-    let lease = {
-        let stop_when_dropped = stop.on_drop();
-        let lease = pool.acquire(id, SearchKind::Analysis, stop).await?;
-        stop_when_dropped.disarm();
-        lease
-    };
-    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(8);
-    let (finished, mut ended) = tokio::sync::oneshot::channel::<()>();
-    let (watch, stopper) = (tx.clone(), stop.clone());
-    tokio::spawn(async move {
-        tokio::select! {
-            _ = watch.closed() => stopper.stop(),
-            _ = &mut ended => {}
-        }
-    });
-    Ok(StreamSearch {
-        lease,
-        tx,
-        rx,
-        finished,
-    })
 }
 
 /// One event of a streamed analysis: the lines as they stand, and whether the search ended.

@@ -5,13 +5,18 @@
 //! move and line, and for a mistake or a blunder why it was one. A page that closes the stream
 //! stops the review; the engine goes back to the pool then or when the review ends.
 
-use crate::analysis::{StreamSearch, stream_search};
-use crate::api::{read_query, set_judging, with_game};
-use crate::error::ApiError;
-use crate::limits::{self, REVIEW_DEPTH_MAX, REVIEW_MS_MAX};
-use crate::search_pool::SearchStop;
-use crate::state::AppState;
-use crate::view::{MoveView, ScoreView, side_code};
+use axum::Router;
+use axum::routing::get;
+
+use crate::kit::error::ApiError;
+use crate::kit::extract::read_query;
+use crate::kit::games::with_game;
+use crate::kit::limits::{self, REVIEW_DEPTH_MAX, REVIEW_MS_MAX};
+use crate::kit::search::set_judging;
+use crate::kit::search_pool::SearchStop;
+use crate::kit::state::AppState;
+use crate::kit::stream::{StreamSearch, stream_search};
+use crate::kit::view::{MoveView, ScoreView, side_code};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -266,7 +271,7 @@ fn review_view(review: &Review, version: u64) -> ReviewView {
 
 /// The search limits a query asks for, for a review of `positions` positions: 400 for a
 /// depth or time past the server's limits; the time a position is cut so that the whole
-/// review keeps within [`REVIEW_TOTAL_MAX`](crate::limits::REVIEW_TOTAL_MAX).
+/// review keeps within [`REVIEW_TOTAL_MAX`](crate::kit::limits::REVIEW_TOTAL_MAX).
 fn limits_of(query: &ReviewQuery, positions: usize) -> Result<ReviewLimits, ApiError> {
     if let Some(d) = query.depth {
         limits::within("depth", i64::from(d), 1, i64::from(REVIEW_DEPTH_MAX))?;
@@ -319,7 +324,7 @@ pub async fn review_stream(
         rx,
         finished,
     } = stream_search(&pool, &id, &stop).await?;
-    let keeper = crate::archive_api::ReviewKeeper::of(&sessions, &id);
+    let keeper = crate::kit::archive_store::ReviewKeeper::of(&sessions, &id);
 
     let work = lease.run(move |engine| {
         set_judging(engine);
@@ -358,4 +363,9 @@ pub async fn review_stream(
             |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
         );
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+}
+
+/// The review route.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new().route("/api/games/{id}/review", get(review_stream))
 }

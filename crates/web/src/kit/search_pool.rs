@@ -17,7 +17,7 @@
 //! `shutting-down`), wakes the waiting ones with the same answer and stops every search that
 //! runs, so that each ends with its best move so far and every stream ends.
 
-use crate::error::{ApiError, ErrorCode};
+use crate::kit::error::{ApiError, ErrorCode};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};

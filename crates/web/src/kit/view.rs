@@ -1,9 +1,9 @@
 //! What the page is told about a game: the position, the record in every notation, the legal
 //! moves, check, the ending, the capture markers and the opening's ECCO name.
 
-use crate::reasons::end_reason_params;
-use crate::session::GameSession;
-use crate::variations::TreeMove;
+use crate::kit::reasons::end_reason_params;
+use crate::kit::session::GameSession;
+use crate::kit::variations::TreeMove;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use xiangqi_engine::score::Reported;

@@ -2,9 +2,13 @@
 //! the rules course or the mating patterns), and the learner's moves on a lesson board
 //! checked without a game (`POST /api/lessons/try`).
 
-use crate::api::{body, parse_move};
-use crate::error::{ApiError, ErrorCode};
-use crate::view::MoveView;
+use crate::kit::state::AppState;
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::{body, parse_move};
+use crate::kit::view::MoveView;
 use axum::Json;
 use axum::extract::Query;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
@@ -221,4 +225,11 @@ pub async fn try_moves(
         },
         moves,
     }))
+}
+
+/// The course routes: the lessons (the rules course and the mating patterns) and their boards.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/lessons", get(lessons))
+        .route("/api/lessons/try", post(try_moves))
 }

@@ -214,7 +214,7 @@ impl ApiError {
         message: impl Into<String>,
     ) -> ApiError {
         let mut err = ApiError::new(ErrorCode::IllegalMove, message)
-            .with_params(crate::reasons::illegal_move_params(reason));
+            .with_params(crate::kit::reasons::illegal_move_params(reason));
         err.code = reason.code();
         err.highlights = reason
             .highlights()
@@ -227,7 +227,7 @@ impl ApiError {
     /// 422 for a FEN the rules core refuses: code `bad-fen`; the blanks hold the FEN fault's
     /// own code as `reason` and that fault's blanks (the page words it from them).
     pub fn bad_fen(error: &xiangqi_rules::fen::FenError) -> ApiError {
-        let mut params = crate::reasons::fen_error_params(error);
+        let mut params = crate::kit::reasons::fen_error_params(error);
         if let Some(map) = params.as_object_mut() {
             map.insert("reason".to_string(), error.code().into());
         }

@@ -4,7 +4,7 @@
 //! its `Sec-Fetch-Site`), so that a page elsewhere cannot write to the app (cross-site request
 //! forgery). A request with neither header comes from a program, not from a page, and passes.
 
-use crate::error::{ApiError, ErrorCode};
+use crate::kit::error::{ApiError, ErrorCode};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;

@@ -9,11 +9,16 @@
 //! the classification's lines go on from most (the more general openings), then the engine's
 //! evaluation for the side to move.
 
-use crate::api::{read_query, request_for, run_search, with_game};
-use crate::error::{ApiError, ErrorCode};
-use crate::search_pool::SearchKind;
-use crate::state::AppState;
-use crate::view::{MoveView, OpeningView, ScoreView};
+use axum::Router;
+use axum::routing::get;
+
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::read_query;
+use crate::kit::games::with_game;
+use crate::kit::search::{request_for, run_search};
+use crate::kit::search_pool::SearchKind;
+use crate::kit::state::AppState;
+use crate::kit::view::{MoveView, OpeningView, ScoreView};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -321,4 +326,9 @@ pub async fn explore(
         opening: current.as_ref().map(OpeningView::from),
         rows,
     }))
+}
+
+/// The opening explorer's route.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new().route("/api/games/{id}/openings", get(explore))
 }

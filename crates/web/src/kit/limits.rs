@@ -10,9 +10,9 @@
 //! | hint, a puzzle's refutation, the trainer's and the explorer's evaluations | fixed short times of their own modules (under 2 s) |
 //!
 //! Analyses and reviews also share the pool's engines but one, which is kept for replies
-//! (see [`SearchPool`](crate::search_pool::SearchPool)).
+//! (see [`SearchPool`](crate::kit::search_pool::SearchPool)).
 
-use crate::error::{ApiError, ErrorCode};
+use crate::kit::error::{ApiError, ErrorCode};
 use std::time::Duration;
 
 /// The longest an engine reply searches, however much time its clock leaves.

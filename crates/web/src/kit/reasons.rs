@@ -1,7 +1,7 @@
 //! The blanks of the rules core's reasons (why a move is illegal, why a game ended) as JSON,
 //! so the page can say them in its own language from the reason's code.
 
-use crate::view::side_code;
+use crate::kit::view::side_code;
 use serde_json::{Value, json};
 use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::fen::FenError;

@@ -1,28 +1,35 @@
 //! The JSON API the page talks to: games, moves, undo/redo, engine replies, hints, analysis,
 //! FEN checks and the playing levels.
 
-use crate::archive_store::ArchiveLink;
-use crate::error::{ApiError, ErrorCode};
-use crate::limits;
-use crate::opening_choice;
-use crate::safety::{HangingPiece, hanging_piece};
-use crate::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::session::{GameSession, Sessions};
-use crate::state::AppState;
-use crate::variations::{Branch, LineAction};
-use crate::view::{GameView, MoveView, ScoreView, session_view};
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::body;
+use crate::kit::extract::illegal;
+use crate::kit::extract::parse_move;
+use crate::kit::extract::parse_square;
+use crate::kit::games::game_from_moves;
+use crate::kit::games::start_session;
+use crate::kit::games::with_game;
+use crate::kit::levels::NAMED_LEVELS;
+use crate::kit::limits;
+use crate::kit::search::changed_meanwhile;
+use crate::kit::search::request_for;
+use crate::kit::search::run_search;
+use crate::kit::search_pool::SearchKind;
+use crate::kit::session::Sessions;
+use crate::kit::state::AppState;
+use crate::kit::variations::{Branch, LineAction};
+use crate::kit::view::{GameView, MoveView, ScoreView, session_view};
+use crate::play::opening_choice;
+use crate::play::safety::{HangingPiece, hanging_piece};
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
-use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
-use xiangqi_rules::explain::IllegalMove;
-use xiangqi_rules::{
-    Game, GameRules, Move, ParseMoveError, ParseSquareError, Position, START_FEN, Square,
-};
+use xiangqi_engine::{EngineOptions, SearchLimits};
+use xiangqi_rules::Position;
 
 /// How long the engine may think at full strength, per move.
 const FULL_STRENGTH_TIME: Duration = Duration::from_secs(3);
@@ -30,75 +37,6 @@ const FULL_STRENGTH_TIME: Duration = Duration::from_secs(3);
 const HINT_TIME: Duration = Duration::from_millis(600);
 
 type ApiResult<T> = Result<Json<T>, ApiError>;
-
-pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
-    payload.map(|Json(v)| v).map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            let max = crate::server::MAX_BODY;
-            let mut err = ApiError::new(
-                ErrorCode::TooLarge,
-                format!("the request body is larger than {} KiB", max / 1024),
-            );
-            err.params = serde_json::json!({ "max_bytes": max });
-            return err;
-        }
-        ApiError::bad_request(format!("the request body is not valid: {}", e.body_text()))
-    })
-}
-
-/// The query of a request, or 400 naming what is wrong with it.
-pub(crate) fn read_query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    query
-        .map(|Query(q)| q)
-        .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))
-}
-
-fn parse_square(text: &str) -> Result<Square, ApiError> {
-    text.parse()
-        .map_err(|e: ParseSquareError| ApiError::bad_request(e.to_string()))
-}
-
-/// The move `text` (ICCS) names in `pos`: 400 when it is no move, 422 with the rule when it is illegal.
-pub(crate) fn parse_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
-    let m: Move = text
-        .parse()
-        .map_err(|e: ParseMoveError| ApiError::bad_request(e.to_string()))?;
-    pos.check_move(m.from(), m.to()).map_err(|e| illegal(&e))
-}
-
-/// A move a request sends as text (ICCS, spaces around it ignored): 400 `bad-move-text`, with
-/// the text as its blank, when it is no move.
-pub(crate) fn read_move(text: &str) -> Result<Move, ApiError> {
-    text.trim().parse().map_err(|e: ParseMoveError| {
-        let mut err = ApiError::new(ErrorCode::BadMoveText, e.to_string());
-        err.params = serde_json::json!({ "text": text });
-        err
-    })
-}
-
-/// The move `text` names in `pos`: [`read_move`]'s 400 when it is no move, 422 with the
-/// rules' reason when it is illegal.
-pub(crate) fn read_legal_move(pos: &Position, text: &str) -> Result<Move, ApiError> {
-    let m = read_move(text)?;
-    pos.check_move(m.from(), m.to()).map_err(|e| illegal(&e))
-}
-
-/// 422 for an illegal move: the rules core's reason with its points and blanks.
-fn illegal(e: &IllegalMove) -> ApiError {
-    ApiError::illegal_move(e, e.message())
-}
-
-fn view_of(id: &str, s: &GameSession) -> GameView {
-    session_view(id, s)
-}
-
-pub(crate) fn with_game<R>(
-    sessions: &Sessions,
-    id: &str,
-    f: impl FnOnce(&mut GameSession) -> Result<R, ApiError>,
-) -> Result<R, ApiError> {
-    sessions.with(id, f).ok_or_else(|| ApiError::no_game(id))?
-}
 
 /// A new game: from `fen` (the start position when absent), with `moves` already played.
 #[derive(Deserialize, Default)]
@@ -126,63 +64,12 @@ pub async fn new_game(
     Ok((StatusCode::CREATED, Json(view)))
 }
 
-/// The game a page sends: from `fen` (the start position when absent or blank) with `moves`
-/// played, each legal; and the `redo` moves (next first, ICCS) kept while they replay
-/// legally, turned next last.
-pub(crate) fn game_from_moves(
-    fen: Option<&str>,
-    moves: &[String],
-    redo: &[String],
-) -> Result<(Game, Vec<Move>), ApiError> {
-    let fen = fen.map(str::trim).filter(|f| !f.is_empty());
-    let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
-        .map_err(|e| ApiError::bad_fen(&e))?;
-    for text in moves {
-        let m = parse_move(game.position(), text)?;
-        game.play(m).map_err(|e| illegal(&e))?;
-    }
-    let mut kept = Vec::new();
-    let mut pos = game.position().clone();
-    for text in redo {
-        let Ok(m) = parse_move(&pos, text) else { break };
-        pos = pos.after(m);
-        kept.push(m);
-    }
-    kept.reverse();
-    Ok((game, kept))
-}
-
-/// Stores `game`, with `redo` moves to replay (next last), as a new session that is saved to
-/// a new row of the archive; its view.
-pub(crate) fn start_session(
-    sessions: &Sessions,
-    game: Game,
-    redo: Vec<Move>,
-) -> Result<GameView, ApiError> {
-    start_linked_session(sessions, game, redo, ArchiveLink::new())
-}
-
-/// Stores `game`, with `redo` moves to replay (next last), as a new session linked to the
-/// archive by `link`; its view.
-pub(crate) fn start_linked_session(
-    sessions: &Sessions,
-    game: Game,
-    redo: Vec<Move>,
-    link: ArchiveLink,
-) -> Result<GameView, ApiError> {
-    let mut session = GameSession::new(game);
-    session.redo = redo;
-    session.archive = sessions.archive().link_now(link);
-    let id = sessions.insert(session);
-    with_game(sessions, &id, |s| Ok(view_of(&id, s)))
-}
-
 /// `GET /api/games/{id}`: the game as it stands.
 pub async fn get_game(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
 ) -> ApiResult<GameView> {
-    with_game(&sessions, &id, |s| Ok(view_of(&id, s))).map(Json)
+    with_game(&sessions, &id, |s| Ok(session_view(&id, s))).map(Json)
 }
 
 /// `DELETE /api/games/{id}`: forgets the game.
@@ -258,7 +145,7 @@ pub async fn play_move(
         let pos = s
             .game
             .position_at(ply)
-            .ok_or_else(|| crate::variations::bad_ply(ply, played))?
+            .ok_or_else(|| crate::kit::variations::bad_ply(ply, played))?
             .clone();
         if ply == played
             && let Some(o) = s.game.outcome()
@@ -290,7 +177,7 @@ pub async fn play_move(
             s.follow_game();
         }
         s.changed();
-        Ok(MoveAnswer::Played(Box::new(view_of(&id, s))))
+        Ok(MoveAnswer::Played(Box::new(session_view(&id, s))))
     })
     .map(Json)
 }
@@ -330,7 +217,7 @@ pub async fn change_line(
     with_game(&sessions, &id, |s| {
         s.change_line(req.line, req.action)?;
         s.changed();
-        Ok(view_of(&id, s))
+        Ok(session_view(&id, s))
     })
     .map(Json)
 }
@@ -391,7 +278,7 @@ pub async fn undo(
             s.follow_game();
             s.changed();
         }
-        Ok(view_of(&id, s))
+        Ok(session_view(&id, s))
     })
     .map(Json)
 }
@@ -419,7 +306,7 @@ pub async fn redo(
             s.follow_game();
             s.changed();
         }
-        Ok(view_of(&id, s))
+        Ok(session_view(&id, s))
     })
     .map(Json)
 }
@@ -446,49 +333,6 @@ pub struct EngineReply {
     pub game: GameView,
     /// The move the engine played.
     pub reply: MoveView,
-}
-
-pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
-    let mut history = s.game.hashes_since_capture();
-    history.pop();
-    SearchRequest {
-        history,
-        history_moves: s.game.moves_since_capture().to_vec(),
-        ..SearchRequest::new(s.game.position().clone(), limits)
-    }
-}
-
-/// Sets `engine` to judge moves: full strength, one line, one thread (the review, a puzzle's
-/// refutation, the trainer's view of a move off the line).
-pub(crate) fn set_judging(engine: &mut Engine) {
-    engine.set_options(EngineOptions {
-        level: Level::new(MAX_LEVEL),
-        multipv: 1,
-        threads: 1,
-        ..engine.options().clone()
-    });
-}
-
-/// Runs `search` for game `game` on an engine borrowed from `pool`, waiting for one when all
-/// are busy (503 when the queue is full too). `stop` stops it; so does dropping the returned
-/// future (the page went away). A search stopped before it started answers `game-changed`.
-pub(crate) async fn run_search<R: Send + 'static>(
-    pool: &SearchPool,
-    game: &str,
-    kind: SearchKind,
-    stop: &SearchStop,
-    search: impl FnOnce(&mut Engine) -> R + Send + 'static,
-) -> Result<R, ApiError> {
-    let _stop_when_dropped = stop.on_drop();
-    let lease = pool.acquire(game, kind, stop).await?;
-    lease.run(search).await?.ok_or_else(changed_meanwhile)
-}
-
-fn changed_meanwhile() -> ApiError {
-    ApiError::new(
-        ErrorCode::GameChanged,
-        "the game changed while the engine was thinking",
-    )
 }
 
 /// `POST /api/games/{id}/engine`: the engine plays the side to move at `level`.
@@ -562,12 +406,12 @@ pub async fn engine_move(
         let reply = MoveView::new(s.game.position(), m);
         s.game
             .play(m)
-            .map_err(|e| crate::error::internal_play(&e))?;
+            .map_err(|e| crate::kit::error::internal_play(&e))?;
         s.redo.clear();
         s.follow_game();
         s.changed();
         Ok(EngineReply {
-            game: view_of(&id, s),
+            game: session_view(&id, s),
             reply,
         })
     })
@@ -674,7 +518,7 @@ pub async fn check_fen(payload: Result<Json<FenRequest>, JsonRejection>) -> ApiR
             valid: false,
             message: Some(e.to_string()),
             code: Some(e.code()),
-            params: Some(crate::reasons::fen_error_params(&e)),
+            params: Some(crate::kit::reasons::fen_error_params(&e)),
             fen: None,
         },
     }))
@@ -690,16 +534,6 @@ pub struct LevelInfo {
     /// Approximate strength in Elo.
     pub elo: u32,
 }
-
-/// The named levels, weakest first.
-pub const NAMED_LEVELS: [(&str, u32); 6] = [
-    ("beginner", 0),
-    ("casual", 4),
-    ("club", 8),
-    ("strong", 12),
-    ("expert", 16),
-    ("full", MAX_LEVEL),
-];
 
 /// `GET /api/levels`: the named levels with their approximate strength.
 pub async fn levels() -> Json<Vec<LevelInfo>> {

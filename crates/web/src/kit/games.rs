@@ -1,0 +1,67 @@
+//! The games being played: finding one by id, and starting one from what a page sends.
+
+use crate::kit::archive_store::ArchiveLink;
+use crate::kit::error::ApiError;
+use crate::kit::extract::{illegal, parse_move};
+use crate::kit::session::{GameSession, Sessions};
+use crate::kit::view::{GameView, session_view};
+use xiangqi_rules::{Game, GameRules, Move, START_FEN};
+
+pub(crate) fn with_game<R>(
+    sessions: &Sessions,
+    id: &str,
+    f: impl FnOnce(&mut GameSession) -> Result<R, ApiError>,
+) -> Result<R, ApiError> {
+    sessions.with(id, f).ok_or_else(|| ApiError::no_game(id))?
+}
+
+/// The game a page sends: from `fen` (the start position when absent or blank) with `moves`
+/// played, each legal; and the `redo` moves (next first, ICCS) kept while they replay
+/// legally, turned next last.
+pub(crate) fn game_from_moves(
+    fen: Option<&str>,
+    moves: &[String],
+    redo: &[String],
+) -> Result<(Game, Vec<Move>), ApiError> {
+    let fen = fen.map(str::trim).filter(|f| !f.is_empty());
+    let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
+        .map_err(|e| ApiError::bad_fen(&e))?;
+    for text in moves {
+        let m = parse_move(game.position(), text)?;
+        game.play(m).map_err(|e| illegal(&e))?;
+    }
+    let mut kept = Vec::new();
+    let mut pos = game.position().clone();
+    for text in redo {
+        let Ok(m) = parse_move(&pos, text) else { break };
+        pos = pos.after(m);
+        kept.push(m);
+    }
+    kept.reverse();
+    Ok((game, kept))
+}
+
+/// Stores `game`, with `redo` moves to replay (next last), as a new session that is saved to
+/// a new row of the archive; its view.
+pub(crate) fn start_session(
+    sessions: &Sessions,
+    game: Game,
+    redo: Vec<Move>,
+) -> Result<GameView, ApiError> {
+    start_linked_session(sessions, game, redo, ArchiveLink::new())
+}
+
+/// Stores `game`, with `redo` moves to replay (next last), as a new session linked to the
+/// archive by `link`; its view.
+pub(crate) fn start_linked_session(
+    sessions: &Sessions,
+    game: Game,
+    redo: Vec<Move>,
+    link: ArchiveLink,
+) -> Result<GameView, ApiError> {
+    let mut session = GameSession::new(game);
+    session.redo = redo;
+    session.archive = sessions.archive().link_now(link);
+    let id = sessions.insert(session);
+    with_game(sessions, &id, |s| Ok(session_view(&id, s)))
+}

@@ -1,0 +1,22 @@
+//! What the features share: the one error type and its codes, the request readers, the games
+//! being played with their lines and their saving to the archive, the search pool and
+//! streamed searches, the server's limits and host check, the answers' views, and the state
+//! handlers get.
+
+pub mod archive_store;
+pub mod assets;
+pub mod error;
+pub mod extract;
+pub mod games;
+pub mod host_guard;
+pub mod levels;
+pub mod limits;
+pub mod reasons;
+pub mod records;
+pub mod search;
+pub mod search_pool;
+pub mod session;
+pub mod state;
+pub mod stream;
+pub mod variations;
+pub mod view;

@@ -1,0 +1,50 @@
+//! Running a search for a request on an engine of the pool.
+
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
+use crate::kit::session::GameSession;
+use xiangqi_engine::levels::{Level, MAX_LEVEL};
+use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
+
+pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
+    let mut history = s.game.hashes_since_capture();
+    history.pop();
+    SearchRequest {
+        history,
+        history_moves: s.game.moves_since_capture().to_vec(),
+        ..SearchRequest::new(s.game.position().clone(), limits)
+    }
+}
+
+/// Sets `engine` to judge moves: full strength, one line, one thread (the review, a puzzle's
+/// refutation, the trainer's view of a move off the line).
+pub(crate) fn set_judging(engine: &mut Engine) {
+    engine.set_options(EngineOptions {
+        level: Level::new(MAX_LEVEL),
+        multipv: 1,
+        threads: 1,
+        ..engine.options().clone()
+    });
+}
+
+/// Runs `search` for game `game` on an engine borrowed from `pool`, waiting for one when all
+/// are busy (503 when the queue is full too). `stop` stops it; so does dropping the returned
+/// future (the page went away). A search stopped before it started answers `game-changed`.
+pub(crate) async fn run_search<R: Send + 'static>(
+    pool: &SearchPool,
+    game: &str,
+    kind: SearchKind,
+    stop: &SearchStop,
+    search: impl FnOnce(&mut Engine) -> R + Send + 'static,
+) -> Result<R, ApiError> {
+    let _stop_when_dropped = stop.on_drop();
+    let lease = pool.acquire(game, kind, stop).await?;
+    lease.run(search).await?.ok_or_else(changed_meanwhile)
+}
+
+pub(crate) fn changed_meanwhile() -> ApiError {
+    ApiError::new(
+        ErrorCode::GameChanged,
+        "the game changed while the engine was thinking",
+    )
+}
