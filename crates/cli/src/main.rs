@@ -12,7 +12,9 @@ mod review;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use std::sync::Arc;
 use xiangqi_engine::protocol;
+use xiangqi_teaching::openings::book::EccoBook;
 
 /// Play, learn and analyse Xiangqi (Chinese chess).
 #[derive(Parser)]
@@ -108,11 +110,11 @@ fn main() -> ExitCode {
         Some(Command::Opening(args)) => opening::run(&args),
         Some(Command::Review(args)) => review::run(&args),
         Some(Command::Uci) => {
-            protocol::run_stdio(protocol::Dialect::Uci);
+            protocol::run_stdio(protocol::Dialect::Uci, Some(Arc::new(EccoBook)));
             Ok(())
         }
         Some(Command::Ucci) => {
-            protocol::run_stdio(protocol::Dialect::Ucci);
+            protocol::run_stdio(protocol::Dialect::Ucci, Some(Arc::new(EccoBook)));
             Ok(())
         }
         Some(Command::Tune {

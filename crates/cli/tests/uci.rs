@@ -450,3 +450,94 @@ fn an_eval_file_that_is_a_pipe_a_device_or_a_folder_is_refused_at_once() {
     e.bestmove(LONG);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The moves of the ECCO book after `moves` from the start, as ICCS.
+fn book_moves(moves: &[&str]) -> Vec<String> {
+    let moves: Vec<Move> = moves.iter().map(|m| parse(m)).collect();
+    xiangqi_teaching::openings::book::book_moves(&moves)
+        .unwrap()
+        .iter()
+        .map(|b| b.mv.to_string())
+        .collect()
+}
+
+/// Plays `go movetime 300` from `position` and answers the search's lines and its move.
+fn choose(e: &mut Engine, position: &str) -> (Vec<String>, String) {
+    e.send(position);
+    e.send("go movetime 300");
+    let lines = e.expect("bestmove", LONG);
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    (lines.clone(), best.to_string())
+}
+
+#[test]
+fn a_learner_level_opens_from_the_book_unless_told_not_to() {
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    let options = e.expect("uciok", LONG);
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name OwnBook type check default true"),
+        "{options:?}"
+    );
+    e.send("setoption name Skill Level value 2");
+    let said_book = |lines: &[String]| lines.iter().any(|l| l.starts_with("info string book move"));
+    // From the start and a few moves in, the move is the book's, and the session says so.
+    for position in [
+        "position startpos",
+        "position startpos moves h2e2",
+        "position startpos moves h2e2 h9g7 h0g2",
+    ] {
+        let moves: Vec<&str> = position.split_whitespace().skip(3).collect();
+        let (lines, best) = choose(&mut e, position);
+        assert!(said_book(&lines), "{position}: {lines:?}");
+        assert!(book_moves(&moves).contains(&best), "{position}: {best}");
+    }
+    // Every book move the session plays is one it names in its line.
+    let (lines, best) = choose(&mut e, "position startpos");
+    assert!(
+        lines.contains(&format!("info string book move {best}")),
+        "{lines:?}"
+    );
+    // Off, at full strength, or from a set-up position, the engine searches for itself.
+    e.send("setoption name OwnBook value false");
+    let (lines, _) = choose(&mut e, "position startpos");
+    assert!(!said_book(&lines), "{lines:?}");
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name Skill Level value 20");
+    let (lines, _) = choose(&mut e, "position startpos");
+    assert!(!said_book(&lines), "{lines:?}");
+    e.send("setoption name Skill Level value 2");
+    let start = Position::startpos().to_fen();
+    let (lines, _) = choose(&mut e, &format!("position fen {start} moves h2e2"));
+    assert!(
+        said_book(&lines),
+        "the initial position given as FEN: {lines:?}"
+    );
+    let (lines, _) = choose(&mut e, "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+    assert!(!said_book(&lines), "{lines:?}");
+}
+
+#[test]
+fn ucci_usebook_turns_the_book_on_and_off() {
+    let mut e = Engine::start("ucci");
+    e.send("ucci");
+    let options = e.expect("ucciok", LONG);
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option usebook type check default true")),
+        "{options:?}"
+    );
+    e.send("setoption skill 2");
+    let said_book = |lines: &[String]| lines.iter().any(|l| l.starts_with("info string book move"));
+    e.send("position startpos");
+    e.send("go time 300");
+    let lines = e.expect("bestmove", LONG);
+    assert!(said_book(&lines), "{lines:?}");
+    e.send("setoption usebook false");
+    e.send("go time 300");
+    let lines = e.expect("bestmove", LONG);
+    assert!(!said_book(&lines), "{lines:?}");
+}

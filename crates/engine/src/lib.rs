@@ -4,6 +4,7 @@
 //! Measured figures — the level ladder, matches against fairy-stockfish, nps — are in
 //! `docs/results.md`, each with its command and the `Bench:` signature it was taken at.
 pub mod bench;
+pub mod book;
 pub mod datagen;
 mod engine;
 pub mod eval;

@@ -6,6 +6,7 @@ use super::{
     Reply, ScoreBound,
 };
 use crate::bench;
+use crate::book::{self, OpeningBook};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::levels::{ELO_RANGE, Level, MAX_LEVEL};
 use crate::search::{SearchInfo, SearchResult};
@@ -80,6 +81,15 @@ pub struct Session {
     /// How to stop the bench when that thread runs one.
     bench: Option<Arc<bench::BenchStop>>,
     out: Output,
+    /// The opening book the learner levels play from, if the session has one.
+    book: Option<Arc<dyn OpeningBook>>,
+    /// Whether the learner levels play from the book (`OwnBook`, `usebook`; on by default).
+    own_book: bool,
+    /// The moves from the initial position to the current one, when the position command
+    /// started there; none after a setup of another position.
+    opening: Option<Vec<Move>>,
+    /// The current game's seed for the book's draws, new at each new game.
+    seed: u64,
 }
 
 impl Session {
@@ -100,7 +110,17 @@ impl Session {
             search: None,
             bench: None,
             out,
+            book: None,
+            own_book: true,
+            opening: Some(Vec::new()),
+            seed: fresh_seed(),
         }
+    }
+
+    /// The same session with `book` for its learner levels to open from.
+    pub fn with_book(mut self, book: Arc<dyn OpeningBook>) -> Session {
+        self.book = Some(book);
+        self
     }
 
     fn reply(&self, reply: &Reply) {
@@ -152,6 +172,7 @@ impl Session {
                 self.history.clear();
                 self.history_moves.clear();
                 self.banned.clear();
+                self.seed = fresh_seed();
             }
             Command::SetOption { name, value } => self.set_option(&name, &value),
             Command::Position(position) => self.set_position(&position),
@@ -212,6 +233,12 @@ impl Session {
                 default: EngineOptions::default().use_nnue,
             },
         };
+        let own_book = |name: &str| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Check {
+                default: self.book.is_some(),
+            },
+        };
         let path = |name: &str| OptionDecl {
             name: name.to_string(),
             kind: OptionKind::Other("string default <empty>".to_string()),
@@ -229,12 +256,13 @@ impl Session {
                 button("Clear Hash"),
                 use_nnue("UseNNUE"),
                 path("EvalFile"),
+                own_book("OwnBook"),
             ],
             Dialect::Ucci => vec![
                 spin("hashsize", 16, 1, 65536),
                 spin("threads", 1, 1, 256),
                 spin("skill", level, 0, level),
-                check("usebook"),
+                own_book("usebook"),
                 button("newgame"),
                 use_nnue("usennue"),
                 path("evalfile"),
@@ -287,7 +315,8 @@ impl Session {
             "move overhead" => {
                 number(5000).map(|v| self.options.move_overhead = Duration::from_millis(v))
             }
-            "ponder" | "usebook" => flag().map(|_| ()),
+            "ownbook" | "usebook" => flag().map(|v| self.own_book = v),
+            "ponder" => flag().map(|_| ()),
             "usennue" => flag().map(|v| {
                 if v != self.options.use_nnue {
                     // The table's stored evaluations came from the other evaluation.
@@ -365,6 +394,7 @@ impl Session {
     }
 
     fn set_position(&mut self, command: &PositionCommand) {
+        let opening = book::is_initial(&command.start).then(|| command.moves.clone());
         match command.replay() {
             Ok(ParsedPosition {
                 position,
@@ -376,6 +406,7 @@ impl Session {
                 self.history = history;
                 self.history_moves = history_moves;
                 self.banned.clear();
+                self.opening = opening;
             }
             Err(e) => self.error(format_args!("{e}; position unchanged")),
         }
@@ -434,6 +465,8 @@ impl Session {
             excluded: self.banned.clone(),
             search_moves: go.search_moves.clone(),
         };
+        let proposals = self.book_proposals(go);
+        let judge = (!proposals.is_empty()).then(|| self.book_judge());
         let engine = self.engine.clone();
         // Armed here, not on the search's thread: a `stop` read right after this `go` must
         // reach the search however late its thread starts.
@@ -441,6 +474,18 @@ impl Session {
         let out = self.out.clone();
         let dialect = self.dialect;
         self.search = Some(std::thread::spawn(move || {
+            let from_book = judge.and_then(|judge| book::book_reply(&judge, &request, &proposals));
+            if let Some(mv) = from_book {
+                send(
+                    &out,
+                    &Reply::Info(Info::text(format!("book move {mv}"))).format(dialect, RANKS),
+                );
+                let reply = BestMove {
+                    best: Some(mv),
+                    ponder: None,
+                };
+                return send(&out, &Reply::BestMove(reply).format(dialect, RANKS));
+            }
             let result = engine.think_armed(&request, &mut |info| {
                 send(
                     &out,
@@ -453,6 +498,51 @@ impl Session {
             );
         }));
     }
+}
+
+impl Session {
+    /// The book moves the level may open with for `go`, in the order tried: none without a
+    /// book or with it off, at full strength, away from the initial position's game, out of
+    /// the book, and for a search that is not the choice of a move (infinite, pondering, or
+    /// among given moves); banned moves are left out.
+    fn book_proposals(&self, go: &super::GoParams) -> Vec<Move> {
+        let (Some(book), Some(moves)) = (&self.book, &self.opening) else {
+            return Vec::new();
+        };
+        let limits = go.limits(self.position.side_to_move());
+        if !self.own_book || limits.infinite || limits.ponder || !go.search_moves.is_empty() {
+            return Vec::new();
+        }
+        let mut proposals = book::proposals(
+            book.as_ref(),
+            self.options.level,
+            &Position::startpos(),
+            moves,
+            self.seed,
+        );
+        proposals.retain(|m| !self.banned.contains(m));
+        proposals
+    }
+
+    /// An engine that checks book moves: the session's evaluation, on a small table of its
+    /// own, so that the check neither disturbs the game's table nor misses a `stop`.
+    fn book_judge(&self) -> Engine {
+        let mut judge = Engine::new(EngineOptions {
+            hash_mb: 1,
+            threads: 1,
+            ..self.options.clone()
+        });
+        judge.set_network(self.engine.network().cloned());
+        judge
+    }
+}
+
+/// A seed for a new game's book draws.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    xiangqi_rules::random::mix(nanos)
 }
 
 /// What a search line is reported as: UCI gets every field, UCCI depth, score, nodes, time
@@ -503,9 +593,12 @@ fn best_move_of(result: &SearchResult) -> BestMove {
 }
 
 /// Runs a session on standard input and output.
-pub fn run_stdio(dialect: Dialect) {
+pub fn run_stdio(dialect: Dialect, book: Option<Arc<dyn OpeningBook>>) {
     let out: Output = Arc::new(Mutex::new(std::io::stdout()));
     let mut session = Session::new(dialect, out);
+    if let Some(book) = book {
+        session = session.with_book(book);
+    }
     let stdin = std::io::stdin();
     session.run(stdin.lock());
 }

@@ -15,6 +15,7 @@
 
 use super::table::{Need, mirrored, table};
 use super::{Opening, OpeningError, continuations, lines_below, opening_at};
+use xiangqi_engine::book::{BookEntry, OpeningBook};
 use xiangqi_rules::{Move, Position};
 
 /// How many plies from the start the book covers: the first eight moves of each side.
@@ -133,23 +134,26 @@ fn moves_on_the_way(moves: &[Move], code: &str) -> Vec<(Move, f64)> {
     out
 }
 
+/// The ECCO book as the engine's learner levels open from it (see `xiangqi_engine::book`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EccoBook;
+
+impl OpeningBook for EccoBook {
+    fn moves(&self, moves: &[Move]) -> Vec<BookEntry> {
+        book_moves(moves)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|b| BookEntry {
+                mv: b.mv,
+                weight: b.weight,
+            })
+            .collect()
+    }
+}
+
 /// The weight of a move reaching `code`: the square root of one plus the codes below it.
 fn weight_of(code: &str) -> f64 {
     ((1 + lines_below(code).len()) as f64).sqrt()
-}
-
-/// The book move `random` (in 0..1) falls on, each move's chance its share of the weights;
-/// `None` when there is none.
-pub fn pick(moves: &[BookMove], random: f64) -> Option<&BookMove> {
-    let total: f64 = moves.iter().map(|b| b.weight).sum();
-    let mut at = random.clamp(0.0, 0.999_999) * total;
-    for b in moves {
-        if at < b.weight {
-            return Some(b);
-        }
-        at -= b.weight;
-    }
-    moves.last()
 }
 
 #[cfg(test)]
@@ -254,19 +258,5 @@ mod tests {
             book_moves(&line("h2e2 h2h3")),
             Err(OpeningError::IllegalMove { ply: 1, .. })
         ));
-    }
-
-    #[test]
-    fn pick_follows_the_weights() {
-        let start = book_moves(&[]).unwrap();
-        let picks: Vec<Move> = (0..1000)
-            .map(|i| pick(&start, i as f64 / 1000.0).unwrap().mv)
-            .collect();
-        let total: f64 = start.iter().map(|b| b.weight).sum();
-        for b in &start {
-            let count = picks.iter().filter(|&&m| m == b.mv).count() as f64;
-            assert!((count / 1000.0 - b.weight / total).abs() < 0.01, "{b:?}");
-        }
-        assert_eq!(pick(&[], 0.5), None);
     }
 }

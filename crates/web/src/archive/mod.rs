@@ -14,7 +14,7 @@ use crate::kit::archive_store::{
     ArchiveLink, ArchiveService, Notice, Players, archive_failed, unavailable_error,
 };
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{body, read_query};
+use crate::kit::extract::{Body, Params};
 use crate::kit::games::{game_from_moves, start_linked_session, with_game};
 use crate::kit::records::MAX_IMPORT;
 use crate::kit::records::{
@@ -25,8 +25,8 @@ use crate::kit::state::AppState;
 use crate::kit::view::GameView;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -206,9 +206,8 @@ pub struct ListView {
 /// newest date first, with how many there are in all.
 pub async fn list(
     State(archive): State<ArchiveService>,
-    query: Result<Query<ListQuery>, QueryRejection>,
+    Params(query): Params<ListQuery>,
 ) -> Result<Json<ListView>, ApiError> {
-    let query = read_query(query)?;
     let result = choice(
         query.result.as_deref(),
         "result",
@@ -318,9 +317,8 @@ pub struct ExportQuery {
 /// first.
 pub async fn export(
     State(archive): State<ArchiveService>,
-    query: Result<Query<ExportQuery>, QueryRejection>,
+    Params(query): Params<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let query = read_query(query)?;
     let notation = match query.format.as_deref().unwrap_or("pgn-wxf") {
         "pgn-wxf" => Notation::Wxf,
         "pgn-iccs" => Notation::Iccs,
@@ -387,10 +385,9 @@ fn broken_game(format: RecordFormat, error: &RecordError) -> Value {
 /// be read: 422 with the first game's reason and every game's in `broken`.
 pub async fn import(
     State(archive): State<ArchiveService>,
-    query: Result<Query<ImportQuery>, QueryRejection>,
+    Params(query): Params<ImportQuery>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<ImportView>), ApiError> {
-    let query = read_query(query)?;
     let bytes = file_body(bytes)?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(bad_record(RecordFault::EmptyFile, "the file is empty"));
@@ -548,9 +545,8 @@ pub struct ResumeRequest {
 /// answers it.
 pub async fn resume(
     State(AppState { sessions, .. }): State<AppState>,
-    payload: Result<Json<ResumeRequest>, JsonRejection>,
+    Body(req): Body<ResumeRequest>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    let req = body(payload)?;
     let archive = sessions.archive().clone();
     let key = req.key.trim().to_string();
     if key.is_empty() || key.len() > 64 || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
@@ -663,9 +659,8 @@ fn clean_name(name: Option<String>) -> String {
 pub async fn session(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
-    payload: Result<Json<SessionRequest>, JsonRejection>,
+    Body(req): Body<SessionRequest>,
 ) -> Result<Json<SessionView>, ApiError> {
-    let req = body(payload)?;
     let flagged = choice(
         req.flagged.as_deref(),
         "side",

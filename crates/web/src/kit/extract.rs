@@ -4,13 +4,39 @@
 
 use crate::kit::error::{ApiError, ErrorCode};
 use axum::Json;
-use axum::extract::Query;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
 use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::{Move, ParseMoveError, ParseSquareError, Position, Square};
 
-pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+/// A JSON body, read as `T`: a body that is not JSON of that shape is refused with
+/// `bad-request` naming what is wrong, one over the server's limit with `too-large`.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        body(Json::<T>::from_request(request, state).await).map(Body)
+    }
+}
+
+/// A request's query, read as `T`: one that does not fit is refused with `bad-request`
+/// naming what is wrong.
+pub struct Params<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        read_query(Query::<T>::from_request_parts(parts, state).await).map(Params)
+    }
+}
+
+fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
     payload.map(|Json(v)| v).map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             let max = crate::server::MAX_BODY;
@@ -26,7 +52,7 @@ pub(crate) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiE
 }
 
 /// The query of a request, or 400 naming what is wrong with it.
-pub(crate) fn read_query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+fn read_query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     query
         .map(|Query(q)| q)
         .map_err(|e| ApiError::bad_request(format!("the query is not valid: {}", e.body_text())))

@@ -7,11 +7,9 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{body, parse_move};
+use crate::kit::extract::{Body, Params, parse_move};
 use crate::kit::view::MoveView;
 use axum::Json;
-use axum::extract::Query;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use xiangqi_rules::{GameStatus, Position};
@@ -152,9 +150,8 @@ fn lesson_view(course: CourseId, lesson: &Lesson, lang: Lang) -> LessonView {
 /// `GET /api/lessons?course=rules|patterns&lang=en|ru|zh`: every lesson of the course in
 /// course order, in one language.
 pub async fn lessons(
-    query: Result<Query<LessonsQuery>, QueryRejection>,
+    Params(query): Params<LessonsQuery>,
 ) -> Result<Json<Vec<LessonView>>, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let lang = match query.lang.as_deref() {
         None => Lang::En,
         Some(code) => code
@@ -203,10 +200,7 @@ pub struct TryResult {
 
 /// `POST /api/lessons/try`: plays `moves` from `fen`; 422 with the rules core's reason for
 /// the first illegal move, 400 for a FEN or move that does not read.
-pub async fn try_moves(
-    payload: Result<Json<TryRequest>, JsonRejection>,
-) -> Result<Json<TryResult>, ApiError> {
-    let req = body(payload)?;
+pub async fn try_moves(Body(req): Body<TryRequest>) -> Result<Json<TryResult>, ApiError> {
     let mut pos = Position::from_fen(req.fen.trim())
         .map_err(|e| ApiError::bad_request(format!("the FEN is not valid: {e}")))?;
     let mut moves = Vec::with_capacity(req.moves.len());

@@ -13,15 +13,14 @@ use axum::Router;
 use axum::routing::get;
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::read_query;
+use crate::kit::extract::Params;
 use crate::kit::games::with_game;
 use crate::kit::search::{request_for, run_search};
 use crate::kit::search_pool::SearchKind;
 use crate::kit::state::AppState;
 use crate::kit::view::{MoveView, OpeningView, ScoreView};
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -202,9 +201,8 @@ fn order_key(row: &ExplorerRow, mover: Color) -> (std::cmp::Reverse<usize>, i64)
 pub async fn explore(
     State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
-    query: Result<Query<ExplorerQuery>, QueryRejection>,
+    Params(req): Params<ExplorerQuery>,
 ) -> Result<Json<Explorer>, ApiError> {
-    let req = read_query(query)?;
     let (moves, version, request, stop) = with_game(&sessions, &id, |s| {
         if !openings::is_initial(s.game.start()) {
             return Err(refused(

@@ -3,7 +3,7 @@
 //! changes, the time is up or the page stops listening (`GET …/analysis`).
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{body, read_query};
+use crate::kit::extract::{Body, Params};
 use crate::kit::games::with_game;
 use crate::kit::limits::{self, ANALYSIS_MS_MAX};
 use crate::kit::search::{request_for, run_search};
@@ -14,8 +14,7 @@ use crate::kit::stream::StreamSearch;
 use crate::kit::stream::stream_search;
 use crate::kit::view::ScoreView;
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
@@ -135,9 +134,8 @@ fn analyst(engine: &mut xiangqi_engine::Engine, lines: usize) {
 pub async fn analyse(
     State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
-    payload: Result<Json<AnalyseRequest>, JsonRejection>,
+    Body(req): Body<AnalyseRequest>,
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
-    let req = body(payload)?;
     let lines = req.lines.clamp(1, MAX_LINES);
     limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
     let time = Duration::from_millis(req.millis.max(1));
@@ -192,9 +190,8 @@ pub struct AnalysisUpdate {
 pub async fn analysis_stream(
     State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
-    query: Result<Query<StreamRequest>, axum::extract::rejection::QueryRejection>,
+    Params(req): Params<StreamRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let req = read_query(query)?;
     let lines = req.lines.clamp(1, MAX_LINES);
     limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
     let time = Duration::from_millis(req.millis.max(1));

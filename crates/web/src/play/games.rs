@@ -2,7 +2,7 @@
 //! FEN checks and the playing levels.
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::body;
+use crate::kit::extract::Body;
 use crate::kit::extract::illegal;
 use crate::kit::extract::parse_move;
 use crate::kit::extract::parse_square;
@@ -19,17 +19,17 @@ use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::variations::{Branch, LineAction};
 use crate::kit::view::{GameView, MoveView, ScoreView, session_view};
-use crate::play::opening_choice;
 use crate::play::safety::{HangingPiece, hanging_piece};
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use xiangqi_engine::book;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::{EngineOptions, SearchLimits};
 use xiangqi_rules::Position;
+use xiangqi_teaching::openings::book::EccoBook;
 
 /// How long the engine may think at full strength, per move.
 const FULL_STRENGTH_TIME: Duration = Duration::from_secs(3);
@@ -56,9 +56,8 @@ pub struct NewGame {
 /// `POST /api/games`: starts a game and returns it.
 pub async fn new_game(
     State(sessions): State<Sessions>,
-    payload: Result<Json<NewGame>, JsonRejection>,
+    Body(req): Body<NewGame>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    let req = body(payload)?;
     let (game, redo) = game_from_moves(req.fen.as_deref(), &req.moves, &req.redo)?;
     let view = start_session(&sessions, game, redo)?;
     Ok((StatusCode::CREATED, Json(view)))
@@ -135,9 +134,8 @@ fn game_over(o: &xiangqi_rules::Outcome) -> ApiError {
 pub async fn play_move(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
-    payload: Result<Json<MoveRequest>, JsonRejection>,
+    Body(req): Body<MoveRequest>,
 ) -> ApiResult<MoveAnswer> {
-    let req = body(payload)?;
     let (from, to) = (parse_square(&req.from)?, parse_square(&req.to)?);
     with_game(&sessions, &id, |s| {
         let played = s.game.moves().len();
@@ -211,9 +209,8 @@ pub struct LineRequest {
 pub async fn change_line(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
-    payload: Result<Json<LineRequest>, JsonRejection>,
+    Body(req): Body<LineRequest>,
 ) -> ApiResult<GameView> {
-    let req = body(payload)?;
     with_game(&sessions, &id, |s| {
         s.change_line(req.line, req.action)?;
         s.changed();
@@ -339,9 +336,8 @@ pub struct EngineReply {
 pub async fn engine_move(
     State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
-    payload: Result<Json<EngineRequest>, JsonRejection>,
+    Body(req): Body<EngineRequest>,
 ) -> ApiResult<EngineReply> {
-    let req = body(payload)?;
     if req.level > MAX_LEVEL {
         return Err(ApiError::bad_request(format!(
             "level {} does not exist: levels run from 0 to {MAX_LEVEL}",
@@ -378,16 +374,17 @@ pub async fn engine_move(
                 ..SearchLimits::default()
             },
         };
-        let book = opening_choice::proposals(
+        let book = book::proposals(
+            &EccoBook,
             level,
             s.game.start(),
             s.game.moves(),
-            opening_choice::seed_of(&id),
+            book::seed_of(&id),
         );
         Ok((request_for(s, limits), s.version, s.start_search(), book))
     })?;
     let result = run_search(&pool, &id, SearchKind::Play, &stop, move |engine| {
-        opening_choice::book_reply(engine, &request, &book).or_else(|| {
+        book::book_reply(engine, &request, &book).or_else(|| {
             engine.set_options(EngineOptions {
                 level,
                 multipv: 1,
@@ -504,8 +501,7 @@ pub struct FenCheck {
 }
 
 /// `POST /api/fen`: checks a FEN (a position editor validates as the user edits).
-pub async fn check_fen(payload: Result<Json<FenRequest>, JsonRejection>) -> ApiResult<FenCheck> {
-    let req = body(payload)?;
+pub async fn check_fen(Body(req): Body<FenRequest>) -> ApiResult<FenCheck> {
     Ok(Json(match Position::from_fen(req.fen.trim()) {
         Ok(p) => FenCheck {
             valid: true,

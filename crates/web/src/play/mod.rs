@@ -3,7 +3,6 @@
 
 mod analysis;
 mod games;
-mod opening_choice;
 mod safety;
 
 use crate::kit::state::AppState;

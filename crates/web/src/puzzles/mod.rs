@@ -21,13 +21,12 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{body, read_legal_move, read_query};
+use crate::kit::extract::{Body, Params, read_legal_move};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::view::{MoveView, side_code};
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
@@ -285,10 +284,7 @@ fn fresh_seed() -> u64 {
 
 /// `GET /api/puzzles/next`: a puzzle near `rating` that matches the filters; one of the
 /// `recent` ids only when no other matches. 404 `no-puzzles` when none matches at all.
-pub async fn next(
-    q: Result<Query<NextQuery>, QueryRejection>,
-) -> Result<Json<PuzzleView>, ApiError> {
-    let q = read_query(q)?;
+pub async fn next(Params(q): Params<NextQuery>) -> Result<Json<PuzzleView>, ApiError> {
     let rating = q
         .rating
         .unwrap_or(xiangqi_teaching::learner_rating::START_RATING);
@@ -393,9 +389,8 @@ pub struct MoveAnswer {
 pub async fn play(
     State(pool): State<SearchPool>,
     Path(id): Path<String>,
-    payload: Result<Json<PuzzleMove>, JsonRejection>,
+    Body(req): Body<PuzzleMove>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
-    let req = body(payload)?;
     let e = catalog()?.get(&id)?;
     let pos = solver_step(e, req.ply)?;
     let m = read_legal_move(&pos, &req.r#move)?;
@@ -522,9 +517,8 @@ pub struct HintView {
 /// `GET /api/puzzles/{id}/hint?ply=K`: the solution's move at step `K`.
 pub async fn hint(
     Path(id): Path<String>,
-    q: Result<Query<HintQuery>, QueryRejection>,
+    Params(q): Params<HintQuery>,
 ) -> Result<Json<HintView>, ApiError> {
-    let q = read_query(q)?;
     let e = catalog()?.get(&id)?;
     let pos = solver_step(e, q.ply)?;
     let m = e.moves[q.ply];
@@ -575,10 +569,7 @@ pub struct ResultView {
 
 /// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle; 422
 /// `bad-rating-state` naming the field when the state sent cannot be a rating.
-pub async fn result(
-    payload: Result<Json<ResultRequest>, JsonRejection>,
-) -> Result<Json<ResultView>, ApiError> {
-    let req = body(payload)?;
+pub async fn result(Body(req): Body<ResultRequest>) -> Result<Json<ResultView>, ApiError> {
     let e = catalog()?.get(&req.id)?;
     let state = req.state.unwrap_or_default().validate().map_err(|bad| {
         let mut err = ApiError::new(ErrorCode::BadRatingState, bad.to_string());

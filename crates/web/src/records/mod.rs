@@ -7,7 +7,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::read_query;
+use crate::kit::extract::Params;
 use crate::kit::games::{start_session, with_game};
 use crate::kit::records::MAX_IMPORT;
 use crate::kit::records::RecordFault;
@@ -22,8 +22,8 @@ use crate::kit::session::Sessions;
 use crate::kit::view::GameView;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::ser::SerializeMap;
@@ -89,9 +89,8 @@ pub fn file_kind(format: OutputFormat) -> (&'static str, &'static str) {
 pub async fn export(
     State(sessions): State<Sessions>,
     Path(id): Path<String>,
-    query: Result<Query<RecordQuery>, QueryRejection>,
+    Params(query): Params<RecordQuery>,
 ) -> Result<Response, ApiError> {
-    let query = read_query(query)?;
     let name = query.format.as_deref().unwrap_or(DEFAULT_FORMAT);
     let format = OutputFormat::from_name(name).ok_or_else(|| {
         ApiError::bad_request(format!(
@@ -316,10 +315,9 @@ fn unplayable(e: &UnplayableMove) -> ApiError {
 /// API answers), else `bad-record`.
 pub async fn import(
     State(sessions): State<Sessions>,
-    query: Result<Query<ImportQuery>, QueryRejection>,
+    Params(query): Params<ImportQuery>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {
-    let query = read_query(query)?;
     let bytes = file_body(body)?;
     let index = query.index.unwrap_or(0);
     // Reading a file of many games takes time: off the async workers, so that play goes on.

@@ -9,7 +9,7 @@ use axum::Router;
 use axum::routing::get;
 
 use crate::kit::error::ApiError;
-use crate::kit::extract::read_query;
+use crate::kit::extract::Params;
 use crate::kit::games::with_game;
 use crate::kit::limits::{self, REVIEW_DEPTH_MAX, REVIEW_MS_MAX};
 use crate::kit::search::set_judging;
@@ -17,8 +17,7 @@ use crate::kit::search_pool::SearchStop;
 use crate::kit::state::AppState;
 use crate::kit::stream::{StreamSearch, stream_search};
 use crate::kit::view::{MoveView, ScoreView, side_code};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
@@ -304,9 +303,8 @@ fn event<T: Serialize>(name: &'static str, data: &T) -> Event {
 pub async fn review_stream(
     State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
-    query: Result<Query<ReviewQuery>, QueryRejection>,
+    Params(query): Params<ReviewQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let query = read_query(query)?;
     let (start, moves, version, stop): (Position, Vec<Move>, u64, SearchStop) =
         with_game(&sessions, &id, |s| {
             Ok((

@@ -20,14 +20,13 @@ use axum::routing::{get, post};
 
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{body, read_move, read_query};
+use crate::kit::extract::{Body, Params, read_move};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::state::AppState;
 use crate::kit::view::{MoveView, OpeningView, ScoreView, side_code};
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -284,9 +283,8 @@ pub struct TrainerQuery {
 /// `GET /api/trainer`: the lines, the learner's cards and the card to play next.
 pub async fn catalogue(
     State(archive): State<ArchiveService>,
-    query: Result<Query<TrainerQuery>, QueryRejection>,
+    Params(q): Params<TrainerQuery>,
 ) -> Result<Json<TrainerView>, ApiError> {
-    let q = read_query(query)?;
     let sides = match q.side.as_deref() {
         None | Some("") => vec![Color::Red, Color::Black],
         Some(text) => vec![parse_side(text)?],
@@ -361,9 +359,8 @@ pub struct StartView {
 /// `POST /api/trainer/start`: begins a run of a line from one side.
 pub async fn start(
     State(archive): State<ArchiveService>,
-    payload: Result<Json<StartRequest>, JsonRejection>,
+    Body(req): Body<StartRequest>,
 ) -> Result<Json<StartView>, ApiError> {
-    let req = body(payload)?;
     let line = find_line(&req.line)?;
     let side = parse_side(&req.side)?;
     let explicit = match req.branch.as_deref() {
@@ -559,9 +556,8 @@ async fn engine_view(
 pub async fn play(
     State(archive): State<ArchiveService>,
     State(pool): State<SearchPool>,
-    payload: Result<Json<MoveRequest>, JsonRejection>,
+    Body(req): Body<MoveRequest>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
-    let req = body(payload)?;
     let line = find_line(&req.line)?;
     let side = parse_side(&req.side)?;
     let trained = find_branch(line, &req.branch)?;

@@ -147,11 +147,12 @@ const WARNINGS = ['skipped-text', 'tag-cut', 'comment-cut', 'tag-dropped', 'nags
  * unreadable or cut it short, in the interface language.
  */
 export function explainRecordNote(note) {
-  const table = serverWords('errors');
-  if (!table || !note) return note?.message ?? '';
+  if (!note) return '';
   if (!WARNINGS.includes(note.code)) return explainError({ status: 422, ...note });
+  const table = serverWords('errors') ?? {};
   const p = note.params ?? {};
   const key = note.code === 'comment-cut' && !p.move ? 'warning.game-comment-cut' : `warning.${note.code}`;
+  if (!table[key]) return note.message ?? '';
   const place = p.byte !== undefined ? fill(table.whereByte, p) : recordPlace(table, p);
   return place + fill(table[key], { ...moveVars(table, p), tag: table[`tag.${p.tag}`] ?? p.tag });
 }
