@@ -23,6 +23,7 @@ use crate::kit::records::{
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::view::GameView;
+use crate::kit::wire::Iccs;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -533,10 +534,10 @@ pub struct ResumeRequest {
     pub fen: Option<String>,
     /// The page's copy: the moves played (ICCS).
     #[serde(default)]
-    pub moves: Vec<String>,
+    pub moves: Vec<Iccs>,
     /// The page's copy: moves taken back, next first (ICCS).
     #[serde(default)]
-    pub redo: Vec<String>,
+    pub redo: Vec<Iccs>,
 }
 
 /// `POST /api/archive/resume`: brings back a game the server does not know (after a restart,

@@ -2,9 +2,10 @@
 
 use crate::kit::archive_store::ArchiveLink;
 use crate::kit::error::ApiError;
-use crate::kit::extract::{illegal, parse_move};
+use crate::kit::extract::{illegal, legal};
 use crate::kit::session::{GameSession, Sessions};
 use crate::kit::view::{GameView, session_view};
+use crate::kit::wire::Iccs;
 use xiangqi_rules::{Game, GameRules, Move, START_FEN};
 
 pub(crate) fn with_game<R>(
@@ -20,20 +21,20 @@ pub(crate) fn with_game<R>(
 /// legally, turned next last.
 pub(crate) fn game_from_moves(
     fen: Option<&str>,
-    moves: &[String],
-    redo: &[String],
+    moves: &[Iccs],
+    redo: &[Iccs],
 ) -> Result<(Game, Vec<Move>), ApiError> {
     let fen = fen.map(str::trim).filter(|f| !f.is_empty());
     let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
         .map_err(|e| ApiError::bad_fen(&e))?;
-    for text in moves {
-        let m = parse_move(game.position(), text)?;
+    for &Iccs(m) in moves {
+        let m = legal(game.position(), m)?;
         game.play(m).map_err(|e| illegal(&e))?;
     }
     let mut kept = Vec::new();
     let mut pos = game.position().clone();
-    for text in redo {
-        let Ok(m) = parse_move(&pos, text) else { break };
+    for &Iccs(m) in redo {
+        let Ok(m) = legal(&pos, m) else { break };
         pos = pos.after(m);
         kept.push(m);
     }

@@ -20,3 +20,4 @@ pub mod state;
 pub mod stream;
 pub mod variations;
 pub mod view;
+pub mod wire;

@@ -7,8 +7,9 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{Body, Params, parse_move};
+use crate::kit::extract::{Body, Params, legal};
 use crate::kit::view::MoveView;
+use crate::kit::wire::Iccs;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -182,7 +183,7 @@ pub struct TryRequest {
     pub fen: String,
     /// Moves to play from it, in order (ICCS).
     #[serde(default)]
-    pub moves: Vec<String>,
+    pub moves: Vec<Iccs>,
 }
 
 /// The position after the tried moves.
@@ -204,8 +205,8 @@ pub async fn try_moves(Body(req): Body<TryRequest>) -> Result<Json<TryResult>, A
     let mut pos = Position::from_fen(req.fen.trim())
         .map_err(|e| ApiError::bad_request(format!("the FEN is not valid: {e}")))?;
     let mut moves = Vec::with_capacity(req.moves.len());
-    for text in &req.moves {
-        let m = parse_move(&pos, text)?;
+    for &Iccs(m) in &req.moves {
+        let m = legal(&pos, m)?;
         moves.push(MoveView::new(&pos, m));
         pos = pos.after(m);
     }

@@ -4,8 +4,7 @@
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::Body;
 use crate::kit::extract::illegal;
-use crate::kit::extract::parse_move;
-use crate::kit::extract::parse_square;
+use crate::kit::extract::legal;
 use crate::kit::games::game_from_moves;
 use crate::kit::games::start_session;
 use crate::kit::games::with_game;
@@ -19,6 +18,7 @@ use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::variations::{Branch, LineAction};
 use crate::kit::view::{GameView, MoveView, ScoreView, session_view};
+use crate::kit::wire::{Iccs, Point};
 use crate::play::safety::{HangingPiece, hanging_piece};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -47,10 +47,10 @@ pub struct NewGame {
     pub fen: Option<String>,
     /// Moves played from it (ICCS).
     #[serde(default)]
-    pub moves: Vec<String>,
+    pub moves: Vec<Iccs>,
     /// Moves taken back that redo can replay, next first (ICCS).
     #[serde(default)]
-    pub redo: Vec<String>,
+    pub redo: Vec<Iccs>,
 }
 
 /// `POST /api/games`: starts a game and returns it.
@@ -88,9 +88,9 @@ pub async fn delete_game(
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// The point the piece leaves.
-    pub from: String,
+    pub from: Point,
     /// The point it goes to.
-    pub to: String,
+    pub to: Point,
     /// How many moves of the line being played lead to the position the move is played
     /// from; the position now when absent.
     #[serde(default)]
@@ -136,7 +136,7 @@ pub async fn play_move(
     Path(id): Path<String>,
     Body(req): Body<MoveRequest>,
 ) -> ApiResult<MoveAnswer> {
-    let (from, to) = (parse_square(&req.from)?, parse_square(&req.to)?);
+    let (Point(from), Point(to)) = (req.from, req.to);
     with_game(&sessions, &id, |s| {
         let played = s.game.moves().len();
         let ply = req.ply.unwrap_or(played);
@@ -150,7 +150,7 @@ pub async fn play_move(
         {
             return Err(game_over(o));
         }
-        let m = parse_move(&pos, &format!("{from}{to}"))?;
+        let m = legal(&pos, xiangqi_rules::Move::new(from, to))?;
         if req.check_hanging
             && let Some(hanging) = hanging_piece(&pos, m)
         {

@@ -21,10 +21,11 @@ use axum::Router;
 use axum::routing::{get, post};
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{Body, Params, read_legal_move};
+use crate::kit::extract::{Body, Params, legal};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::view::{MoveView, side_code};
+use crate::kit::wire::Iccs;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
@@ -343,7 +344,7 @@ pub struct PuzzleMove {
     /// Moves of the solution already played (0, 2, 4 …).
     pub ply: usize,
     /// The learner's move (ICCS).
-    pub r#move: String,
+    pub r#move: Iccs,
 }
 
 /// Why a wrong move fails: the other side's best answer and what follows.
@@ -393,7 +394,7 @@ pub async fn play(
 ) -> Result<Json<MoveAnswer>, ApiError> {
     let e = catalog()?.get(&id)?;
     let pos = solver_step(e, req.ply)?;
-    let m = read_legal_move(&pos, &req.r#move)?;
+    let m = legal(&pos, req.r#move.0)?;
     let played = MoveView::new(&pos, m);
     if let Judgement::Right { reply, solved, ply } = e.judge(req.ply, m) {
         let after = pos.after(m);

@@ -20,11 +20,12 @@ use axum::routing::{get, post};
 
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::extract::{Body, Params, read_move};
+use crate::kit::extract::{Body, Params};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::state::AppState;
 use crate::kit::view::{MoveView, OpeningView, ScoreView, side_code};
+use crate::kit::wire::{self, Iccs, Side};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -50,22 +51,6 @@ fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// `red` or `black`; 400 `bad-side` otherwise.
-fn parse_side(text: &str) -> Result<Color, ApiError> {
-    match text {
-        "red" => Ok(Color::Red),
-        "black" => Ok(Color::Black),
-        _ => {
-            let mut err = ApiError::new(
-                ErrorCode::BadSide,
-                format!("the side must be red or black, not {text:?}"),
-            );
-            err.params = json!({ "side": text });
-            Err(err)
-        }
-    }
 }
 
 /// The line `id`; 404 `no-trainer-line` when there is none.
@@ -276,8 +261,9 @@ pub struct TrainerView {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainerQuery {
-    /// Only this side's cards are offered next.
-    pub side: Option<String>,
+    /// Only this side's cards are offered next (both when absent or blank).
+    #[serde(default, deserialize_with = "wire::side_or_blank")]
+    pub side: Option<Side>,
 }
 
 /// `GET /api/trainer`: the lines, the learner's cards and the card to play next.
@@ -285,9 +271,9 @@ pub async fn catalogue(
     State(archive): State<ArchiveService>,
     Params(q): Params<TrainerQuery>,
 ) -> Result<Json<TrainerView>, ApiError> {
-    let sides = match q.side.as_deref() {
-        None | Some("") => vec![Color::Red, Color::Black],
-        Some(text) => vec![parse_side(text)?],
+    let sides = match q.side {
+        None => vec![Color::Red, Color::Black],
+        Some(Side(side)) => vec![side],
     };
     let (cards, progress) = load_cards(&archive).await;
     let now = now_ms();
@@ -331,7 +317,7 @@ pub struct StartRequest {
     /// The line's id.
     pub line: String,
     /// The learner's side: `red` or `black`.
-    pub side: String,
+    pub side: Side,
     /// The branch to train; the schedule's choice when absent.
     #[serde(default)]
     pub branch: Option<String>,
@@ -362,7 +348,7 @@ pub async fn start(
     Body(req): Body<StartRequest>,
 ) -> Result<Json<StartView>, ApiError> {
     let line = find_line(&req.line)?;
-    let side = parse_side(&req.side)?;
+    let Side(side) = req.side;
     let explicit = match req.branch.as_deref() {
         Some(id) => Some(find_branch(line, id)?),
         None => None,
@@ -402,14 +388,14 @@ pub struct MoveRequest {
     /// The line's id.
     pub line: String,
     /// The learner's side.
-    pub side: String,
+    pub side: Side,
     /// The branch trained.
     pub branch: String,
     /// The moves played so far from the start (ICCS), all on the line.
     #[serde(default)]
-    pub moves: Vec<String>,
+    pub moves: Vec<Iccs>,
     /// The learner's move (ICCS).
-    pub r#move: String,
+    pub r#move: Iccs,
     /// Whether the learner already left the line in this run (its miss is recorded).
     #[serde(default)]
     pub missed: bool,
@@ -559,14 +545,10 @@ pub async fn play(
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
     let line = find_line(&req.line)?;
-    let side = parse_side(&req.side)?;
+    let Side(side) = req.side;
     let trained = find_branch(line, &req.branch)?;
-    let moves = req
-        .moves
-        .iter()
-        .map(|m| read_move(m))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mv = read_move(&req.r#move)?;
+    let moves = wire::moves(&req.moves);
+    let Iccs(mv) = req.r#move;
     // The moves sent must follow the line before the learner's move is looked at.
     let mut pos = Position::startpos();
     for (ply, &m) in moves.iter().enumerate() {
