@@ -18,6 +18,51 @@ pub const ELO_RANGE: (u32, u32) = (800, 2600);
 /// The longest a level below full strength thinks about a move: learners do not wait.
 pub const LONGEST_THINK: Duration = Duration::from_secs(1);
 
+/// A level the app names for learners: its key, its English name and its level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedLevel {
+    /// The key the page words it by: `beginner` … `full`.
+    pub key: &'static str,
+    /// The name in English, e.g. `Club player`.
+    pub name: &'static str,
+    /// The level.
+    pub level: u32,
+}
+
+/// The named levels, weakest first.
+pub const NAMED_LEVELS: [NamedLevel; 6] = [
+    NamedLevel {
+        key: "beginner",
+        name: "Beginner",
+        level: 0,
+    },
+    NamedLevel {
+        key: "casual",
+        name: "Casual",
+        level: 4,
+    },
+    NamedLevel {
+        key: "club",
+        name: "Club player",
+        level: 8,
+    },
+    NamedLevel {
+        key: "strong",
+        name: "Strong",
+        level: 12,
+    },
+    NamedLevel {
+        key: "expert",
+        name: "Expert",
+        level: 16,
+    },
+    NamedLevel {
+        key: "full",
+        name: "Full strength",
+        level: MAX_LEVEL,
+    },
+];
+
 /// How one level limits the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
@@ -45,6 +90,21 @@ impl Level {
     pub fn label_elo(self) -> u32 {
         let (lo, hi) = ELO_RANGE;
         lo + self.level * (hi - lo) / MAX_LEVEL
+    }
+
+    /// The level's name, when it is one of the [`NAMED_LEVELS`].
+    pub fn named(self) -> Option<&'static NamedLevel> {
+        NAMED_LEVELS.iter().find(|n| n.level == self.level)
+    }
+
+    /// The level as the app labels it in English, with its approximate Elo: `Beginner (~800)`,
+    /// or `Level 5 (~1250)` for a level without a name.
+    pub fn label(self) -> String {
+        let elo = self.label_elo();
+        match self.named() {
+            Some(named) => format!("{} (~{elo})", named.name),
+            None => format!("Level {} (~{elo})", self.level),
+        }
     }
 
     /// Whether the level plays at full strength.
@@ -131,6 +191,15 @@ impl Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn levels_are_labelled_with_their_name_and_elo() {
+        assert_eq!(Level::new(0).label(), "Beginner (~800)");
+        assert_eq!(Level::new(8).label(), "Club player (~1520)");
+        assert_eq!(Level::new(MAX_LEVEL).label(), "Full strength (~2600)");
+        assert_eq!(Level::new(1).label(), "Level 1 (~890)");
+        assert_eq!(Level::new(16).named().map(|n| n.key), Some("expert"));
+    }
 
     fn line(score: Score, m: &str) -> SearchInfo {
         let mv = m.parse::<Move>().unwrap();

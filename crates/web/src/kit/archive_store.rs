@@ -32,7 +32,6 @@
 //! page says so, its routes answer 503, play goes on, and nothing is written in its place.
 
 use crate::kit::error::{ApiError, ErrorCode};
-use crate::kit::levels::NAMED_LEVELS;
 use crate::kit::session::GameSession;
 use crate::kit::session::Sessions;
 use axum::extract::{Request, State};
@@ -832,25 +831,6 @@ impl SaveFailure {
     }
 }
 
-/// The name of engine level `level` as the app shows it, in English: `Beginner (~800)`.
-pub fn level_name(level: u32) -> String {
-    const NAMES: [(&str, &str); 6] = [
-        ("beginner", "Beginner"),
-        ("casual", "Casual"),
-        ("club", "Club player"),
-        ("strong", "Strong"),
-        ("expert", "Expert"),
-        ("full", "Full strength"),
-    ];
-    let elo = xiangqi_engine::levels::Level::new(level).label_elo();
-    let name = NAMED_LEVELS
-        .iter()
-        .find(|(_, n)| *n == level)
-        .and_then(|(key, _)| NAMES.iter().find(|(k, _)| k == key))
-        .map_or_else(|| format!("Level {level}"), |(_, name)| (*name).to_string());
-    format!("{name} (~{elo})")
-}
-
 /// The archive's entry for a snapshot: the record of the game, its result and reason (the
 /// rules' ending, or a fallen flag).
 fn entry_of(s: &Snapshot) -> GameEntry {
@@ -876,7 +856,7 @@ fn entry_of(s: &Snapshot) -> GameEntry {
         black: s.players.black.clone(),
         level: s.players.level.map(|number| Level {
             number,
-            name: level_name(number),
+            name: xiangqi_engine::levels::Level::new(number).label(),
         }),
         end_reason,
         date: s.date.clone(),
@@ -921,18 +901,5 @@ impl ReviewKeeper {
         if let Ok(json) = serde_json::to_string(review) {
             self.archive.save_review(&self.key, json);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use xiangqi_engine::levels::MAX_LEVEL;
-
-    #[test]
-    fn level_names_read_as_in_the_app() {
-        assert_eq!(level_name(0), "Beginner (~800)");
-        assert_eq!(level_name(MAX_LEVEL), "Full strength (~2600)");
-        assert_eq!(level_name(1), "Level 1 (~890)");
     }
 }

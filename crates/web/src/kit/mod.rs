@@ -9,7 +9,6 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod host_guard;
-pub mod levels;
 pub mod limits;
 pub mod reasons;
 pub mod records;

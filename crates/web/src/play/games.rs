@@ -8,7 +8,6 @@ use crate::kit::extract::legal;
 use crate::kit::games::game_from_moves;
 use crate::kit::games::start_session;
 use crate::kit::games::with_game;
-use crate::kit::levels::NAMED_LEVELS;
 use crate::kit::limits;
 use crate::kit::search::changed_meanwhile;
 use crate::kit::search::request_for;
@@ -26,6 +25,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use xiangqi_engine::book;
+use xiangqi_engine::levels::NAMED_LEVELS;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::{EngineOptions, SearchLimits};
 use xiangqi_rules::Position;
@@ -536,10 +536,10 @@ pub async fn levels() -> Json<Vec<LevelInfo>> {
     Json(
         NAMED_LEVELS
             .iter()
-            .map(|&(key, level)| LevelInfo {
-                level,
-                key,
-                elo: Level::new(level).label_elo(),
+            .map(|named| LevelInfo {
+                level: named.level,
+                key: named.key,
+                elo: Level::new(named.level).label_elo(),
             })
             .collect(),
     )
