@@ -11,7 +11,8 @@ import { Board, piecesOfFen } from './board.js';
 import { actionButton, element } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainError, explainIllegal } from './reasons.js';
+import { Exercise } from './exercise.js';
+import { explainError } from './reasons.js';
 import { read, write } from './settings.js';
 
 /** The courses, in the order of the map's tabs, with the key their progress is kept under. */
@@ -20,10 +21,7 @@ const COURSES = Object.keys(PROGRESS_KEYS);
 const WELCOME_KEY = 'xiangqi.welcome';
 /** How long a found move of an `all` exercise stays on the board before it resets, in ms. */
 const SHOW_FOUND_MS = 700;
-/** The pause before the app plays a scripted reply, in ms. */
-const REPLY_DELAY_MS = 400;
 
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The learner's progress in `course`: `{done: [lesson ids], current: {lesson, exercise} | null,
@@ -92,8 +90,9 @@ const button = (action, text, extra) => actionButton('course', action, text, ext
  * symbols and the notation); `onLegend()` opens the board legend; `onShown(course, lesson)`
  * hears what is shown (a course's map: `lesson` null), for the address bar.
  */
-export class Course {
+export class Course extends Exercise {
   constructor(root, settings, { onLegend, onShown }) {
+    super();
     this.root = root;
     this.settings = settings;
     this.onLegend = onLegend;
@@ -287,7 +286,7 @@ export class Course {
     this.check = null;
     this.marks = [];
     this.state = 'playing';
-    this.token = (this.token ?? 0) + 1;
+    this.newTurn();
   }
 
   finishLesson() {
@@ -297,11 +296,6 @@ export class Course {
     this.save();
     this.state = 'finished';
     this.render();
-  }
-
-  say(text, tone = '') {
-    this.message = text;
-    this.tone = tone;
   }
 
   onPoint(square) {
@@ -336,26 +330,12 @@ export class Course {
   /** The learner's move `move` (ICCS): checked by the rules core, then against the solutions. */
   async play(move) {
     const ex = this.exercise;
-    const token = this.token;
+    const turn = this.turn();
     const line = [...this.played, move];
-    this.state = 'busy';
-    this.render();
-    let result;
-    try {
-      result = await tryMoves(ex.fen, line);
-    } catch (e) {
-      if (token !== this.token) return;
-      this.state = 'playing';
-      if (e.status === 422) {
-        this.say(t('illegal', { reason: explainIllegal(e) }), 'bad');
-        this.marks = e.highlights.length ? e.highlights : [move.slice(0, 2), move.slice(2)];
-      } else this.say(explainError(e), 'bad');
-      this.render();
-      return;
-    }
-    if (token !== this.token) return;
+    const result = await this.submit(move, () => tryMoves(ex.fen, line));
+    if (!result) return;
     if (ex.kind === 'all') {
-      await this.foundMove(move, result, token);
+      await this.foundMove(move, result, turn);
       return;
     }
     const lines = ex.solutions.filter((s) => s.length >= line.length && line.every((m, i) => s[i] === m));
@@ -373,12 +353,11 @@ export class Course {
       return;
     }
     this.render();
-    await wait(REPLY_DELAY_MS);
-    if (token !== this.token) return;
+    if (!(await this.pause(turn))) return;
     const reply = lines[0][line.length];
     try {
       const after = await tryMoves(ex.fen, [...line, reply]);
-      if (token !== this.token) return;
+      if (!turn.live()) return;
       this.show(after, [...line, reply]);
       const shown = after.moves[after.moves.length - 1]?.[this.settings.notation] ?? reply;
       this.say(ex.reply_note || t('replyPlayed', { move: shown }));
@@ -394,7 +373,7 @@ export class Course {
   }
 
   /** A legal move in an exercise where every solution is to be found. */
-  async foundMove(move, result, token) {
+  async foundMove(move, result, turn) {
     const ex = this.exercise;
     const count = ex.solutions.length;
     if (!ex.solutions.some((s) => s[0] === move)) {
@@ -418,8 +397,7 @@ export class Course {
     }
     this.say(t('found', { found: this.found.size, count }), 'good');
     this.render();
-    await wait(SHOW_FOUND_MS);
-    if (token !== this.token) return;
+    if (!(await this.pause(turn, SHOW_FOUND_MS))) return;
     this.resetExercise();
     this.render();
   }
@@ -597,7 +575,7 @@ export class Course {
         controls.append(button('hint', t('hint')), button('retry', t('retry')));
       }
     }
-    const message = element('p', { class: `lesson-message ${this.tone ?? ''}`, role: 'alert' }, this.message ?? '');
+    const message = element('p', { class: `lesson-message ${this.tone ?? ''}`, role: 'alert' }, this.said());
     const { solved, count } = this.solvedCount();
     const tally = element('p', { class: 'course-count', 'data-solved': String(solved) }, t('solvedCount', { solved, count }));
     side.append(message, controls, tally);

@@ -10,12 +10,11 @@ import { Board, pickMove, piecesOfFen } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainError, refusedMove } from './reasons.js';
+import { Exercise } from './exercise.js';
+import { explainError } from './reasons.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
-/** The pause before the automatic reply is played, in ms. */
-const REPLY_DELAY_MS = 450;
 /** Puzzles remembered as seen, so that the next one is another. */
 const RECENT_KEPT = 60;
 /** Puzzles listed in the history. */
@@ -25,7 +24,6 @@ const DIFFICULTIES = { easiest: -600, easier: -300, normal: 0, harder: 300, hard
 /** A newcomer's state, as the server's learner rating starts it. */
 const NEWCOMER = { rating: 1500, deviation: 350, volatility: 0.06, streak: 0, best_streak: 0 };
 
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The learner's saved state, with a newcomer's values for anything missing or unreadable. */
 export function loadLearner() {
@@ -72,8 +70,9 @@ const button = (action, text, extra) => actionButton('puzzle', action, text, ext
  * The puzzle trainer inside `root`; `settings` is the app's settings object (symbols,
  * notation); `onShown(id)` hears which puzzle is shown, for the address bar.
  */
-export class Puzzles {
+export class Puzzles extends Exercise {
   constructor(root, settings, { onShown } = {}) {
+    super();
     this.root = root;
     this.settings = settings;
     this.onShown = onShown;
@@ -121,11 +120,10 @@ export class Puzzles {
     }
     const wanted = id ?? this.learner.current;
     if (wanted) {
-      this.token = (this.token ?? 0) + 1;
-      const token = this.token;
+      const turn = this.newTurn();
       try {
         const puzzle = await request('GET', `/api/puzzles/${encodeURIComponent(wanted)}`);
-        if (token === this.token) this.begin(puzzle);
+        if (turn.live()) this.begin(puzzle);
         return;
       } catch {
         // The puzzle is no longer shipped: take another.
@@ -162,13 +160,12 @@ export class Puzzles {
     if (f.theme) query.set('theme', f.theme);
     if (f.pattern) query.set('pattern', f.pattern);
     if (this.learner.recent.length) query.set('recent', this.learner.recent.join(','));
-    this.token = (this.token ?? 0) + 1;
-    const token = this.token;
+    const turn = this.newTurn();
     try {
       const puzzle = await request('GET', `/api/puzzles/next?${query}`);
-      if (token === this.token) this.begin(puzzle);
+      if (turn.live()) this.begin(puzzle);
     } catch (e) {
-      if (token !== this.token) return;
+      if (!turn.live()) return;
       this.puzzle = null;
       this.state = 'none';
       this.say(() => explainError(e), 'bad');
@@ -182,7 +179,7 @@ export class Puzzles {
     this.learner.current = puzzle.id;
     this.learner.recent = [...this.learner.recent.filter((id) => id !== puzzle.id), puzzle.id].slice(-RECENT_KEPT);
     this.save();
-    this.token = (this.token ?? 0) + 1;
+    this.newTurn();
     this.fen = puzzle.fen;
     this.ply = 0;
     this.plyFen = puzzle.fen;
@@ -207,12 +204,6 @@ export class Puzzles {
     return t('findBest', { side });
   }
 
-  /** Shows a message: `text` is a function that words it, so that it follows a language change. */
-  say(text, tone = '') {
-    this.message = typeof text === 'function' ? text : () => text;
-    this.tone = tone;
-  }
-
   act(action) {
     switch (action) {
       case 'hint': this.hint(); break;
@@ -235,37 +226,21 @@ export class Puzzles {
 
   /** Sends the learner's `move` (ICCS) to be checked, then plays the reply or says why not. */
   async play(move) {
-    const token = this.token;
-    this.state = 'busy';
-    this.marks = [];
-    this.arrows = [];
-    this.render();
-    let answer;
-    try {
-      answer = await request('POST', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/move`, { ply: this.ply, move });
-    } catch (e) {
-      if (token !== this.token) return;
-      this.state = 'playing';
-      const refusal = refusedMove(e, move, explainError);
-      this.say(refusal.text, 'bad');
-      this.marks = refusal.marks;
-      this.render();
-      return;
-    }
-    if (token !== this.token) return;
+    const turn = this.turn();
+    const answer = await this.submit(move, () => request('POST', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/move`, { ply: this.ply, move }));
+    if (!answer) return;
     this.showMove(answer.played);
     if (!answer.correct) {
-      await this.wrong(answer, token);
+      await this.wrong(answer, turn);
       return;
     }
     if (answer.solved) {
-      await this.finish(true, token);
+      await this.finish(true, turn);
       return;
     }
     this.say(() => t('puzzleRight'), 'good');
     this.render();
-    await wait(REPLY_DELAY_MS);
-    if (token !== this.token) return;
+    if (!(await this.pause(turn))) return;
     if (answer.reply) this.showMove(answer.reply);
     this.ply = answer.ply;
     this.plyFen = this.fen;
@@ -282,7 +257,7 @@ export class Puzzles {
   }
 
   /** A wrong move: the refutation on the board and in words; the puzzle counts as failed. */
-  async wrong(answer, token) {
+  async wrong(answer, turn) {
     this.state = 'wrong';
     const why = answer.refutation;
     if (why) {
@@ -291,7 +266,7 @@ export class Puzzles {
     }
     this.say(() => `${t('puzzleWrong', { move: answer.played[this.settings.notation] })} ${why ? this.whyText(why) : ''}`.trim(), 'bad');
     this.render();
-    await this.fail(token);
+    await this.fail(turn);
   }
 
   /** The refutation `why` in words. */
@@ -310,25 +285,25 @@ export class Puzzles {
   }
 
   /** Counts the puzzle as failed, once: the rating goes down. */
-  async fail(token) {
+  async fail(turn) {
     if (this.failed) return;
     this.failed = true;
-    await this.rate(false, token);
+    await this.rate(false, turn);
   }
 
   /** The puzzle is solved; it raises the rating only when nothing failed before. */
-  async finish(clean, token) {
+  async finish(clean, turn) {
     this.state = 'solved';
     this.selected = null;
     this.say(() => t('puzzleSolved'), 'good');
     this.render();
-    if (clean && !this.failed) await this.rate(true, token);
+    if (clean && !this.failed) await this.rate(true, turn);
     this.learner.current = null;
     this.save();
   }
 
   /** Sends the result to be rated and keeps the learner's new state. */
-  async rate(solved, token) {
+  async rate(solved, turn) {
     const id = this.puzzle.id;
     const send = () => request('POST', '/api/puzzles/result', { id, solved, state: this.ratingState() });
     try {
@@ -343,20 +318,20 @@ export class Puzzles {
       Object.assign(this.learner, result.state);
       this.learner.history = [{ id, solved, change: result.change, rating: result.puzzle_rating }, ...this.learner.history].slice(0, HISTORY_KEPT);
       this.save();
-      if (token === this.token) this.rated = result.change;
+      if (turn.live()) this.rated = result.change;
     } catch (e) {
-      if (token === this.token) {
+      if (turn.live()) {
         const said = this.message;
         this.say(() => `${said()} ${explainError(e)}`, 'bad');
       }
     }
-    if (token === this.token) this.render();
+    if (turn.live()) this.render();
   }
 
   /** Back to the position before the wrong move. */
   retry() {
     if (this.state !== 'wrong') return;
-    this.token = (this.token ?? 0) + 1;
+    this.newTurn();
     this.fen = this.plyFen;
     this.lastMove = null;
     this.marks = [];
@@ -369,10 +344,10 @@ export class Puzzles {
   /** First the piece to move, then the move; a hint counts the puzzle as failed. */
   async hint() {
     if (this.state !== 'playing') return;
-    const token = this.token;
+    const turn = this.turn();
     try {
       const hint = await request('GET', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/hint?ply=${this.ply}`);
-      if (token !== this.token) return;
+      if (!turn.live()) return;
       this.hintStep = Math.min(this.hintStep + 1, 2);
       if (this.hintStep === 1) {
         this.marks = [hint.from];
@@ -384,9 +359,9 @@ export class Puzzles {
         this.say(() => t('puzzleHintMove', { move: hint.move[this.settings.notation] }));
       }
       this.render();
-      await this.fail(token);
+      await this.fail(turn);
     } catch (e) {
-      if (token === this.token) {
+      if (turn.live()) {
         this.say(() => explainError(e), 'bad');
         this.render();
       }
@@ -396,11 +371,10 @@ export class Puzzles {
   /** Shows the whole line, from the start, to be stepped through. */
   async showSolution() {
     if (!this.puzzle || this.state === 'busy' || this.state === 'loading') return;
-    this.token = (this.token ?? 0) + 1;
-    const token = this.token;
+    const turn = this.newTurn();
     try {
       const solution = await request('GET', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/solution`);
-      if (token !== this.token) return;
+      if (!turn.live()) return;
       this.solution = solution.moves;
       this.solutionAt = 0;
       this.state = 'solution';
@@ -411,9 +385,9 @@ export class Puzzles {
         this.learner.current = null;
         this.save();
       }
-      await this.fail(token);
+      await this.fail(turn);
     } catch (e) {
-      if (token === this.token) {
+      if (turn.live()) {
         this.say(() => explainError(e), 'bad');
         this.render();
       }
@@ -464,7 +438,7 @@ export class Puzzles {
       const themes = this.puzzle.themes.map(themeName).join(' · ');
       side.append(element('p', { class: 'puzzle-info' }, `${t('puzzleRated', { rating: this.puzzle.rating })} · ${themes}`));
     }
-    side.append(element('p', { class: `puzzle-message ${this.tone ?? ''}`, role: 'alert', 'data-puzzle-message': '' }, this.message?.() ?? ''));
+    side.append(element('p', { class: `puzzle-message ${this.tone ?? ''}`, role: 'alert', 'data-puzzle-message': '' }, this.said()));
     side.append(this.controls(), this.historyList());
     view.append(this.boardBox, side);
     this.root.replaceChildren(view);

@@ -11,16 +11,14 @@ import { Board, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { explainError, refusedMove } from './reasons.js';
+import { Exercise } from './exercise.js';
+import { explainError } from './reasons.js';
 import { scoreText } from './score.js';
 import { read, write } from './settings.js';
 
 const STORE_KEY = 'xiangqi.trainer';
 const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
-/** The pause before the app's reply is shown, in ms. */
-const REPLY_DELAY_MS = 350;
 
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A button for one of this view's actions. */
 const button = (action, text, extra) => actionButton('trainer', action, text, extra);
@@ -32,8 +30,9 @@ const button = (action, text, extra) => actionButton('trainer', action, text, ex
  * notation); `onShown(run)` hears the run shown (`{line, side}`, null for the choice of
  * lines), for the address bar.
  */
-export class Trainer {
+export class Trainer extends Exercise {
   constructor(root, settings, { onShown } = {}) {
+    super();
     this.root = root;
     this.settings = settings;
     this.onShown = onShown;
@@ -117,21 +116,14 @@ export class Trainer {
     }
   }
 
-  /** Shows a message: `text` is a function that words it, so that it follows a language change. */
-  say(text, tone = '') {
-    this.message = typeof text === 'function' ? text : () => text;
-    this.tone = tone;
-  }
-
   /** Starts a run of `line` from `side` (the branch the schedule's, unless given). */
   async start(line, side, branch) {
-    this.token = (this.token ?? 0) + 1;
-    const token = this.token;
+    const turn = this.newTurn();
     this.choice = { line, side };
     write(STORE_KEY, this.choice);
     try {
       const begun = await request('POST', '/api/trainer/start', branch ? { line, side, branch } : { line, side });
-      if (token !== this.token) return;
+      if (!turn.live()) return;
       this.run = { line, side, branch: begun.branch, moves: [...begun.moves], missed: false, plies: begun.plies, card: begun.card };
       this.progress = begun.progress;
       this.fen = begun.moves.at(-1)?.fen ?? START_FEN;
@@ -141,7 +133,7 @@ export class Trainer {
       this.state = 'playing';
       this.say(() => t('trainer.yourMove', { side: t(side), line: this.lineName(line) }));
     } catch (e) {
-      if (token !== this.token) return;
+      if (!turn.live()) return;
       this.say(() => explainError(e), 'bad');
     }
     this.render();
@@ -157,27 +149,13 @@ export class Trainer {
 
   /** Sends the learner's `move` (ICCS): the app's reply, the end of the line, or why it leaves it. */
   async play(move) {
-    const token = this.token;
+    const turn = this.turn();
     const run = this.run;
-    this.state = 'busy';
-    this.marks = [];
-    this.render();
-    let answer;
-    try {
-      answer = await request('POST', '/api/trainer/move', {
+    const answer = await this.submit(move, () => request('POST', '/api/trainer/move', {
         line: run.line, side: run.side, branch: run.branch,
         moves: run.moves.map((m) => m.iccs), move, missed: run.missed,
-      });
-    } catch (e) {
-      if (token !== this.token) return;
-      this.state = 'playing';
-      const refusal = refusedMove(e, move, explainError);
-      this.say(refusal.text, 'bad');
-      this.marks = refusal.marks;
-      this.render();
-      return;
-    }
-    if (token !== this.token) return;
+      }));
+    if (!answer) return;
     if (answer.record) this.noteRecord(answer.record);
     if (!answer.on_line) {
       this.offLine(answer);
@@ -188,8 +166,7 @@ export class Trainer {
     if (answer.reply) {
       this.say(() => t('trainer.onLine'), 'good');
       this.render();
-      await wait(REPLY_DELAY_MS);
-      if (token !== this.token) return;
+      if (!(await this.pause(turn))) return;
       this.advance(answer.reply);
     }
     if (answer.done) {
