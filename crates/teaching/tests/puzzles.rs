@@ -83,3 +83,17 @@ fn the_proofs_of_a_sample_across_the_themes_stand() {
         }
     }
 }
+
+#[test]
+fn a_shipped_puzzle_is_found_by_its_id() {
+    let all = xiangqi_teaching::puzzles::shipped().unwrap();
+    for p in [&all[0], &all[all.len() / 2], &all[all.len() - 1]] {
+        let found = xiangqi_teaching::puzzles::shipped_puzzle(&p.id).unwrap();
+        assert_eq!(found.map(|f| &f.id), Some(&p.id));
+    }
+    assert!(
+        xiangqi_teaching::puzzles::shipped_puzzle("no-such-id")
+            .unwrap()
+            .is_none()
+    );
+}

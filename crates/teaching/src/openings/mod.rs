@@ -127,6 +127,36 @@ pub fn by_code(code: &str) -> Option<Opening> {
     table::table().position(code).map(opening_at)
 }
 
+/// The codes that the lines leaving `current` need `mv` for, played after `moves` (so as the
+/// side to move's next move), most general first: where a move that keeps the game at its
+/// code heads. For the explorer, beside the codes a move enters.
+pub fn heads_toward(current: &str, moves: &[Move], mv: Move) -> Vec<Opening> {
+    let t = table::table();
+    let side = moves.len() % 2;
+    let index = moves.len() / 2;
+    let left_first = moves.first().is_some_and(|m| m.from().file() < 4);
+    let mv = if left_first { table::mirrored(mv) } else { mv };
+    let Some(parent) = t.position(current) else {
+        return Vec::new();
+    };
+    let mut codes: Vec<Opening> = t
+        .steps
+        .iter()
+        .filter(|s| s.parent == Some(parent))
+        .filter(|s| {
+            let needs = if side == 0 { &s.red } else { &s.black };
+            needs
+                .iter()
+                .any(|n| index < n.within && n.moves.contains(&mv))
+        })
+        .map(|s| opening_at(s.child))
+        .collect();
+    codes.sort_by_key(|o| o.code);
+    codes.dedup();
+    codes.sort_by_key(|o| std::cmp::Reverse(lines_below(o.code).len()));
+    codes
+}
+
 /// The codes a game at `code` can still go on to by the classification's lines (not `code`
 /// itself), in code order: e.g. from C40 the variations C41–C49. For a trainer or explorer
 /// that offers the lines below an opening.

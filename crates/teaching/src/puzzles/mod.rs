@@ -33,6 +33,7 @@ pub use solving::{Failure, Filter, Judgement, NotSolversTurn, choose_near, choos
 pub use theme::{Theme, UnknownTheme};
 pub use verify::{Verifier, VerifyError};
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The shipped puzzle set as text (the export format).
@@ -46,4 +47,19 @@ pub fn shipped() -> Result<&'static [Puzzle], &'static LineError> {
         .get_or_init(|| parse_puzzles(SHIPPED_TSV))
         .as_ref()
         .map(Vec::as_slice)
+}
+
+/// The shipped puzzle with id `id`, found by an index made once; none when there is no such
+/// puzzle.
+pub fn shipped_puzzle(id: &str) -> Result<Option<&'static Puzzle>, &'static LineError> {
+    static INDEX: OnceLock<HashMap<&'static str, usize>> = OnceLock::new();
+    let puzzles = shipped()?;
+    let index = INDEX.get_or_init(|| {
+        puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.as_str(), i))
+            .collect()
+    });
+    Ok(index.get(id).map(|&i| &puzzles[i]))
 }

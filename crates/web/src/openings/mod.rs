@@ -23,12 +23,11 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
-use xiangqi_rules::{Color, Move, Position, Square};
+use xiangqi_rules::{Color, Move, Position};
 use xiangqi_teaching::openings::{self, Continuation, Opening};
 
 /// The explorer covers the first 20 moves of each side (40 plies).
@@ -82,66 +81,6 @@ pub struct Explorer {
     pub rows: Vec<ExplorerRow>,
 }
 
-/// A step of the classification's lines from one code (none: the start) to another, with
-/// the moves each side needs for it: any of the moves, among the side's first `n` moves.
-struct LineStep {
-    parent: Option<String>,
-    child: String,
-    needs: [Vec<(Vec<Move>, usize)>; 2],
-}
-
-/// The classification's steps, read once from the shipped data (none if it cannot be read;
-/// the teaching crate's tests check that it can).
-fn line_steps() -> &'static [LineStep] {
-    static STEPS: OnceLock<Vec<LineStep>> = OnceLock::new();
-    STEPS.get_or_init(|| {
-        let Ok(table) = openings::load() else {
-            return Vec::new();
-        };
-        let code = |i: usize| table.entries[i].code.clone();
-        table
-            .steps
-            .iter()
-            .map(|s| LineStep {
-                parent: s.parent.map(code),
-                child: code(s.child),
-                needs: [&s.red, &s.black]
-                    .map(|side| side.iter().map(|n| (n.moves.clone(), n.within)).collect()),
-            })
-            .collect()
-    })
-}
-
-/// `m` seen in a mirror standing on the board's middle file (a↔i, b↔h, …), as the
-/// classification turns games that Red opens on the left half.
-fn mirrored(m: Move) -> Move {
-    let flip = |s: Square| Square::new(8 - s.file(), s.rank()).unwrap_or(s);
-    Move::new(flip(m.from()), flip(m.to()))
-}
-
-/// The codes that the lines leaving `current` need `mv` for, played after `moves` (so as
-/// the side to move's next move), most general first.
-fn heads_toward(current: &str, moves: &[Move], mv: Move) -> Vec<Opening> {
-    let side = moves.len() % 2;
-    let index = moves.len() / 2;
-    let left_first = moves.first().is_some_and(|m| m.from().file() < 4);
-    let mv = if left_first { mirrored(mv) } else { mv };
-    let mut codes: Vec<Opening> = line_steps()
-        .iter()
-        .filter(|s| s.parent.as_deref() == Some(current))
-        .filter(|s| {
-            s.needs[side]
-                .iter()
-                .any(|(any, within)| index < *within && any.contains(&mv))
-        })
-        .filter_map(|s| openings::by_code(&s.child))
-        .collect();
-    codes.sort_by_key(|o| o.code);
-    codes.dedup();
-    codes.sort_by_key(|o| std::cmp::Reverse(openings::lines_below(o.code).len()));
-    codes
-}
-
 /// How many codes `opening` stands for: itself and those its lines go on to.
 fn width(opening: &Opening) -> usize {
     1 + openings::lines_below(opening.code).len()
@@ -172,7 +111,7 @@ fn found(current: Option<&Opening>, moves: &[Move], c: Continuation) -> Option<F
             toward: vec![c.opening],
         });
     }
-    let toward = heads_toward(current?.code, moves, c.mv);
+    let toward = openings::heads_toward(current?.code, moves, c.mv);
     (!toward.is_empty()).then_some(Found {
         mv: c.mv,
         enters: false,

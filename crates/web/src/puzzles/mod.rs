@@ -29,8 +29,7 @@ use crate::kit::wire::Iccs;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
 use std::time::Duration;
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{SearchLimits, SearchRequest};
@@ -38,7 +37,8 @@ use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Move, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
 use xiangqi_teaching::puzzles::{
-    Failure, Filter, Judgement, NotSolversTurn, Puzzle, Theme, choose_next, shipped,
+    Failure, Filter, Judgement, LineError, NotSolversTurn, Puzzle, Theme, choose_next, shipped,
+    shipped_puzzle,
 };
 use xiangqi_teaching::review::Refutation;
 use xiangqi_teaching::{CourseId, Lang, lessons};
@@ -51,46 +51,23 @@ pub const REFUTATION_TIME: Duration = Duration::from_millis(700);
 /// Most recent ids a request may name.
 pub const MAX_RECENT: usize = 200;
 
-/// Every puzzle, in order, and where each id is.
-struct Catalog {
-    puzzles: Vec<Puzzle>,
-    by_id: HashMap<String, usize>,
+/// The shipped puzzles; 500 `puzzles-unreadable` when the set does not read.
+fn catalog() -> Result<&'static [Puzzle], ApiError> {
+    shipped().map_err(unreadable)
 }
 
-impl Catalog {
-    fn new(puzzles: Vec<Puzzle>) -> Catalog {
-        let by_id = puzzles
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.id.clone(), i))
-            .collect();
-        Catalog { puzzles, by_id }
-    }
-
-    fn get(&self, id: &str) -> Result<&Puzzle, ApiError> {
-        self.by_id
-            .get(id)
-            .map(|&i| &self.puzzles[i])
-            .ok_or_else(|| no_puzzle(id))
-    }
+/// The shipped puzzle `id`; 404 `no-puzzle` when there is none.
+fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
+    shipped_puzzle(id)
+        .map_err(unreadable)?
+        .ok_or_else(|| no_puzzle(id))
 }
 
-/// The shipped puzzles, read once; 500 `puzzles-unreadable` when the set does not read.
-fn catalog() -> Result<&'static Catalog, ApiError> {
-    static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
-    CATALOG
-        .get_or_init(|| {
-            shipped()
-                .map(|set| Catalog::new(set.to_vec()))
-                .map_err(|e| e.to_string())
-        })
-        .as_ref()
-        .map_err(|e| {
-            ApiError::new(
-                ErrorCode::PuzzlesUnreadable,
-                format!("the shipped puzzles cannot be read: {e}"),
-            )
-        })
+fn unreadable(e: &LineError) -> ApiError {
+    ApiError::new(
+        ErrorCode::PuzzlesUnreadable,
+        format!("the shipped puzzles cannot be read: {e}"),
+    )
 }
 
 fn no_puzzle(id: &str) -> ApiError {
@@ -189,7 +166,7 @@ pub struct ThemesView {
 pub async fn themes() -> Result<Json<ThemesView>, ApiError> {
     let catalog = catalog()?;
     let mut counts: BTreeMap<&Theme, usize> = BTreeMap::new();
-    for p in &catalog.puzzles {
+    for p in catalog {
         for t in &p.themes {
             *counts.entry(t).or_default() += 1;
         }
@@ -215,9 +192,9 @@ pub async fn themes() -> Result<Json<ThemesView>, ApiError> {
         .filter(|(t, _)| matches!(t, Theme::Pattern(_)))
         .map(|(t, n)| count(t, n))
         .collect();
-    let ratings = catalog.puzzles.iter().map(|p| p.rating);
+    let ratings = catalog.iter().map(|p| p.rating);
     Ok(Json(ThemesView {
-        total: catalog.puzzles.len(),
+        total: catalog.len(),
         themes,
         patterns,
         ratings: [
@@ -248,7 +225,7 @@ pub struct NextQuery {
 }
 
 /// The puzzles that match `q`'s filters (all but `recent`), or why the filters are wrong.
-fn matching<'a>(catalog: &'a Catalog, q: &NextQuery) -> Result<Vec<&'a Puzzle>, ApiError> {
+fn matching<'a>(catalog: &'a [Puzzle], q: &NextQuery) -> Result<Vec<&'a Puzzle>, ApiError> {
     let theme = match q.theme.as_deref().filter(|t| !t.is_empty()) {
         None => None,
         Some(text) => Some(
@@ -269,11 +246,7 @@ fn matching<'a>(catalog: &'a Catalog, q: &NextQuery) -> Result<Vec<&'a Puzzle>, 
         min: q.min,
         max: q.max,
     };
-    Ok(catalog
-        .puzzles
-        .iter()
-        .filter(|p| filter.matches(p))
-        .collect())
+    Ok(catalog.iter().filter(|p| filter.matches(p)).collect())
 }
 
 /// A number that changes from request to request, for choosing among equals.
@@ -318,7 +291,7 @@ pub async fn next(Params(q): Params<NextQuery>) -> Result<Json<PuzzleView>, ApiE
 
 /// `GET /api/puzzles/{id}`: the puzzle, without its solution.
 pub async fn puzzle(Path(id): Path<String>) -> Result<Json<PuzzleView>, ApiError> {
-    Ok(Json(puzzle_view(catalog()?.get(&id)?)))
+    Ok(Json(puzzle_view(find(&id)?)))
 }
 
 /// The step a request names: `ply` moves of the solution played, the solver to move.
@@ -392,7 +365,7 @@ pub async fn play(
     Path(id): Path<String>,
     Body(req): Body<PuzzleMove>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
-    let e = catalog()?.get(&id)?;
+    let e = find(&id)?;
     let pos = solver_step(e, req.ply)?;
     let m = legal(&pos, req.r#move.0)?;
     let played = MoveView::new(&pos, m);
@@ -520,7 +493,7 @@ pub async fn hint(
     Path(id): Path<String>,
     Params(q): Params<HintQuery>,
 ) -> Result<Json<HintView>, ApiError> {
-    let e = catalog()?.get(&id)?;
+    let e = find(&id)?;
     let pos = solver_step(e, q.ply)?;
     let m = e.moves[q.ply];
     Ok(Json(HintView {
@@ -538,7 +511,7 @@ pub struct SolutionView {
 
 /// `GET /api/puzzles/{id}/solution`: the solution line.
 pub async fn solution(Path(id): Path<String>) -> Result<Json<SolutionView>, ApiError> {
-    let e = catalog()?.get(&id)?;
+    let e = find(&id)?;
     Ok(Json(SolutionView {
         moves: MoveView::line(&e.position, &e.moves),
     }))
@@ -571,7 +544,7 @@ pub struct ResultView {
 /// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle; 422
 /// `bad-rating-state` naming the field when the state sent cannot be a rating.
 pub async fn result(Body(req): Body<ResultRequest>) -> Result<Json<ResultView>, ApiError> {
-    let e = catalog()?.get(&req.id)?;
+    let e = find(&req.id)?;
     let state = req.state.unwrap_or_default().validate().map_err(|bad| {
         let mut err = ApiError::new(ErrorCode::BadRatingState, bad.to_string());
         err.params = serde_json::json!({ "field": bad.field, "value": bad.value });
@@ -613,11 +586,11 @@ mod tests {
 
     #[test]
     fn filters_pick_theme_pattern_and_range() {
-        let catalog = Catalog::new(vec![
+        let catalog = vec![
             entry("a", 900, &["mateIn1"]),
             entry("b", 1500, &["mateIn2", "pattern:double-cannon"]),
             entry("c", 2000, &["fork", "material"]),
-        ]);
+        ];
         let ids = |q: NextQuery| -> Vec<String> {
             matching(&catalog, &q)
                 .unwrap()
