@@ -3,7 +3,10 @@
 
 use crate::kit::error::ApiError;
 use crate::kit::search_pool::{Lease, SearchKind, SearchPool, SearchStop};
-use axum::response::sse::Event;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::Stream;
+use std::convert::Infallible;
+use std::time::Duration;
 
 /// What a streamed search holds: an engine of the pool, the channel of its events, and the
 /// signal to send when the search ends.
@@ -47,4 +50,21 @@ pub(crate) async fn stream_search(
         rx,
         finished,
     })
+}
+
+/// How often a stream to a page writes when nothing else is sent: a page that left is
+/// noticed at the next write, so that its search stops within seconds.
+const KEEP_ALIVE: Duration = Duration::from_secs(2);
+
+/// The page's stream of the events `rx` receives, ending when the search drops its sender,
+/// kept alive meanwhile.
+pub fn events(
+    rx: tokio::sync::mpsc::Receiver<Event>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let stream =
+        futures_util::stream::unfold(
+            rx,
+            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
+        );
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
 }

@@ -10,12 +10,12 @@ use crate::kit::search::{request_for, run_search};
 use crate::kit::search_pool::{SearchKind, SearchStop};
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
-use crate::kit::stream::StreamSearch;
 use crate::kit::stream::stream_search;
+use crate::kit::stream::{self, StreamSearch};
 use crate::kit::view::ScoreView;
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -28,8 +28,6 @@ use xiangqi_rules::{Move, Position};
 
 /// Most lines an analysis shows.
 const MAX_LINES: usize = 5;
-/// How often a quiet analysis stream writes a comment to its page.
-const KEEP_ALIVE: Duration = Duration::from_secs(2);
 
 /// What to analyse: how many lines and for how long.
 #[derive(Deserialize)]
@@ -246,12 +244,5 @@ pub async fn analysis_stream(
     });
     // The search runs on its own; the stream ends when it does.
     tokio::spawn(search);
-    let stream =
-        futures_util::stream::unfold(
-            rx,
-            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
-        );
-    // A page that left is noticed at the next write: keep writing, so that its search stops
-    // within seconds even when no line deepens.
-    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+    Ok(stream::events(rx))
 }

@@ -15,10 +15,10 @@ use crate::kit::limits::{self, REVIEW_DEPTH_MAX, REVIEW_MS_MAX};
 use crate::kit::search::set_judging;
 use crate::kit::search_pool::SearchStop;
 use crate::kit::state::AppState;
-use crate::kit::stream::{StreamSearch, stream_search};
+use crate::kit::stream::{self, StreamSearch, stream_search};
 use crate::kit::view::{MoveView, ScoreView, side_code};
 use axum::extract::{Path, State};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -35,8 +35,6 @@ use xiangqi_teaching::review::{
 /// (release build, 2-core machine at load average 6); a piece thrown away is still found at
 /// this depth (`tests/review.rs` and the browser test use such games).
 pub const DEFAULT_MILLIS: u64 = 150;
-/// How often a quiet review stream writes a comment to its page.
-const KEEP_ALIVE: Duration = Duration::from_secs(2);
 
 /// How long each position is searched.
 #[derive(Deserialize)]
@@ -355,12 +353,7 @@ pub async fn review_stream(
     });
     // The review runs on its own; the stream ends when it does.
     tokio::spawn(work);
-    let stream =
-        futures_util::stream::unfold(
-            rx,
-            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
-        );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+    Ok(stream::events(rx))
 }
 
 /// The review route.
