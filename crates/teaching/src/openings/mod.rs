@@ -19,7 +19,7 @@ pub mod trainer;
 
 use crate::lang::Lang;
 use std::fmt;
-use xiangqi_rules::{Move, Position, START_FEN};
+use xiangqi_rules::{Move, Position};
 
 pub use table::{Family, TableError, all_codes, load};
 pub use tags::fill_tags;
@@ -217,9 +217,7 @@ pub fn classify(moves: &[Move]) -> Result<Option<Opening>, OpeningError> {
 
 /// Whether `pos` is the initial position (board and side to move).
 pub fn is_initial(pos: &Position) -> bool {
-    let fen = pos.to_fen();
-    let fields = |f: &str| f.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-    fields(&fen) == fields(START_FEN)
+    xiangqi_engine::book::is_initial(pos)
 }
 
 /// The opening of a game that starts at `start` with `moves`: an error when `start` is not

@@ -86,11 +86,6 @@ fn width(opening: &Opening) -> usize {
     1 + openings::lines_below(opening.code).len()
 }
 
-/// 409 with `code` for a position the explorer does not cover.
-fn refused(code: ErrorCode, message: impl Into<String>) -> ApiError {
-    ApiError::new(code, message)
-}
-
 /// The code that classifies games no line of the classification names.
 const OTHER_OPENINGS: &str = "A00";
 
@@ -144,7 +139,7 @@ pub async fn explore(
 ) -> Result<Json<Explorer>, ApiError> {
     let (moves, version, request, stop) = with_game(&sessions, &id, |s| {
         if !openings::is_initial(s.game.start()) {
-            return Err(refused(
+            return Err(ApiError::new(
                 ErrorCode::OpeningNotFromStart,
                 "openings are explored only in games from the initial position",
             ));
@@ -158,7 +153,7 @@ pub async fn explore(
             ));
         }
         if ply >= EXPLORER_PLIES {
-            return Err(refused(
+            return Err(ApiError::new(
                 ErrorCode::OpeningTooLate,
                 format!(
                     "openings are explored in the first {} moves only",
