@@ -329,9 +329,15 @@ impl Session {
                 self.load_eval_file(value);
                 Ok(())
             }
-            "clear hash" | "newgame" => {
+            "clear hash" => {
                 self.stop_search();
                 self.engine.new_game();
+                Ok(())
+            }
+            "newgame" => {
+                self.stop_search();
+                self.engine.new_game();
+                self.seed = fresh_seed();
                 Ok(())
             }
             _ => Err(OptionError::Unknown {
@@ -465,7 +471,7 @@ impl Session {
             excluded: self.banned.clone(),
             search_moves: go.search_moves.clone(),
         };
-        let proposals = self.book_proposals(go);
+        let proposals = self.book_proposals(&request);
         let judge = (!proposals.is_empty()).then(|| self.book_judge());
         let engine = self.engine.clone();
         // Armed here, not on the search's thread: a `stop` read right after this `go` must
@@ -501,16 +507,16 @@ impl Session {
 }
 
 impl Session {
-    /// The book moves the level may open with for `go`, in the order tried: none without a
+    /// The book moves the level may open with for `request`, in the order tried: none without a
     /// book or with it off, at full strength, away from the initial position's game, out of
     /// the book, and for a search that is not the choice of a move (infinite, pondering, or
     /// among given moves); banned moves are left out.
-    fn book_proposals(&self, go: &super::GoParams) -> Vec<Move> {
+    fn book_proposals(&self, request: &SearchRequest) -> Vec<Move> {
         let (Some(book), Some(moves)) = (&self.book, &self.opening) else {
             return Vec::new();
         };
-        let limits = go.limits(self.position.side_to_move());
-        if !self.own_book || limits.infinite || limits.ponder || !go.search_moves.is_empty() {
+        let limits = &request.limits;
+        if !self.own_book || limits.infinite || limits.ponder || !request.search_moves.is_empty() {
             return Vec::new();
         }
         let mut proposals = book::proposals(
