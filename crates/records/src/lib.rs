@@ -30,6 +30,7 @@ mod played;
 mod result;
 mod tags;
 mod text;
+mod tree;
 mod warning;
 pub mod xqf;
 

@@ -1,18 +1,15 @@
-//! The lines of a game: the main line and the variations played from earlier positions, the
-//! line being played among them, and the game's record with all of them.
-//!
-//! Each line is kept whole, as its moves from the start position; line 0 is the main line.
-//! No line is the start of another, so that the lines are exactly the branches of the game's
-//! move tree: a move shared by several lines is one move of the tree, and where lines part,
-//! the lowest-numbered one goes on and the others are its variations. The session's game is
-//! the line being played up to the position shown, the session's redo moves its rest.
+//! The lines of a game: the main line and the variations played from earlier positions, kept
+//! as the record's own move tree ([`xiangqi_records::Line`], numbered as its `branches`
+//! are), the line being played among them, and the game's record with all of them. The
+//! session's game is the line being played up to the position shown, the session's redo
+//! moves its rest.
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::session::GameSession;
 use crate::kit::view::MoveView;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use xiangqi_records::{Line, MoveNode};
+use xiangqi_records::Line;
 use xiangqi_rules::{Game, Move, Position};
 
 /// The event tag of a game's record.
@@ -40,14 +37,14 @@ pub enum LineAction {
     Delete,
 }
 
-/// Every line of a game and the one being played.
+/// Every line of a game, as the record's move tree, and the one being played.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Variations {
-    /// Each line's moves from the start; line 0 is the main line. Empty until the game's
-    /// first change is followed.
-    lines: Vec<Vec<Move>>,
-    /// The line being played.
-    current: usize,
+    /// The main line and the variations. Empty until the game's first change is followed.
+    tree: Line,
+    /// The line being played, as its moves from the start, when the lines last followed
+    /// the game: always a whole line of the tree.
+    line: Vec<Move>,
 }
 
 /// The number of moves `a` and `b` begin with in common.
@@ -56,99 +53,40 @@ fn common_prefix(a: &[Move], b: &[Move]) -> usize {
 }
 
 impl Variations {
-    /// The index of the line being played.
+    /// The number of the line being played (see [`Line::branches`]).
     pub fn current(&self) -> usize {
-        self.current
-    }
-
-    /// Keeps the lines for which `keep(index, line)` holds, the current one always; a main
-    /// line that goes leaves the current line in its place.
-    fn retain(&mut self, keep: impl Fn(usize, &[Move]) -> bool) {
-        let mut kept = Vec::with_capacity(self.lines.len());
-        let mut current = 0;
-        let mut main_dropped = false;
-        for (i, line) in std::mem::take(&mut self.lines).into_iter().enumerate() {
-            if i == self.current {
-                current = kept.len();
-                kept.push(line);
-            } else if keep(i, &line) {
-                kept.push(line);
-            } else if i == 0 {
-                main_dropped = true;
-            }
-        }
-        if main_dropped && current != 0 {
-            let line = kept.remove(current);
-            kept.insert(0, line);
-            current = 0;
-        }
-        self.lines = kept;
-        self.current = current;
+        self.tree
+            .branches()
+            .iter()
+            .position(|b| *b == self.line)
+            .unwrap_or(0)
     }
 
     /// Makes the line being played `path` (the moves played and those redo would replay):
-    /// when it changed, the moves it no longer has are dropped with every variation that
-    /// leaves them. When `path` is now the start of another line, play follows that line:
-    /// the answer is its moves beyond `path`.
+    /// when it changed, the moves it no longer has are cut off with every variation that
+    /// leaves them, and a line that was the main line stays the main line. When `path` is
+    /// now the start of a longer line, play follows that line: the answer is its moves
+    /// beyond `path`.
     fn follow(&mut self, path: &[Move]) -> Vec<Move> {
-        if self.lines.is_empty() {
-            self.lines.push(path.to_vec());
-            self.current = 0;
+        if self.line == path {
             return Vec::new();
         }
-        let old = &self.lines[self.current];
-        if old.as_slice() == path {
-            return Vec::new();
-        }
-        let kept = common_prefix(old, path);
-        if old.len() > kept {
-            let gone = old[..=kept].to_vec();
-            self.retain(|_, line| !line.starts_with(&gone));
-        }
-        self.lines[self.current] = path.to_vec();
-        self.merge_current()
-    }
-
-    /// When the current line is the start of another line, play follows the other: the
-    /// current one goes and the answer is the other's moves beyond it.
-    fn merge_current(&mut self) -> Vec<Move> {
-        let path = &self.lines[self.current];
-        let Some(other) =
-            (0..self.lines.len()).find(|&i| i != self.current && self.lines[i].starts_with(path))
-        else {
-            return Vec::new();
-        };
-        let rest = self.lines[other][path.len()..].to_vec();
-        if self.current == 0 {
-            // The main line was the start of the other: the other takes its place.
-            let line = self.lines.remove(other);
-            self.lines[0] = line;
+        let kept = common_prefix(&self.line, path);
+        if self.line.len() > kept {
+            let gone = &self.line[..=kept];
+            let main = self.tree.continuation(&[]).unwrap_or_default();
+            self.tree.cut(gone);
+            self.tree.insert(path);
+            if main.starts_with(gone) {
+                self.tree.promote(path);
+            }
         } else {
-            self.lines.remove(self.current);
-            self.current = if other > self.current {
-                other - 1
-            } else {
-                other
-            };
+            self.tree.insert(path);
         }
+        let rest = self.tree.continuation(path).unwrap_or_default();
+        self.line = path.to_vec();
+        self.line.extend(&rest);
         rest
-    }
-
-    /// The line that begins with `path`, if any.
-    fn line_starting(&self, path: &[Move]) -> Option<usize> {
-        self.lines.iter().position(|l| l.starts_with(path))
-    }
-
-    /// The first move of line `index` that no earlier line has: where it leaves them.
-    fn own_start(&self, index: usize) -> usize {
-        let line = &self.lines[index];
-        (0..line.len())
-            .find(|&k| {
-                !self.lines[..index]
-                    .iter()
-                    .any(|l| l.starts_with(&line[..=k]))
-            })
-            .unwrap_or(line.len().saturating_sub(1))
     }
 }
 
@@ -168,88 +106,6 @@ pub struct TreeMove {
     pub on_current_line: bool,
     /// The lines that could have been played instead of it, each from its first move.
     pub variations: Vec<Vec<TreeMove>>,
-}
-
-/// A move of the tree before it is written for the page or a record.
-struct Node {
-    mv: Move,
-    ply: usize,
-    /// The lines through it, lowest first.
-    lines: Vec<usize>,
-    /// The position before it.
-    before: Position,
-    variations: Vec<Vec<Node>>,
-}
-
-/// The tree of `lines` from `start`: the line through the lowest-numbered line, with the
-/// other lines as variations where they part from it.
-fn tree(start: &Position, lines: &[Vec<Move>]) -> Vec<Node> {
-    let all: Vec<usize> = (0..lines.len()).collect();
-    branch(lines, &all, 0, start.clone())
-}
-
-/// The moves from ply `depth` on of the lines `group` (which share their first `depth`
-/// moves), from `pos`.
-fn branch(lines: &[Vec<Move>], group: &[usize], depth: usize, pos: Position) -> Vec<Node> {
-    let mut out = Vec::new();
-    let mut group = group.to_vec();
-    let mut pos = pos;
-    let mut ply = depth;
-    loop {
-        // The lines of the group by their move here, in the order of their lowest line.
-        let mut parts: Vec<(Move, Vec<usize>)> = Vec::new();
-        for &i in &group {
-            let Some(&mv) = lines[i].get(ply) else {
-                continue;
-            };
-            match parts.iter_mut().find(|(m, _)| *m == mv) {
-                Some((_, members)) => members.push(i),
-                None => parts.push((mv, vec![i])),
-            }
-        }
-        if parts.is_empty() {
-            return out;
-        }
-        let (mv, members) = parts.remove(0);
-        let variations = parts
-            .into_iter()
-            .map(|(alt, alt_members)| {
-                let mut line = vec![Node {
-                    mv: alt,
-                    ply: ply + 1,
-                    lines: alt_members.clone(),
-                    before: pos.clone(),
-                    variations: Vec::new(),
-                }];
-                line.extend(branch(lines, &alt_members, ply + 1, pos.after(alt)));
-                line
-            })
-            .collect();
-        out.push(Node {
-            mv,
-            ply: ply + 1,
-            lines: members.clone(),
-            before: pos.clone(),
-            variations,
-        });
-        pos = pos.after(mv);
-        group = members;
-        ply += 1;
-    }
-}
-
-/// The record's line of `nodes`.
-fn record_line(nodes: &[Node]) -> Line {
-    Line {
-        comment: None,
-        moves: nodes
-            .iter()
-            .map(|n| MoveNode {
-                variations: n.variations.iter().map(|v| record_line(v)).collect(),
-                ..MoveNode::new(n.mv)
-            })
-            .collect(),
-    }
 }
 
 /// 400 `bad-ply` for a ply the line being played does not reach.
@@ -325,26 +181,21 @@ impl GameSession {
         if line.starts_with(&path) {
             return self.set_line(&path, &line[ply + 1..]);
         }
-        match choice {
-            Branch::Replace => {
-                let rest = self.variations.follow(&path);
-                self.set_line(&path, &rest)
-            }
+        let rest = match choice {
+            Branch::Replace => self.variations.follow(&path),
             Branch::Variation => {
-                let rest = match self.variations.line_starting(&path) {
-                    Some(other) => {
-                        self.variations.current = other;
-                        self.variations.lines[other][path.len()..].to_vec()
-                    }
-                    None => {
-                        self.variations.lines.push(path.clone());
-                        self.variations.current = self.variations.lines.len() - 1;
-                        Vec::new()
-                    }
-                };
-                self.set_line(&path, &rest)
+                let v = &mut self.variations;
+                let rest = v.tree.continuation(&path);
+                if rest.is_none() {
+                    v.tree.insert(&path);
+                }
+                let rest = rest.unwrap_or_default();
+                v.line = path.clone();
+                v.line.extend(&rest);
+                rest
             }
-        }
+        };
+        self.set_line(&path, &rest)
     }
 
     /// Switches to, promotes or deletes line `line`. Switching plays the line to its end;
@@ -352,46 +203,38 @@ impl GameSession {
     /// for a line the game does not have, `main-line` for deleting the main line.
     pub fn change_line(&mut self, line: usize, action: LineAction) -> Result<(), ApiError> {
         self.follow_game();
-        let count = self.variations.lines.len();
-        if line >= count {
-            return Err(no_line(line, count));
-        }
+        let branches = self.variations.tree.branches();
+        let Some(chosen) = branches.get(line) else {
+            return Err(no_line(line, branches.len()));
+        };
+        let v = &mut self.variations;
         match action {
             LineAction::Switch => {
-                self.variations.current = line;
-                let path = self.variations.lines[line].clone();
-                self.set_line(&path, &[])
+                v.line = chosen.clone();
+                self.set_line(chosen, &[])
             }
             LineAction::Promote => {
-                let v = &mut self.variations;
-                v.lines.swap(0, line);
-                if v.current == line {
-                    v.current = 0;
-                } else if v.current == 0 {
-                    v.current = line;
-                }
+                v.tree.promote(chosen);
                 Ok(())
             }
             LineAction::Delete => {
-                if line == 0 {
+                let Some(start) = v.tree.variation_start(chosen) else {
                     let mut err = ApiError::new(
                         ErrorCode::MainLine,
                         "the main line cannot be deleted; promote another line first",
                     );
                     err.params = json!({ "line": line });
                     return Err(err);
+                };
+                let own = &chosen[..=start];
+                if v.line.starts_with(own) {
+                    v.line = v.tree.continuation(&[]).unwrap_or_default();
                 }
-                let v = &mut self.variations;
-                let own = v.lines[line][..=v.own_start(line)].to_vec();
-                if v.lines[v.current].starts_with(&own) {
-                    v.current = 0;
-                }
-                v.retain(|_, l| !l.starts_with(&own));
-                let path = self.variations.lines[self.variations.current].clone();
-                let played = self.game.moves().to_vec();
-                if path.starts_with(&played) {
-                    let rest = path[played.len()..].to_vec();
-                    self.redo = rest.into_iter().rev().collect();
+                v.tree.cut(own);
+                let path = v.line.clone();
+                let played = self.game.moves();
+                if path.starts_with(played) {
+                    self.redo = path[played.len()..].iter().rev().copied().collect();
                     Ok(())
                 } else {
                     self.set_line(&path, &[])
@@ -404,37 +247,27 @@ impl GameSession {
     /// leave it.
     pub fn tree_view(&self) -> Vec<TreeMove> {
         let lines = self.lines_now();
-        let current = self.variations.current.min(lines.len().saturating_sub(1));
-        let played = self.game.moves().len();
-        fn view(nodes: &[Node], current: usize, played: usize) -> Vec<TreeMove> {
-            nodes
-                .iter()
-                .map(|n| {
-                    let on_current_line = n.lines.contains(&current);
-                    TreeMove {
-                        view: MoveView::new(&n.before, n.mv),
-                        ply: n.ply,
-                        line: n.lines[0],
-                        played: on_current_line && n.ply <= played,
-                        on_current_line,
-                        variations: n
-                            .variations
-                            .iter()
-                            .map(|v| view(v, current, played))
-                            .collect(),
-                    }
-                })
-                .collect()
-        }
-        view(&tree(self.game.start(), &lines), current, played)
+        let mut next = 1;
+        tree_moves(
+            &lines.tree,
+            &Walk {
+                before: self.game.start().clone(),
+                ply: 0,
+                number: 0,
+                on_current: true,
+            },
+            &lines.line,
+            self.game.moves().len(),
+            &mut next,
+        )
     }
 
     /// The lines as they stand, the current one as the game has it even before the lines
     /// have followed its last change.
-    fn lines_now(&self) -> Vec<Vec<Move>> {
+    fn lines_now(&self) -> Variations {
         let mut v = self.variations.clone();
         v.follow(&self.line_moves());
-        v.lines
+        v
     }
 
     /// The game's record: the main line with every variation where it leaves it (the line
@@ -442,18 +275,23 @@ impl GameSession {
     /// the event and today's date, the main line's result, and for a finished main line the
     /// reason it ended as the comment on its last move.
     pub fn record(&self) -> xiangqi_records::Game {
-        let mut lines = self.lines_now();
-        let current = self.variations.current.min(lines.len().saturating_sub(1));
-        lines[current].truncate(self.game.moves().len());
+        let Variations { mut tree, mut line } = self.lines_now();
+        // Moves taken back go, as far as no other line passes through them.
+        while line.len() > self.game.moves().len()
+            && tree.continuation(&line).is_some_and(|rest| rest.is_empty())
+        {
+            tree.cut(&line);
+            line.pop();
+        }
         let mut main = Game::with_rules(self.game.start().clone(), *self.game.rules());
-        for &m in &lines[0] {
+        for m in tree.continuation(&[]).unwrap_or_default() {
             if main.play(m).is_err() {
                 break;
             }
         }
         let mut record = xiangqi_records::Game::from_played(&main);
         let comment = record.moves.moves.last().and_then(|n| n.comment.clone());
-        record.moves = record_line(&tree(self.game.start(), &lines));
+        record.moves = tree;
         if let (Some(comment), Some(last)) = (comment, record.moves.moves.last_mut()) {
             last.comment = Some(comment);
         }
@@ -464,4 +302,60 @@ impl GameSession {
             .set("Date", &format!("{year:04}.{month:02}.{day:02}"));
         record
     }
+}
+
+/// Where a walk over the tree stands at the start of a line.
+struct Walk {
+    /// The position before the line's first move.
+    before: Position,
+    /// The moves before it.
+    ply: usize,
+    /// The number of the lowest-numbered line through it.
+    number: usize,
+    /// Whether the line being played passes through the moves before it.
+    on_current: bool,
+}
+
+/// The moves of `line` as the page gets them, from where `at` says; `current` is the line
+/// being played, `played` how much of it is, and `next` the number the next variation's line
+/// gets.
+fn tree_moves(
+    line: &Line,
+    at: &Walk,
+    current: &[Move],
+    played: usize,
+    next: &mut usize,
+) -> Vec<TreeMove> {
+    let mut pos = at.before.clone();
+    let mut on_current = at.on_current;
+    let mut out = Vec::with_capacity(line.moves.len());
+    for (i, node) in line.moves.iter().enumerate() {
+        let ply = at.ply + i + 1;
+        let variations = node
+            .variations
+            .iter()
+            .map(|v| {
+                let number = *next;
+                *next += 1;
+                let walk = Walk {
+                    before: pos.clone(),
+                    ply: ply - 1,
+                    number,
+                    on_current,
+                };
+                tree_moves(v, &walk, current, played, next)
+            })
+            .collect();
+        on_current = on_current && current.get(ply - 1) == Some(&node.mv);
+        out.push(TreeMove {
+            view: MoveView::new(&pos, node.mv),
+            ply,
+            line: at.number,
+            played: on_current && ply <= played,
+            on_current_line: on_current,
+            variations,
+        });
+        pos = pos.after(node.mv);
+    }
+    out
 }
