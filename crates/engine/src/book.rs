@@ -10,7 +10,6 @@
 //! protocol session and the app through [`OpeningBook`].
 
 use crate::levels::{Level, MAX_LEVEL};
-use crate::score::Reported;
 use crate::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::random::mix;
 use xiangqi_rules::{Move, Position};
@@ -99,15 +98,6 @@ pub fn proposals(
     drawn
 }
 
-/// A score as centipawns, mates beyond every evaluation.
-fn centipawns(score: Reported) -> i32 {
-    match score {
-        Reported::Cp(cp) => cp,
-        Reported::Mate(n) if n > 0 => 100_000 - n,
-        Reported::Mate(n) => -100_000 - n,
-    }
-}
-
 /// Whether `mv` scores within [`SOUND_MARGIN`] of the best move of `request`'s position by a
 /// full-strength, one-line search to [`CHECK_DEPTH`] on `judge` (its table and network; its
 /// own options are left as they are).
@@ -132,8 +122,7 @@ pub fn is_sound(judge: &Engine, request: &SearchRequest, mv: Move) -> bool {
     };
     let best = judge.think(&check(Vec::new()), &mut |_| {});
     let book = judge.think(&check(vec![mv]), &mut |_| {});
-    book.best_move == Some(mv)
-        && centipawns(book.score) >= centipawns(best.score).saturating_sub(SOUND_MARGIN)
+    book.best_move == Some(mv) && book.score.centipawns() >= best.score.centipawns() - SOUND_MARGIN
 }
 
 /// The move a learner level plays from the book: the first of `proposals` that `judge`

@@ -64,8 +64,15 @@ pub const fn from_table(score: Score, ply: usize) -> Score {
 ///
 /// Search results, progress reports, hints and the protocols give scores in this form, never
 /// the search's raw numbers: how the search encodes a mate ([`MATE`] less the plies) is its
-/// own business. The protocols write it as `cp N` / `mate N`.
+/// own business. The protocols write it as `cp N` / `mate N`; with the `serde` feature it
+/// is written as `{"cp": n}` / `{"mate": n}`.
+///
+/// Scores compare by how good they are for the side: a mate beyond every centipawn score, a
+/// quicker mate better, a later mate against it better than an earlier one (as
+/// [`Reported::centipawns`] counts them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Reported {
     /// Centipawns; positive when the side is better.
     Cp(i32),
@@ -102,6 +109,18 @@ impl Reported {
     }
 }
 
+impl Ord for Reported {
+    fn cmp(&self, other: &Reported) -> std::cmp::Ordering {
+        self.centipawns().cmp(&other.centipawns())
+    }
+}
+
+impl PartialOrd for Reported {
+    fn partial_cmp(&self, other: &Reported) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl Neg for Reported {
     type Output = Reported;
 
@@ -117,6 +136,23 @@ impl Neg for Reported {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_compare_by_how_good_they_are_for_the_side() {
+        let order = [
+            Reported::Mate(0),
+            Reported::Mate(-1),
+            Reported::Mate(-5),
+            Reported::Cp(-3000),
+            Reported::Cp(0),
+            Reported::Cp(3000),
+            Reported::Mate(7),
+            Reported::Mate(1),
+        ];
+        for pair in order.windows(2) {
+            assert!(pair[0] < pair[1], "{:?} < {:?}", pair[0], pair[1]);
+        }
+    }
 
     #[test]
     fn mates_are_reported_in_moves_for_either_side() {

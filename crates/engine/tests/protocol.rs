@@ -7,8 +7,8 @@ mod captured;
 use captured::Captured;
 use std::time::{Duration, Instant};
 use xiangqi_engine::protocol::{
-    BestMove, Command, Dialect, GoParams, Info, OptionDecl, OptionKind, PositionCommand,
-    ProtocolScore, Reply, ScoreBound, Session,
+    BestMove, Command, Dialect, GoParams, Info, OptionDecl, OptionKind, PositionCommand, Reply,
+    Reported, ScoreBound, Session,
 };
 use xiangqi_rules::{Color, Move, Position, RankBase};
 
@@ -82,7 +82,7 @@ fn every_line_the_engine_writes_reads_back_to_the_same_line() {
                 Ok(Some(Reply::Info(info))) => info.score,
                 _ => None,
             })
-            .any(|score| score == ProtocolScore::Mate(1));
+            .any(|score| score == Reported::Mate(1));
         assert!(mate, "{dialect}: {lines:?}");
         assert_eq!(
             lines.last().map(String::as_str) == Some("bye"),
@@ -175,7 +175,7 @@ fn sample_replies(dialect: Dialect) -> Vec<Reply> {
         depth: Some(12),
         seldepth: Some(19),
         multipv: Some(2),
-        score: Some(ProtocolScore::Cp(-48)),
+        score: Some(Reported::Cp(-48)),
         bound: Some(ScoreBound::Lower),
         nodes: Some(1_234_567),
         nps: Some(890_000),
@@ -212,12 +212,12 @@ fn sample_replies(dialect: Dialect) -> Vec<Reply> {
         Reply::ReadyOk,
         Reply::Info(info.clone()),
         Reply::Info(Info {
-            score: Some(ProtocolScore::Mate(3)),
+            score: Some(Reported::Mate(3)),
             bound: None,
             ..info.clone()
         }),
         Reply::Info(Info {
-            score: Some(ProtocolScore::Mate(-2)),
+            score: Some(Reported::Mate(-2)),
             bound: Some(ScoreBound::Upper),
             ..info
         }),

@@ -3,7 +3,7 @@
 
 use crate::outcome::{Outcome, Termination};
 use std::fmt;
-use xiangqi_engine::protocol::ProtocolScore;
+use xiangqi_engine::protocol::Reported;
 use xiangqi_rules::Color;
 
 /// When to adjudicate: both engines report at least `score` centipawns for the same side for
@@ -100,7 +100,7 @@ impl ScoreAdjudicator {
 
     /// Records the score the engine playing `mover` reported for its move; returns the
     /// outcome when the game is now adjudicated.
-    pub fn record(&mut self, mover: Color, score: Option<ProtocolScore>) -> Option<Outcome> {
+    pub fn record(&mut self, mover: Color, score: Option<Reported>) -> Option<Outcome> {
         let red_score = score.map(|s| match mover {
             Color::Red => s.centipawns(),
             Color::Black => -s.centipawns(),
@@ -167,14 +167,12 @@ mod tests {
             moves: 2,
         };
         let mut a = ScoreAdjudicator::new(rule);
-        let cp = |v| Some(ProtocolScore::Cp(v));
+        let cp = |v| Some(Reported::Cp(v));
         // Red thinks it wins, Black agrees (Black's own score is negative).
         assert_eq!(a.record(Color::Red, cp(600)), None);
         assert_eq!(a.record(Color::Black, cp(-700)), None);
         assert_eq!(a.record(Color::Red, cp(900)), None);
-        let outcome = a
-            .record(Color::Black, Some(ProtocolScore::Mate(-4)))
-            .unwrap();
+        let outcome = a.record(Color::Black, Some(Reported::Mate(-4))).unwrap();
         assert_eq!(outcome.result, GameResult::RedWins);
     }
 
@@ -185,7 +183,7 @@ mod tests {
             moves: 1,
         };
         let mut a = ScoreAdjudicator::new(rule);
-        let cp = |v| Some(ProtocolScore::Cp(v));
+        let cp = |v| Some(Reported::Cp(v));
         assert_eq!(a.record(Color::Red, cp(-600)), None);
         assert_eq!(a.record(Color::Black, None), None);
         assert_eq!(a.record(Color::Red, cp(-600)), None);

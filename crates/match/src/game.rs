@@ -8,7 +8,7 @@ use crate::openings::Opening;
 use crate::outcome::{MoveFault, Outcome, Termination};
 use crate::player::Player;
 use std::time::Duration;
-use xiangqi_engine::protocol::{GoParams, ProtocolScore, ReplyError};
+use xiangqi_engine::protocol::{GoParams, ReplyError, Reported};
 use xiangqi_rules::{Color, Move};
 
 /// How long to keep waiting for a move after the clock has run out, to tell a slow engine
@@ -53,7 +53,7 @@ pub struct PlayedMove {
     /// The move.
     pub mv: Move,
     /// The engine's last exact score, from the mover's point of view.
-    pub score: Option<ProtocolScore>,
+    pub score: Option<Reported>,
     /// The engine's last depth.
     pub depth: Option<u32>,
     /// Time the engine took.

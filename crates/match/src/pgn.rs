@@ -5,7 +5,7 @@
 //! `{score/depth time}` comment, and the reason the game ended in words after the last move.
 
 use crate::game::GameRecord;
-use xiangqi_engine::protocol::ProtocolScore;
+use xiangqi_engine::protocol::Reported;
 use xiangqi_records::{Game, GameResult, Line, MoveNode};
 use xiangqi_rules::Position;
 use xiangqi_rules::notation::Notation;
@@ -80,11 +80,11 @@ pub fn format_game(header: &PgnHeader, game: &GameRecord) -> String {
 }
 
 /// A score as written in a move comment: `+0.35`, `-1.20`, `+M5`, `-M3`.
-fn score_text(score: ProtocolScore) -> String {
+fn score_text(score: Reported) -> String {
     match score {
-        ProtocolScore::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-        ProtocolScore::Mate(n) if n > 0 => format!("+M{n}"),
-        ProtocolScore::Mate(n) => format!("-M{}", -n),
+        Reported::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Reported::Mate(n) if n > 0 => format!("+M{n}"),
+        Reported::Mate(n) => format!("-M{}", -n),
     }
 }
 
@@ -125,9 +125,9 @@ mod tests {
         let game = GameRecord {
             start_fen: fen.into(),
             moves: vec![
-                played("h9g7", Some(ProtocolScore::Cp(-12))),
+                played("h9g7", Some(Reported::Cp(-12))),
                 played("h0g2", None),
-                played("i9h9", Some(ProtocolScore::Mate(3))),
+                played("i9h9", Some(Reported::Mate(3))),
             ],
             outcome: Outcome::loss(
                 Color::Black,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 use xiangqi_engine::protocol::{
-    BestMove, Command, Dialect, GoParams, PositionCommand, ProtocolScore, Reply, ReplyError,
+    BestMove, Command, Dialect, GoParams, PositionCommand, Reply, ReplyError, Reported,
 };
 use xiangqi_rules::{Move, Position};
 
@@ -60,13 +60,13 @@ pub struct Thought {
     /// `bestmove` is not a move.
     pub best: Result<Option<Move>, ReplyError>,
     /// The last exact score the engine reported for its best line.
-    pub score: Option<ProtocolScore>,
+    pub score: Option<Reported>,
     /// The depth of the last `info` line.
     pub depth: Option<u32>,
     /// Time from sending `go` to reading `bestmove`.
     pub elapsed: Duration,
     /// The last exact score and first move of each MultiPV line, best line first.
-    pub lines: Vec<(ProtocolScore, Move)>,
+    pub lines: Vec<(Reported, Move)>,
 }
 
 /// An engine taking part in a match.

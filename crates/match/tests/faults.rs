@@ -8,7 +8,7 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use xiangqi_engine::protocol::{BestMove, Command, Info, ProtocolScore, Reply};
+use xiangqi_engine::protocol::{BestMove, Command, Info, Reply, Reported};
 use xiangqi_match::{
     Dialect, EngineSpec, Fault, FinishedGame, GameResult, GameSettings, Limits, MatchConfig,
     MoveFault, Opening, ProcessEnd, SpawnError, Sprt, SprtDecision, Standing, Termination,
@@ -127,7 +127,7 @@ fn fake_engine(mode: &str) {
                 };
                 let info = Info {
                     depth: Some(1),
-                    score: Some(ProtocolScore::Cp(0)),
+                    score: Some(Reported::Cp(0)),
                     pv: vec!["a0a1".parse().unwrap()],
                     ..Info::default()
                 };

@@ -6,7 +6,7 @@
 //! unknown words are skipped, a number that does not read leaves its field out, and the
 //! principal variation ends at the first word that is not a move.
 
-use super::{Dialect, ProtocolScore};
+use super::{Dialect, Reported};
 use std::fmt;
 use std::time::Duration;
 use xiangqi_rules::{Move, RankBase};
@@ -40,7 +40,7 @@ pub struct Info {
     /// `multipv`: the line's number (1 is the best).
     pub multipv: Option<u32>,
     /// `score`.
-    pub score: Option<ProtocolScore>,
+    pub score: Option<Reported>,
     /// `lowerbound` or `upperbound` after the score.
     pub bound: Option<ScoreBound>,
     /// `nodes`: nodes searched.
@@ -67,7 +67,7 @@ impl Info {
     }
 
     /// The score when it is exact (not a bound).
-    pub fn exact_score(&self) -> Option<ProtocolScore> {
+    pub fn exact_score(&self) -> Option<Reported> {
         self.score.filter(|_| self.bound.is_none())
     }
 
@@ -87,7 +87,7 @@ impl Info {
                 "nps" => info.nps = next.parse().ok(),
                 "hashfull" => info.hashfull = next.parse().ok(),
                 "time" => info.time = next.parse().ok().map(Duration::from_millis),
-                "score" => match ProtocolScore::read_words(&words[i + 1..]) {
+                "score" => match Reported::read_words(&words[i + 1..]) {
                     Some((score, used)) => {
                         info.score = Some(score);
                         consumed = 1 + used;
@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(info.depth, Some(10));
         assert_eq!(info.seldepth, Some(15));
         assert_eq!(info.multipv, Some(2));
-        assert_eq!(info.exact_score(), Some(ProtocolScore::Cp(48)));
+        assert_eq!(info.exact_score(), Some(Reported::Cp(48)));
         assert_eq!(info.nodes, Some(64970));
         assert_eq!(info.time, Some(Duration::from_millis(65)));
         assert_eq!(info.pv, [mv("h0g2"), mv("h7h5")]);
@@ -198,9 +198,9 @@ mod tests {
         assert_eq!(bound.exact_score(), None);
         assert_eq!(bound.nodes, Some(3035));
         let mate = Info::parse("depth 7 score mate -3 nodes 5 pv a0a1", RankBase::Zero);
-        assert_eq!(mate.score, Some(ProtocolScore::Mate(-3)));
+        assert_eq!(mate.score, Some(Reported::Mate(-3)));
         let ucci = Info::parse("depth 9 score -35 time 10 nodes 99 pv h2e2", RankBase::Zero);
-        assert_eq!(ucci.score, Some(ProtocolScore::Cp(-35)));
+        assert_eq!(ucci.score, Some(Reported::Cp(-35)));
     }
 
     #[test]
@@ -219,7 +219,7 @@ mod tests {
     fn lines_are_written_in_the_dialects_form() {
         let info = Info {
             depth: Some(5),
-            score: Some(ProtocolScore::Mate(2)),
+            score: Some(Reported::Mate(2)),
             nodes: Some(100),
             time: Some(Duration::from_millis(7)),
             pv: vec![mv("a9a8")],

@@ -14,7 +14,7 @@ use super::motifs::detect_motifs;
 use super::proof::MateProver;
 use super::puzzle::Puzzle;
 use super::rating::measure;
-use super::tactic::{ProofEngine, Tactic, classify, score_value, two_line_engine};
+use super::tactic::{ProofEngine, Tactic, classify, two_line_engine};
 use super::theme::{LONGEST_MATE, Theme};
 use std::collections::{HashMap, HashSet};
 use xiangqi_engine::score::Reported;
@@ -63,7 +63,10 @@ pub fn candidate(result: &SearchResult) -> Option<Candidate> {
             .map(Candidate::Mate);
     }
     let second = result.lines.get(1)?;
-    let gap = score_value(best.score).saturating_sub(score_value(second.score));
+    let gap = best
+        .score
+        .centipawns()
+        .saturating_sub(second.score.centipawns());
     (gap >= CANDIDATE_GAP).then_some(Candidate::Tactic)
 }
 

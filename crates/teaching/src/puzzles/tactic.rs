@@ -38,15 +38,6 @@ pub const LOST_CEILING: i32 = -150;
 /// The longest `material` line, in plies (three solver moves).
 pub const LONGEST_MATERIAL_LINE: usize = 5;
 
-/// A score as one number: mates beyond every centipawn score, shorter mates further out.
-pub fn score_value(score: Reported) -> i32 {
-    match score {
-        Reported::Cp(cp) => cp,
-        Reported::Mate(n) if n > 0 => 30_000 - n,
-        Reported::Mate(n) => -30_000 - n,
-    }
-}
-
 /// The engine's view of a position's two best first moves at the proof depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopTwo {
@@ -61,10 +52,10 @@ pub struct TopTwo {
 }
 
 impl TopTwo {
-    /// Best minus second, as [`score_value`]s (unbounded with a single legal move).
+    /// Best minus second, as [`Reported::centipawns`] (unbounded with a single legal move).
     pub fn gap(&self) -> i32 {
         self.second_score.map_or(i32::MAX, |s| {
-            score_value(self.best_score).saturating_sub(score_value(s))
+            self.best_score.centipawns().saturating_sub(s.centipawns())
         })
     }
 }
@@ -384,9 +375,9 @@ fn check_defence(
             engine: engine_first,
         });
     }
-    let best = score_value(top.best_score);
+    let best = top.best_score.centipawns();
     // A single legal move is forced, not found: no puzzle.
-    let second = top.second_score.map_or(i32::MAX, score_value);
+    let second = top.second_score.map_or(i32::MAX, Reported::centipawns);
     let holds = (HOLD_FLOOR..=DEFENCE_CEILING).contains(&best);
     let others_lose = second <= LOST_CEILING && top.gap() >= MIN_GAP;
     if !(holds && others_lose) {

@@ -6,32 +6,10 @@ use crate::kit::session::GameSession;
 use crate::kit::variations::TreeMove;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use xiangqi_engine::score::Reported;
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Color, Game, Move, PieceKind, Position, Square};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings;
-
-/// A score as the page gets it: `{"cp": n}` in centipawns, or `{"mate": n}` in moves,
-/// positive when the side whose point of view it is mates (each field that carries one says
-/// whose). The page words it; it never sees the engine's internal numbers.
-#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum ScoreView {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in this many moves; negative when being mated.
-    Mate(i32),
-}
-
-impl From<Reported> for ScoreView {
-    fn from(score: Reported) -> ScoreView {
-        match score {
-            Reported::Cp(cp) => ScoreView::Cp(cp),
-            Reported::Mate(n) => ScoreView::Mate(n),
-        }
-    }
-}
 
 /// A move in every notation, written from the position before it.
 #[derive(Serialize, Debug, Clone)]
@@ -272,10 +250,11 @@ pub fn capture_markers(pos: &Position) -> Vec<Marker> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xiangqi_engine::score::Reported;
 
     #[test]
     fn scores_reach_the_page_as_cp_or_mate() {
-        let json = |s: Reported| serde_json::to_string(&ScoreView::from(s)).unwrap();
+        let json = |s: Reported| serde_json::to_string(&s).unwrap();
         assert_eq!(json(Reported::Cp(-35)), r#"{"cp":-35}"#);
         assert_eq!(json(Reported::Mate(2)), r#"{"mate":2}"#);
         // Black mating in 2, seen from Red's side.

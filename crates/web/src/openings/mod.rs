@@ -18,7 +18,7 @@ use crate::kit::games::with_game;
 use crate::kit::search::{request_for, run_search};
 use crate::kit::search_pool::SearchKind;
 use crate::kit::state::AppState;
-use crate::kit::view::{MoveView, OpeningView, ScoreView};
+use crate::kit::view::{MoveView, OpeningView};
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
@@ -63,7 +63,7 @@ pub struct ExplorerRow {
     pub lines: usize,
     /// The engine's evaluation after the move, from Red's point of view: `{"cp": n}` or
     /// `{"mate": n}`; null when the search ran out of time before it.
-    pub score_red: Option<ScoreView>,
+    pub score_red: Option<Reported>,
     /// The depth the evaluation comes from (0 when there is none).
     pub depth: i32,
 }
@@ -118,12 +118,7 @@ fn found(current: Option<&Opening>, moves: &[Move], c: Continuation) -> Option<F
 /// side to move (`mover`).
 fn order_key(row: &ExplorerRow, mover: Color) -> (std::cmp::Reverse<usize>, i64) {
     let score = row.score_red.map_or(i64::MIN / 2, |s| {
-        let red = match s {
-            ScoreView::Cp(cp) => i64::from(cp),
-            ScoreView::Mate(n) if n > 0 => 1_000_000 - i64::from(n),
-            ScoreView::Mate(n) => -1_000_000 - i64::from(n),
-        };
-        if mover == Color::Red { red } else { -red }
+        i64::from(if mover == Color::Red { s } else { -s }.centipawns())
     });
     (std::cmp::Reverse(row.lines), -score)
 }

@@ -12,7 +12,6 @@ use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::stream::stream_search;
 use crate::kit::stream::{self, StreamSearch};
-use crate::kit::view::ScoreView;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::response::sse::{Event, Sse};
@@ -54,7 +53,7 @@ fn default_millis() -> u64 {
 pub struct AnalysisLine {
     /// Score from Red's point of view: `{"cp": n}` or `{"mate": n}` (moves, positive when
     /// Red mates).
-    pub score_red: ScoreView,
+    pub score_red: Reported,
     /// Depth searched.
     pub depth: i32,
     /// The moves, ICCS.

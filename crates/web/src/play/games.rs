@@ -16,7 +16,7 @@ use crate::kit::search_pool::SearchKind;
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::variations::{Branch, LineAction};
-use crate::kit::view::{GameView, MoveView, ScoreView, session_view};
+use crate::kit::view::{GameView, MoveView, session_view};
 use crate::kit::wire::{Iccs, Point};
 use crate::play::safety::{HangingPiece, hanging_piece};
 use axum::Json;
@@ -27,6 +27,7 @@ use std::time::Duration;
 use xiangqi_engine::book;
 use xiangqi_engine::levels::NAMED_LEVELS;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
+use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
 use xiangqi_rules::Position;
 use xiangqi_teaching::openings::book::EccoBook;
@@ -423,7 +424,7 @@ pub struct Hint {
     /// The line it starts (ICCS).
     pub line: Vec<String>,
     /// Score from the side to move's point of view: `{"cp": n}` or `{"mate": n}`.
-    pub score: ScoreView,
+    pub score: Reported,
     /// What the move attacks that the other side has to answer, if anything (ICCS point and
     /// FEN letter of the piece).
     pub threat: Option<Threat>,

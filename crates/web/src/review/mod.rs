@@ -16,13 +16,14 @@ use crate::kit::search::set_judging;
 use crate::kit::search_pool::SearchStop;
 use crate::kit::state::AppState;
 use crate::kit::stream::{self, StreamSearch, stream_search};
-use crate::kit::view::{MoveView, ScoreView, side_code};
+use crate::kit::view::{MoveView, side_code};
 use axum::extract::{Path, State};
 use axum::response::sse::{Event, Sse};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 use std::time::Duration;
+use xiangqi_engine::score::Reported;
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Color, Move, Position};
 use xiangqi_teaching::review::{
@@ -58,14 +59,15 @@ pub struct ProgressView {
 
 /// An evaluation from Red's side: the engine's score, or the game's end.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
+#[serde(untagged)]
 pub enum EvalView {
-    /// Centipawns, positive when Red stands better.
-    Cp(i32),
-    /// Mate in this many moves, positive when Red mates.
-    Mate(i32),
-    /// The game is over: `red` or `black` won, or `draw`.
-    End(&'static str),
+    /// The engine's score (`{"cp": n}` or `{"mate": n}`), positive when Red is better.
+    Score(Reported),
+    /// The game is over (`{"end": e}`): `red` or `black` won, or `draw`.
+    End {
+        /// Who won, or `draw`.
+        end: &'static str,
+    },
 }
 
 impl EvalView {
@@ -77,13 +79,10 @@ impl EvalView {
             eval.flipped()
         };
         match red {
-            Eval::Score(s) => match ScoreView::from(s) {
-                ScoreView::Cp(cp) => EvalView::Cp(cp),
-                ScoreView::Mate(n) => EvalView::Mate(n),
-            },
-            Eval::Won => EvalView::End("red"),
-            Eval::Lost => EvalView::End("black"),
-            Eval::Drawn => EvalView::End("draw"),
+            Eval::Score(s) => EvalView::Score(s),
+            Eval::Won => EvalView::End { end: "red" },
+            Eval::Lost => EvalView::End { end: "black" },
+            Eval::Drawn => EvalView::End { end: "draw" },
         }
     }
 }

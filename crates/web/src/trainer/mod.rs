@@ -24,7 +24,7 @@ use crate::kit::extract::{Body, Params};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::state::AppState;
-use crate::kit::view::{MoveView, OpeningView, ScoreView, side_code};
+use crate::kit::view::{MoveView, OpeningView, side_code};
 use crate::kit::wire::{self, Iccs, Side};
 use axum::Json;
 use axum::extract::State;
@@ -34,6 +34,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use xiangqi_archive::TrainerCard;
+use xiangqi_engine::score::Reported;
 use xiangqi_engine::{SearchLimits, SearchRequest};
 use xiangqi_rules::{Color, Move, Position};
 use xiangqi_teaching::Lang;
@@ -406,9 +407,9 @@ pub struct MoveRequest {
 #[derive(Serialize)]
 pub struct EngineView {
     /// After the learner's move.
-    pub played: ScoreView,
+    pub played: Reported,
     /// After the main line's move.
-    pub main: ScoreView,
+    pub main: Reported,
     /// The depth searched.
     pub depth: i32,
 }
@@ -523,7 +524,7 @@ async fn engine_view(
             // The score is the other side's, who moves after the learner.
             let red = result.score.for_red(after.side_to_move());
             let mine = if learner == Color::Red { red } else { -red };
-            (ScoreView::from(mine), depth)
+            (mine, depth)
         })
     })
     .await;
