@@ -241,7 +241,7 @@ pub async fn explore(
                     codes
                 },
                 lines: c.toward.iter().map(width).sum(),
-                score_red: seen.map(|&(s, _)| s.into()),
+                score_red: seen.map(|&(s, _)| s),
                 depth: seen.map_or(0, |&(_, d)| d),
             }
         })

@@ -78,7 +78,7 @@ impl AnalysisLine {
             p = p.after(m);
         }
         AnalysisLine {
-            score_red: score.for_red(pos.side_to_move()).into(),
+            score_red: score.for_red(pos.side_to_move()),
             depth,
             pv: pv.iter().map(|m| m.to_string()).collect(),
             pv_wxf: wxf,

@@ -473,7 +473,7 @@ pub async fn hint(
     Ok(Json(Hint {
         hint: MoveView::new(&pos, m),
         line: result.pv.iter().map(|m| m.to_string()).collect(),
-        score: result.score.into(),
+        score: result.score,
         threat,
     }))
 }
