@@ -39,27 +39,10 @@ impl Line {
         before.truncate(depth);
     }
 
-    /// The moves the tree goes on with after `path` by the first choice at each move (empty
-    /// where a line ends there), or `None` when `path` is not in the tree.
-    pub fn continuation(&self, path: &[Move]) -> Option<Vec<Move>> {
-        let mut line = self;
-        let mut at = 0;
-        for &mv in path {
-            let node = line.moves.get(at)?;
-            if node.mv == mv {
-                at += 1;
-            } else {
-                line = node.variations.iter().find(|v| begins_with(v, mv))?;
-                at = 1;
-            }
-        }
-        Some(line.moves[at..].iter().map(|n| n.mv).collect())
-    }
-
-    /// Where `path` (a path in the tree) last takes a move other than the first choice: the
-    /// number of moves before that variation's first move. `None` for a path along the main
-    /// line, or one not in the tree.
-    pub fn variation_start(&self, path: &[Move]) -> Option<usize> {
+    /// Walks `path` through the tree: the line its last move stands on, the number of that
+    /// line's moves it has gone through, and where it last took a variation (the number of
+    /// moves before that variation's first move). `None` when `path` is not in the tree.
+    fn locate(&self, path: &[Move]) -> Option<(&Line, usize, Option<usize>)> {
         let mut line = self;
         let mut at = 0;
         let mut start = None;
@@ -73,7 +56,21 @@ impl Line {
                 start = Some(ply);
             }
         }
-        start
+        Some((line, at, start))
+    }
+
+    /// The moves the tree goes on with after `path` by the first choice at each move (empty
+    /// where a line ends there), or `None` when `path` is not in the tree.
+    pub fn continuation(&self, path: &[Move]) -> Option<Vec<Move>> {
+        let (line, at, _) = self.locate(path)?;
+        Some(line.moves[at..].iter().map(|n| n.mv).collect())
+    }
+
+    /// Where `path` (a path in the tree) last takes a move other than the first choice: the
+    /// number of moves before that variation's first move. `None` for a path along the main
+    /// line, or one not in the tree.
+    pub fn variation_start(&self, path: &[Move]) -> Option<usize> {
+        self.locate(path)?.2
     }
 
     /// Adds `path` to the tree: the moves it shares with a line stay that line's, and where it
