@@ -152,13 +152,13 @@ impl Archive {
             return Ok(false);
         };
         let mut record = read_pgn(&text)?;
-        record.result = result;
+        record.result = Some(result);
         let text = write_pgn(&record)?;
         tx.execute(
             "UPDATE games SET finished = 1, result = ?2, end_reason = ?3, pgn = ?4,
                  updated_ms = ?5
              WHERE id = ?1",
-            params![id, result_text(result), reason, text, now_ms()],
+            params![id, result.as_str(), reason, text, now_ms()],
         )?;
         tx.commit()?;
         Ok(true)
@@ -493,7 +493,7 @@ fn imported_entry(record: xiangqi_records::Game) -> GameEntry {
     let opening = Some(tag("Opening")).filter(|o| !o.is_empty());
     GameEntry {
         key: None,
-        finished: record.result != GameResult::Unknown,
+        finished: record.result.is_some(),
         red: tag("Red"),
         black: tag("Black"),
         level: None,
@@ -505,23 +505,9 @@ fn imported_entry(record: xiangqi_records::Game) -> GameEntry {
     }
 }
 
-/// How a result is kept: `red-wins`, `black-wins`, `draw`, or NULL when not known.
-fn result_text(result: GameResult) -> Option<&'static str> {
-    match result {
-        GameResult::RedWins => Some("red-wins"),
-        GameResult::BlackWins => Some("black-wins"),
-        GameResult::Draw => Some("draw"),
-        GameResult::Unknown => None,
-    }
-}
-
-fn result_of(text: Option<&str>) -> GameResult {
-    match text {
-        Some("red-wins") => GameResult::RedWins,
-        Some("black-wins") => GameResult::BlackWins,
-        Some("draw") => GameResult::Draw,
-        _ => GameResult::Unknown,
-    }
+/// How a result is kept: its words (`red-wins`, `black-wins`, `draw`), or NULL when not known.
+fn result_text(result: Option<GameResult>) -> Option<&'static str> {
+    result.map(GameResult::as_str)
 }
 
 fn summary_of(r: &Row<'_>) -> rusqlite::Result<GameSummary> {
@@ -542,7 +528,7 @@ fn summary_of(r: &Row<'_>) -> rusqlite::Result<GameSummary> {
             number,
             name: level_name.unwrap_or_default(),
         }),
-        result: result_of(result.as_deref()),
+        result: result.and_then(|text| text.parse().ok()),
         end_reason: r.get(10)?,
         date: r.get(11)?,
         opening: r.get(12)?,

@@ -98,8 +98,8 @@ pub struct GameSummary {
     pub black: String,
     /// The engine level played against.
     pub level: Option<Level>,
-    /// The result ([`GameResult::Unknown`] while it goes on).
-    pub result: GameResult,
+    /// The result (`None` while it goes on, or when not known).
+    pub result: Option<GameResult>,
     /// Why it ended.
     pub end_reason: Option<String>,
     /// The date it was played, `YYYY.MM.DD`.
@@ -137,8 +137,8 @@ impl StoredGame {
 /// Which games a list holds; every field left empty matches every game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
-    /// Only games with this result (`Unknown`: games with no result).
-    pub result: Option<GameResult>,
+    /// Only games with this result (`Some(None)`: games with no result).
+    pub result: Option<Option<GameResult>>,
     /// Only games against this engine level.
     pub level: Option<u32>,
     /// Only finished (`true`) or unfinished (`false`) games.

@@ -209,7 +209,7 @@ fn lists_filter_by_result_level_and_state_newest_first() {
     assert_eq!(all, [new, middle, old]);
     let won = archive
         .list(&Filter {
-            result: Some(GameResult::RedWins),
+            result: Some(Some(GameResult::RedWins)),
             ..Filter::default()
         })
         .unwrap();
@@ -256,9 +256,9 @@ fn finishing_sets_the_result_and_reason_in_the_row_and_the_record() {
     assert!(archive.finish(id, GameResult::BlackWins, "time").unwrap());
     let stored = archive.get(id).unwrap().unwrap();
     assert!(stored.summary.finished);
-    assert_eq!(stored.summary.result, GameResult::BlackWins);
+    assert_eq!(stored.summary.result, Some(GameResult::BlackWins));
     assert_eq!(stored.summary.end_reason.as_deref(), Some("time"));
-    assert_eq!(stored.record().unwrap().result, GameResult::BlackWins);
+    assert_eq!(stored.record().unwrap().result, Some(GameResult::BlackWins));
     assert!(!archive.finish(id + 100, GameResult::Draw, "x").unwrap());
 }
 
@@ -317,7 +317,7 @@ fn export_writes_every_game_and_import_adds_them_back_with_broken_games_reported
     let games = other.list(&Filter::default()).unwrap();
     assert!(games.iter().all(|g| g.source == Source::Imported));
     let mate = games.iter().find(|g| g.finished).expect("the mated game");
-    assert_eq!(mate.result, GameResult::RedWins);
+    assert_eq!(mate.result, Some(GameResult::RedWins));
     assert_eq!(mate.date, "2026.01.03");
     assert_eq!(mate.red, "You");
 }

@@ -9,6 +9,7 @@ use xiangqi_match::{
     ScoreRule, SplitMix64, Sprt, TimeControl, format_openings, generate_openings, load_openings,
     progress_line, run_match, shipped_openings, summary,
 };
+use xiangqi_records::ResultForms;
 use xiangqi_rules::draw::NO_CAPTURE_PLIES;
 
 /// The order openings are used in.
@@ -259,7 +260,7 @@ fn play_or_generate(args: MatchArgs) -> Result<(), Failure> {
             record.red,
             record.black,
             game.pair % config.openings.len() + 1,
-            xiangqi_records::GameResult::from(record.outcome.result),
+            Some(record.outcome.result).pgn(),
             record.outcome.termination
         );
         if live {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use xiangqi_records::{Game, GameResult, pgn};
+use xiangqi_records::{Game, pgn};
 use xiangqi_rules::{GameRules, Position};
 
 const XIANGQI: &str = env!("CARGO_BIN_EXE_xiangqi");
@@ -65,7 +65,7 @@ fn check_pgn(path: &Path, games_expected: usize, names: [&str; 2]) -> Vec<Game> 
         let red = game.tags.get("Red").expect("Red tag");
         let black = game.tags.get("Black").expect("Black tag");
         assert!(names.contains(&red) && names.contains(&black) && red != black);
-        assert_ne!(game.result, GameResult::Unknown);
+        assert_ne!(game.result, None);
         let played = game
             .replay(GameRules::default())
             .unwrap_or_else(|e| panic!("{e}"));

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xiangqi_archive::Archive;
+use xiangqi_rules::random::SplitMix64;
 
 /// The documented bound of a shutdown, with a second for the process to start exiting.
 const SHUTDOWN_BOUND: Duration = Duration::from_secs(10);
@@ -125,20 +126,8 @@ fn new_game(port: u16) -> Option<(String, String)> {
     Some((id, key))
 }
 
-/// A small random number generator for the clients' choices.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
-
 /// A random legal move of a game view, as a move request's body.
-fn random_move(view: &serde_json::Value, rng: &mut Rng) -> Option<String> {
+fn random_move(view: &serde_json::Value, rng: &mut SplitMix64) -> Option<String> {
     let legal = view["legal"].as_object()?;
     let moves: Vec<(String, String)> = legal
         .iter()
@@ -159,7 +148,7 @@ fn random_move(view: &serde_json::Value, rng: &mut Rng) -> Option<String> {
 /// Plays random moves (or, with `engine`, asks the engine to reply) on games of its own until
 /// the server goes away; records every answered change in `told`.
 fn play(port: u16, engine: bool, seed: u64, told: Told, running: Arc<AtomicBool>) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = SplitMix64::new(seed);
     let mut game: Option<(String, String, serde_json::Value)> = None;
     while running.load(Ordering::Relaxed) {
         let (id, key, view) = match game.take() {
@@ -372,7 +361,7 @@ fn a_stopped_server_exits_in_time_and_keeps_every_answered_change() {
         .split(',')
         .map(|s| format!("-{}", s.trim()))
         .collect();
-    let mut rng = Rng(0x5eed_0000 ^ u64::from(std::process::id()));
+    let mut rng = SplitMix64::new(0x5eed_0000 ^ u64::from(std::process::id()));
     let mut games = 0;
     for n in 0..cycles {
         let signal = &signals[n as usize % signals.len()];

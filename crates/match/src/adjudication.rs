@@ -1,7 +1,7 @@
 //! Score adjudication: a game is given to one side when both engines have reported a decisive
 //! score for it for several moves in a row.
 
-use crate::outcome::{Outcome, Termination};
+use crate::outcome::{GameEnd, Termination};
 use std::fmt;
 use xiangqi_engine::protocol::Reported;
 use xiangqi_rules::Color;
@@ -100,7 +100,7 @@ impl ScoreAdjudicator {
 
     /// Records the score the engine playing `mover` reported for its move; returns the
     /// outcome when the game is now adjudicated.
-    pub fn record(&mut self, mover: Color, score: Option<Reported>) -> Option<Outcome> {
+    pub fn record(&mut self, mover: Color, score: Option<Reported>) -> Option<GameEnd> {
         let red_score = score.map(|s| match mover {
             Color::Red => s.centipawns(),
             Color::Black => -s.centipawns(),
@@ -119,7 +119,7 @@ impl ScoreAdjudicator {
         } else {
             return None;
         };
-        Some(Outcome::loss(
+        Some(GameEnd::loss(
             loser,
             Termination::Adjudication {
                 loser,

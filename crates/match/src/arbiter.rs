@@ -3,7 +3,7 @@
 //! check and chase under the chosen rule set, and its draw rules; the arbiter adds the match's
 //! own length limit.
 
-use crate::outcome::{Outcome, Termination};
+use crate::outcome::{GameEnd, Termination};
 use xiangqi_rules::draw::NO_CAPTURE_PLIES;
 use xiangqi_rules::explain::IllegalMove;
 use xiangqi_rules::{Game, GameRules, Move, Position};
@@ -58,19 +58,19 @@ impl Arbiter {
     }
 
     /// The outcome if the start position is already over (mate, stalemate, no material).
-    pub fn verdict_at_start(&self) -> Option<Outcome> {
+    pub fn verdict_at_start(&self) -> Option<GameEnd> {
         self.game.outcome().map(rules_outcome)
     }
 
     /// Plays `m` for the side to move. Returns the rule it breaks, or the outcome if the game
     /// is now over.
-    pub fn play(&mut self, m: Move) -> Result<Option<Outcome>, IllegalMove> {
+    pub fn play(&mut self, m: Move) -> Result<Option<GameEnd>, IllegalMove> {
         self.game.play(m)?;
         if let Some(outcome) = self.game.outcome() {
             return Ok(Some(rules_outcome(outcome)));
         }
         if self.max_plies > 0 && self.game.len() >= self.max_plies as usize {
-            return Ok(Some(Outcome::draw(Termination::MaxPlies {
+            return Ok(Some(GameEnd::draw(Termination::MaxPlies {
                 plies: self.max_plies,
             })));
         }
@@ -78,8 +78,8 @@ impl Arbiter {
     }
 }
 
-fn rules_outcome(outcome: &xiangqi_rules::Outcome) -> Outcome {
-    Outcome {
+fn rules_outcome(outcome: &xiangqi_rules::Outcome) -> GameEnd {
+    GameEnd {
         result: outcome.result,
         termination: Termination::Rules(outcome.reason.clone()),
     }

@@ -5,7 +5,7 @@ use crate::adjudication::{ScoreAdjudicator, ScoreRule};
 use crate::arbiter::{Arbiter, DrawRules, RuleSet};
 use crate::limits::{Clock, Limits};
 use crate::openings::Opening;
-use crate::outcome::{MoveFault, Outcome, Termination};
+use crate::outcome::{GameEnd, MoveFault, Termination};
 use crate::player::Player;
 use std::time::Duration;
 use xiangqi_engine::protocol::{GoParams, ReplyError, Reported};
@@ -68,7 +68,7 @@ pub struct GameRecord {
     /// The moves played.
     pub moves: Vec<PlayedMove>,
     /// How it ended.
-    pub outcome: Outcome,
+    pub outcome: GameEnd,
     /// The Red engine's name.
     pub red: String,
     /// The Black engine's name.
@@ -100,7 +100,7 @@ fn play_moves(
     opening: &Opening,
     settings: &GameSettings,
     played: &mut Vec<PlayedMove>,
-) -> Outcome {
+) -> GameEnd {
     let mut arbiter = Arbiter::new(
         opening.position.clone(),
         settings.rules,
@@ -111,7 +111,7 @@ fn play_moves(
     }
     for (side, player) in [(Color::Red, &mut *red), (Color::Black, &mut *black)] {
         if let Err(fault) = player.new_game() {
-            return Outcome::loss(side, Termination::Fault { side, fault });
+            return GameEnd::loss(side, Termination::Fault { side, fault });
         }
     }
     let mut clocks = match settings.limits {
@@ -143,12 +143,12 @@ fn play_moves(
         let ranks = player.spec().ranks;
         let thought = match player.think(&opening.position, &moves, &go, allowed) {
             Ok(thought) => thought,
-            Err(fault) => return Outcome::loss(side, Termination::Fault { side, fault }),
+            Err(fault) => return GameEnd::loss(side, Termination::Fault { side, fault }),
         };
         if let Some(clocks) = clocks.as_mut()
             && let Err(loss) = clocks[side.index()].charge(thought.elapsed, settings.time_margin)
         {
-            return Outcome::loss(
+            return GameEnd::loss(
                 side,
                 Termination::TimeForfeit {
                     side,
@@ -159,9 +159,9 @@ fn play_moves(
         }
         let mv = match thought.best {
             Ok(Some(mv)) => mv,
-            Ok(None) => return Outcome::loss(side, Termination::NoMove { side }),
+            Ok(None) => return GameEnd::loss(side, Termination::NoMove { side }),
             Err(ReplyError::BestMove { text, error }) => {
-                return Outcome::loss(
+                return GameEnd::loss(
                     side,
                     Termination::IllegalMove {
                         side,
@@ -174,7 +174,7 @@ fn play_moves(
         let verdict = match arbiter.play(mv) {
             Ok(verdict) => verdict,
             Err(reason) => {
-                return Outcome::loss(
+                return GameEnd::loss(
                     side,
                     Termination::IllegalMove {
                         side,

@@ -36,7 +36,7 @@ pub use generate::{
 };
 pub use limits::{Limits, TimeControl, TimeControlError, TimePart};
 pub use openings::{Opening, OpeningsError, load_openings, parse_openings, shipped_openings};
-pub use outcome::{GameResult, MoveFault, Outcome, Termination, points_for};
+pub use outcome::{GameEnd, GameResult, MoveFault, Termination, points_for};
 pub use player::{Fault, Player, Thought};
 pub use process::{EngineLog, ProcessEnd, SpawnError};
 pub use random::SplitMix64;

@@ -148,25 +148,25 @@ impl fmt::Display for Termination {
 
 /// The end of a game: result and reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct GameEnd {
     /// Who won.
     pub result: GameResult,
     /// Why.
     pub termination: Termination,
 }
 
-impl Outcome {
+impl GameEnd {
     /// A loss for `loser` for `termination`.
-    pub fn loss(loser: Color, termination: Termination) -> Outcome {
-        Outcome {
+    pub fn loss(loser: Color, termination: Termination) -> GameEnd {
+        GameEnd {
             result: GameResult::win_for(loser.opponent()),
             termination,
         }
     }
 
     /// A draw for `termination`.
-    pub fn draw(termination: Termination) -> Outcome {
-        Outcome {
+    pub fn draw(termination: Termination) -> GameEnd {
+        GameEnd {
             result: GameResult::Draw,
             termination,
         }

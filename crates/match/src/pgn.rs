@@ -6,7 +6,7 @@
 
 use crate::game::GameRecord;
 use xiangqi_engine::protocol::Reported;
-use xiangqi_records::{Game, GameResult, Line, MoveNode};
+use xiangqi_records::{Game, Line, MoveNode};
 use xiangqi_rules::Position;
 use xiangqi_rules::notation::Notation;
 
@@ -61,7 +61,7 @@ pub fn record_of(header: &PgnHeader, game: &GameRecord) -> Game {
             })
             .collect(),
     };
-    record.result = GameResult::from(game.outcome.result);
+    record.result = Some(game.outcome.result);
     record.add_final_comment(&game.outcome.termination.to_string());
     record
 }
@@ -92,7 +92,7 @@ fn score_text(score: Reported) -> String {
 mod tests {
     use super::*;
     use crate::game::PlayedMove;
-    use crate::outcome::{Outcome, Termination};
+    use crate::outcome::{GameEnd, Termination};
     use xiangqi_rules::Color;
 
     use std::time::Duration;
@@ -129,7 +129,7 @@ mod tests {
                 played("h0g2", None),
                 played("i9h9", Some(Reported::Mate(3))),
             ],
-            outcome: Outcome::loss(
+            outcome: GameEnd::loss(
                 Color::Black,
                 Termination::Fault {
                     side: Color::Black,
@@ -178,7 +178,7 @@ mod tests {
         let game = GameRecord {
             start_fen: xiangqi_rules::START_FEN.into(),
             moves: vec![],
-            outcome: Outcome::draw(Termination::MaxPlies { plies: 0 }),
+            outcome: GameEnd::draw(Termination::MaxPlies { plies: 0 }),
             red: "a".into(),
             black: "b".into(),
         };

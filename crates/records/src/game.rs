@@ -2,9 +2,9 @@
 //! to it (variations), each a line of its own; comments and NAGs on moves; tags; the result.
 
 use crate::error::{UnplayableMove, WriteError};
-use crate::result::GameResult;
 use crate::tags::Tags;
 use std::fmt;
+use xiangqi_rules::GameResult;
 use xiangqi_rules::{Color, Move, Position};
 
 /// How deeply variations may nest (a variation inside a variation … of the main line).
@@ -166,7 +166,7 @@ pub struct Game {
     /// The main line, with the comment on the game before its first move.
     pub moves: Line,
     /// How the game ended.
-    pub result: GameResult,
+    pub result: Option<GameResult>,
 }
 
 impl Default for Game {
@@ -182,7 +182,7 @@ impl Game {
             tags: Tags::new(),
             start,
             moves: Line::default(),
-            result: GameResult::Unknown,
+            result: None,
         }
     }
 

@@ -12,7 +12,8 @@
 //!   any of them; a file reads into a [`Collection`] (each game or its error, and warnings),
 //!   and writes into [`Written`] (the bytes, and a warning for each thing cut or left out).
 //! - [`Game::from_played`] and [`Game::replay`]: a game of the rules as a record and back;
-//!   results convert with `From<xiangqi_rules::GameResult>`.
+//!   a record's result is the rules' own, `None` when not known ([`result`] writes and reads
+//!   each format's form of it).
 //!
 //! Readers never panic: bad input gives a [`RecordError`] that says where (line and column,
 //! or byte offset) and what was expected; a game cut off keeps what was read as a partial
@@ -27,7 +28,7 @@ mod game;
 pub mod pgn;
 mod piece_slots;
 mod played;
-mod result;
+pub mod result;
 mod tags;
 mod text;
 mod tree;
@@ -41,6 +42,7 @@ pub use error::{
 pub use format::{OutputFormat, RecordFormat};
 pub use game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, Nag, TreeError};
 pub use played::end_comment;
-pub use result::GameResult;
+pub use result::ResultForms;
 pub use tags::Tags;
 pub use warning::{Warning, WarningKind};
+pub use xiangqi_rules::GameResult;

@@ -1,34 +1,10 @@
 //! The bridge between played games and records: a game of the rules (`xiangqi_rules::Game`)
 //! becomes a record with its result and the reason it ended, and a record's main line is
-//! played again under the rules. Results map one way, here, for every crate.
+//! played again under the rules.
 
 use crate::error::UnplayableMove;
 use crate::game::{Game, Line, MoveNumber};
-use crate::result::GameResult;
 use xiangqi_rules::{GameRules, Outcome};
-
-impl From<xiangqi_rules::GameResult> for GameResult {
-    fn from(result: xiangqi_rules::GameResult) -> GameResult {
-        match result {
-            xiangqi_rules::GameResult::RedWins => GameResult::RedWins,
-            xiangqi_rules::GameResult::BlackWins => GameResult::BlackWins,
-            xiangqi_rules::GameResult::Draw => GameResult::Draw,
-        }
-    }
-}
-
-impl From<Option<xiangqi_rules::GameResult>> for GameResult {
-    /// A finished game's result; [`GameResult::Unknown`] for a game not over.
-    fn from(result: Option<xiangqi_rules::GameResult>) -> GameResult {
-        result.map_or(GameResult::Unknown, GameResult::from)
-    }
-}
-
-impl From<&Outcome> for GameResult {
-    fn from(outcome: &Outcome) -> GameResult {
-        outcome.result.into()
-    }
-}
 
 /// The sentence a record gives for why a game ended: the rules' reason with a capital and a
 /// full stop, e.g. `Black is checkmated.`
@@ -49,7 +25,7 @@ impl Game {
         let mut record = Game::new(game.start().clone());
         record.moves = Line::from_moves(game.moves().iter().copied());
         if let Some(outcome) = game.outcome() {
-            record.result = outcome.into();
+            record.result = Some(outcome.result);
             record.add_final_comment(&end_comment(outcome));
         }
         record
@@ -88,16 +64,7 @@ impl Game {
 mod tests {
     use super::*;
     use crate::game::mv;
-    use xiangqi_rules::Position;
-
-    #[test]
-    fn results_map_one_to_one() {
-        use xiangqi_rules::GameResult as Played;
-        assert_eq!(GameResult::from(Played::RedWins), GameResult::RedWins);
-        assert_eq!(GameResult::from(Played::BlackWins), GameResult::BlackWins);
-        assert_eq!(GameResult::from(Played::Draw), GameResult::Draw);
-        assert_eq!(GameResult::from(None), GameResult::Unknown);
-    }
+    use xiangqi_rules::{GameResult, Position};
 
     #[test]
     fn a_mated_game_keeps_its_result_and_reason() {
@@ -108,7 +75,7 @@ mod tests {
         played.play(mv("i0i9")).unwrap();
         assert!(played.is_over());
         let record = Game::from_played(&played);
-        assert_eq!(record.result, GameResult::RedWins);
+        assert_eq!(record.result, Some(GameResult::RedWins));
         assert_eq!(record.mainline().collect::<Vec<_>>(), [mv("i0i9")]);
         assert_eq!(
             record.moves.moves[0].comment.as_deref(),
@@ -124,7 +91,7 @@ mod tests {
         let mut played = xiangqi_rules::Game::new(Position::startpos());
         played.play(mv("h2e2")).unwrap();
         let record = Game::from_played(&played);
-        assert_eq!(record.result, GameResult::Unknown);
+        assert_eq!(record.result, None);
         assert_eq!(record.moves.moves[0].comment, None);
     }
 

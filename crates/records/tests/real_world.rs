@@ -42,7 +42,7 @@ fn an_xqbase_download_in_gbk_with_crlf_and_a_trailer_opens() {
             "i7i8", "b0c2", "d9e8"
         ]
     );
-    assert_eq!(game.result, GameResult::Draw);
+    assert_eq!(game.result, Some(GameResult::Draw));
     assert_eq!(game.tags.get("Red"), Some("吕钦"));
     // Blank values are as good as absent: no empty Site, no bad FEN.
     assert_eq!(game.tags.get("Site"), None);

@@ -34,7 +34,7 @@ fn xqbase_chinese_pgn_without_a_format_tag() {
     assert_eq!(iccs(&var[0]), ["g6g5", "h0h6", "b9c7"]);
     assert_eq!(g.moves.moves[11].nags, [Nag(1)]);
     assert_eq!(g.moves.moves[13].nags, [Nag(14)]);
-    assert_eq!(g.result, GameResult::Draw);
+    assert_eq!(g.result, Some(GameResult::Draw));
     assert_eq!(g.tags.get("Red"), Some("吕钦"));
     assert_eq!(g.tags.get("BlackTeam"), Some("上海"));
     assert_eq!(g.tags.get("ECCO"), Some("C45"));
@@ -72,7 +72,7 @@ fn a_collection_in_three_notations() {
         games[0].moves.moves[5].comment.as_deref(),
         Some("Screen horse")
     );
-    assert_eq!(games[0].result, GameResult::RedWins);
+    assert_eq!(games[0].result, Some(GameResult::RedWins));
 
     let wxf = &games[1];
     assert_eq!(
@@ -85,7 +85,7 @@ fn a_collection_in_three_notations() {
         Some("a line comment")
     );
     assert_eq!(wxf.moves.moves[3].nags, [Nag(1)]);
-    assert_eq!(wxf.result, GameResult::BlackWins);
+    assert_eq!(wxf.result, Some(GameResult::BlackWins));
 
     assert_eq!(
         main_iccs(&games[2]),
@@ -107,7 +107,7 @@ fn variant_dialect_game_from_elephantchess() {
     );
     assert_eq!(g.tags.get("Red"), Some("Wang Tianyi"));
     assert_eq!(g.tags.get("White"), None);
-    assert_eq!(g.result, GameResult::RedWins);
+    assert_eq!(g.result, Some(GameResult::RedWins));
 }
 
 /// The game that `hand-made-v10.xqf` holds, byte for byte as assembled by hand.
@@ -120,7 +120,7 @@ fn check_hand_made(g: &Game) {
     assert_eq!(var.len(), 1);
     assert_eq!(iccs(&var[0]), ["b9c7", "b0c2"]);
     assert_eq!(var[0].moves[0].comment.as_deref(), Some("另一变\n第二行"));
-    assert_eq!(g.result, GameResult::Draw);
+    assert_eq!(g.result, Some(GameResult::Draw));
     assert_eq!(g.tags.get("Title"), Some("中炮对屏风马"));
     assert_eq!(g.tags.get("Event"), Some("手工样例"));
     assert_eq!(g.tags.get("Date"), Some("2024.05.01"));
@@ -196,7 +196,7 @@ fn check_dpxq(g: &Game) {
     assert_eq!(inner.len(), 1);
     assert_eq!(iccs(&inner[0]), ["b0c2"]);
     assert_eq!(inner[0].moves[0].comment.as_deref(), Some("另一种走法"));
-    assert_eq!(g.result, GameResult::RedWins);
+    assert_eq!(g.result, Some(GameResult::RedWins));
     assert_eq!(g.tags.get("Title"), Some("手工样例 中炮对屏风马"));
     assert_eq!(g.tags.get("Site"), Some("广州"));
     assert_eq!(g.tags.get("Red"), Some("广东 吕钦"));

@@ -40,7 +40,7 @@ pub use fen::{FenError, START_FEN};
 pub use game::{Game, GameRules};
 pub use movegen::GenKind;
 pub use moves::{Move, MoveList};
-pub use outcome::{EndReason, GameResult, Outcome};
+pub use outcome::{EndReason, GameResult, Outcome, ParseResultError};
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};

@@ -50,6 +50,34 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// Text that is not one of [`GameResult::as_str`]'s words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseResultError(pub String);
+
+impl fmt::Display for ParseResultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a result: it is red-wins, black-wins or draw",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseResultError {}
+
+impl std::str::FromStr for GameResult {
+    type Err = ParseResultError;
+
+    /// Reads `red-wins`, `black-wins` or `draw`.
+    fn from_str(text: &str) -> Result<GameResult, ParseResultError> {
+        [GameResult::RedWins, GameResult::BlackWins, GameResult::Draw]
+            .into_iter()
+            .find(|r| r.as_str() == text)
+            .ok_or_else(|| ParseResultError(text.to_string()))
+    }
+}
+
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
@@ -161,5 +189,20 @@ pub struct Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.result, self.reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_read_back_their_words_and_refuse_others() {
+        for r in [GameResult::RedWins, GameResult::BlackWins, GameResult::Draw] {
+            assert_eq!(r.as_str().parse::<GameResult>(), Ok(r));
+        }
+        let err = "1-0".parse::<GameResult>().unwrap_err();
+        assert_eq!(err, ParseResultError("1-0".to_string()));
+        assert!(err.to_string().contains("red-wins, black-wins or draw"));
     }
 }

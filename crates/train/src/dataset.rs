@@ -10,7 +10,7 @@ pub const MAX_FEATURES: usize = 32;
 
 /// A game result from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Wdl {
     /// The side to move lost the game.
     Loss,
     /// The game was drawn.
@@ -19,13 +19,13 @@ pub enum Outcome {
     Win,
 }
 
-impl Outcome {
+impl Wdl {
     /// 0, 0.5 or 1: the result as the training target uses it.
     pub fn value(self) -> f32 {
         match self {
-            Outcome::Loss => 0.0,
-            Outcome::Draw => 0.5,
-            Outcome::Win => 1.0,
+            Wdl::Loss => 0.0,
+            Wdl::Draw => 0.5,
+            Wdl::Win => 1.0,
         }
     }
 }
@@ -39,7 +39,7 @@ pub struct TrainingPosition {
     /// The search score in centipawns, from the side to move's view.
     pub score: i16,
     /// The game's result, from the side to move's view.
-    pub outcome: Outcome,
+    pub outcome: Wdl,
 }
 
 /// Why a position's features cannot be stored.
@@ -82,7 +82,7 @@ impl TrainingPosition {
         side_to_move: &[usize],
         other: &[usize],
         score: i16,
-        outcome: Outcome,
+        outcome: Wdl,
     ) -> Result<TrainingPosition, FeatureError> {
         if side_to_move.len() != other.len() {
             return Err(FeatureError::CountMismatch {
@@ -149,7 +149,7 @@ mod tests {
 
     #[test]
     fn features_come_back_per_perspective() {
-        let p = TrainingPosition::new(&[1, 2, 1259], &[3, 4, 5], -37, Outcome::Win).unwrap();
+        let p = TrainingPosition::new(&[1, 2, 1259], &[3, 4, 5], -37, Wdl::Win).unwrap();
         assert_eq!(p.side_to_move(), &[1, 2, 1259]);
         assert_eq!(p.other(), &[3, 4, 5]);
         assert_eq!(p.score, -37);
@@ -159,16 +159,16 @@ mod tests {
     #[test]
     fn bad_feature_lists_are_refused() {
         assert!(matches!(
-            TrainingPosition::new(&[1], &[1, 2], 0, Outcome::Draw),
+            TrainingPosition::new(&[1], &[1, 2], 0, Wdl::Draw),
             Err(FeatureError::CountMismatch { .. })
         ));
         assert_eq!(
-            TrainingPosition::new(&[INPUTS], &[0], 0, Outcome::Draw),
+            TrainingPosition::new(&[INPUTS], &[0], 0, Wdl::Draw),
             Err(FeatureError::OutOfRange(INPUTS))
         );
         let many: Vec<usize> = (0..33).collect();
         assert_eq!(
-            TrainingPosition::new(&many, &many, 0, Outcome::Draw),
+            TrainingPosition::new(&many, &many, 0, Wdl::Draw),
             Err(FeatureError::TooMany(33))
         );
     }

@@ -9,7 +9,7 @@
 //! Whole games are held out for validation. Optionally each training position is added a
 //! second time mirrored left to right (the rules and the board are symmetric).
 
-use crate::dataset::{FeatureError, Outcome, Split, TrainingPosition, is_validation_game};
+use crate::dataset::{FeatureError, Split, TrainingPosition, Wdl, is_validation_game};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -220,11 +220,11 @@ fn mirrored_features(position: &Position, perspective: Color, out: &mut Vec<usiz
     }
 }
 
-fn outcome_for(game: &GameRecord, side: Color) -> Outcome {
+fn outcome_for(game: &GameRecord, side: Color) -> Wdl {
     match game.result.winner() {
-        None => Outcome::Draw,
-        Some(winner) if winner == side => Outcome::Win,
-        Some(_) => Outcome::Loss,
+        None => Wdl::Draw,
+        Some(winner) if winner == side => Wdl::Win,
+        Some(_) => Wdl::Loss,
     }
 }
 

@@ -325,10 +325,10 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::Outcome;
+    use crate::dataset::Wdl;
 
     fn sample() -> TrainingPosition {
-        TrainingPosition::new(&[3, 700, 1000], &[5, 650, 12], 120, Outcome::Win).unwrap()
+        TrainingPosition::new(&[3, 700, 1000], &[5, 650, 12], 120, Wdl::Win).unwrap()
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The trainer learns: on a synthetic set whose scores are a sum of per-feature values, a few
 //! epochs cut the held-out loss by more than half, with one thread or two alike.
 
-use xiangqi_train::dataset::{Outcome, TrainingPosition};
+use xiangqi_train::dataset::{TrainingPosition, Wdl};
 use xiangqi_train::model::{Network, Scratch};
 use xiangqi_train::optimiser::Adam;
 use xiangqi_train::rng::{Rng, symmetric};
@@ -21,11 +21,11 @@ fn synthetic(count: usize, seed: u64) -> Vec<TrainingPosition> {
             let score: f32 = stm.iter().map(|&f| value[f]).sum::<f32>()
                 - other.iter().map(|&f| value[f]).sum::<f32>();
             let outcome = if score > 150.0 {
-                Outcome::Win
+                Wdl::Win
             } else if score < -150.0 {
-                Outcome::Loss
+                Wdl::Loss
             } else {
-                Outcome::Draw
+                Wdl::Draw
             };
             TrainingPosition::new(&stm, &other, score.clamp(-3000.0, 3000.0) as i16, outcome)
                 .unwrap()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use xiangqi_engine::datagen::{GameRecord, write_game, write_header};
 use xiangqi_engine::nnue::active_features;
 use xiangqi_rules::{Color, GameResult, Move, Position, Square};
-use xiangqi_train::dataset::Outcome;
+use xiangqi_train::dataset::Wdl;
 use xiangqi_train::loader::{
     LoadCounts, LoadSettings, SkipReason, classify, game_positions, load_files,
 };
@@ -135,18 +135,18 @@ fn kept_positions_carry_both_perspectives_score_and_result_for_the_side_to_move(
     assert_eq!(sorted(out[0].side_to_move()), features(&pos, Color::Red));
     assert_eq!(sorted(out[0].other()), features(&pos, Color::Black));
     assert_eq!(out[0].score, 80);
-    assert_eq!(out[0].outcome, Outcome::Win);
+    assert_eq!(out[0].outcome, Wdl::Win);
 
     let g = capture_game();
     let mut out = Vec::new();
     game_positions(&g, 0, &mut counts, &mut out, None).unwrap();
-    assert_eq!((out[0].score, out[0].outcome), (-20, Outcome::Draw));
+    assert_eq!((out[0].score, out[0].outcome), (-20, Wdl::Draw));
 
     let g = repetition_game();
     let mut out = Vec::new();
     game_positions(&g, 0, &mut counts, &mut out, None).unwrap();
     // Black to move in a game Black won.
-    assert_eq!(out[0].outcome, Outcome::Win);
+    assert_eq!(out[0].outcome, Wdl::Win);
 }
 
 /// The FEN with every rank reversed: the board mirrored left to right.

@@ -5,7 +5,7 @@ use xiangqi_engine::bench;
 use xiangqi_engine::eval::Evaluator;
 use xiangqi_engine::nnue::{Network as EngineNetwork, active_features};
 use xiangqi_rules::Position;
-use xiangqi_train::dataset::{Outcome, TrainingPosition};
+use xiangqi_train::dataset::{TrainingPosition, Wdl};
 use xiangqi_train::model::Network;
 use xiangqi_train::quantise::{float_network, network_bytes, write_network};
 
@@ -14,7 +14,7 @@ fn position_features(pos: &Position) -> TrainingPosition {
     let (mut stm, mut other) = (Vec::new(), Vec::new());
     active_features(pos, side, &mut stm);
     active_features(pos, side.opponent(), &mut other);
-    TrainingPosition::new(&stm, &other, 0, Outcome::Draw).unwrap()
+    TrainingPosition::new(&stm, &other, 0, Wdl::Draw).unwrap()
 }
 
 /// A network with larger weights than a fresh one, and biases that put accumulators in

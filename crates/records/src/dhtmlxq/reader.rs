@@ -7,7 +7,7 @@ use crate::collection::Collection;
 use crate::error::{ErrorKind, MoveError, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, clean_comment};
 use crate::piece_slots::position;
-use crate::result::GameResult;
+use crate::result::read_words;
 use crate::text::LineIndex;
 use std::collections::{BTreeMap, HashMap};
 use xiangqi_rules::{Color, Position, Square};
@@ -248,7 +248,7 @@ fn build(block: &Block<'_>, index: &LineIndex<'_>, lenient: bool) -> Result<Game
             "binit" => binit = Some(*e),
             "fen" => fen = Some(*e),
             "movelist" => main = steps(e, index, lenient)?,
-            "result" => game.result = GameResult::from_words(e.value).unwrap_or_default(),
+            "result" => game.result = read_words(e.value).unwrap_or_default(),
             name if name.starts_with("move_") => {
                 let numbers: Vec<Option<usize>> =
                     name[5..].split('_').map(|n| n.parse().ok()).collect();

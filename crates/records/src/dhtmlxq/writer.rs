@@ -4,6 +4,7 @@ use super::board::{binit, move_digits};
 use super::names::element_of;
 use crate::error::WriteError;
 use crate::game::{Game, Line, check_for_writing, fold_variation_comments};
+use crate::result::ResultForms;
 use crate::warning::{Warning, WarningKind};
 use xiangqi_rules::Color;
 

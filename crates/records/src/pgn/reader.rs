@@ -5,9 +5,10 @@ use super::lexer::{Lexer, Token, TokenKind};
 use super::san;
 use crate::error::{ErrorKind, MoveError, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, Nag};
-use crate::result::GameResult;
+use crate::result::read_pgn;
 use crate::tags::Tags;
 use crate::warning::{Warning, WarningKind};
+use xiangqi_rules::GameResult;
 use xiangqi_rules::coordinates::RankBase;
 use xiangqi_rules::notation::{Notation, NotationError, parse_any, parse_move};
 use xiangqi_rules::{Move, Position};
@@ -34,7 +35,7 @@ pub struct Games<'a> {
 /// How the movetext of a game ended.
 enum End<'a> {
     /// With a result token at its top level.
-    Result(GameResult),
+    Result(Option<GameResult>),
     /// With the tags of the next game, at this byte offset.
     NextGame(usize),
     /// At the end of the text.
@@ -151,7 +152,7 @@ impl<'a> Games<'a> {
                     break End::NextGame(at);
                 }
                 TokenKind::Symbol(s) if depth == 0 => {
-                    if let Some(r) = GameResult::from_pgn(s) {
+                    if let Some(r) = read_pgn(s) {
                         break End::Result(r);
                     }
                 }
@@ -198,7 +199,7 @@ impl<'a> Games<'a> {
         match end {
             End::Result(result) => {
                 let mut game = game;
-                if result != GameResult::Unknown {
+                if result.is_some() {
                     game.result = result;
                 }
                 Ok(Some(game))
@@ -270,7 +271,7 @@ struct Builder<'l, 'a> {
     lexer: &'l Lexer<'a>,
     start: Position,
     tags: Tags,
-    result: GameResult,
+    result: Option<GameResult>,
     dialect: Dialect,
     frames: Vec<Frame>,
 }
@@ -335,7 +336,7 @@ fn strip_move_number(s: &str) -> Option<&str> {
 /// Whether a symbol that stands where a game would start begins movetext: a result, a move
 /// number, an annotation, or a move of the start position in any notation.
 fn starts_movetext(s: &str) -> bool {
-    if GameResult::from_pgn(s).is_some() {
+    if read_pgn(s).is_some() {
         return true;
     }
     let Some(text) = strip_move_number(s) else {
@@ -369,7 +370,7 @@ impl<'l, 'a> Builder<'l, 'a> {
     ) -> Result<Builder<'l, 'a>, RecordError> {
         let mut start = Position::startpos();
         let mut tags = Tags::new();
-        let mut result = GameResult::Unknown;
+        let mut result = None;
         let mut declared = None;
         let mut variant = false;
         for (name, value, at) in tag_list {
@@ -404,7 +405,7 @@ impl<'l, 'a> Builder<'l, 'a> {
                     }
                     variant = true;
                 }
-                "Result" => result = GameResult::from_pgn(value).unwrap_or_default(),
+                "Result" => result = read_pgn(value).unwrap_or_default(),
                 "Game" | "SetUp" => {}
                 _ => {
                     tags.set(name, value);
@@ -526,7 +527,7 @@ impl<'l, 'a> Builder<'l, 'a> {
     fn symbol(&mut self, s: &str, token: &Token<'a>) -> Result<(), RecordError> {
         let lexer = self.lexer;
         let place = || lexer.place(token.start);
-        if GameResult::from_pgn(s).is_some() {
+        if read_pgn(s).is_some() {
             return Err(RecordError::syntax(
                 place(),
                 "a move or `)` (a result cannot end a variation)",

@@ -2,6 +2,7 @@
 
 use crate::error::WriteError;
 use crate::game::{Game, Line, MoveNumber, check_for_writing};
+use crate::result::ResultForms;
 use crate::tags::ROSTER;
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Move, Position};
@@ -196,13 +197,13 @@ fn render(game: &Game, notation: Notation) -> String {
 mod tests {
     use super::*;
     use crate::game::{MoveNode, Nag, mv};
-    use crate::result::GameResult;
+    use xiangqi_rules::GameResult;
 
     fn sample() -> Game {
         let mut game = Game::new(Position::startpos());
         game.tags.set("Event", "测试");
         game.tags.set("Red", "A \"B\"");
-        game.result = GameResult::RedWins;
+        game.result = Some(GameResult::RedWins);
         game.moves = Line::from_moves([mv("h2e2"), mv("h9g7"), mv("h0g2")]);
         game.moves.comment = Some("开局".to_string());
         game.moves.moves[0].comment = Some("中炮".to_string());

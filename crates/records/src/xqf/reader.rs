@@ -5,7 +5,7 @@ use super::layout::*;
 use crate::error::{ErrorKind, MoveError, Place, PositionError, RecordError};
 use crate::game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, clean_comment};
 use crate::piece_slots;
-use crate::result::GameResult;
+use crate::result::read_xqf_code;
 use crate::text::gbk_to_string;
 use xiangqi_rules::{Color, Move, Piece, Position, Square};
 
@@ -57,7 +57,7 @@ pub fn read(bytes: &[u8]) -> Result<Game, RecordError> {
             game.tags.set(field.tag, text);
         }
     }
-    game.result = GameResult::from_xqf_code(header[RESULT]);
+    game.result = read_xqf_code(header[RESULT]);
 
     let (records, problem) = read_records(bytes, &keys);
     let side = first_mover(&records, &keys, header)?;

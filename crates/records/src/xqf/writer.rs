@@ -5,6 +5,7 @@ use crate::collection::Written;
 use crate::error::WriteError;
 use crate::game::{Game, Line, MoveNode, MoveNumber, check_for_writing, fold_variation_comments};
 use crate::piece_slots::slots_of;
+use crate::result::ResultForms;
 use crate::text::{gbk_to_string, string_to_gbk_within};
 use crate::warning::{Warning, WarningKind};
 use xiangqi_rules::{Color, Move, Position};

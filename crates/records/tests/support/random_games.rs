@@ -259,10 +259,10 @@ pub fn game(rng: &mut Rng, max_len: usize, depth: usize, features: Features) -> 
         game.moves.comment = Some(comment(rng, features));
     }
     game.result = *rng.pick(&[
-        GameResult::RedWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::Unknown,
+        Some(GameResult::RedWins),
+        Some(GameResult::BlackWins),
+        Some(GameResult::Draw),
+        None,
     ]);
     game.normalize();
     game

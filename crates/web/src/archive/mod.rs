@@ -23,7 +23,7 @@ use crate::kit::records::{
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::view::GameView;
-use crate::kit::wire::Iccs;
+use crate::kit::wire::{Fen, Iccs, fen_or_blank};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -72,16 +72,6 @@ fn no_archived_game(id: GameId) -> ApiError {
     );
     err.params = json!({ "id": id });
     err
-}
-
-/// `red-wins`, `black-wins`, `draw`, or null while a game goes on.
-fn result_code(result: GameResult) -> Option<&'static str> {
-    match result {
-        GameResult::RedWins => Some("red-wins"),
-        GameResult::BlackWins => Some("black-wins"),
-        GameResult::Draw => Some("draw"),
-        GameResult::Unknown => None,
-    }
 }
 
 /// Whether the archive is there, or why not.
@@ -159,7 +149,7 @@ impl From<&GameSummary> for SummaryView {
             black: g.black.clone(),
             level: g.level.as_ref().map(|l| l.number),
             level_name: g.level.as_ref().map(|l| l.name.clone()),
-            result: result_code(g.result),
+            result: g.result.map(GameResult::as_str),
             end_reason: g.end_reason.clone(),
             opening: g.opening.clone(),
             moves: g.moves_count,
@@ -212,11 +202,7 @@ pub async fn list(
     let result = choice(
         query.result.as_deref(),
         "result",
-        &[
-            ("red-wins", GameResult::RedWins),
-            ("black-wins", GameResult::BlackWins),
-            ("draw", GameResult::Draw),
-        ],
+        &[GameResult::RedWins, GameResult::BlackWins, GameResult::Draw].map(|r| (r.as_str(), r)),
     )?;
     let finished = choice(
         query.state.as_deref(),
@@ -232,7 +218,7 @@ pub async fn list(
     }
     let offset = query.offset;
     let filter = Filter {
-        result,
+        result: result.map(Some),
         level: query.level,
         finished,
         limit: Some(limit),
@@ -530,8 +516,8 @@ pub struct ResumeRequest {
     /// The key its row is saved under.
     pub key: String,
     /// The page's copy: the start position; without it the archive's record is played.
-    #[serde(default)]
-    pub fen: Option<String>,
+    #[serde(default, deserialize_with = "fen_or_blank")]
+    pub fen: Option<Fen>,
     /// The page's copy: the moves played (ICCS).
     #[serde(default)]
     pub moves: Vec<Iccs>,

@@ -462,10 +462,7 @@ impl ArchiveService {
             return;
         }
         let record = session.record();
-        let ending = session
-            .game
-            .outcome()
-            .map(|o| (GameResult::from(o), o.reason.code()));
+        let ending = session.game.outcome().map(|o| (o.result, o.reason.code()));
         let link = &mut session.archive;
         if link.fork_on_change {
             link.fork_on_change = false;
@@ -837,14 +834,11 @@ fn entry_of(s: &Snapshot) -> GameEntry {
     let mut record = s.record.clone();
     let (finished, end_reason) = match (s.ending, s.flagged) {
         (Some((result, reason)), _) => {
-            record.result = result;
+            record.result = Some(result);
             (true, Some(reason.to_string()))
         }
         (None, Some(side)) => {
-            record.result = match side {
-                Color::Red => GameResult::BlackWins,
-                Color::Black => GameResult::RedWins,
-            };
+            record.result = Some(GameResult::win_for(side.opponent()));
             (true, Some("time".to_string()))
         }
         (None, None) => (false, None),

@@ -5,8 +5,8 @@ use crate::kit::error::ApiError;
 use crate::kit::extract::{illegal, legal};
 use crate::kit::session::{GameSession, Sessions};
 use crate::kit::view::{GameView, session_view};
-use crate::kit::wire::Iccs;
-use xiangqi_rules::{Game, GameRules, Move, START_FEN};
+use crate::kit::wire::{Fen, Iccs};
+use xiangqi_rules::{Game, GameRules, Move, Position};
 
 pub(crate) fn with_game<R>(
     sessions: &Sessions,
@@ -16,17 +16,16 @@ pub(crate) fn with_game<R>(
     sessions.with(id, f).ok_or_else(|| ApiError::no_game(id))?
 }
 
-/// The game a page sends: from `fen` (the start position when absent or blank) with `moves`
-/// played, each legal; and the `redo` moves (next first, ICCS) kept while they replay
-/// legally, turned next last.
+/// The game a page sends: from `fen` (the start position when none) with `moves` played,
+/// each legal; and the `redo` moves (next first, ICCS) kept while they replay legally, turned
+/// next last.
 pub(crate) fn game_from_moves(
-    fen: Option<&str>,
+    fen: Option<&Fen>,
     moves: &[Iccs],
     redo: &[Iccs],
 ) -> Result<(Game, Vec<Move>), ApiError> {
-    let fen = fen.map(str::trim).filter(|f| !f.is_empty());
-    let mut game = Game::from_fen(fen.unwrap_or(START_FEN), GameRules::default())
-        .map_err(|e| ApiError::bad_fen(&e))?;
+    let start = fen.map_or_else(Position::startpos, |f| f.0.clone());
+    let mut game = Game::with_rules(start, GameRules::default());
     for &Iccs(m) in moves {
         let m = legal(game.position(), m)?;
         game.play(m).map_err(|e| illegal(&e))?;

@@ -1,13 +1,14 @@
 //! The values a request names, read through the rules crate's parsers as the body or query
-//! is read: a point (`e2`), a move (ICCS, `h2e2`) and a side (`red`, `black`). A handler gets
-//! the rules' own types, never the text; a value that does not parse refuses the request with
-//! its own code (`bad-request` for a point, `bad-move-text` for a move, `bad-side` for a
-//! side), which [`super::extract`] answers in place of the reader's generic message.
+//! is read: a point (`e2`), a move (ICCS, `h2e2`), a side (`red`, `black`) and a position
+//! (FEN). A handler gets the rules' own types, never the text; a value that does not parse
+//! refuses the request with its own code (`bad-request` for a point, `bad-move-text` for a
+//! move, `bad-side` for a side, the FEN's own code for a position), which [`super::extract`]
+//! answers in place of the reader's generic message.
 
 use crate::kit::error::{ApiError, ErrorCode};
 use serde::{Deserialize, Deserializer};
 use std::cell::RefCell;
-use xiangqi_rules::{Color, Move, Square};
+use xiangqi_rules::{Color, Move, Position, Square};
 
 thread_local! {
     /// The refusal of the last value that did not parse on this thread, for the reader that
@@ -107,6 +108,30 @@ pub(crate) fn side_or_blank<'de, D: Deserializer<'de>>(
     }
 }
 
+/// A position by its FEN (spaces around it ignored).
+#[derive(Clone, Debug)]
+pub struct Fen(pub Position);
+
+impl<'de> Deserialize<'de> for Fen {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Fen, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Position::from_fen(text.trim())
+            .map(Fen)
+            .map_err(|e| refuse(ApiError::bad_fen(&e)))
+    }
+}
+
+/// A position that may be left out (`fen` absent, null or blank): none then.
+pub(crate) fn fen_or_blank<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Fen>, D::Error> {
+    let text = Option::<String>::deserialize(deserializer)?;
+    match text.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(text) => Fen::deserialize(serde::de::value::StrDeserializer::new(text)).map(Some),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +141,8 @@ mod tests {
         side: Side,
         moves: Vec<Iccs>,
         at: Point,
+        #[serde(default, deserialize_with = "fen_or_blank")]
+        fen: Option<Fen>,
     }
 
     fn read(json: &str) -> Result<Request, ApiError> {
@@ -145,6 +172,19 @@ mod tests {
         );
         let bad = read(r#"{"side": "red", "moves": [], "at": "j9"}"#).unwrap_err();
         assert_eq!(bad.kind, ErrorCode::BadRequest);
+        let fen = "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+        let ok = read(&format!(
+            r#"{{"side": "red", "moves": [], "at": "e2", "fen": " {fen} "}}"#
+        ));
+        assert_eq!(ok.unwrap().fen.unwrap().0.to_fen(), fen);
+        for blank in ["\"\"", "null", "\"  \""] {
+            let ok = read(&format!(
+                r#"{{"side": "red", "moves": [], "at": "e2", "fen": {blank}}}"#
+            ));
+            assert!(ok.unwrap().fen.is_none(), "{blank}");
+        }
+        let bad = read(r#"{"side": "red", "moves": [], "at": "e2", "fen": "9/9 w"}"#).unwrap_err();
+        assert_eq!(bad.kind, ErrorCode::BadFen);
         // A fault of another kind (a missing field) is the reader's own.
         let bad = read(r#"{"side": "red", "moves": []}"#).unwrap_err();
         assert!(bad.message.contains("at"), "{}", bad.message);

@@ -17,7 +17,7 @@ use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::variations::{Branch, LineAction};
 use crate::kit::view::{GameView, MoveView, session_view};
-use crate::kit::wire::{Iccs, Point};
+use crate::kit::wire::{Fen, Iccs, Point, fen_or_blank};
 use crate::play::safety::{HangingPiece, hanging_piece};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -44,8 +44,8 @@ type ApiResult<T> = Result<Json<T>, ApiError>;
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// The start position.
-    #[serde(default)]
-    pub fen: Option<String>,
+    #[serde(default, deserialize_with = "fen_or_blank")]
+    pub fen: Option<Fen>,
     /// Moves played from it (ICCS).
     #[serde(default)]
     pub moves: Vec<Iccs>,
@@ -59,7 +59,7 @@ pub async fn new_game(
     State(sessions): State<Sessions>,
     Body(req): Body<NewGame>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    let (game, redo) = game_from_moves(req.fen.as_deref(), &req.moves, &req.redo)?;
+    let (game, redo) = game_from_moves(req.fen.as_ref(), &req.moves, &req.redo)?;
     let view = start_session(&sessions, game, redo)?;
     Ok((StatusCode::CREATED, Json(view)))
 }

@@ -29,7 +29,9 @@ use axum::response::{IntoResponse, Response};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::json;
-use xiangqi_records::{Collection, OutputFormat, RecordError, RecordFormat, Tags, UnplayableMove};
+use xiangqi_records::{
+    Collection, OutputFormat, RecordError, RecordFormat, ResultForms, Tags, UnplayableMove,
+};
 use xiangqi_rules::GameRules;
 
 /// The format a record is written in when the request names none.

@@ -28,7 +28,6 @@ use crate::kit::view::{MoveView, OpeningView, side_code};
 use crate::kit::wire::{self, Iccs, Side};
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -39,7 +38,7 @@ use xiangqi_engine::{SearchLimits, SearchRequest};
 use xiangqi_rules::{Color, Move, Position};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings::trainer::walk::{self, Step, WalkError};
-use xiangqi_teaching::openings::trainer::{Branch, CardState, Outcome, TrainerLine, lines};
+use xiangqi_teaching::openings::trainer::{Branch, CardState, Run, TrainerLine, lines};
 use xiangqi_teaching::openings::{self};
 
 /// Depth of the engine's look at the learner's move and at the main move.
@@ -448,7 +447,8 @@ pub struct MoveAnswer {
     pub record: Option<RecordView>,
 }
 
-/// 409 for moves that do not fit the line: its code and the ply concerned.
+/// Moves that do not fit the line (409), or a branch it lacks (404): the code and the ply
+/// concerned.
 fn walk_error(e: &WalkError) -> ApiError {
     let (code, ply) = match e {
         WalkError::OffTheLine { ply } | WalkError::IllegalMove { ply, .. } => {
@@ -458,7 +458,7 @@ fn walk_error(e: &WalkError) -> ApiError {
         WalkError::LineOver => (ErrorCode::TrainerLineOver, None),
         WalkError::NoBranch(_) => (ErrorCode::NoTrainerBranch, None),
     };
-    let mut err = ApiError::new(code, e.to_string()).with_status(StatusCode::CONFLICT);
+    let mut err = ApiError::new(code, e.to_string());
     err.params = json!({ "ply": ply.map(|p| p + 1) });
     err
 }
@@ -469,7 +469,7 @@ async fn record(
     archive: &ArchiveService,
     key: (String, String, String),
     before: CardState,
-    outcome: Outcome,
+    outcome: Run,
     now: i64,
 ) -> RecordView {
     let after = before.after(outcome, now);
@@ -489,8 +489,8 @@ async fn record(
     };
     RecordView {
         outcome: match outcome {
-            Outcome::Clean => "clean",
-            Outcome::Missed => "missed",
+            Run::Clean => "clean",
+            Run::Missed => "missed",
         },
         card: card_view(&key, &after, now),
         progress,
@@ -589,16 +589,7 @@ pub async fn play(
             let after = pos.after(mv);
             let reply = reply.map(|r| MoveView::new(&after, r));
             let record = if done && !req.missed {
-                Some(
-                    record(
-                        &archive,
-                        key_of(branch),
-                        state_of(branch),
-                        Outcome::Clean,
-                        now,
-                    )
-                    .await,
-                )
+                Some(record(&archive, key_of(branch), state_of(branch), Run::Clean, now).await)
             } else {
                 None
             };
@@ -622,7 +613,7 @@ pub async fn play(
                 None
             } else {
                 let b = deviation.branch;
-                Some(record(&archive, key_of(b), state_of(b), Outcome::Missed, now).await)
+                Some(record(&archive, key_of(b), state_of(b), Run::Missed, now).await)
             };
             Ok(Json(MoveAnswer {
                 on_line: false,

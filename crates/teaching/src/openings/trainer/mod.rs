@@ -9,5 +9,5 @@ pub mod schedule;
 pub mod walk;
 
 pub use lines::{Branch, TrainerLine, line, lines};
-pub use schedule::{CardState, Outcome, next_card};
+pub use schedule::{CardState, Run, next_card};
 pub use walk::{Deviation, Step, WalkError};

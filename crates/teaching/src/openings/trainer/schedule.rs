@@ -33,7 +33,7 @@ pub struct CardState {
 
 /// How a run of a card went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Run {
     /// The line was played to its end without a move off it.
     Clean,
     /// The learner left the line.
@@ -42,10 +42,10 @@ pub enum Outcome {
 
 impl CardState {
     /// The card after a run that went `outcome`, recorded at `now_ms`.
-    pub fn after(self, outcome: Outcome, now_ms: i64) -> CardState {
+    pub fn after(self, outcome: Run, now_ms: i64) -> CardState {
         let (level, lapses) = match outcome {
-            Outcome::Clean => ((self.level + 1).min(TOP_BOX), self.lapses),
-            Outcome::Missed => (0, self.lapses + 1),
+            Run::Clean => ((self.level + 1).min(TOP_BOX), self.lapses),
+            Run::Missed => (0, self.lapses + 1),
         };
         CardState {
             level,
@@ -108,7 +108,7 @@ mod tests {
         let mut now = NOW;
         let mut waits = Vec::new();
         for _ in 0..8 {
-            card = card.after(Outcome::Clean, now);
+            card = card.after(Run::Clean, now);
             waits.push((card.due_ms - now) / DAY_MS);
             now = card.due_ms;
         }
@@ -121,12 +121,12 @@ mod tests {
     #[test]
     fn a_miss_sends_the_card_back_and_makes_it_due_at_once() {
         let learnt = CardState::default()
-            .after(Outcome::Clean, NOW)
-            .after(Outcome::Clean, NOW + DAY_MS);
+            .after(Run::Clean, NOW)
+            .after(Run::Clean, NOW + DAY_MS);
         assert!(learnt.is_learnt());
         assert!(!learnt.is_due(NOW + 2 * DAY_MS));
         let later = NOW + 2 * DAY_MS;
-        let missed = learnt.after(Outcome::Missed, later);
+        let missed = learnt.after(Run::Missed, later);
         assert_eq!(missed.level, 0);
         assert_eq!(missed.lapses, 1);
         assert_eq!(missed.reps, 3);
