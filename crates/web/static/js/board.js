@@ -46,6 +46,33 @@ export function pickMove(fen, side, selected, square) {
   return { selected };
 }
 
+/**
+ * The shapes a view draws on a board, for `render`'s `shapes` list; `tone` says what a shape
+ * shows and so how it looks.
+ */
+export const shape = {
+  /** An arrow for the move `from`→`to`: tone `hint` (a suggested or better move), `lesson`
+   * (a move a lesson points at) or `refutation` (the answer to a wrong move). */
+  arrow: (from, to, tone) => ({ type: 'arrow', from, to, tone }),
+  /** A square under the point's piece: tone `last-move`. */
+  highlight: (square, tone) => ({ type: 'highlight', square, tone }),
+  /** A ring round a point: tone `explain` (a point a message speaks of). */
+  circle: (square, tone) => ({ type: 'circle', square, tone }),
+  /** A piece that can be captured next move, said in the point's label too: tone `attacked`,
+   * or `unprotected` when none of its own side guards it. */
+  mark: (square, tone) => ({ type: 'mark', square, tone }),
+};
+
+/** The highlights of the last move `{from, to}`; none for null. */
+export function lastMoveShapes(move) {
+  return move ? [shape.highlight(move.from, 'last-move'), shape.highlight(move.to, 'last-move')] : [];
+}
+
+/** A ring of tone `explain` round each of `squares`. */
+export function explainShapes(squares) {
+  return (squares ?? []).map((square) => shape.circle(square, 'explain'));
+}
+
 /** An SVG board inside `container`; `onPoint(square)` is called when a point is chosen. */
 export class Board {
   constructor(container, onPoint) {
@@ -124,21 +151,27 @@ export class Board {
     return this.notation === 'chinese' ? '一二三四五六七八九'[n - 1] : String(n);
   }
 
-  /** Draws everything from `state`: {fen, selected, targets, lastMove, check, markers, highlights, arrows}. */
+  /**
+   * Draws everything from `state`: `{fen, pieces, selected, targets, check, shapes}` —
+   * `pieces` (by point) stands for the FEN's board when given, `targets` are the points the
+   * selected piece may go to, and `shapes` is the one list of what a view draws on top
+   * (made with `shape`).
+   */
   render(state) {
     this.state = state;
     this.svg.replaceChildren();
     this.drawGrid();
     const pieces = state.pieces ?? piecesOfFen(state.fen);
+    const shapes = state.shapes ?? [];
+    const on = (type) => shapes.filter((s) => s.type === type);
     const marks = el('g', { class: 'marks', 'aria-hidden': 'true' }, this.svg);
-    if (state.lastMove) {
-      for (const sq of [state.lastMove.from, state.lastMove.to]) {
-        const [x, y] = this.xy(sq);
-        el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 6, class: 'last-move' }, marks);
-      }
+    for (const { square, tone } of on('highlight')) {
+      const [x, y] = this.xy(square);
+      el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 6, class: tone }, marks);
     }
     const points = el('g', { class: 'points' }, this.svg);
-    const markerBy = Object.fromEntries((state.markers ?? []).map((m) => [m.square, m]));
+    const marksBy = Object.fromEntries(on('mark').map((m) => [m.square, m]));
+    const circled = on('circle');
     for (let rank = 9; rank >= 0; rank--) {
       for (const f of FILES) {
         const sq = `${f}${rank}`;
@@ -159,44 +192,41 @@ export class Board {
           if (sq === state.check) p.classList.add('in-check');
           point.append(p);
         }
-        const marker = markerBy[sq];
-        if (marker) {
-          el('circle', { r: 29, class: `capture-marker${marker.unprotected ? ' unprotected' : ''}` }, point);
-          label += `, ${t('attacked')}${marker.unprotected ? `, ${t('unprotected')}` : ''}`;
+        const mark = marksBy[sq];
+        if (mark) {
+          const unprotected = mark.tone === 'unprotected';
+          el('circle', { r: 29, class: `capture-marker${unprotected ? ' unprotected' : ''}` }, point);
+          label += `, ${t('attacked')}${unprotected ? `, ${t('unprotected')}` : ''}`;
         }
         if (state.targets?.includes(sq)) {
           el('circle', { r: piece ? 29 : 8, class: piece ? 'target capture' : 'target' }, point);
         }
-        if (state.highlights?.includes(sq)) el('circle', { r: 30, class: 'explain' }, point);
+        for (const { tone } of circled.filter((c) => c.square === sq)) el('circle', { r: 30, class: tone }, point);
         point.setAttribute('aria-label', label);
         point.addEventListener('click', () => this.choose(sq));
       }
     }
-    this.drawArrows(state.arrows ?? []);
+    this.drawArrows(on('arrow'));
   }
 
-  /**
-   * Draws each arrow `{from, to, kind}`: `kind` is what it shows and how it looks — `hint`
-   * (a suggested or better move), `lesson` (a move a lesson points at) or `refutation` (the
-   * answer to a wrong move). Each line carries its move as `data-move` (e.g. `h2e2`).
-   */
+  /** Draws the arrow shapes; each line carries its move as `data-move` (e.g. `h2e2`). */
   drawArrows(arrows) {
     const drawn = arrows.filter(({ from, to }) => from && to && from !== to);
     if (!drawn.length) return;
     const defs = el('defs', {}, this.svg);
-    for (const kind of new Set(drawn.map((a) => a.kind))) {
+    for (const tone of new Set(drawn.map((a) => a.tone))) {
       const marker = el('marker', {
-        id: `arrow-head-${kind}-${this.uid}`, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto',
+        id: `arrow-head-${tone}-${this.uid}`, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto',
       }, defs);
-      el('path', { d: 'M0 0 L4 2 L0 4 Z', class: `arrow-head ${kind}` }, marker);
+      el('path', { d: 'M0 0 L4 2 L0 4 Z', class: `arrow-head ${tone}` }, marker);
     }
-    for (const { from, to, kind } of drawn) {
+    for (const { from, to, tone } of drawn) {
       const [x1, y1] = this.xy(from);
       const [x2, y2] = this.xy(to);
       const k = (Math.hypot(x2 - x1, y2 - y1) - 22) / Math.hypot(x2 - x1, y2 - y1);
       el('line', {
-        x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: `arrow ${kind}`,
-        'marker-end': `url(#arrow-head-${kind}-${this.uid})`, 'data-move': `${from}${to}`,
+        x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: `arrow ${tone}`,
+        'marker-end': `url(#arrow-head-${tone}-${this.uid})`, 'data-move': `${from}${to}`,
       }, this.svg);
     }
   }

@@ -7,7 +7,7 @@
 // `xiangqi.course.patterns`.
 
 import { request } from './api.js';
-import { Board, piecesOfFen } from './board.js';
+import { Board, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { actionButton, element } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
@@ -79,7 +79,7 @@ function normalAnswer(text) {
 }
 
 /** A lesson's arrows (`[from, to]` pairs) as the board draws them. */
-const lessonArrows = (pairs) => (pairs ?? []).map(([from, to]) => ({ from, to, kind: 'lesson' }));
+const lessonArrows = (pairs) => (pairs ?? []).map(([from, to]) => shape.arrow(from, to, 'lesson'));
 
 /** A button for one of the course's actions. */
 const button = (action, text, extra) => actionButton('course', action, text, extra);
@@ -454,9 +454,9 @@ export class Course extends Exercise {
     if (this.view !== 'lesson') return;
     if (this.state === 'page') {
       const page = this.lesson.pages[this.page];
-      this.board.render({ fen: page.fen, highlights: page.highlights ?? [], arrows: lessonArrows(page.arrows) });
+      this.board.render({ fen: page.fen, shapes: [...explainShapes(page.highlights), ...lessonArrows(page.arrows)] });
     } else if (this.state === 'finished') {
-      this.board.render({ fen: this.fen ?? this.lesson.pages[0]?.fen ?? '9/9/9/9/9/9/9/9/9/9 w', lastMove: this.lastMove, check: this.check });
+      this.board.render({ fen: this.fen ?? this.lesson.pages[0]?.fen ?? '9/9/9/9/9/9/9/9/9/9 w', shapes: lastMoveShapes(this.lastMove), check: this.check });
     } else {
       const ex = this.exercise;
       const atStart = this.played.length === 0;
@@ -464,10 +464,11 @@ export class Course extends Exercise {
       this.board.render({
         fen: this.fen,
         selected: this.selected,
-        lastMove: this.lastMove,
         check: this.check,
-        highlights: [...(atStart ? ex.highlights ?? [] : []), ...this.marks],
-        arrows: lessonArrows([...(atStart ? ex.arrows ?? [] : []), ...shownMove]),
+        shapes: this.shapes([
+          ...explainShapes(atStart ? ex.highlights : []),
+          ...lessonArrows([...(atStart ? ex.arrows ?? [] : []), ...shownMove]),
+        ]),
       });
     }
   }

@@ -5,6 +5,7 @@
 // waits the same pause before the program's reply.
 
 import { explainError, refusedMove } from './reasons.js';
+import { explainShapes, lastMoveShapes } from './board.js';
 
 /** How long the program waits before its reply, so that the learner sees their move land. */
 export const REPLY_DELAY_MS = 450;
@@ -35,6 +36,14 @@ export class Exercise {
   /** What was said last, in the current language. */
   said() {
     return this.message?.() ?? '';
+  }
+
+  /**
+   * The board's shapes of the exercise: its last move (`lastMove`, `{from, to}`), the points
+   * its message speaks of (`marks`, points) and its arrows (`arrows`, shapes), then `extra`.
+   */
+  shapes(extra = []) {
+    return [...lastMoveShapes(this.lastMove), ...explainShapes(this.marks), ...(this.arrows ?? []), ...extra];
   }
 
   /**

@@ -6,7 +6,7 @@
 // with the streaks, the last puzzles and the filters, in localStorage under `xiangqi.puzzles`.
 
 import { request } from './api.js';
-import { Board, pickMove, piecesOfFen } from './board.js';
+import { Board, pickMove, piecesOfFen, shape } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
@@ -261,7 +261,7 @@ export class Puzzles extends Exercise {
     this.state = 'wrong';
     const why = answer.refutation;
     if (why) {
-      this.arrows = [{ from: why.reply.from, to: why.reply.to, kind: 'refutation' }];
+      this.arrows = [shape.arrow(why.reply.from, why.reply.to, 'refutation')];
       if (why.square) this.marks = [why.square];
     }
     this.say(() => `${t('puzzleWrong', { move: answer.played[this.settings.notation] })} ${why ? this.whyText(why) : ''}`.trim(), 'bad');
@@ -355,7 +355,7 @@ export class Puzzles extends Exercise {
         this.say(() => t('puzzleHintPiece', { piece: pieceName(piece).toLowerCase(), square: hint.from }));
       } else {
         this.marks = [];
-        this.arrows = [{ from: hint.move.from, to: hint.move.to, kind: 'hint' }];
+        this.arrows = [shape.arrow(hint.move.from, hint.move.to, 'hint')];
         this.say(() => t('puzzleHintMove', { move: hint.move[this.settings.notation] }));
       }
       this.render();
@@ -418,9 +418,7 @@ export class Puzzles extends Exercise {
     this.board.render({
       fen: this.fen,
       selected: this.selected,
-      lastMove: this.lastMove,
-      highlights: this.marks,
-      arrows: this.arrows,
+      shapes: this.shapes(),
     });
   }
 

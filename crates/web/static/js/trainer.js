@@ -258,8 +258,7 @@ export class Trainer extends Exercise {
     this.board.render({
       fen: this.fen ?? START_FEN,
       selected: this.selected,
-      lastMove: this.lastMove,
-      highlights: this.marks ?? [],
+      shapes: this.shapes(),
     });
   }
 
