@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_URL as URL, clickPoint, useApp } from './fixture.js';
+import { APP_URL as URL, clickPoint, playMove, useApp } from './fixture.js';
 
 const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
@@ -160,12 +160,8 @@ test('analysis deepens and follows pieces moved freely', async () => {
   await page.waitForFunction((d) => Number(document.getElementById('analysis').dataset.depth ?? 0) > d, first, { timeout: 20000 });
   assert.ok((await depth()) > first, 'the analysis deepens while it runs');
   // Both sides move by hand; the engine does not answer in analysis mode.
-  await click('h2');
-  await click('e2');
-  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
-  await click('h9');
-  await click('g7');
-  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
+  await playMove(page, 'h2', 'e2');
+  await playMove(page, 'h9', 'g7');
   await page.waitForFunction(() => {
     const li = document.querySelector('#analysis li');
     const from = li?.textContent.trim().split(/\s+/).find((w) => /^[a-i]\d[a-i]\d$/.test(w))?.slice(0, 2);
@@ -181,12 +177,8 @@ test('analysis deepens and follows pieces moved freely', async () => {
 test('a game is saved as PGN and opened again', async () => {
   await choose('mode', 'two');
   await newGame();
-  await click('h2');
-  await click('e2');
-  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
-  await click('h9');
-  await click('g7');
-  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
+  await playMove(page, 'h2', 'e2');
+  await playMove(page, 'h9', 'g7');
   await page.selectOption('#record-format', 'pgn-wxf');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="save-record"]')]);
   assert.match(download.suggestedFilename(), /\.pgn$/);

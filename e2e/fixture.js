@@ -36,3 +36,11 @@ export const openView = (page, name) => page.click(`[data-nav="${name}"]`);
 
 /** Clicks point `square` (ICCS, e.g. `h2`) of the board inside `scope` (the game's by default). */
 export const clickPoint = (page, square, scope = '#board') => page.click(`${scope} [data-square="${square}"]`);
+
+/** Plays `from`→`to` on the game's board by two clicks, and waits until the move list has it. */
+export async function playMove(page, from, to) {
+  const before = await page.locator('#moves span[data-ply]').count();
+  await clickPoint(page, from);
+  await clickPoint(page, to);
+  await page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n + 1, before);
+}

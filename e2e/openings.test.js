@@ -4,17 +4,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp } from './fixture.js';
+import { playMove, useApp } from './fixture.js';
 
 
 const page = useApp();
 
-async function play(from, to) {
-  const before = await page.locator('#moves span[data-ply]').count();
-  await page.click(`[data-square="${from}"]`);
-  await page.click(`[data-square="${to}"]`);
-  await page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n + 1, before);
-}
+const play = (from, to) => playMove(page, from, to);
 
 const opening = () => page.locator('#opening');
 

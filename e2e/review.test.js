@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp } from './fixture.js';
+import { playMove, useApp } from './fixture.js';
 
 // 1. H2+3 H8+7 2. R1+1 H2+3 3. R1=2?? C8+6: the cannon takes the chariot over Red's own
 // cannon on the h-file.
@@ -14,12 +14,7 @@ const GAME = [['h0', 'g2'], ['h9', 'g7'], ['i0', 'i1'], ['b9', 'c7'], ['i1', 'h1
 
 const page = useApp();
 
-async function play(from, to) {
-  const before = await page.locator('#moves span[data-ply]').count();
-  await page.click(`[data-square="${from}"]`);
-  await page.click(`[data-square="${to}"]`);
-  await page.waitForFunction((n) => document.querySelectorAll('#moves span[data-ply]').length === n + 1, before);
-}
+const play = (from, to) => playMove(page, from, to);
 
 test('a review shows its progress, then the graph and the blunder with its reason', async () => {
   await page.selectOption('[data-setting="mode"]', 'two');

@@ -33,7 +33,11 @@ pub fn version() -> &'static str {
     })
 }
 
-/// The page, with its style sheet and modules named under this build's versioned path.
+/// Where the page wants the preloads of its modules.
+const MODULES_MARK: &str = "<!-- modules: the server preloads each of js/ here -->";
+
+/// The page, with a preload for every module of `js/` (so that a new module needs no line
+/// in the page), its style sheet and modules named under this build's versioned path.
 fn page() -> &'static str {
     static PAGE: OnceLock<String> = OnceLock::new();
     PAGE.get_or_init(|| {
@@ -43,7 +47,14 @@ fn page() -> &'static str {
             .find(|a| a.path == "/index.html")
             .and_then(|a| std::str::from_utf8(a.body).ok())
             .unwrap_or("");
+        let preloads: Vec<String> = ASSETS
+            .iter()
+            .filter(|a| a.path.starts_with("/js/") && a.path.ends_with(".js"))
+            .filter(|a| a.path != "/js/main.js")
+            .map(|a| format!("<link rel=\"modulepreload\" href=\"{}\">", a.path))
+            .collect();
         index
+            .replace(MODULES_MARK, &preloads.join("\n"))
             .replace("\"/style.css\"", &format!("\"{prefix}/style.css\""))
             .replace("\"/js/", &format!("\"{prefix}/js/"))
     })
@@ -85,5 +96,30 @@ pub fn serve(path: &str) -> Response {
                 .into_response()
         }
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_preloads_every_module_under_this_builds_path() {
+        let page = page();
+        assert!(!page.contains(MODULES_MARK));
+        let modules: Vec<&str> = ASSETS
+            .iter()
+            .map(|a| a.path)
+            .filter(|p| p.starts_with("/js/") && p.ends_with(".js") && *p != "/js/main.js")
+            .collect();
+        assert!(modules.contains(&"/js/board.js"), "{modules:?}");
+        for module in modules {
+            let link = format!(
+                "<link rel=\"modulepreload\" href=\"/v/{}{module}\">",
+                version()
+            );
+            assert!(page.contains(&link), "{module} is not preloaded");
+        }
+        assert!(page.contains(&format!("src=\"/v/{}/js/main.js\"", version())));
     }
 }

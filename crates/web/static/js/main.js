@@ -1,7 +1,7 @@
 // The app: wires the board, the server's game, the settings and the controls together.
 
 import * as api from './api.js';
-import { Board, piecesOfFen } from './board.js';
+import { Board, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Puzzles } from './puzzles.js';
@@ -17,7 +17,7 @@ import { Review } from './review.js';
 import { scoreText } from './score.js';
 import { Explorer } from './explorer.js';
 import { MyGames, follow as followInArchive, openStored, resume as resumeFromArchive } from './archive.js';
-import { Router } from './router.js';
+import { Router, panel } from './router.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
 
 const settings = loadSettings();
@@ -31,16 +31,16 @@ const COURSE_ROUTES = { rules: 'learn', patterns: 'patterns' };
 const noteShown = (panel, name, id, push) => {
   if (!$(panel).hidden) router.note(name, id, push);
 };
-const course = new Course($('course'), settings, {
+const course = new Course(panel('course'), settings, {
   onLegend: () => legend.open(settings.pieceStyle),
   onShown: (courseId, lesson) => noteShown('course', COURSE_ROUTES[courseId], lesson, true),
 });
-const puzzles = new Puzzles($('puzzles'), settings, { onShown: (id) => noteShown('puzzles', 'puzzles', id) });
-const trainer = new Trainer($('trainer'), settings, {
+const puzzles = new Puzzles(panel('puzzles'), settings, { onShown: (id) => noteShown('puzzles', 'puzzles', id) });
+const trainer = new Trainer(panel('trainer', 'trainer-view'), settings, {
   onShown: (run) => noteShown('trainer', run ? 'trainer' : 'openings', run ? `${run.line}/${run.side}` : null, true),
 });
 const review = new Review($('review'), { browse: (ply) => browse(ply), notation: () => settings.notation, changed: () => render() });
-const myGames = new MyGames($('archive'), {
+const myGames = new MyGames(panel('archive'), {
   open: (id) => router.go('games', String(id)),
   levels: () => levels,
   levelName: (n) => {
@@ -63,7 +63,7 @@ let selected = null;
 let highlights = [];
 let arrow = null;
 /** The hint (or the review's better move) `{from, to}` as the board draws it. */
-const hintArrows = (move) => (move ? [{ ...move, kind: 'hint' }] : []);
+const hintArrows = (move) => (move ? [shape.arrow(move.from, move.to, 'hint')] : []);
 let thinking = false;
 let editing = false;
 let message = '';
@@ -201,10 +201,7 @@ function render() {
     board.render({
       fen,
       selected,
-      lastMove: viewPly === 0 ? null : game.moves[viewPly - 1],
-      markers: [],
-      highlights: [],
-      arrows: hintArrows(review.arrow(viewPly)),
+      shapes: [...lastMoveShapes(viewPly === 0 ? null : game.moves[viewPly - 1]), ...hintArrows(review.arrow(viewPly))],
     });
     renderMoves();
     review.show(viewPly);
@@ -214,11 +211,13 @@ function render() {
     fen: game.fen,
     selected,
     targets: selected ? game.legal[selected] ?? [] : [],
-    lastMove: game.last_move,
     check: game.check,
-    markers: settings.markers ? game.markers : [],
-    highlights,
-    arrows: hintArrows(arrow ?? review.arrow(game.moves.length)),
+    shapes: [
+      ...lastMoveShapes(game.last_move),
+      ...(settings.markers ? game.markers : []).map((m) => shape.mark(m.square, m.unprotected ? 'unprotected' : 'attacked')),
+      ...explainShapes(highlights),
+      ...hintArrows(arrow ?? review.arrow(game.moves.length)),
+    ],
   });
   renderMoves();
   review.show(game.moves.length);
@@ -351,7 +350,7 @@ async function openArchived({ game: view, archived }) {
   clock = new Clock(settings.clock);
   highlights = [];
   say('');
-  showView('game');
+  router.showPanel('game');
   await show(view);
   if (archived.review) {
     // The review made before is shown again as it was.
@@ -572,17 +571,6 @@ function stepCount(available) {
   return Math.min(available, 2);
 }
 
-/** Shows the game (`game`), the course (`course`), the puzzles (`puzzles`) or My games (`archive`). */
-function showView(view) {
-  document.body.dataset.view = view;
-  $('game').hidden = view !== 'game';
-  $('course').hidden = view !== 'course';
-  $('puzzles').hidden = view !== 'puzzles';
-  $('trainer').hidden = view !== 'trainer';
-  $('archive').hidden = view !== 'archive';
-  $('welcome').hidden = view !== 'game' || !welcomeWanted();
-}
-
 /** The game opened from My games (`{id, version, row}`) while its address is shown. */
 let openedRow = null;
 
@@ -598,7 +586,7 @@ async function openRow(row, reviewed) {
     if (reviewed && !answer.archived.review) review.start(game);
   } catch (e) {
     if (router.current !== route) return;
-    showView('archive');
+    router.showPanel('archive');
     await myGames.show();
     myGames.say(explainError(e));
   }
@@ -613,46 +601,48 @@ function followOpenedRow() {
   }
 }
 
-/** Shows view `name` (`game`, `course` …) for route `route`: the welcome goes once another view is chosen. */
-function enter(name, route) {
-  if (route !== 'play') dismissWelcome();
-  openedRow = null;
-  showView(name);
-}
-
-/** Each address of the app and what it shows (see router.js). */
+/**
+ * Every view of the app, in one place: its address (`#/<name>`, see router.js), the panel it
+ * shows, the navigation link it belongs to (with the words of its own link, if it has one)
+ * and what opening an id does.
+ */
 const router = new Router({
-  play: { show: () => { enter('game', 'play'); render(); } },
-  learn: { show: (lesson) => { enter('course', 'learn'); return course.open('rules', lesson); } },
-  patterns: { show: (lesson) => { enter('course', 'patterns'); return course.open('patterns', lesson); } },
-  puzzles: { show: (id) => { enter('puzzles', 'puzzles'); return puzzles.open(id); } },
-  openings: { show: () => { enter('trainer', 'openings'); return trainer.open(); } },
+  play: { panel: 'game', nav: 'play', label: 'play', show: () => render() },
+  learn: { panel: 'course', nav: 'learn', label: 'learn', show: (lesson) => course.open('rules', lesson) },
+  patterns: { panel: 'course', nav: 'learn', show: (lesson) => course.open('patterns', lesson) },
+  puzzles: { panel: 'puzzles', nav: 'puzzles', label: 'puzzles', show: (id) => puzzles.open(id) },
+  openings: { panel: 'trainer', nav: 'openings', label: 'openings', show: () => trainer.open() },
   trainer: {
+    panel: 'trainer',
+    nav: 'openings',
     show: (id) => {
-      enter('trainer', 'trainer');
       const [line, side] = (id ?? '').split('/');
       return trainer.open(line && ['red', 'black'].includes(side) ? { line, side } : null);
     },
   },
   games: {
-    show: (row) => {
-      enter(row ? 'game' : 'archive', 'games');
-      return row ? openRow(row, false) : myGames.show();
-    },
+    panel: (row) => (row ? 'game' : 'archive'),
+    nav: 'games',
+    label: 'myGames',
+    show: (row) => (row ? openRow(row, false) : myGames.show()),
   },
-  review: { show: (row) => { enter('game', 'review'); return row ? openRow(row, true) : render(); } },
-}, 'play', (name) => {
-  const section = { trainer: 'openings', patterns: 'learn', review: 'games' }[name] ?? name;
-  for (const link of document.querySelectorAll('[data-nav]')) {
-    if (link.dataset.nav === section) link.setAttribute('aria-current', 'page');
-    else link.removeAttribute('aria-current');
-  }
+  review: { panel: 'game', nav: 'games', show: (row) => (row ? openRow(row, true) : render()) },
+}, 'play', {
+  // The welcome goes once another view is chosen.
+  onRoute: (name) => {
+    if (name !== 'play') dismissWelcome();
+    openedRow = null;
+  },
+  onPanel: (id) => {
+    $('welcome').hidden = id !== 'game' || !welcomeWanted();
+  },
 });
+router.buildNav(document.querySelector('.app-nav'));
 
 const actions = {
   'start-course'() {
     dismissWelcome();
-    showView('course');
+    router.showPanel('course');
     course.start();
   },
   play() {
@@ -915,7 +905,7 @@ async function start() {
     editor.set(piecesOfFen(field ?? ''));
   });
   document.addEventListener('keydown', (e) => {
-    if (!game || editing || !$('course').hidden || !$('puzzles').hidden || !$('trainer').hidden || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!game || editing || document.body.dataset.view !== 'game' || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest?.('input, select, textarea, svg, dialog')) return;
     const now = viewPly ?? game.moves.length;
     const ply = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, End: Infinity }[e.key];
@@ -950,7 +940,7 @@ async function start() {
   });
   const loading = early('levels').then((l) => l ?? api.levels()).catch(() => []);
   applySettings();
-  showView('game');
+  router.showPanel('game');
   const restored = restore();
   levels = await loading;
   applySettings();

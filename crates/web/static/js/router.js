@@ -21,15 +21,65 @@ export function parse(hash) {
 }
 
 /**
- * The views by name, each `{show(id)}`; the address bar says which is shown. An address that
- * names no view shows `fallback`; `onRoute(name)` hears each view named.
+ * The place a view draws in: the page's element `id` (made, hidden, before the game's panel
+ * when the page has none yet), with `className`. Every panel carries `data-panel`, so that
+ * the router shows one at a time.
+ */
+export function panel(id, className = id) {
+  let element = document.getElementById(id);
+  if (!element) {
+    element = document.createElement('section');
+    element.id = id;
+    element.className = className;
+    element.hidden = true;
+    const game = document.querySelector('main[data-panel]');
+    game.before(element);
+  }
+  element.dataset.panel = '';
+  return element;
+}
+
+/**
+ * The app's views, in one table: each address name maps to `{panel, nav, label, show(id)}` —
+ * the id of the panel it shows (or a function of the id that gives it), the link of the
+ * navigation it belongs to, the key of that link's words when the view has a link of its own,
+ * and what opening `id` does. An address that names no view shows `fallback`;
+ * `onRoute(name)` hears each view opened, `onPanel(id)` each panel shown.
  */
 export class Router {
-  constructor(views, fallback, onRoute = null) {
+  constructor(views, fallback, { onRoute = null, onPanel = null } = {}) {
     this.views = views;
     this.fallback = fallback;
     this.current = null;
     this.onRoute = onRoute;
+    this.onPanel = onPanel;
+  }
+
+  /** The navigation's links inside `nav`: one for each view with a label, in the table's order. */
+  buildNav(nav) {
+    nav.replaceChildren(...Object.entries(this.views).filter(([, v]) => v.label).map(([name, v]) => {
+      const link = document.createElement('a');
+      link.href = address(name);
+      link.dataset.nav = name;
+      link.dataset.i18n = v.label;
+      return link;
+    }));
+  }
+
+  /** Shows panel `id` alone. */
+  showPanel(id) {
+    document.body.dataset.view = id;
+    for (const element of document.querySelectorAll('[data-panel]')) element.hidden = element.id !== id;
+    this.onPanel?.(id);
+  }
+
+  /** Marks the navigation's link of view `name` as the current page. */
+  markNav(name) {
+    const section = this.views[name]?.nav ?? name;
+    for (const link of document.querySelectorAll('[data-nav]')) {
+      if (link.dataset.nav === section) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
   }
 
   /** Shows the view of the address the page was opened at, and follows every later change. */
@@ -47,8 +97,11 @@ export class Router {
     }
     if (this.current && this.current.name === route.name && this.current.id === route.id) return Promise.resolve();
     this.current = route;
+    const view = this.views[route.name];
     this.onRoute?.(route.name);
-    return Promise.resolve(this.views[route.name].show(route.id));
+    this.markNav(route.name);
+    this.showPanel(typeof view.panel === 'function' ? view.panel(route.id) : view.panel);
+    return Promise.resolve(view.show(route.id));
   }
 
   /** Goes to view `name` (showing `id`): a new entry in the history, so that Back returns. */
@@ -70,7 +123,7 @@ export class Router {
   note(name, id = null, push = false) {
     const target = address(name, id);
     this.current = { name, id: id || null };
-    this.onRoute?.(name);
+    this.markNav(name);
     if (location.hash === target) return;
     if (push) history.pushState(null, '', target);
     else history.replaceState(null, '', target);
