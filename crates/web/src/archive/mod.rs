@@ -390,7 +390,7 @@ pub async fn import(
     })
     .await
     .map_err(|_| ApiError::new(ErrorCode::Internal, "the file could not be read"))?;
-    let (games, prepared) = read.map_err(|e| unreadable(&broken_game(format, &e)))?;
+    let (games, prepared) = read.map_err(|e| record_error(format, &e))?;
     if games == 0 {
         let mut err = bad_record(
             RecordFault::NoGame,
@@ -408,7 +408,10 @@ pub async fn import(
             .iter()
             .map(|e| broken_game(format, e))
             .collect();
-        let mut err = unreadable(broken.first().unwrap_or(&Value::Null));
+        let mut err = match report.broken.first() {
+            Some(first) => record_error(format, first),
+            None => bad_record(RecordFault::NoGame, "no game of the file could be read"),
+        };
         err.message = format!(
             "none of the {games} games of the file could be read; the first: {}",
             err.message
@@ -434,23 +437,6 @@ pub async fn import(
                 .collect(),
         }),
     ))
-}
-
-/// 422 for a game that cannot be read, from its [`broken_game`] value: its code, message
-/// and blanks.
-fn unreadable(value: &Value) -> ApiError {
-    let code = value["code"].as_str().unwrap_or_default();
-    let message = value["message"].as_str().unwrap_or_default();
-    let mut err = ApiError::new(ErrorCode::BadRecord, message);
-    if let Some(rule) = xiangqi_rules::explain::IllegalMove::CODES
-        .iter()
-        .find(|rule| **rule == code)
-    {
-        err = ApiError::new(ErrorCode::IllegalMove, message);
-        err.code = rule;
-    }
-    err.params = value["params"].clone();
-    err
 }
 
 /// The main line of a stored game's record, played.
