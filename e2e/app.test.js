@@ -108,6 +108,13 @@ test('a set-up position is finished by mate', async () => {
   await page.waitForFunction(() => /checkmated/.test(document.getElementById('status').textContent));
   assert.match(await page.textContent('#status'), /Red wins/);
   await shot('08-mate');
+  // Each language says it in its own grammar and punctuation.
+  await choose('language', 'ru');
+  await page.waitForFunction((w) => document.getElementById('status').textContent === w, 'Игра окончена. Победили красные. Чёрным поставлен мат.');
+  await choose('language', 'zh');
+  await page.waitForFunction((w) => document.getElementById('status').textContent === w, '对局结束：红方胜。黑方被将死。');
+  await choose('language', 'en');
+  await page.waitForFunction((w) => document.getElementById('status').textContent === w, 'Game over: Red wins. Black is checkmated.');
 });
 
 test('the editor reports an invalid position in plain words', async () => {
@@ -144,7 +151,7 @@ test('an illegal move is explained in the chosen language', async () => {
   await click('b0');
   await click('d1');
   await page.waitForFunction(() => /蹩马腿/.test(document.getElementById('message').textContent));
-  assert.match(await page.textContent('#message'), /蹩马腿：c0有棋子/);
+  assert.match(await page.textContent('#message'), /着法不合规则：蹩马腿（c0有棋子）/, 'one colon, the point in brackets');
   await shot('10-illegal-chinese');
   await choose('language', 'en');
 });

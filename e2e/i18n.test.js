@@ -125,15 +125,43 @@ test('an analysis line carries move numbers and says which side moves', async ()
   await page.check('[data-setting="analysis"]');
   const line = () => page.evaluate(() => document.querySelector('#analysis li')?.textContent ?? '');
   await page.waitForFunction(() => /\s1\. [a-i]\d[a-i]\d [a-i]\d[a-i]\d 2\. /.test(document.querySelector('#analysis li')?.textContent ?? ''), null, { timeout: 20000 });
-  assert.match(await page.textContent('#analysis h2'), /Красные/);
+  assert.match(await page.textContent('#analysis h2'), /Ход красных/);
   const [bar, title] = await page.evaluate(() => [document.getElementById('eval-bar').textContent, document.querySelector('#analysis h2').textContent]);
   assert.match(bar, /^[+−]?(\d+\.\d\d|M\d+)$/, 'the bar shows its number');
   assert.ok(title.includes(`: ${bar}`), `the bar's number is the best line's score: ${bar} in ${title}`);
   await page.click('[data-square="h2"]');
   await page.click('[data-square="e2"]');
   await page.waitForFunction(() => /\s1… [a-i]\d[a-i]\d 2\. /.test(document.querySelector('#analysis li')?.textContent ?? ''), null, { timeout: 20000 });
-  assert.match(await page.textContent('#analysis h2'), /Чёрные/);
+  assert.match(await page.textContent('#analysis h2'), /Ход чёрных/);
   assert.match(await line(), /^[+−]?(\d+\.\d\d|M\d+) {2}\(глубина \d+\) {2}1… /);
   await page.uncheck('[data-setting="analysis"]');
+  await page.selectOption('[data-setting="language"]', 'en');
+});
+
+test('a count takes the form its number needs: Russian мат в 1 ход, 2 хода, 5 ходов', async () => {
+  // A module of its own (the page's modules live under the build's path), so the page's
+  // language is left alone.
+  const said = await page.evaluate(async () => {
+    const i18n = await import('/js/i18n.js');
+    const say = (lang) => {
+      i18n.setLanguage(lang);
+      return [1, 2, 5, 21, 22].map((n) => i18n.t('findMate', { side: 'X', n }));
+    };
+    const all = { ru: say('ru'), zh: say('zh'), en: say('en') };
+    return all;
+  });
+  assert.deepEqual(said.ru, [1, 2, 5, 21, 22].map((n, i) => `Ходят X: мат в ${n} ${['ход', 'хода', 'ходов', 'ход', 'хода'][i]}.`));
+  assert.equal(said.zh[1], 'X先走，2步杀。');
+  assert.equal(said.en[1], 'X to move: mate in 2.');
+});
+
+test('the Chinese interface uses the words Chinese players use', async () => {
+  await page.selectOption('[data-setting="language"]', 'zh');
+  await page.waitForFunction(() => document.querySelector('[data-action="undo"]').textContent === '悔棋');
+  assert.equal(await page.textContent('[data-action="redo"]'), '撤销悔棋');
+  assert.equal(await page.textContent('[data-setting="pieceStyle"] option[value="european"]'), '西式图标');
+  const levels = await page.locator('[data-setting="level"] option').allTextContents();
+  assert.ok(levels.some((l) => l.startsWith('业余棋手')), levels.join(' / '));
+  assert.ok(!levels.some((l) => l.includes('棋协')), levels.join(' / '));
   await page.selectOption('[data-setting="language"]', 'en');
 });

@@ -57,6 +57,10 @@ async function solveExercise(i, ex) {
       await waitExercise(i, ['playing']);
       await move(line[0]);
       await waitExercise(i, ['playing', 'solved', 'finished'], 'found', k + 1);
+      if (k + 1 < ex.solutions.length) {
+        // Back at the start, the moves found so far stay marked on the board.
+        await page.waitForFunction((n) => document.querySelectorAll('#course .arrow.found').length === n, k + 1);
+      }
     }
   } else {
     const line = ex.solutions[0];
@@ -76,7 +80,12 @@ async function completeLesson(lesson) {
     const last = i + 1 === lesson.exercises.length;
     await solveExercise(i, ex);
     await waitExercise(i, [last ? 'finished' : 'solved']);
-    if (!last) await page.click('[data-course="next-exercise"]');
+    if (!last) {
+      // A solved exercise no longer says whose move it is.
+      assert.equal(await page.getAttribute('.lesson-step', 'data-step'), 'solved');
+      assert.doesNotMatch(await page.textContent('.lesson-step'), /to move/);
+      await page.click('[data-course="next-exercise"]');
+    }
   }
 }
 
@@ -124,6 +133,27 @@ test('the done marks survive a reload', async () => {
   }
   const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('xiangqi.course')));
   assert.deepEqual([...saved.done].sort(), [...LESSONS].sort());
+});
+
+test('the course map offers the first lesson not done, and a lesson left part-way beside it', async () => {
+  const all = await lessons();
+  const first = all.find((l) => !LESSONS.includes(l.id));
+  // Completing a lesson makes the one after it current; the untouched lessons before it still come first.
+  assert.equal(await page.getAttribute('#course [data-next-lesson]', 'data-next-lesson'), first.id);
+  assert.equal(await page.getAttribute('#course [data-next="true"]', 'data-lesson'), first.id);
+  assert.equal(await page.locator('#course [data-underway-lesson]').count(), 0, 'a lesson not begun is not offered to continue');
+  const later = all.at(-1);
+  await page.evaluate(({ id }) => {
+    const saved = JSON.parse(localStorage.getItem('xiangqi.course'));
+    saved.current = { lesson: id, exercise: 1 };
+    localStorage.setItem('xiangqi.course', JSON.stringify(saved));
+  }, { id: later.id });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await openMap();
+  assert.equal(await page.getAttribute('#course [data-next-lesson]', 'data-next-lesson'), first.id);
+  assert.equal(await page.getAttribute('#course [data-underway-lesson]', 'data-underway-lesson'), later.id);
+  assert.match(await page.textContent('#course [data-underway-lesson]'), /^Continue: /);
 });
 
 /** A move of the piece on `from` in `fen` that the rules core refuses, with the refusal. */
@@ -181,6 +211,9 @@ test('a refused move in an exercise is explained in each language', async () => 
       await page.click('[data-course="next-exercise"]');
     }
     await waitExercise(index, ['playing']);
+    // Whose move it is, in the language's own grammar (Russian: the genitive, «ход красных»).
+    const step = { en: /· (Red|Black) to move$/, ru: /· Ход (красных|чёрных)$/, zh: /· (红|黑)方走棋$/ }[lang];
+    assert.match(await page.textContent('.lesson-step'), step);
     await move(refused.move);
     await page.waitForFunction(() => document.querySelector('.lesson-message')?.textContent.length > 0);
     const text = await page.textContent('.lesson-message');
@@ -282,8 +315,16 @@ test('the app plays the scripted reply of a line and shows check', async () => {
     await waitExercise(0, ['playing'], 'played', 2);
     assert.equal(await page.getAttribute('.lesson-board [data-square="d8"] [data-piece]', 'data-piece'), 'k', 'the reply is played');
     assert.match(await page.textContent('.lesson-message'), /The reply: /);
+    // The reply is news, not a fault: it is said in the text's colour, not the error's.
+    const colours = await page.evaluate(() => [getComputedStyle(document.querySelector('.lesson-message')).color, getComputedStyle(document.body).color]);
+    assert.equal(colours[0], colours[1]);
     await page.click('[data-course="hint"]');
     await page.waitForSelector('.lesson-board [data-square="a5"] .explain', { state: 'attached' });
+    // A second press says more: where the piece goes.
+    await page.click('[data-course="hint"]');
+    const arrow = await page.waitForSelector('.lesson-board .arrow.hint', { state: 'attached' });
+    assert.equal(await arrow.getAttribute('data-move'), 'a5a8');
+    assert.match(await page.textContent('.lesson-message'), /goes to a8/);
     await move('a5a8');
     await waitExercise(0, ['finished']);
     assert.equal(await page.locator('.lesson-board .in-check').count(), 1, 'the checked general is marked');

@@ -150,6 +150,10 @@ test('hint shows the piece, then the move; the solution steps through the line',
   await page.click('[data-puzzle="step-on"]');
   assert.match(await page.textContent('[data-puzzle-message]'), new RegExp(`2 of ${moves.length}`));
   assert.ok(await page.$(`.puzzle-board [data-square="${moves[1].to}"] .piece`));
+  for (let at = 2; at < moves.length; at++) await page.click('[data-puzzle="step-on"]');
+  assert.match(await page.textContent('[data-puzzle-message]'), new RegExp(`${moves.length} of ${moves.length}`));
+  assert.equal(await page.isDisabled('[data-puzzle="step-on"]'), true, 'Forward stops at the last move');
+  assert.equal(await page.isDisabled('[data-puzzle="step-back"]'), false);
 });
 
 test('the trainer speaks Russian and Chinese', async () => {
@@ -188,4 +192,25 @@ test('the trainer works on a phone-sized screen', async () => {
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot('32-puzzle-phone');
   await page.setViewportSize({ width: 1200, height: 820 });
+});
+
+test('with nothing to match the filters the trainer says so and offers no Next', async () => {
+  const catalog = await api('/api/puzzles/themes');
+  const status = (query) => page.evaluate(async (q) => (await fetch(`/api/puzzles/next?${q}`)).status, query);
+  let empty = null;
+  for (const theme of catalog.themes) {
+    for (const pattern of catalog.patterns) {
+      if (!empty && (await status(`theme=${theme.id}&pattern=${pattern.id}`)) === 404) empty = { theme: theme.id, pattern: pattern.id };
+    }
+  }
+  assert.ok(empty, 'some theme and pattern share no puzzle');
+  await choose('theme', empty.theme);
+  await page.selectOption('[data-puzzle-filter="pattern"]', empty.pattern);
+  await waitState(['none']);
+  assert.equal(await page.locator('[data-puzzle="next"]').count(), 0, 'Next would find nothing either');
+  assert.match(await page.textContent('[data-puzzle-message]'), /\S/);
+  await page.selectOption('[data-puzzle-filter="pattern"]', '');
+  await waitState(['playing']);
+  await page.selectOption('[data-puzzle-filter="theme"]', '');
+  await waitState(['playing']);
 });

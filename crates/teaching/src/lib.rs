@@ -13,6 +13,7 @@ pub mod lesson;
 pub mod openings;
 pub mod puzzles;
 pub mod review;
+pub mod words;
 
 pub use catalog::{
     COURSE_IDS, CourseId, LESSON_FILES, LessonFile, LoadError, PATTERN_FILES, PATTERN_IDS,

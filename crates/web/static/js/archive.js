@@ -5,7 +5,7 @@
 
 import { currentId, download, request, setArchiveKey } from './api.js';
 import { ask } from './dialogs.js';
-import { t } from './i18n.js';
+import { t, sentences } from './i18n.js';
 import { explainArchiveReason, explainError, explainRecordNote } from './reasons.js';
 import { read, write } from './settings.js';
 
@@ -69,7 +69,7 @@ export async function openStored(id) {
 function resultText(game) {
   if (!game.finished) return t('archive.inProgress');
   const result = game.result === 'draw' ? t('draw')
-    : game.result ? t('wins', { side: t(game.result === 'red-wins' ? 'red' : 'black') }) : t('archive.noResult');
+    : game.result ? t(game.result === 'red-wins' ? 'wins.red' : 'wins.black') : t('archive.noResult');
   return REASONS.includes(game.end_reason) ? `${result} (${t(`archive.reason.${game.end_reason}`)})` : result;
 }
 
@@ -147,8 +147,8 @@ export class MyGames {
     };
     row.append(select('archive-result', t('archive.result'), [
       ['', t('archive.anyResult')],
-      ['red-wins', t('wins', { side: t('red') })],
-      ['black-wins', t('wins', { side: t('black') })],
+      ['red-wins', t('wins.red')],
+      ['black-wins', t('wins.black')],
       ['draw', t('draw')],
     ], 'result'));
     row.append(select('archive-level', t('archive.opponent'), [
@@ -300,9 +300,9 @@ export class MyGames {
       let text = t('archive.importedCount', { count: answer.imported, name: file.name });
       if (answer.broken.length) {
         const what = answer.broken.map(explainRecordNote).join('; ');
-        text += ` ${t('archive.skippedGames', { count: answer.broken.length, what })}`;
+        text = sentences(text, t('archive.skippedGames', { count: answer.broken.length, what }));
       }
-      if (answer.warnings.length) text += ` ${t('skipped', { what: answer.warnings.map(explainRecordNote).join('; ') })}`;
+      if (answer.warnings.length) text = sentences(text, t('skipped', { what: answer.warnings.map(explainRecordNote).join('; ') }));
       this.note = text;
     } catch (e) {
       this.note = t('badRecord', { name: file.name, reason: explainError(e) });

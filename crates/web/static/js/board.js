@@ -52,7 +52,8 @@ export function pickMove(fen, side, selected, square) {
  */
 export const shape = {
   /** An arrow for the move `from`→`to`: tone `hint` (a suggested or better move), `lesson`
-   * (a move a lesson points at) or `refutation` (the answer to a wrong move). */
+   * (a move a lesson points at), `found` (a move of the exercise already found) or
+   * `refutation` (the answer to a wrong move). */
   arrow: (from, to, tone) => ({ type: 'arrow', from, to, tone }),
   /** A square under the point's piece: tone `last-move`. */
   highlight: (square, tone) => ({ type: 'highlight', square, tone }),

@@ -205,10 +205,15 @@ export class Course extends Exercise {
 
   /** The index of the lesson to take next: the one under way, else the first not done. */
   nextIndex() {
-    const current = this.lessons.findIndex((l) => l.id === this.progress.current?.lesson);
-    if (current >= 0 && !this.isDone(this.lessons[current].id)) return current;
     const open = this.lessons.findIndex((l) => !this.isDone(l.id));
     return open >= 0 ? open : 0;
+  }
+
+  /** The lesson left part-way through (an exercise of it done, the lesson not): its index, or -1. */
+  underwayIndex() {
+    const current = this.progress.current;
+    const i = this.lessons.findIndex((l) => l.id === current?.lesson);
+    return i >= 0 && current.exercise > 0 && !this.isDone(this.lessons[i].id) ? i : -1;
   }
 
   act(action, target) {
@@ -285,6 +290,7 @@ export class Course extends Exercise {
     this.lastMove = null;
     this.check = null;
     this.marks = [];
+    this.arrows = [];
     this.state = 'playing';
     this.newTurn();
   }
@@ -313,7 +319,7 @@ export class Course extends Exercise {
       this.selected = null;
       this.play(move);
       return;
-    } else if (piece) this.say(t('notYours', { side: t(redToMove ? 'red' : 'black') }), 'bad');
+    } else if (piece) this.say(t(redToMove ? 'notYours.red' : 'notYours.black'), 'bad');
     this.drawBoard();
   }
 
@@ -418,18 +424,34 @@ export class Course extends Exercise {
     this.render();
   }
 
+  /**
+   * The first press marks the piece to move; a second press on the same piece shows where it
+   * goes, as an arrow.
+   */
   hint() {
     const ex = this.exercise;
     if (!ex || this.state !== 'playing') return;
     let from = ex.hint;
+    let move = null;
     if (ex.kind === 'all') {
-      from = ex.solutions.find((s) => !this.found.has(s[0]))?.[0].slice(0, 2) ?? from;
+      move = ex.solutions.map((s) => s[0]).find((m) => !this.found.has(m)) ?? null;
+      from = move?.slice(0, 2) ?? from;
     } else if (this.played.length) {
       const next = ex.solutions.find((s) => s.length > this.played.length && this.played.every((m, i) => s[i] === m));
-      if (next) from = next[this.played.length].slice(0, 2);
+      move = next?.[this.played.length] ?? null;
+      if (move) from = move.slice(0, 2);
+    } else {
+      move = ex.solutions.map((s) => s[0]).find((m) => m.startsWith(from)) ?? null;
     }
+    const again = ex.kind !== 'notation' && move && this.marks.length === 1 && this.marks[0] === from;
     this.marks = [from];
-    this.say(ex.kind === 'notation' ? t('hintAnswer', { square: from }) : t('hintPiece'));
+    if (again) {
+      this.arrows = [shape.arrow(from, move.slice(2, 4), 'hint')];
+      this.say(t('hintMove', { square: move.slice(2, 4) }));
+    } else {
+      this.arrows = [];
+      this.say(ex.kind === 'notation' ? t('hintAnswer', { square: from }) : t('hintPiece'));
+    }
     this.render();
   }
 
@@ -468,6 +490,8 @@ export class Course extends Exercise {
         shapes: this.shapes([
           ...explainShapes(atStart ? ex.highlights : []),
           ...lessonArrows([...(atStart ? ex.arrows ?? [] : []), ...shownMove]),
+          // In a "find every move" exercise the moves already found stay on the board.
+          ...(ex.kind === 'all' && atStart ? [...this.found].map((m) => shape.arrow(m.slice(0, 2), m.slice(2, 4), 'found')) : []),
         ]),
       });
     }
@@ -502,10 +526,15 @@ export class Course extends Exercise {
     );
     if (allDone) map.append(element('p', { class: 'course-note good' }, t('courseComplete')));
     else {
-      const underway = this.progress.current?.lesson === this.lessons[next].id;
-      const label = t(underway ? 'continueLesson' : 'startLesson', { title: lessonTitle(this.lessons[next]) });
+      // The first lesson not done comes first; a lesson left part-way is offered beside it.
+      const underway = this.underwayIndex();
+      const label = t(underway === next ? 'continueLesson' : 'startLesson', { title: lessonTitle(this.lessons[next]) });
       const go = element('p');
       go.append(button('open', label, { class: 'primary', 'data-index': String(next), 'data-resume': 'true', 'data-next-lesson': this.lessons[next].id }));
+      if (underway >= 0 && underway !== next) {
+        const title = lessonTitle(this.lessons[underway]);
+        go.append(' ', button('open', t('continueLesson', { title }), { 'data-index': String(underway), 'data-resume': 'true', 'data-underway-lesson': this.lessons[underway].id }));
+      }
       map.append(go);
     }
     const list = element('ol', { class: 'lesson-list' });
@@ -513,7 +542,7 @@ export class Course extends Exercise {
       const li = element('li', { 'data-lesson': lesson.id });
       if (this.isDone(lesson.id)) li.dataset.done = 'true';
       if (!allDone && i === next) li.dataset.next = 'true';
-      const b = button('open', '', { 'data-index': String(i), 'data-resume': String(i === next) });
+      const b = button('open', '', { 'data-index': String(i), 'data-resume': String(i === next || i === this.underwayIndex()) });
       b.append(element('span', { class: 'lesson-n' }, String(i + 1)), element('span', { class: 'lesson-title' }, lessonTitle(lesson)));
       if (this.isDone(lesson.id)) b.append(element('span', { class: 'lesson-mark done' }, `✓ ${t('lessonDone')}`));
       else if (!allDone && i === next) b.append(element('span', { class: 'lesson-mark next' }, `→ ${t('nextUp')}`));
@@ -555,8 +584,8 @@ export class Course extends Exercise {
       view.dataset.played = String(this.played.length);
       view.dataset.found = String(this.found.size);
       side.append(
-        element('p', { class: 'lesson-step' }, `${t('exerciseOf', { n: this.exerciseIndex + 1, count: lesson.exercises.length })} · ${
-          t('turn', { side: t(this.fen.split(' ')[1] === 'b' ? 'black' : 'red') })}`),
+        element('p', { class: 'lesson-step', 'data-step': this.state === 'solved' ? 'solved' : 'turn' }, `${t('exerciseOf', { n: this.exerciseIndex + 1, count: lesson.exercises.length })} · ${
+          this.state === 'solved' ? t('exerciseSolved') : t(this.fen.split(' ')[1] === 'b' ? 'turn.black' : 'turn.red')}`),
         element('p', { class: 'lesson-text goal' }, ex.goal),
       );
       if (ex.kind === 'notation') {

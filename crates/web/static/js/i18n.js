@@ -20,10 +20,34 @@ export function setLanguage(lang) {
   document.documentElement.lang = current;
 }
 
-/** The string `key` in the current language with `{name}` blanks filled from `vars`. */
+/** The plural categories in the order a counted blank lists its forms, by language. */
+const PLURAL_ORDER = { en: ['one', 'other'], ru: ['one', 'few', 'many'], zh: ['other'] };
+
+/** `n` with the form of `forms` (`ход|хода|ходов`) the language's plural rules choose for it. */
+function counted(n, forms) {
+  const category = new Intl.PluralRules(current).select(Number(n));
+  const i = PLURAL_ORDER[current].indexOf(category);
+  return `${n} ${forms[i >= 0 && i < forms.length ? i : forms.length - 1]}`;
+}
+
+/**
+ * The string `key` in the current language with `{name}` blanks filled from `vars`; a counted
+ * blank `{name#form|form…}` is the number with the word's form for it (`{n#ход|хода|ходов}`
+ * gives `2 хода`, `5 ходов`).
+ */
 export function t(key, vars = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
+  return text
+    .replace(/\{(\w+)#([^}]*)\}/g, (_, k, forms) => counted(vars[k] ?? '', forms.split('|')))
+    .replace(/\{(\w+)\}/g, (_, k) => vars[k] ?? '');
+}
+
+/**
+ * Sentences said one after another: with a space between them, or none in Chinese, whose
+ * full stop needs no space after it.
+ */
+export function sentences(...parts) {
+  return parts.filter((p) => p).join(current === 'zh' ? '' : ' ');
 }
 
 /** The code of the current interface language. */

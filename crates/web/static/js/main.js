@@ -11,7 +11,7 @@ import { Legend, keepNames, nameOnLongPress } from './legend.js';
 import { explainError, explainIllegal, explainOutcome, explainRecordNote } from './reasons.js';
 import { ask } from './dialogs.js';
 import { renderTree } from './lines.js';
-import { currentLanguage, setLanguage, t, translatePage, pieceName } from './i18n.js';
+import { currentLanguage, setLanguage, t, translatePage, pieceName, sentences } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
 import { scoreText } from './score.js';
@@ -81,8 +81,8 @@ function say(text) {
 
 function describeOutcome(o) {
   const winner = o.result === 'red-wins' ? 'red' : o.result === 'black-wins' ? 'black' : null;
-  const result = winner ? t('wins', { side: sideName(winner) }) : t('draw');
-  return `${t('gameOver')}: ${result}. ${explainOutcome(o)}`;
+  const result = winner ? t(`wins.${winner}`) : t('draw');
+  return t('gameOverLine', { result, reason: explainOutcome(o) });
 }
 
 function statusText() {
@@ -91,11 +91,11 @@ function statusText() {
   if (game.outcome) return describeOutcome(game.outcome);
   if (clock.flagged) {
     const winner = clock.flagged === 'red' ? 'black' : 'red';
-    return `${t('gameOver')}: ${t('wins', { side: sideName(winner) })}. ${t('lostOnTime', { side: sideName(clock.flagged) })}`;
+    return t('gameOverLine', { result: t(`wins.${winner}`), reason: t(`lostOnTime.${clock.flagged}`) });
   }
   if (thinking) return t('thinking');
-  if (game.check) return t('inCheck', { side: sideName(game.turn) });
-  return t('turn', { side: sideName(game.turn) });
+  if (game.check) return t(`inCheck.${game.turn}`);
+  return t(`turn.${game.turn}`);
 }
 
 /** The ply whose position the board shows while browsing the move list; null: the game now. */
@@ -432,8 +432,8 @@ function showLines(lines, done) {
     ol.append(li);
   }
   const title = document.createElement('h2');
-  const side = t('turn', { side: sideName(game.turn) });
-  title.textContent = `${t('analysis')} (${side}) — ${t('score')}: ${scoreText(best)}${done ? '' : ' …'}`;
+  const side = t(`turn.${game.turn}`);
+  title.textContent = `${t('analysis')} (${side}) — ${t('scoreIs', { score: scoreText(best) })}${done ? '' : ' …'}`;
   $('analysis').replaceChildren(title, ol);
   $('analysis').dataset.depth = String(lines[0]?.depth ?? 0);
 }
@@ -562,7 +562,7 @@ function onPoint(square) {
   } else if (selected) {
     tryMove(selected, square);
     return;
-  } else if (piece) say(t('notYours', { side: sideName(game.turn) }));
+  } else if (piece) say(t(`notYours.${game.turn}`));
   render();
 }
 
@@ -770,7 +770,7 @@ const actions = {
     try {
       const { name, warnings } = await downloadRecord(game.id, $('record-format').value, names);
       let text = t('saved', { name });
-      if (warnings.length) text += ` ${t('notKept', { what: warnings.map(explainRecordNote).join('; ') })}`;
+      if (warnings.length) text = sentences(text, t('notKept', { what: warnings.map(explainRecordNote).join('; ') }));
       say(text);
     } catch (e) {
       if (!(await recover(e))) say(explainError(e));
@@ -924,11 +924,11 @@ async function start() {
       openedFromFile = answer.game.id;
       await show(answer.game);
       let text = t('loaded', { name: file.name, index: answer.index + 1, games: answer.games });
-      if (answer.warning) text += ` ${t('partly', { reason: explainRecordNote(answer.warning) })}`;
+      if (answer.warning) text = sentences(text, t('partly', { reason: explainRecordNote(answer.warning) }));
       if (answer.unreadable?.length) {
-        text += ` ${t('unreadable', { count: answer.unreadable.length, what: answer.unreadable.map(explainRecordNote).join('; ') })}`;
+        text = sentences(text, t('unreadable', { count: answer.unreadable.length, what: answer.unreadable.map(explainRecordNote).join('; ') }));
       }
-      if (answer.warnings?.length) text += ` ${t('skipped', { what: answer.warnings.map(explainRecordNote).join('; ') })}`;
+      if (answer.warnings?.length) text = sentences(text, t('skipped', { what: answer.warnings.map(explainRecordNote).join('; ') }));
       say(text);
     } catch (err) {
       say(t('badRecord', { name: file.name, reason: explainError(err) }));

@@ -8,7 +8,7 @@
 import { request } from './api.js';
 import { Board, pickMove, piecesOfFen, shape } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
-import { currentLanguage, pieceName, t } from './i18n.js';
+import { currentLanguage, pieceName, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
@@ -168,6 +168,8 @@ export class Puzzles extends Exercise {
       if (!turn.live()) return;
       this.puzzle = null;
       this.state = 'none';
+      // With nothing to match the filters, asking again gives nothing: the filters are the way on.
+      this.nothingMatches = e.code === 'no-puzzles';
       this.say(() => explainError(e), 'bad');
       this.render();
     }
@@ -264,7 +266,7 @@ export class Puzzles extends Exercise {
       this.arrows = [shape.arrow(why.reply.from, why.reply.to, 'refutation')];
       if (why.square) this.marks = [why.square];
     }
-    this.say(() => `${t('puzzleWrong', { move: answer.played[this.settings.notation] })} ${why ? this.whyText(why) : ''}`.trim(), 'bad');
+    this.say(() => sentences(t('puzzleWrong', { move: answer.played[this.settings.notation] }), why ? this.whyText(why) : ''), 'bad');
     this.render();
     await this.fail(turn);
   }
@@ -311,7 +313,7 @@ export class Puzzles extends Exercise {
         if (e.code !== 'bad-rating-state') throw e;
         // A saved state the server cannot rate from (edited by hand, or older): start anew.
         const said = this.message;
-        this.say(() => `${said()} ${explainError(e)}`, this.tone);
+        this.say(() => sentences(said(), explainError(e)), this.tone);
         Object.assign(this.learner, NEWCOMER);
         return send();
       });
@@ -322,7 +324,7 @@ export class Puzzles extends Exercise {
     } catch (e) {
       if (turn.live()) {
         const said = this.message;
-        this.say(() => `${said()} ${explainError(e)}`, 'bad');
+        this.say(() => sentences(said(), explainError(e)), 'bad');
       }
     }
     if (turn.live()) this.render();
@@ -477,11 +479,18 @@ export class Puzzles extends Exercise {
       case 'wrong':
         row.append(button('retry', t('puzzleRetry'), { class: 'primary' }), button('solution', t('showSolution')), button('next', t('nextPuzzle')));
         break;
-      case 'solution':
-        row.append(button('step-back', `◀ ${t('stepBack')}`), button('step-on', `${t('stepOn')} ▶`), button('next', t('nextPuzzle'), { class: 'primary' }));
+      case 'solution': {
+        const back = button('step-back', `◀ ${t('stepBack')}`);
+        const on = button('step-on', `${t('stepOn')} ▶`);
+        back.disabled = this.solutionAt <= 0;
+        on.disabled = this.solutionAt >= this.solution.length;
+        row.append(back, on, button('next', t('nextPuzzle'), { class: 'primary' }));
+        break;
+      }
+      case 'none':
+        if (!this.nothingMatches) row.append(button('next', t('nextPuzzle'), { class: 'primary' }));
         break;
       case 'solved':
-      case 'none':
         row.append(button('next', t('nextPuzzle'), { class: 'primary' }));
         break;
       default:

@@ -38,7 +38,7 @@ export function explainIllegal(error) {
 export function explainOutcome(outcome) {
   const p = outcome.params ?? {};
   if (outcome.code === 'checkmate' || outcome.code === 'stalemate') {
-    return t(`end.${outcome.code}`, { loser: t(p.loser) });
+    return t(`end.${outcome.code}.${p.loser}`);
   }
   const table = tableFor(outcome.code);
   if (!table) return outcome.message;

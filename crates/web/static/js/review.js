@@ -30,7 +30,7 @@ function expected(score) {
 
 /** An evaluation for Red as the page shows it: `+1.35`, `−M3`, or the result. */
 function evaluationText(score) {
-  if (score.end !== undefined) return score.end === 'draw' ? t('draw') : t('wins', { side: t(score.end) });
+  if (score.end !== undefined) return score.end === 'draw' ? t('draw') : t(`wins.${score.end}`);
   return scoreText(score);
 }
 
@@ -211,7 +211,7 @@ export class Review {
     const head = el('p', {}, box);
     const mark = el('b', { class: `judged judged-${m.class}` }, head);
     mark.textContent = `${SYMBOLS[m.class]} ${className(m.class)}`;
-    head.append(`  ${t('score')}: ${evaluationText(m.score_red)}`);
+    head.append(`  ${t('scoreIs', { score: evaluationText(m.score_red) })}`);
     if (m.best && m.class !== 'best') {
       const better = el('p', { class: 'review-better' }, box);
       const line = (m.line[notation] ?? []).slice(0, 8).join(' ');

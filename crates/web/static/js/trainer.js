@@ -9,7 +9,7 @@
 import { request } from './api.js';
 import { Board, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
-import { currentLanguage, t } from './i18n.js';
+import { currentLanguage, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
@@ -217,8 +217,8 @@ export class Trainer extends Exercise {
   deviationText(answer) {
     let text = t('trainer.leaves', { move: this.moveText(answer.played), main: this.moveText(answer.main) });
     if (answer.engine) {
-      text += ` ${t('trainer.engineView', { played: scoreText(answer.engine.played), main: scoreText(answer.engine.main) })}`;
-    } else text += ` ${t('trainer.engineBusy')}`;
+      text = sentences(text, t('trainer.engineView', { played: scoreText(answer.engine.played), main: scoreText(answer.engine.main) }));
+    } else text = sentences(text, t('trainer.engineBusy'));
     return text;
   }
 
