@@ -203,7 +203,7 @@ export class Course extends Exercise {
     return this.progress.done.includes(id);
   }
 
-  /** The index of the lesson to take next: the one under way, else the first not done. */
+  /** The index of the lesson to take next: the first not done (the first when all are). */
   nextIndex() {
     const open = this.lessons.findIndex((l) => !this.isDone(l.id));
     return open >= 0 ? open : 0;
