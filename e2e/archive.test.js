@@ -29,8 +29,38 @@ const stop = (signal) => stopServer(server, signal);
 
 const url = () => `http://127.0.0.1:${port}/`;
 const moveCount = (p = page) => p.locator('#moves [data-ply]').count();
-const waitMoves = (n, p = page) => p.waitForFunction((k) => document.querySelectorAll('#moves [data-ply]').length === k, n, { timeout: 20000 });
 const click = (square, p = page) => p.click(`#board [data-square="${square}"]`);
+
+/** Waits until tab `p`'s move list has `n` moves; a timeout says what the page shows. */
+async function waitMoves(n, p = page) {
+  try {
+    await p.waitForFunction((k) => document.querySelectorAll('#moves [data-ply]').length === k, n, { timeout: 20000 });
+  } catch (e) {
+    const shown = await p.evaluate(() => ({
+      moves: [...document.querySelectorAll('#moves [data-ply]')].map((m) => m.textContent),
+      status: document.querySelector('#status')?.textContent,
+    })).catch(() => null);
+    throw new Error(`${n} moves were not listed: ${JSON.stringify(shown)} (${e.message})`);
+  }
+}
+
+/**
+ * Plays `from`→`to` on tab `p` by clicking, or, where the engine's replies made that move
+ * illegal (a check, a piece in the way), the first legal move of the first piece that has one.
+ */
+async function playLegal(from, to, p = page) {
+  await click(from, p);
+  if (await p.locator(`#board [data-square="${to}"] .target`).count()) return click(to, p);
+  const own = await p.$$eval('#board [data-square]', (points) => points
+    .filter((g) => /^[A-Z]$/.test(g.querySelector('.piece')?.dataset.piece ?? ''))
+    .map((g) => g.dataset.square));
+  for (const square of own) {
+    await click(square, p);
+    const target = p.locator('#board [data-square]:has(.target)').first();
+    if (await target.count()) return click(await target.getAttribute('data-square'), p);
+  }
+  throw new Error('no piece has a legal move');
+}
 
 /** The archive's games as the server lists them. */
 async function archived(query = '') {
@@ -99,8 +129,7 @@ test('a game against the engine survives kill -9 of the server and a reload, and
   await click('h2');
   await click('e2');
   await waitMoves(2);
-  await click('a3');
-  await click('a4');
+  await playLegal('a3', 'a4');
   await waitMoves(4);
   const before = await waitArchive((g) => g.length === 1 && g[0].moves === 4, 'the game is saved with its 4 moves');
   assert.equal(before[0].finished, false);
@@ -109,8 +138,7 @@ test('a game against the engine survives kill -9 of the server and a reload, and
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await moveCount(), 4, 'the moves are there');
-  await click('c3');
-  await click('c4');
+  await playLegal('c3', 'c4');
   await waitMoves(6);
   const after = await waitArchive((g) => g.length === 1 && g[0].moves === 6, 'the same row goes on');
   assert.equal(after[0].id, before[0].id);
