@@ -1,14 +1,18 @@
-//! The values a request names, read through the rules crate's parsers as the body or query
-//! is read: a point (`e2`), a move (ICCS, `h2e2`), a side (`red`, `black`) and a position
-//! (FEN). A handler gets the rules' own types, never the text; a value that does not parse
-//! refuses the request with its own code (`bad-request` for a point, `bad-move-text` for a
-//! move, `bad-side` for a side, the FEN's own code for a position), which [`super::extract`]
-//! answers in place of the reader's generic message.
+//! The values a request names, read through the domain crates' parsers as the body or query
+//! is read: a point (`e2`), a move (ICCS, `h2e2`), a side (`red`, `black`), a position
+//! (FEN), an interface language (`en`, `ru`, `zh`) and a course (`rules`, `patterns`). A
+//! handler gets the domain's own types, never the text; a value that does not parse refuses
+//! the request with its own code (`bad-request` for a point, a language or a course,
+//! `bad-move-text` for a move, `bad-side` for a side, the FEN's own code for a position),
+//! which [`super::extract`] answers in place of the reader's generic message.
 
 use crate::kit::error::{ApiError, ErrorCode};
 use serde::{Deserialize, Deserializer};
 use std::cell::RefCell;
+use std::fmt::Display;
+use std::str::FromStr;
 use xiangqi_rules::{Color, Move, Position, Square};
+use xiangqi_teaching::{CourseId, Lang};
 
 thread_local! {
     /// The refusal of the last value that did not parse on this thread, for the reader that
@@ -129,6 +133,52 @@ pub(crate) fn fen_or_blank<'de, D: Deserializer<'de>>(
     match text.as_deref().map(str::trim) {
         None | Some("") => Ok(None),
         Some(text) => Fen::deserialize(serde::de::value::StrDeserializer::new(text)).map(Some),
+    }
+}
+
+/// A value read through its type's `FromStr`, refused with `bad-request` in the parser's own
+/// words.
+fn parsed<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+    T::Err: Display,
+{
+    let text = String::deserialize(deserializer)?;
+    text.trim()
+        .parse()
+        .map_err(|e: T::Err| refuse(ApiError::bad_request(e.to_string())))
+}
+
+/// An interface language by its code (`en`, `ru`, `zh`); English when the request names none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Language(pub Lang);
+
+impl Default for Language {
+    fn default() -> Language {
+        Language(Lang::En)
+    }
+}
+
+impl<'de> Deserialize<'de> for Language {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Language, D::Error> {
+        parsed(deserializer).map(Language)
+    }
+}
+
+/// A course by its code (`rules`, `patterns`); the rules course when the request names none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Course(pub CourseId);
+
+impl Default for Course {
+    fn default() -> Course {
+        Course(CourseId::Rules)
+    }
+}
+
+impl<'de> Deserialize<'de> for Course {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Course, D::Error> {
+        parsed(deserializer).map(Course)
     }
 }
 

@@ -9,7 +9,7 @@ use axum::routing::{get, post};
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
 use crate::kit::view::MoveView;
-use crate::kit::wire::Iccs;
+use crate::kit::wire::{Course, Iccs, Language};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -21,10 +21,10 @@ use xiangqi_teaching::{CourseId, Exercise, Lang, Lesson, Page, lessons as course
 pub struct LessonsQuery {
     /// `rules` or `patterns`; the rules course when absent.
     #[serde(default)]
-    pub course: Option<String>,
+    pub course: Course,
     /// `en`, `ru` or `zh`; English when absent.
     #[serde(default)]
-    pub lang: Option<String>,
+    pub lang: Language,
 }
 
 /// A lesson in one language.
@@ -153,18 +153,7 @@ fn lesson_view(course: CourseId, lesson: &Lesson, lang: Lang) -> LessonView {
 pub async fn lessons(
     Params(query): Params<LessonsQuery>,
 ) -> Result<Json<Vec<LessonView>>, ApiError> {
-    let lang = match query.lang.as_deref() {
-        None => Lang::En,
-        Some(code) => code
-            .parse::<Lang>()
-            .map_err(|e| ApiError::bad_request(e.to_string()))?,
-    };
-    let course = match query.course.as_deref() {
-        None => CourseId::Rules,
-        Some(code) => code
-            .parse::<CourseId>()
-            .map_err(|e| ApiError::bad_request(e.to_string()))?,
-    };
+    let (Course(course), Language(lang)) = (query.course, query.lang);
     let lessons = course_lessons(course)
         .map_err(|e| ApiError::new(ErrorCode::LessonsUnreadable, e.to_string()))?;
     Ok(Json(
