@@ -29,7 +29,9 @@ pub mod verify;
 pub use line::{Field, LineError, parse_line, parse_puzzles, parse_puzzles_lenient};
 pub use proof::{MateProof, MateProofError, MateProver, prove_mate};
 pub use puzzle::Puzzle;
-pub use solving::{Failure, Filter, Judgement, NotSolversTurn, choose_near, choose_next};
+pub use solving::{
+    Failure, Filter, Judgement, NotSolversTurn, SolverStep, choose_near, choose_next,
+};
 pub use theme::{Theme, UnknownTheme};
 pub use verify::{Verifier, VerifyError};
 

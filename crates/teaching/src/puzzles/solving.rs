@@ -20,6 +20,16 @@ pub struct NotSolversTurn {
     pub plies: usize,
 }
 
+/// A step of the solution where the solver is to move: the moves played so far and the
+/// position they lead to, worked out once for judging a move there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverStep {
+    /// Moves of the solution played (0, 2, 4 …).
+    pub ply: usize,
+    /// The position after them, the solver to move.
+    pub position: Position,
+}
+
 /// What a solver's move is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Judgement {
@@ -69,26 +79,27 @@ impl Puzzle {
         position
     }
 
-    /// The solver's position after `ply` moves of the solution, when it is the solver's turn.
-    pub fn solver_position(&self, ply: usize) -> Result<Position, NotSolversTurn> {
+    /// The step after `ply` moves of the solution, when it is the solver's turn.
+    pub fn solver_step(&self, ply: usize) -> Result<SolverStep, NotSolversTurn> {
         if !ply.is_multiple_of(2) || ply >= self.moves.len() {
             return Err(NotSolversTurn {
                 ply,
                 plies: self.moves.len(),
             });
         }
-        Ok(self.position_at(ply))
+        Ok(SolverStep {
+            ply,
+            position: self.position_at(ply),
+        })
     }
 
-    /// Judges the solver's legal move `m` after `ply` moves of the solution (the solver's turn).
-    /// A move other than the solution's that mates or stalemates at once solves the puzzle too.
-    pub fn judge(&self, ply: usize, m: Move) -> Judgement {
-        let Ok(position) = self.solver_position(ply) else {
-            return Judgement::Wrong;
-        };
+    /// Judges the solver's legal move `m` at `step` (one of this puzzle's). A move other than
+    /// the solution's that mates or stalemates at once solves the puzzle too.
+    pub fn judge(&self, step: &SolverStep, m: Move) -> Judgement {
+        let ply = step.ply;
         let expected = self.moves[ply];
         let wins_at_once = matches!(
-            position.after(m).status(),
+            step.position.after(m).status(),
             GameStatus::Checkmate { .. } | GameStatus::Stalemate { .. }
         );
         if m != expected && !wins_at_once {
@@ -216,7 +227,7 @@ mod tests {
         let p = mate_in_two();
         let first = p.moves[0];
         assert_eq!(
-            p.judge(0, first),
+            p.judge(&p.solver_step(0).unwrap(), first),
             Judgement::Right {
                 reply: Some(p.moves[1]),
                 solved: false,
@@ -224,22 +235,19 @@ mod tests {
             }
         );
         assert_eq!(
-            p.judge(2, p.moves[2]),
+            p.judge(&p.solver_step(2).unwrap(), p.moves[2]),
             Judgement::Right {
                 reply: None,
                 solved: true,
                 ply: 3
             }
         );
-        assert_eq!(p.judge(0, "a6a7".parse().unwrap()), Judgement::Wrong);
         assert_eq!(
-            p.solver_position(1),
-            Err(NotSolversTurn { ply: 1, plies: 3 })
+            p.judge(&p.solver_step(0).unwrap(), "a6a7".parse().unwrap()),
+            Judgement::Wrong
         );
-        assert_eq!(
-            p.solver_position(4),
-            Err(NotSolversTurn { ply: 4, plies: 3 })
-        );
+        assert_eq!(p.solver_step(1), Err(NotSolversTurn { ply: 1, plies: 3 }));
+        assert_eq!(p.solver_step(4), Err(NotSolversTurn { ply: 4, plies: 3 }));
         assert_eq!(p.position_at(1), p.position.after(first));
     }
 
@@ -260,7 +268,7 @@ mod tests {
         ));
         for m in [p.moves[0], other] {
             assert_eq!(
-                p.judge(0, m),
+                p.judge(&p.solver_step(0).unwrap(), m),
                 Judgement::Right {
                     reply: None,
                     solved: true,
@@ -268,7 +276,10 @@ mod tests {
                 }
             );
         }
-        assert_eq!(p.judge(0, "b0b1".parse().unwrap()), Judgement::Wrong);
+        assert_eq!(
+            p.judge(&p.solver_step(0).unwrap(), "b0b1".parse().unwrap()),
+            Judgement::Wrong
+        );
     }
 
     #[test]

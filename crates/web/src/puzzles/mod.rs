@@ -37,8 +37,8 @@ use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Move, Position};
 use xiangqi_teaching::learner_rating::LearnerState;
 use xiangqi_teaching::puzzles::{
-    Failure, Filter, Judgement, LineError, NotSolversTurn, Puzzle, Theme, choose_next, shipped,
-    shipped_puzzle,
+    Failure, Filter, Judgement, LineError, NotSolversTurn, Puzzle, SolverStep, Theme, choose_next,
+    shipped, shipped_puzzle,
 };
 use xiangqi_teaching::review::Refutation;
 use xiangqi_teaching::{CourseId, Lang, lessons};
@@ -295,19 +295,18 @@ pub async fn puzzle(Path(id): Path<String>) -> Result<Json<PuzzleView>, ApiError
 }
 
 /// The step a request names: `ply` moves of the solution played, the solver to move.
-fn solver_step(e: &Puzzle, ply: usize) -> Result<Position, ApiError> {
-    e.solver_position(ply)
-        .map_err(|NotSolversTurn { ply, plies }| {
-            let mut err = ApiError::new(
-                ErrorCode::PuzzleOutOfStep,
-                format!(
-                    "after {ply} moves it is not the solver's turn in puzzle {} ({plies} moves)",
-                    e.id
-                ),
-            );
-            err.params = serde_json::json!({ "ply": ply, "plies": plies });
-            err
-        })
+fn solver_step(e: &Puzzle, ply: usize) -> Result<SolverStep, ApiError> {
+    e.solver_step(ply).map_err(|NotSolversTurn { ply, plies }| {
+        let mut err = ApiError::new(
+            ErrorCode::PuzzleOutOfStep,
+            format!(
+                "after {ply} moves it is not the solver's turn in puzzle {} ({plies} moves)",
+                e.id
+            ),
+        );
+        err.params = serde_json::json!({ "ply": ply, "plies": plies });
+        err
+    })
 }
 
 /// The body of `POST /api/puzzles/{id}/move`.
@@ -366,10 +365,11 @@ pub async fn play(
     Body(req): Body<PuzzleMove>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
     let e = find(&id)?;
-    let pos = solver_step(e, req.ply)?;
-    let m = legal(&pos, req.r#move.0)?;
-    let played = MoveView::new(&pos, m);
-    if let Judgement::Right { reply, solved, ply } = e.judge(req.ply, m) {
+    let step = solver_step(e, req.ply)?;
+    let pos = &step.position;
+    let m = legal(pos, req.r#move.0)?;
+    let played = MoveView::new(pos, m);
+    if let Judgement::Right { reply, solved, ply } = e.judge(&step, m) {
         let after = pos.after(m);
         return Ok(Json(MoveAnswer {
             correct: true,
@@ -380,7 +380,7 @@ pub async fn play(
             refutation: None,
         }));
     }
-    let refutation = refute(&pool, e, &pos, m).await?;
+    let refutation = refute(&pool, e, pos, m).await?;
     Ok(Json(MoveAnswer {
         correct: false,
         played,
@@ -494,11 +494,11 @@ pub async fn hint(
     Params(q): Params<HintQuery>,
 ) -> Result<Json<HintView>, ApiError> {
     let e = find(&id)?;
-    let pos = solver_step(e, q.ply)?;
+    let step = solver_step(e, q.ply)?;
     let m = e.moves[q.ply];
     Ok(Json(HintView {
         from: m.from().to_string(),
-        r#move: MoveView::new(&pos, m),
+        r#move: MoveView::new(&step.position, m),
     }))
 }
 
