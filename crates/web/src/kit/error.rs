@@ -255,6 +255,14 @@ impl ApiError {
     }
 }
 
+/// 409 `game-over` for a request that needs a game still in play, with why it ended.
+pub fn game_over(outcome: &xiangqi_rules::Outcome) -> ApiError {
+    ApiError::new(
+        ErrorCode::GameOver,
+        format!("the game is over: {}", outcome.reason),
+    )
+}
+
 /// 500 for a move the server found legal that the game then refused: a fault of the server,
 /// with the game's reason code as the blank `reason`.
 pub fn internal_play(error: &xiangqi_rules::explain::IllegalMove) -> ApiError {

@@ -16,6 +16,32 @@ pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchReques
     }
 }
 
+/// A search of a game's position as it stands: the request, the game's version it was made
+/// at (an answer for an older version is refused) and the handle that stops it.
+pub(crate) struct Prepared {
+    /// The position with its history, and the limits.
+    pub request: SearchRequest,
+    /// The game's version when the search was asked for.
+    pub version: u64,
+    /// Stops the search; the game's next change stops it too.
+    pub stop: SearchStop,
+}
+
+/// A search of `s`'s position within `limits`; 409 `game-over` once the game has ended.
+pub(crate) fn prepare_search(
+    s: &mut GameSession,
+    limits: SearchLimits,
+) -> Result<Prepared, ApiError> {
+    if let Some(outcome) = s.game.outcome() {
+        return Err(crate::kit::error::game_over(outcome));
+    }
+    Ok(Prepared {
+        request: request_for(s, limits),
+        version: s.version,
+        stop: s.start_search(),
+    })
+}
+
 /// Sets `engine` to judge moves: full strength, one line, one thread (the review, a puzzle's
 /// refutation, the trainer's view of a move off the line).
 pub(crate) fn set_judging(engine: &mut Engine) {

@@ -2,12 +2,12 @@
 //! (`POST …/analyse`) or as a stream of server-sent events that deepens until the position
 //! changes, the time is up or the page stops listening (`GET …/analysis`).
 
-use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::error::ApiError;
 use crate::kit::extract::{Body, Params};
 use crate::kit::games::with_game;
 use crate::kit::limits::{self, ANALYSIS_MS_MAX};
-use crate::kit::search::{request_for, run_search};
-use crate::kit::search_pool::{SearchKind, SearchStop};
+use crate::kit::search::{Prepared, prepare_search, run_search};
+use crate::kit::search_pool::SearchKind;
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::stream::stream_search;
@@ -21,7 +21,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
-use xiangqi_engine::{EngineOptions, SearchInfo, SearchLimits, SearchRequest};
+use xiangqi_engine::{EngineOptions, SearchInfo, SearchLimits};
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Move, Position};
 
@@ -91,29 +91,16 @@ impl AnalysisLine {
     }
 }
 
-/// An analysis about to run: the request, the game's change count, and the handle that
-/// stops it.
-struct Prepared {
-    request: SearchRequest,
-    version: u64,
-    stop: SearchStop,
-}
-
 /// The request for game `id`'s current position, searched for `time`.
 fn prepare(sessions: &Sessions, id: &str, time: Duration) -> Result<Prepared, ApiError> {
     with_game(sessions, id, |s| {
-        if s.game.outcome().is_some() {
-            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
-        }
-        let limits = SearchLimits {
-            movetime: Some(time),
-            ..SearchLimits::default()
-        };
-        Ok(Prepared {
-            request: request_for(s, limits),
-            version: s.version,
-            stop: s.start_search(),
-        })
+        prepare_search(
+            s,
+            SearchLimits {
+                movetime: Some(time),
+                ..SearchLimits::default()
+            },
+        )
     })
 }
 

@@ -10,8 +10,8 @@ use crate::kit::games::start_session;
 use crate::kit::games::with_game;
 use crate::kit::limits;
 use crate::kit::search::changed_meanwhile;
-use crate::kit::search::request_for;
 use crate::kit::search::run_search;
+use crate::kit::search::{Prepared, prepare_search};
 use crate::kit::search_pool::SearchKind;
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
@@ -121,13 +121,6 @@ pub enum MoveAnswer {
     },
 }
 
-fn game_over(o: &xiangqi_rules::Outcome) -> ApiError {
-    ApiError::new(
-        ErrorCode::GameOver,
-        format!("the game is over: {}", o.reason),
-    )
-}
-
 /// `POST /api/games/{id}/move`: plays a move, or explains why it is illegal (422). With
 /// `ply`, from an earlier position of the line being played, as `choice` says (400
 /// `bad-ply` for a position the line has not reached, `choice-needed` without a choice);
@@ -149,7 +142,7 @@ pub async fn play_move(
         if ply == played
             && let Some(o) = s.game.outcome()
         {
-            return Err(game_over(o));
+            return Err(crate::kit::error::game_over(o));
         }
         let m = legal(&pos, xiangqi_rules::Move::new(from, to))?;
         if req.check_hanging
@@ -355,13 +348,14 @@ pub async fn engine_move(
         "ms",
     )?;
     let level = Level::new(req.level);
-    let (request, version, stop, book) = with_game(&sessions, &id, |s| {
-        if let Some(o) = s.game.outcome() {
-            return Err(ApiError::new(
-                ErrorCode::GameOver,
-                format!("the game is over: {}", o.reason),
-            ));
-        }
+    let (
+        Prepared {
+            request,
+            version,
+            stop,
+        },
+        book,
+    ) = with_game(&sessions, &id, |s| {
         let limits = match req.clock_ms {
             Some(ms) => SearchLimits {
                 time_left: Some(Duration::from_millis(ms)),
@@ -375,6 +369,7 @@ pub async fn engine_move(
                 ..SearchLimits::default()
             },
         };
+        let prepared = prepare_search(s, limits)?;
         let book = book::proposals(
             &EccoBook,
             level,
@@ -382,7 +377,7 @@ pub async fn engine_move(
             s.game.moves(),
             book::seed_of(&id),
         );
-        Ok((request_for(s, limits), s.version, s.start_search(), book))
+        Ok((prepared, book))
     })?;
     let result = run_search(&pool, &id, SearchKind::Play, &stop, move |engine| {
         book::book_reply(engine, &request, &book).or_else(|| {
@@ -444,21 +439,17 @@ pub async fn hint(
     State(AppState { sessions, pool }): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Hint> {
-    let (stop, pos, history, moves) = with_game(&sessions, &id, |s| {
-        if s.game.outcome().is_some() {
-            return Err(ApiError::new(ErrorCode::GameOver, "the game is over"));
-        }
-        let req = request_for(s, SearchLimits::default());
-        Ok((
-            s.start_search(),
-            req.position,
-            req.history,
-            req.history_moves,
-        ))
+    let Prepared { request, stop, .. } = with_game(&sessions, &id, |s| {
+        prepare_search(s, SearchLimits::default())
     })?;
-    let p = pos.clone();
+    let pos = request.position.clone();
     let result = run_search(&pool, &id, SearchKind::Play, &stop, move |engine| {
-        engine.hint(&p, &history, &moves, HINT_TIME)
+        engine.hint(
+            &request.position,
+            &request.history,
+            &request.history_moves,
+            HINT_TIME,
+        )
     })
     .await?;
     let m = result
