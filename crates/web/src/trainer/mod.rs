@@ -77,19 +77,39 @@ fn find_branch(line: &'static TrainerLine, id: &str) -> Result<&'static Branch, 
     })
 }
 
-/// A card's place in the schedule as stored.
-fn state_of(card: &TrainerCard) -> CardState {
-    CardState {
+/// A stored card: which it is and its place in the schedule.
+fn from_stored(card: &TrainerCard) -> (CardKey, CardState) {
+    let key = CardKey {
+        line: card.line.clone(),
+        side: card.side.clone(),
+        branch: card.branch.clone(),
+    };
+    let state = CardState {
         level: card.level,
         reps: card.reps,
         lapses: card.lapses,
         due_ms: card.due_ms,
         last_ms: card.last_ms,
+    };
+    (key, state)
+}
+
+/// The card `key` at `state`, as the archive stores it.
+fn to_stored(key: &CardKey, state: &CardState) -> TrainerCard {
+    TrainerCard {
+        line: key.line.clone(),
+        side: key.side.clone(),
+        branch: key.branch.clone(),
+        level: state.level,
+        reps: state.reps,
+        lapses: state.lapses,
+        due_ms: state.due_ms,
+        last_ms: state.last_ms,
     }
 }
 
 /// The stored cards, by line, side and branch.
-type Cards = BTreeMap<(String, String, String), CardState>;
+type Cards = BTreeMap<CardKey, CardState>;
 
 /// Whether progress is saved, and why not when it is not.
 #[derive(Serialize, Clone)]
@@ -120,15 +140,7 @@ impl ProgressView {
 async fn load_cards(archive: &ArchiveService) -> (Cards, ProgressView) {
     match archive.run(|a| a.trainer_cards()).await {
         Ok(cards) => (
-            cards
-                .iter()
-                .map(|c| {
-                    (
-                        (c.line.clone(), c.side.clone(), c.branch.clone()),
-                        state_of(c),
-                    )
-                })
-                .collect(),
+            cards.iter().map(from_stored).collect(),
             ProgressView::saved(),
         ),
         Err(err) => (Cards::new(), ProgressView::not_saved(&err)),
@@ -144,7 +156,7 @@ fn line_cards<'a>(
     line.branches
         .iter()
         .map(|b| {
-            let key = (line.id.clone(), side_code(side).to_string(), b.id.clone());
+            let key = CardKey::new(line, side, b);
             (b, cards.get(&key).copied().unwrap_or_default())
         })
         .collect()
@@ -153,12 +165,9 @@ fn line_cards<'a>(
 /// A card as the page gets it.
 #[derive(Serialize, Clone)]
 pub struct CardView {
-    /// The line's id.
-    pub line: String,
-    /// `red` or `black`.
-    pub side: String,
-    /// The branch's id.
-    pub branch: String,
+    /// Which card: its line, side and branch.
+    #[serde(flatten)]
+    pub key: CardKey,
     /// Its box in the schedule (0: new or missed).
     pub level: u8,
     /// Runs recorded.
@@ -173,11 +182,9 @@ pub struct CardView {
     pub learnt: bool,
 }
 
-fn card_view(key: &(String, String, String), state: &CardState, now: i64) -> CardView {
+fn card_view(key: &CardKey, state: &CardState, now: i64) -> CardView {
     CardView {
-        line: key.0.clone(),
-        side: key.1.clone(),
-        branch: key.2.clone(),
+        key: key.clone(),
         level: state.level,
         reps: state.reps,
         lapses: state.lapses,
@@ -232,7 +239,7 @@ fn line_view(line: &TrainerLine) -> LineView {
 }
 
 /// The card to play next.
-#[derive(Serialize, Clone, PartialEq, Eq, Debug)]
+#[derive(Serialize, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub struct CardKey {
     /// The line's id.
     pub line: String,
@@ -240,6 +247,17 @@ pub struct CardKey {
     pub side: String,
     /// The branch's id.
     pub branch: String,
+}
+
+impl CardKey {
+    /// The card of `branch` of `line`, played from `side`.
+    fn new(line: &TrainerLine, side: Color, branch: &Branch) -> CardKey {
+        CardKey {
+            line: line.id.clone(),
+            side: side_code(side).into(),
+            branch: branch.id.clone(),
+        }
+    }
 }
 
 /// The trainer's catalogue and the learner's progress.
@@ -280,24 +298,12 @@ pub async fn catalogue(
     let all: Vec<(CardKey, CardState)> = sides
         .iter()
         .flat_map(|&side| {
-            lines().iter().flat_map(move |l| {
-                l.branches.iter().map(move |b| {
-                    (
-                        CardKey {
-                            line: l.id.clone(),
-                            side: side_code(side).into(),
-                            branch: b.id.clone(),
-                        },
-                        CardState::default(),
-                    )
-                })
-            })
+            lines()
+                .iter()
+                .flat_map(move |l| l.branches.iter().map(move |b| CardKey::new(l, side, b)))
         })
-        .map(|(key, _)| {
-            let state = cards
-                .get(&(key.line.clone(), key.side.clone(), key.branch.clone()))
-                .copied()
-                .unwrap_or_default();
+        .map(|key| {
+            let state = cards.get(&key).copied().unwrap_or_default();
             (key, state)
         })
         .collect();
@@ -364,11 +370,7 @@ pub async fn start(
         .find(|(b, _)| b.id == branch.id)
         .map(|&(_, s)| s)
         .unwrap_or_default();
-    let key = (
-        line.id.clone(),
-        side_code(side).to_string(),
-        branch.id.clone(),
-    );
+    let key = CardKey::new(line, side, branch);
     let moves = MoveView::line(&Position::startpos(), &walk::opening_moves(branch, side));
     Ok(Json(StartView {
         line: line.id.clone(),
@@ -467,22 +469,13 @@ fn walk_error(e: &WalkError) -> ApiError {
 /// is there.
 async fn record(
     archive: &ArchiveService,
-    key: (String, String, String),
+    key: CardKey,
     before: CardState,
     outcome: Run,
     now: i64,
 ) -> RecordView {
     let after = before.after(outcome, now);
-    let stored = TrainerCard {
-        line: key.0.clone(),
-        side: key.1.clone(),
-        branch: key.2.clone(),
-        level: after.level,
-        reps: after.reps,
-        lapses: after.lapses,
-        due_ms: after.due_ms,
-        last_ms: after.last_ms,
-    };
+    let stored = to_stored(&key, &after);
     let progress = match archive.run(move |a| a.save_trainer_card(&stored)).await {
         Ok(()) => ProgressView::saved(),
         Err(err) => ProgressView::not_saved(&err),
@@ -573,7 +566,7 @@ pub async fn play(
     };
     let step = walk::step(line, side, trained, &moves, mv, &rank_of).map_err(|e| walk_error(&e))?;
     let played = MoveView::new(&pos, mv);
-    let key_of = |b: &Branch| (line.id.clone(), side_code(side).to_string(), b.id.clone());
+    let key_of = |b: &Branch| CardKey::new(line, side, b);
     let state_of = |b: &Branch| {
         of_line
             .iter()
