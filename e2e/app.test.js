@@ -213,7 +213,7 @@ test('a game is saved as PGN and opened again', async () => {
   await newGame();
   const [engineGame] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="save-record"]')]);
   const tags = readFileSync(await engineGame.path(), 'utf8');
-  assert.match(tags, /\[Black "Xiangqi \(Beginner \(~800 Elo\)\)"\]/, 'the engine is named by its level as the app names it');
+  assert.match(tags, /\[Black "Xiangqi · Beginner \(~800 Elo\)"\]/, 'the engine is named by its level as the app names it, without nested brackets');
   await choose('mode', 'two');
 });
 

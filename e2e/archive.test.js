@@ -145,7 +145,9 @@ test('a game against the engine survives kill -9 of the server and a reload, and
   assert.equal(after[0].level, 0);
   await openMyGames();
   assert.equal(await rows(), 1);
-  assert.match(await page.textContent('.archive-list tbody tr'), /in progress/);
+  const row = await page.textContent('.archive-list tbody tr');
+  assert.match(row, /in progress/);
+  assert.match(row, /Xiangqi · Beginner \(~800 Elo\)/, 'the engine is named by its level once, without nested brackets');
   await page.click('[data-nav="play"]');
 });
 

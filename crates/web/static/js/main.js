@@ -327,8 +327,7 @@ async function show(view) {
 
 /** The players of the game as the archive keeps them, and whose flag fell. */
 function archivePlayers() {
-  const shown = levels.find((l) => l.level === Number(settings.level));
-  const engineName = `Xiangqi (${shown ? levelName(shown) : `${t('level')} ${settings.level}`})`;
+  const engineName = engineNamed();
   const flagged = clock.flagged ?? null;
   if (settings.mode !== 'engine' || settings.analysis) return { red: t('red'), black: t('black'), level: null, flagged };
   const human = t('you');
@@ -761,8 +760,7 @@ const actions = {
   },
   async 'save-record'() {
     if (!game) return;
-    const shown = levels.find((l) => l.level === Number(settings.level));
-    const engineName = `Xiangqi (${shown ? levelName(shown) : `${t('level')} ${settings.level}`})`;
+    const engineName = engineNamed();
     const human = t('you');
     const names = settings.mode === 'engine'
       ? { red: settings.humanColor === 'red' ? human : engineName, black: settings.humanColor === 'black' ? human : engineName }
@@ -797,7 +795,13 @@ const actions = {
 
 /** A level as the level menu names it, e.g. "Beginner (~800 Elo)". */
 function levelName(l) {
-  return `${t(`levels.${l.key}`)} (~${l.elo} Elo)`;
+  return t('levelLabel', { name: t(`levels.${l.key}`), elo: l.elo });
+}
+
+/** The engine as a player of the game, named by the level chosen: `Xiangqi · Beginner (~800 Elo)`. */
+function engineNamed() {
+  const shown = levels.find((l) => l.level === Number(settings.level));
+  return t('engineName', { level: shown ? levelName(shown) : `${t('level')} ${settings.level}` });
 }
 
 function applySettings() {
