@@ -41,6 +41,16 @@ fn assert_ok(out: &Output) {
     assert!(out.status.success(), "stderr: {}", stderr(out));
 }
 
+/// The games of the review written to `dir`/out.pgn.
+fn reviewed_games(dir: &Path) -> Vec<Game> {
+    let bytes = std::fs::read(dir.join("out.pgn")).unwrap();
+    RecordFormat::Pgn
+        .read(&bytes)
+        .unwrap()
+        .into_games()
+        .unwrap()
+}
+
 /// Depth of the engine that makes the games.
 const MAKER_DEPTH: i32 = 5;
 /// Depth of the review.
@@ -179,12 +189,7 @@ fn the_move_that_throws_away_a_piece_is_flagged_as_the_blunder() {
         "iccs",
     ]);
     assert_ok(&out);
-    let bytes = std::fs::read(dir.join("out.pgn")).unwrap();
-    let reviewed = RecordFormat::Pgn
-        .read(&bytes)
-        .unwrap()
-        .into_games()
-        .unwrap();
+    let reviewed = reviewed_games(&dir);
     assert_eq!(reviewed.len(), made.len());
     let (mut hits, mut others, mut most_others) = (0, 0, 0);
     for (generated, game) in made.iter().zip(&reviewed) {
@@ -210,12 +215,17 @@ fn the_move_that_throws_away_a_piece_is_flagged_as_the_blunder() {
     assert!(most_others <= 2, "{most_others} other blunders in one game");
 }
 
-/// The first 60 moves of an engine self-play game, from a set-up position.
-fn sixty_moves() -> String {
+/// The path of `relative`, a file named from this crate's folder.
+fn crate_file(relative: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/sixty-moves.pgn")
+        .join(relative)
         .to_string_lossy()
         .into_owned()
+}
+
+/// The first 60 moves of an engine self-play game, from a set-up position.
+fn sixty_moves() -> String {
+    crate_file("tests/data/sixty-moves.pgn")
 }
 
 #[test]
@@ -231,14 +241,9 @@ fn every_move_gets_a_nag_and_a_comment_and_the_summary_is_printed() {
         "wxf",
     ]);
     assert_ok(&out);
-    let bytes = std::fs::read(dir.join("out.pgn")).unwrap();
-    let text = String::from_utf8(bytes.clone()).unwrap();
+    let text = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
     assert!(text.contains("[Format \"WXF\"]"), "{text}");
-    let game = RecordFormat::Pgn
-        .read(&bytes)
-        .unwrap()
-        .into_games()
-        .unwrap();
+    let game = reviewed_games(&dir);
     let nodes = &game[0].moves.moves;
     assert_eq!(nodes.len(), 120);
     let classes = [
@@ -308,10 +313,7 @@ fn review_rejects_bad_input_with_exit_code_2() {
 #[test]
 fn game_picks_one_game_of_a_collection() {
     let dir = scratch("collection");
-    let collection = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../records/tests/data/collection.pgn")
-        .to_string_lossy()
-        .into_owned();
+    let collection = crate_file("../records/tests/data/collection.pgn");
     let out = xiangqi(&[
         "review",
         &collection,
@@ -325,12 +327,7 @@ fn game_picks_one_game_of_a_collection() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("game 2: "), "{stdout}");
     assert!(!stdout.contains("game 1:") && !stdout.contains("game 3:"));
-    let bytes = std::fs::read(dir.join("out.pgn")).unwrap();
-    let games = RecordFormat::Pgn
-        .read(&bytes)
-        .unwrap()
-        .into_games()
-        .unwrap();
+    let games = reviewed_games(&dir);
     assert_eq!(games.len(), 1);
     assert!(games[0].nag_count() >= games[0].moves.moves.len());
 }
@@ -338,10 +335,7 @@ fn game_picks_one_game_of_a_collection() {
 #[test]
 fn a_broken_game_of_a_collection_is_named_and_the_others_reviewed() {
     let dir = scratch("broken");
-    let collection = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../records/tests/real-world/collection-one-broken.pgn")
-        .to_string_lossy()
-        .into_owned();
+    let collection = crate_file("../records/tests/real-world/collection-one-broken.pgn");
     let out = xiangqi(&[
         "review",
         &collection,
@@ -358,11 +352,6 @@ fn a_broken_game_of_a_collection_is_named_and_the_others_reviewed() {
         "{stdout}"
     );
     assert!(!stdout.contains("game 2: "), "{stdout}");
-    let bytes = std::fs::read(dir.join("out.pgn")).unwrap();
-    let games = RecordFormat::Pgn
-        .read(&bytes)
-        .unwrap()
-        .into_games()
-        .unwrap();
+    let games = reviewed_games(&dir);
     assert_eq!(games.len(), 2);
 }

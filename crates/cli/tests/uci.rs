@@ -38,6 +38,15 @@ impl Engine {
         }
     }
 
+    /// Starts the binary in `mode` (`uci` or `ucci`) and completes the handshake: the
+    /// engine, and its lines up to and including `uciok` or `ucciok`.
+    fn started(mode: &str) -> (Engine, Vec<String>) {
+        let mut e = Engine::start(mode);
+        e.send(mode);
+        let lines = e.expect(&format!("{mode}ok"), LONG);
+        (e, lines)
+    }
+
     fn send(&mut self, command: &str) {
         writeln!(self.stdin, "{command}").unwrap();
         self.stdin.flush().unwrap();
@@ -62,15 +71,15 @@ impl Engine {
         }
     }
 
+    /// Sends `position`, then `go`; the lines up to and including `bestmove`.
+    fn search(&mut self, position: &str, go: &str) -> Vec<String> {
+        self.send(position);
+        self.send(go);
+        self.expect("bestmove", LONG)
+    }
+
     fn bestmove(&mut self, timeout: Duration) -> String {
-        let lines = self.expect("bestmove", timeout);
-        lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string()
+        best_move_of(&self.expect("bestmove", timeout))
     }
 }
 
@@ -85,13 +94,27 @@ fn parse(m: &str) -> Move {
     m.parse().unwrap()
 }
 
+/// The move of the `bestmove` line that ends `lines`.
+fn best_move_of(lines: &[String]) -> String {
+    lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+/// Whether the engine said, in `lines`, that it played a book move.
+fn said_book(lines: &[String]) -> bool {
+    lines.iter().any(|l| l.starts_with("info string book move"))
+}
+
 const LONG: Duration = Duration::from_secs(20);
 
 #[test]
 fn handshake_lists_the_options() {
-    let mut e = Engine::start("uci");
-    e.send("uci");
-    let lines = e.expect("uciok", LONG);
+    let (mut e, lines) = Engine::started("uci");
     for option in [
         "Hash",
         "Threads",
@@ -115,9 +138,7 @@ fn handshake_lists_the_options() {
 #[test]
 fn search_to_a_depth_plays_a_legal_move_with_info() {
     let mut e = Engine::start("uci");
-    e.send("position startpos moves h2e2 h9g7");
-    e.send("go depth 5");
-    let lines = e.expect("bestmove", LONG);
+    let lines = e.search("position startpos moves h2e2 h9g7", "go depth 5");
     let info = lines
         .iter()
         .find(|l| l.starts_with("info depth 5"))
@@ -134,13 +155,7 @@ fn search_to_a_depth_plays_a_legal_move_with_info() {
     ] {
         assert!(info.contains(field), "{field} missing from {info}");
     }
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = best_move_of(&lines);
     let mut pos = Position::startpos();
     pos.make_move(parse("h2e2"));
     pos.make_move(parse("h9g7"));
@@ -258,26 +273,22 @@ fn mate_in_one_is_found_and_announced() {
     let mut e = Engine::start("uci");
     // The chariot checks along rank 9; d8 is covered by the soldier and e9 by the facing
     // general, so a0a9 mates.
-    e.send("position fen 3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1");
-    e.send("go mate 1");
-    let lines = e.expect("bestmove", LONG);
+    let lines = e.search(
+        "position fen 3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1",
+        "go mate 1",
+    );
     assert!(
         lines.iter().any(|l| l.contains("score mate 1")),
         "{lines:?}"
     );
-    assert_eq!(
-        lines.last().unwrap().split_whitespace().nth(1),
-        Some("a0a9")
-    );
+    assert_eq!(best_move_of(&lines), "a0a9");
 }
 
 #[test]
 fn multipv_reports_several_lines() {
     let mut e = Engine::start("uci");
     e.send("setoption name MultiPV value 3");
-    e.send("position startpos");
-    e.send("go depth 4");
-    let lines = e.expect("bestmove", LONG);
+    let lines = e.search("position startpos", "go depth 4");
     for k in 1..=3 {
         assert!(
             lines
@@ -302,21 +313,13 @@ fn weakest_level_answers_within_a_second() {
 
 #[test]
 fn ucci_session() {
-    let mut e = Engine::start("ucci");
-    e.send("ucci");
-    e.expect("ucciok", LONG);
+    let (mut e, _) = Engine::started("ucci");
     e.send("position startpos moves h2e2");
     e.send("banmoves h9g7 b9c7");
     e.send("go depth 3");
     let lines = e.expect("bestmove", LONG);
     assert!(lines.iter().any(|l| l.starts_with("info depth")));
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = best_move_of(&lines);
     assert!(
         best != "h9g7" && best != "b9c7",
         "banned move {best} played"
@@ -358,9 +361,7 @@ fn every_stop_right_after_go_is_answered_with_a_bestmove() {
     let _load = Load::start();
     let pairs = 400;
     for mode in ["uci", "ucci"] {
-        let mut e = Engine::start(mode);
-        e.send(mode);
-        e.expect(if mode == "uci" { "uciok" } else { "ucciok" }, LONG);
+        let (mut e, _) = Engine::started(mode);
         e.send("position startpos moves h2e2");
         for go in ["go infinite", "go ponder", "go depth 60"] {
             for n in 0..pairs {
@@ -404,9 +405,7 @@ fn expect_exit(e: &mut Engine, what: &str) {
 #[test]
 fn a_bench_in_a_session_answers_isready_and_ends_on_stop_or_quit() {
     // Depth 30 would take hours: the session answers around it and ends it when asked.
-    let mut e = Engine::start("uci");
-    e.send("uci");
-    e.expect("uciok", LONG);
+    let (mut e, _) = Engine::started("uci");
     e.send("bench 30");
     e.send("isready");
     e.expect("readyok", Duration::from_secs(2));
@@ -431,9 +430,7 @@ fn an_eval_file_that_is_a_pipe_a_device_or_a_folder_is_refused_at_once() {
     let _ = std::fs::remove_file(&fifo);
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
-    let mut e = Engine::start("uci");
-    e.send("uci");
-    e.expect("uciok", LONG);
+    let (mut e, _) = Engine::started("uci");
     for path in [fifo.to_str().unwrap(), "/dev/zero", dir.to_str().unwrap()] {
         e.send(&format!("setoption name EvalFile value {path}"));
         let lines = e.expect("info string error: EvalFile", Duration::from_secs(2));
@@ -480,7 +477,7 @@ fn opens_from_book(e: &mut Engine, new_game: &str, position: &str) -> bool {
     for _ in 0..12 {
         e.send(new_game);
         let (lines, best) = choose(e, position);
-        if lines.iter().any(|l| l.starts_with("info string book move")) {
+        if said_book(&lines) {
             assert!(
                 lines.contains(&format!("info string book move {best}")),
                 "{position}: {lines:?}"
@@ -494,18 +491,14 @@ fn opens_from_book(e: &mut Engine, new_game: &str, position: &str) -> bool {
 
 /// Plays `go depth 3` from `position` and answers the search's lines and its move.
 fn choose(e: &mut Engine, position: &str) -> (Vec<String>, String) {
-    e.send(position);
-    e.send("go depth 3");
-    let lines = e.expect("bestmove", LONG);
-    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-    (lines.clone(), best.to_string())
+    let lines = e.search(position, "go depth 3");
+    let best = best_move_of(&lines);
+    (lines, best)
 }
 
 #[test]
 fn a_learner_level_opens_from_the_book_unless_told_not_to() {
-    let mut e = Engine::start("uci");
-    e.send("uci");
-    let options = e.expect("uciok", LONG);
+    let (mut e, options) = Engine::started("uci");
     assert!(
         options
             .iter()
@@ -513,7 +506,6 @@ fn a_learner_level_opens_from_the_book_unless_told_not_to() {
         "{options:?}"
     );
     e.send("setoption name Skill Level value 2");
-    let said_book = |lines: &[String]| lines.iter().any(|l| l.starts_with("info string book move"));
     // From the start and a few moves in, the level opens from the book and says so.
     for position in [
         "position startpos",
@@ -549,9 +541,7 @@ fn a_learner_level_opens_from_the_book_unless_told_not_to() {
 
 #[test]
 fn ucci_usebook_turns_the_book_on_and_off() {
-    let mut e = Engine::start("ucci");
-    e.send("ucci");
-    let options = e.expect("ucciok", LONG);
+    let (mut e, options) = Engine::started("ucci");
     assert!(
         options
             .iter()
@@ -568,9 +558,6 @@ fn ucci_usebook_turns_the_book_on_and_off() {
     for _ in 0..3 {
         e.send("setoption newgame");
         let (lines, _) = choose(&mut e, "position startpos");
-        assert!(
-            !lines.iter().any(|l| l.starts_with("info string book move")),
-            "{lines:?}"
-        );
+        assert!(!said_book(&lines), "{lines:?}");
     }
 }

@@ -21,6 +21,15 @@ fn play(fen: &str, prefix: &str, cycle: &str, plies: usize) -> Game {
     game
 }
 
+/// Plays as [`play`] does, `allowed` plies with no end of the game, then `plies`: that game.
+fn play_past_allowed(fen: &str, prefix: &str, cycle: &str, allowed: usize, plies: usize) -> Game {
+    assert!(
+        play(fen, prefix, cycle, allowed).outcome().is_none(),
+        "{allowed} plies are allowed"
+    );
+    play(fen, prefix, cycle, plies)
+}
+
 fn verdict(game: &Game) -> &xiangqi_rules::Verdict {
     match &game.outcome().expect("a verdict").reason {
         EndReason::Verdict(v) => v,
@@ -34,11 +43,8 @@ const ONE_CHECKER: (&str, &str) = ("5k1N1/9/9/9/9/8n/9/9/9/3K5 w", "h9g7 f9f8 g7
 #[test]
 fn six_checks_in_a_row_with_one_piece_are_perpetual() {
     let (fen, cycle) = ONE_CHECKER;
-    assert!(
-        play(fen, "", cycle, 10).outcome().is_none(),
-        "five checks are allowed"
-    );
-    let game = play(fen, "", cycle, 11);
+    // Five checks are allowed.
+    let game = play_past_allowed(fen, "", cycle, 10, 11);
     let v = verdict(&game);
     assert_eq!(v.kind, VerdictKind::PerpetualCheck);
     assert_eq!(v.result(), GameResult::BlackWins);
@@ -54,11 +60,8 @@ fn checks_with_two_pieces_need_twelve() {
     // The cannon (through the horse) and the horse check in turn.
     let fen = "5k3/4N4/9/4C4/r4P3/7c1/P6p1/9/8c/5K2p w";
     let cycle = "e8g7 f9e9 g7e8 e9f9";
-    assert!(
-        play(fen, "", cycle, 21).outcome().is_none(),
-        "eleven checks are allowed"
-    );
-    let game = play(fen, "", cycle, 23);
+    // Eleven checks are allowed.
+    let game = play_past_allowed(fen, "", cycle, 21, 23);
     let v = verdict(&game);
     assert_eq!(v.kind, VerdictKind::PerpetualCheck);
     assert_eq!((v.count, v.participants), (12, 2));
@@ -70,8 +73,7 @@ fn six_attacks_on_one_piece_are_perpetual() {
     // The cannon attacks the chariot from a2 and b2 in turn (AXF vector "direct chase").
     let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w";
     let cycle = "a7b7 a2b2 b7a7 b2a2";
-    assert!(play(fen, "c2a2", cycle, 10).outcome().is_none());
-    let game = play(fen, "c2a2", cycle, 11);
+    let game = play_past_allowed(fen, "c2a2", cycle, 10, 11);
     let v = verdict(&game);
     assert_eq!(v.kind, VerdictKind::PerpetualChase);
     assert_eq!(v.result(), GameResult::BlackWins);
@@ -114,15 +116,12 @@ fn the_checking_side_loses_against_a_perpetual_attack() {
 #[test]
 fn checks_alternating_with_idle_moves_are_allowed() {
     // The horse checks, then steps to a square where it does not check, and back.
-    let mut game =
-        Game::from_fen("5k1N1/9/9/9/9/8n/9/9/9/3K5 w", GameRules::new(RuleSet::Cxq)).unwrap();
-    for m in "h9g7 f9f8 g7e8 f8f9 e8g7 f9f8 g7h9 f8f9"
-        .split_whitespace()
-        .cycle()
-        .take(40)
-    {
-        game.play(mv(m)).unwrap();
-    }
+    let game = play(
+        "5k1N1/9/9/9/9/8n/9/9/9/3K5 w",
+        "",
+        "h9g7 f9f8 g7e8 f8f9 e8g7 f9f8 g7h9 f8f9",
+        40,
+    );
     assert!(game.outcome().is_none(), "{:?}", game.outcome());
 }
 

@@ -1,18 +1,15 @@
 //! Every shipped lesson loads and passes the checker: legal positions, solutions that reach
 //! their goals, wrong moves that are refused, every text in every language.
 
-use xiangqi_teaching::{COURSE_IDS, Kind, LESSON_FILES, Lang, check_lesson, load_course};
+mod support;
+
+use support::assert_every_lesson_passes_the_checker;
+use xiangqi_teaching::{COURSE_IDS, Kind, LESSON_FILES, Lang, load_course};
 
 #[test]
 fn every_shipped_lesson_passes_the_checker() {
     let lessons = load_course().unwrap_or_else(|e| panic!("{e}"));
-    let problems: Vec<String> = lessons
-        .iter()
-        .filter_map(|lesson| check_lesson(lesson).err())
-        .flatten()
-        .map(|p| p.to_string())
-        .collect();
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_every_lesson_passes_the_checker(&lessons);
 }
 
 #[test]

@@ -3,23 +3,18 @@
 //! longest defences; the course's shape (names, languages, counts) and the exercises handed
 //! to the puzzle set.
 
+mod support;
+
 use std::time::Instant;
+use support::assert_every_lesson_passes_the_checker;
 use xiangqi_rules::{GameStatus, Move, Position};
-use xiangqi_teaching::{
-    CourseId, PATTERN_FILES, PATTERN_IDS, check_lesson, load, pattern_exercises,
-};
+use xiangqi_teaching::{CourseId, PATTERN_FILES, PATTERN_IDS, load, pattern_exercises};
 
 #[test]
 fn every_pattern_lesson_passes_the_checker_with_every_mate_proven() {
     let lessons = load(CourseId::Patterns).unwrap_or_else(|e| panic!("{e}"));
     let started = Instant::now();
-    let problems: Vec<String> = lessons
-        .iter()
-        .filter_map(|lesson| check_lesson(lesson).err())
-        .flatten()
-        .map(|p| p.to_string())
-        .collect();
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_every_lesson_passes_the_checker(&lessons);
     eprintln!(
         "checked {} pattern lessons in {:.1} s",
         lessons.len(),
