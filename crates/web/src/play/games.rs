@@ -1,7 +1,7 @@
 //! The JSON API the page talks to: games, moves, undo/redo, engine replies, hints, analysis,
 //! FEN checks and the playing levels.
 
-use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::error::{ApiError, ErrorCode, game_over};
 use crate::kit::extract::Body;
 use crate::kit::extract::illegal;
 use crate::kit::extract::legal;
@@ -142,7 +142,7 @@ pub async fn play_move(
         if ply == played
             && let Some(o) = s.game.outcome()
         {
-            return Err(crate::kit::error::game_over(o));
+            return Err(game_over(o));
         }
         let m = legal(&pos, xiangqi_rules::Move::new(from, to))?;
         if req.check_hanging

@@ -43,10 +43,7 @@ const review = new Review($('review'), { browse: (ply) => browse(ply), notation:
 const myGames = new MyGames(panel('archive'), {
   open: (id) => router.go('games', String(id)),
   levels: () => levels,
-  levelName: (n) => {
-    const shown = levels.find((l) => l.level === Number(n));
-    return shown ? levelName(shown) : `${t('level')} ${n}`;
-  },
+  levelName: (n) => levelNumbered(n),
   notation: () => settings.notation,
 });
 const explorer = new Explorer($('explorer'), {
@@ -798,10 +795,15 @@ function levelName(l) {
   return t('levelLabel', { name: t(`levels.${l.key}`), elo: l.elo });
 }
 
+/** Level `n` as the level menu names it, or "Level 5" for a level the menu does not list. */
+function levelNumbered(n) {
+  const shown = levels.find((l) => l.level === Number(n));
+  return shown ? levelName(shown) : `${t('level')} ${n}`;
+}
+
 /** The engine as a player of the game, named by the level chosen: `Xiangqi · Beginner (~800 Elo)`. */
 function engineNamed() {
-  const shown = levels.find((l) => l.level === Number(settings.level));
-  return t('engineName', { level: shown ? levelName(shown) : `${t('level')} ${settings.level}` });
+  return t('engineName', { level: levelNumbered(settings.level) });
 }
 
 function applySettings() {
