@@ -61,14 +61,33 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
   assert.equal(await page.locator('#opening').getAttribute('data-code'), horse[1]);
 
-  // 中炮对进左马 (B05) goes on by Black's moves only: no move of Red's changes it.
-  await page.waitForFunction(() => document.querySelector('#explorer .explorer-note')?.textContent === 'No move from here changes the opening.');
+  // 中炮对进左马 (B05) reaches 中炮对屏风马 (C00) by Black's 马2进3 alone, but Red's 马二进三
+  // is on the lines below C00: it is listed as heading there (→), and so is 车一平二 a move
+  // later, after 车9平8.
+  await page.waitForSelector('#explorer tr[data-move="h0g2"]');
+  const onTheWay = await row('h0g2').locator('td').allTextContents();
+  assert.equal(onTheWay[0], 'H2+3');
+  assert.match(onTheWay[1], /^→ C00( \+\d+)?$/);
+  await page.screenshot({ path: 'screenshots/32-explorer-on-the-way.png' });
+  await row('h0g2').click();
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 3);
+  await page.waitForSelector('#explorer tr[data-move="i9h9"]');
+  await row('i9h9').click();
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 4);
+  await page.waitForSelector('#explorer tr[data-move="i0h0"]');
+  assert.match((await row('i0h0').locator('td').allTextContents())[1], /^→ C00( \+\d+)?$/);
 
   // Browsing back to the start shows the start's continuations again.
   await page.keyboard.press('Home');
   await page.waitForSelector('#explorer tr[data-move="h2e2"]');
   await page.keyboard.press('End');
-  await page.waitForSelector('#explorer .explorer-note');
+  await page.waitForSelector('#explorer tr[data-move="i0h0"]');
+
+  // 仕角 (A01) has no line below it: the explorer says that no move changes the opening.
+  await page.click('[data-action="new"]');
+  await page.waitForSelector('#explorer tr[data-move="f0e1"]');
+  await row('f0e1').click();
+  await page.waitForFunction(() => document.querySelector('#explorer .explorer-note')?.textContent === 'No move from here changes the opening.');
   await page.click('[data-action="openings"]');
   assert.equal(await explorer().isHidden(), true, 'the button closes the explorer');
 });

@@ -8,7 +8,7 @@ use xiangqi_rules::{Move, Position};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings::{
     self, Opening, OpeningError, all, all_codes, by_code, classify, classify_from, continuations,
-    fill_tags, lines_below,
+    fill_tags, heads_toward, lines_below,
 };
 
 fn moves(text: &str) -> Vec<Move> {
@@ -256,6 +256,38 @@ fn continuations_name_the_line_each_move_enters() {
     let first_same = after.iter().position(|c| c.opening.code == "B00").unwrap();
     assert!(after[first_same..].iter().all(|c| c.opening.code == "B00"));
     assert!(continuations(&moves("h2e2 h2e3")).is_err());
+}
+
+/// The codes `mv`, played after `line`, heads for at the game's code.
+fn toward(line: &str, mv: &str) -> Vec<&'static str> {
+    heads_toward(code_of(line), &moves(line), moves(mv)[0])
+        .iter()
+        .map(|o| o.code)
+        .collect()
+}
+
+#[test]
+fn a_move_heads_for_the_codes_later_lines_need_at_every_ply() {
+    // 中炮对进左马 (B05) goes on to 中炮对屏风马 (C00) by Black's 马2进3 alone; Red's 马二进三
+    // is on the lines below C00, so it heads for C00 and for them, most general first.
+    let horse = toward("h2e2 h9g7", "h0g2");
+    assert_eq!(horse.first(), Some(&"C00"), "{horse:?}");
+    assert!(
+        horse.contains(&"C20") && horse.contains(&"C30"),
+        "{horse:?}"
+    );
+    // A move later: after 马二进三 车9平8, Red's 车一平二 still heads for C00.
+    assert!(toward("h2e2 h9g7 h0g2 i9h9", "i0h0").contains(&"C00"));
+    // Black's moves too: at B01 after 马二进三, 卒7进1 heads for C00 and B02.
+    let pawn = toward("h2e2 b9c7 h0g2", "g6g5");
+    assert!(pawn.contains(&"C00") && pawn.contains(&"B02"), "{pawn:?}");
+    // The same game opened on the left, in the mirror.
+    assert!(toward("b2e2 b9c7", "b0c2").contains(&"C00"));
+    // A move no line needs any more heads nowhere: B01 goes on to C00 by 马8进7 as Black's
+    // second move, or as the third after 卒3进1 or 卒7进1; after 车1进1 neither can be.
+    assert_eq!(code_of("h2e2 b9c7 h0g2 a9a8"), "B01");
+    let late = toward("h2e2 b9c7 h0g2 a9a8 i0h0", "h9g7");
+    assert!(!late.contains(&"C00"), "{late:?}");
 }
 
 #[test]

@@ -30,6 +30,23 @@ impl Sides {
     }
 }
 
+impl Sides {
+    /// Whether the moves so far still allow `step`: each need of each side is met among
+    /// that side's first moves it looks at, or the side has not played that many yet.
+    pub fn can_still_take(&self, step: &Step) -> bool {
+        let open = |needs: &[Need], played: &[Move]| {
+            needs.iter().all(|need| {
+                played.len() < need.within
+                    || played
+                        .iter()
+                        .take(need.within)
+                        .any(|m| need.moves.contains(m))
+            })
+        };
+        open(&step.red, &self.red) && open(&step.black, &self.black)
+    }
+}
+
 /// The ply (0 = Red's first move) by which every need of `needs` is met among the side's
 /// first `limit` moves, or `None`.
 fn met_by(needs: &[Need], played: &[Move], side: usize, limit: usize) -> Option<Option<usize>> {

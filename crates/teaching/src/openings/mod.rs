@@ -127,32 +127,52 @@ pub fn by_code(code: &str) -> Option<Opening> {
     table::table().position(code).map(opening_at)
 }
 
-/// The codes that the lines leaving `current` need `mv` for, played after `moves` (so as the
-/// side to move's next move), most general first: where a move that keeps the game at its
-/// code heads. For the explorer, beside the codes a move enters.
+/// The codes that the lines going on from `current` need `mv` for, played after `moves` (so
+/// as the side to move's next move), most general first: where a move that keeps the game at
+/// its code heads. For the explorer, beside the codes a move enters. The lines are followed
+/// to any depth: a move that only a later code's lines need (Red's 马二进三 at 中炮对进左马,
+/// needed by the lines below 中炮对屏风马) heads for that code and for the codes on the way.
 pub fn heads_toward(current: &str, moves: &[Move], mv: Move) -> Vec<Opening> {
     let t = table::table();
     let side = moves.len() % 2;
     let index = moves.len() / 2;
     let left_first = moves.first().is_some_and(|m| m.from().file() < 4);
+    // Lines the game can no longer follow (a move they need was not played in time) lead
+    // nowhere.
+    let after = classify::Sides::new(&[moves, &[mv]].concat());
     let mv = if left_first { table::mirrored(mv) } else { mv };
-    let Some(parent) = t.position(current) else {
+    let Some(start) = t.position(current) else {
         return Vec::new();
     };
-    let mut codes: Vec<Opening> = t
-        .steps
-        .iter()
-        .filter(|s| s.parent == Some(parent))
-        .filter(|s| {
-            let needs = if side == 0 { &s.red } else { &s.black };
-            needs
+    // Every code the lines lead to from `current`, with the codes on the way to it.
+    let mut way: Vec<Option<Vec<usize>>> = vec![None; t.entries.len()];
+    way[start] = Some(Vec::new());
+    let mut queue = vec![start];
+    let mut found: Vec<usize> = Vec::new();
+    while let Some(at) = queue.pop() {
+        let here = way[at].clone().unwrap_or_default();
+        for step in t
+            .steps
+            .iter()
+            .filter(|s| s.parent == Some(at) && after.can_still_take(s))
+        {
+            let needs = if side == 0 { &step.red } else { &step.black };
+            if needs
                 .iter()
                 .any(|n| index < n.within && n.moves.contains(&mv))
-        })
-        .map(|s| opening_at(s.child))
-        .collect();
-    codes.sort_by_key(|o| o.code);
-    codes.dedup();
+            {
+                found.extend(here.iter().copied().chain([step.child]));
+            }
+            if way[step.child].is_none() {
+                way[step.child] = Some(here.iter().copied().chain([step.child]).collect());
+                queue.push(step.child);
+            }
+        }
+    }
+    found.retain(|&i| i != start);
+    found.sort_unstable();
+    found.dedup();
+    let mut codes: Vec<Opening> = found.into_iter().map(opening_at).collect();
     codes.sort_by_key(|o| std::cmp::Reverse(lines_below(o.code).len()));
     codes
 }
