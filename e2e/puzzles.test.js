@@ -63,7 +63,12 @@ async function ratingChange() {
 
 test('a mate in 2 is solved by clicking, the reply comes by itself, and the rating goes up', async () => {
   await page.click('[data-nav="puzzles"]');
-  await waitState(['playing']);
+  const first = await waitState(['playing']);
+  // A newcomer starts near the easy end, marked provisional, on a puzzle near that rating.
+  assert.equal(await ratingShown(), 900);
+  assert.match(await page.textContent('[data-provisional]'), /provisional/);
+  const easy = await api(`/api/puzzles/${first.id}`);
+  assert.ok(easy.rating >= 800 && easy.rating <= 1000, `the first puzzle is an easy one (${easy.rating})`);
   await choose('theme', 'mateIn2');
   const { id } = await waitState(['playing']);
   const puzzle = await api(`/api/puzzles/${id}`);

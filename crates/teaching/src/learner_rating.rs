@@ -3,6 +3,11 @@
 //! deviation ([`PUZZLE_DEVIATION`]). A solve is a win, a failure (a wrong move, a hint or a
 //! retry) a loss. The learner's state also counts the current and the best streak of solves.
 //!
+//! A newcomer starts near the easy end of the puzzles ([`START_RATING`]) and is provisional
+//! while the rating is still uncertain ([`PROVISIONAL_DEVIATION`]): those first few puzzles
+//! calibrate it, each moving it by at most [`PROVISIONAL_CHANGE_MAX`], so that one early miss
+//! does not throw a beginner far down or one lucky solve far up.
+//!
 //! The state lives with the learner (the page keeps it); whoever computes an update first
 //! checks it with [`LearnerState::validate`], since it comes from outside.
 
@@ -11,12 +16,17 @@ use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use std::fmt;
 
-/// A newcomer's rating.
-pub const START_RATING: f64 = 1500.0;
+/// A newcomer's rating: near the easy end of the shipped puzzles (most are rated 600–1000).
+pub const START_RATING: f64 = 900.0;
 /// A newcomer's deviation: nothing is known yet, so the first results move the rating a lot.
 pub const START_DEVIATION: f64 = 350.0;
 /// A newcomer's volatility (Glicko-2's usual starting value).
 pub const START_VOLATILITY: f64 = 0.06;
+/// Above this deviation the rating is provisional: the learner is still being calibrated
+/// (about the first five puzzles).
+pub const PROVISIONAL_DEVIATION: f64 = 150.0;
+/// The most one puzzle moves a provisional rating, up or down.
+pub const PROVISIONAL_CHANGE_MAX: f64 = 60.0;
 /// The deviation every puzzle is rated with: puzzle ratings are estimates, not certainties.
 pub const PUZZLE_DEVIATION: f64 = 80.0;
 /// The learner's deviation never drops below this, so that the rating keeps following the
@@ -99,6 +109,11 @@ pub struct RatedResult {
 }
 
 impl LearnerState {
+    /// Whether the rating is still provisional: its deviation above [`PROVISIONAL_DEVIATION`].
+    pub fn is_provisional(&self) -> bool {
+        self.deviation > PROVISIONAL_DEVIATION
+    }
+
     /// The state unchanged when it can hold a rating, else which field is wrong: every number
     /// finite, the rating within [`RATING_RANGE`], the deviation within
     /// [`MIN_DEVIATION`]`..=`[`START_DEVIATION`], the volatility above 0 and at most
@@ -128,8 +143,9 @@ impl LearnerState {
 
     /// The state after trying a puzzle rated `puzzle_rating`: Glicko-2 against the puzzle
     /// (deviation [`PUZZLE_DEVIATION`]), a solve as a win and a failure as a loss; a solve
-    /// lengthens the streak, a failure ends it. The rating stays within [`RATING_RANGE`] and
-    /// the deviation at or above [`MIN_DEVIATION`].
+    /// lengthens the streak, a failure ends it. A provisional rating moves by at most
+    /// [`PROVISIONAL_CHANGE_MAX`]. The rating stays within [`RATING_RANGE`] and the deviation
+    /// at or above [`MIN_DEVIATION`].
     pub fn after_puzzle(self, puzzle_rating: f64, solved: bool) -> RatedResult {
         let learner = Glicko2Rating {
             rating: self.rating,
@@ -152,9 +168,17 @@ impl LearnerState {
         };
         let (rated, _) = glicko2(&learner, &puzzle, &outcome, &config);
         let (lo, hi) = RATING_RANGE;
+        let rating = if self.is_provisional() {
+            rated.rating.clamp(
+                self.rating - PROVISIONAL_CHANGE_MAX,
+                self.rating + PROVISIONAL_CHANGE_MAX,
+            )
+        } else {
+            rated.rating
+        };
         let streak = if solved { self.streak + 1 } else { 0 };
         let state = LearnerState {
-            rating: rated.rating.clamp(lo, hi),
+            rating: rating.clamp(lo, hi),
             deviation: rated.deviation.clamp(MIN_DEVIATION, START_DEVIATION),
             volatility: rated.volatility.clamp(f64::MIN_POSITIVE, MAX_VOLATILITY),
             streak,
@@ -205,6 +229,47 @@ mod tests {
         let settled = settled(1500.0).after_puzzle(1500.0, true);
         assert!(newcomer.change > settled.change);
         assert!(newcomer.state.deviation < START_DEVIATION);
+    }
+
+    #[test]
+    fn a_newcomer_starts_near_the_easy_end_and_calibrates_in_a_few_bounded_steps() {
+        let newcomer = LearnerState::default();
+        assert!((800.0..=1000.0).contains(&newcomer.rating));
+        assert!(newcomer.is_provisional());
+        // One miss of a newcomer's first puzzle, however easy, costs at most the bound (the
+        // unbounded Glicko-2 step from 350 is about 175).
+        let missed = newcomer.after_puzzle(900.0, false);
+        assert_eq!(
+            missed.change,
+            -(PROVISIONAL_CHANGE_MAX as i32),
+            "{missed:?}"
+        );
+        let solved = newcomer.after_puzzle(1500.0, true);
+        assert_eq!(solved.change, PROVISIONAL_CHANGE_MAX as i32, "{solved:?}");
+        // Whatever the results, a few puzzles end the calibration; after it the rating moves
+        // by Glicko-2 alone.
+        for pattern in [
+            [true; 8],
+            [false; 8],
+            [true, false, true, false, true, false, true, false],
+        ] {
+            let mut state = newcomer;
+            let mut tried = 0;
+            for solved in pattern {
+                if !state.is_provisional() {
+                    break;
+                }
+                let rated = state.after_puzzle(900.0, solved);
+                assert!(
+                    rated.change.abs() <= PROVISIONAL_CHANGE_MAX as i32,
+                    "{rated:?}"
+                );
+                state = rated.state;
+                tried += 1;
+            }
+            assert!((3..=7).contains(&tried), "{tried} puzzles to calibrate");
+            assert!(!state.is_provisional());
+        }
     }
 
     #[test]

@@ -145,6 +145,13 @@ async fn filters_choose_by_theme_and_difficulty() {
     let (status, list) = send(&app, "GET", "/api/puzzles/themes", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list["total"], all.len());
+    // How a newcomer starts: near the easy end, provisional.
+    assert_eq!(list["newcomer"]["rating"], 900.0);
+    assert!(
+        list["newcomer"]["deviation"].as_f64().unwrap()
+            > list["provisional_deviation"].as_f64().unwrap(),
+        "{list}"
+    );
     let counted = list["themes"]
         .as_array()
         .unwrap()
@@ -309,6 +316,18 @@ async fn the_rating_goes_up_after_a_solve_and_down_after_a_failure() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert!(first["state"]["deviation"].as_f64().unwrap() < 350.0);
+    // A newcomer's rating is provisional: one puzzle moves it by at most 60 points.
+    for solved in [true, false] {
+        let (_, newcomer) = send(
+            &app,
+            "POST",
+            "/api/puzzles/result",
+            Some(json!({ "id": puzzle.id, "solved": solved })),
+        )
+        .await;
+        let change = newcomer["change"].as_i64().unwrap();
+        assert!(change != 0 && change.abs() <= 60, "{newcomer}");
+    }
 }
 
 #[tokio::test]

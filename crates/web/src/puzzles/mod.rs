@@ -160,6 +160,10 @@ pub struct ThemesView {
     pub patterns: Vec<ThemeCount>,
     /// The lowest and the highest puzzle rating.
     pub ratings: [u32; 2],
+    /// A newcomer's rating state, for a learner with none kept.
+    pub newcomer: LearnerState,
+    /// Above this deviation a rating is provisional: the learner is still being calibrated.
+    pub provisional_deviation: f64,
 }
 
 /// `GET /api/puzzles/themes`: every theme and pattern with its number of puzzles.
@@ -201,6 +205,8 @@ pub async fn themes() -> Result<Json<ThemesView>, ApiError> {
             ratings.clone().min().unwrap_or(0),
             ratings.max().unwrap_or(0),
         ],
+        newcomer: LearnerState::default(),
+        provisional_deviation: xiangqi_teaching::learner_rating::PROVISIONAL_DEVIATION,
     }))
 }
 

@@ -21,18 +21,19 @@ const RECENT_KEPT = 60;
 const HISTORY_KEPT = 20;
 /** The difficulty choices: how far from the learner's rating the next puzzle is sought. */
 const DIFFICULTIES = { easiest: -600, easier: -300, normal: 0, harder: 300, hardest: 600 };
-/** A newcomer's state, as the server's learner rating starts it. */
-const NEWCOMER = { rating: 1500, deviation: 350, volatility: 0.06, streak: 0, best_streak: 0 };
 
 
-/** The learner's saved state, with a newcomer's values for anything missing or unreadable. */
-export function loadLearner() {
+/**
+ * The learner's saved state, with the values of `newcomer` (the server's starting state) for
+ * anything missing or unreadable.
+ */
+function loadLearner(newcomer) {
   const saved = read(STORE_KEY) ?? {};
   const number = (v, fallback) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
   return {
-    rating: number(saved.rating, NEWCOMER.rating),
-    deviation: number(saved.deviation, NEWCOMER.deviation),
-    volatility: number(saved.volatility, NEWCOMER.volatility),
+    rating: number(saved.rating, newcomer.rating),
+    deviation: number(saved.deviation, newcomer.deviation),
+    volatility: number(saved.volatility, newcomer.volatility),
     streak: number(saved.streak, 0),
     best_streak: number(saved.best_streak, 0),
     history: Array.isArray(saved.history) ? saved.history.slice(0, HISTORY_KEPT) : [],
@@ -76,7 +77,8 @@ export class Puzzles extends Exercise {
     this.root = root;
     this.settings = settings;
     this.onShown = onShown;
-    this.learner = loadLearner();
+    /** The learner's rating, streaks, history and filters: read once the catalogue says how a newcomer starts. */
+    this.learner = null;
     this.catalog = null;
     this.puzzle = null;
     this.state = 'loading';
@@ -107,6 +109,7 @@ export class Puzzles extends Exercise {
       this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingPuzzles')));
       try {
         this.catalog = await request('GET', '/api/puzzles/themes');
+        this.learner = loadLearner(this.catalog.newcomer);
         for (const p of this.catalog.patterns) if (p.name) patternNames.set(p.id, p.name);
       } catch (e) {
         this.unavailable(e);
@@ -314,7 +317,7 @@ export class Puzzles extends Exercise {
         // A saved state the server cannot rate from (edited by hand, or older): start anew.
         const said = this.message;
         this.say(() => sentences(said(), explainError(e)), this.tone);
-        Object.assign(this.learner, NEWCOMER);
+        Object.assign(this.learner, this.catalog.newcomer);
         return send();
       });
       Object.assign(this.learner, result.state);
@@ -449,6 +452,10 @@ export class Puzzles extends Exercise {
   ratingLine() {
     const line = element('p', { class: 'puzzle-rating' });
     line.append(element('span', { 'data-puzzle-rating': '' }, t('yourRating', { rating: Math.round(this.learner.rating) })));
+    // The first few puzzles calibrate a newcomer's rating.
+    if (this.learner.deviation > this.catalog.provisional_deviation) {
+      line.append(' ', element('span', { class: 'rating-provisional', 'data-provisional': '' }, t('ratingProvisional')));
+    }
     if (this.rated !== null && this.rated !== undefined) {
       const sign = this.rated > 0 ? '+' : this.rated < 0 ? '−' : '±';
       line.append(' ', element('span', { class: `rating-change ${this.rated >= 0 ? 'good' : 'bad'}`, 'data-rating-change': String(this.rated) }, `${sign}${Math.abs(this.rated)}`));
