@@ -306,11 +306,13 @@ fn check_options(report: &mut Report, place: Place, exercise: &Exercise) {
             format!("'unique' is for mate exercises, not {}", kind.name()),
         );
     }
-    if kind != Kind::Notation && (exercise.notation.is_some() || exercise.answers.is_some()) {
+    if kind != Kind::Notation
+        && (exercise.notation.is_some() || exercise.answers.is_some() || exercise.any_notation)
+    {
         report.add(
             place,
             format!(
-                "'notation' and 'answers' are for notation exercises, not {}",
+                "'notation', 'answers' and 'any_notation' are for notation exercises, not {}",
                 kind.name()
             ),
         );
@@ -551,11 +553,16 @@ fn check_notation(report: &mut Report, played: &Played) {
         report.add(place, "there is no wrong answer".to_string());
     }
     for text in &exercise.wrong {
-        if parse_move(pos, text, asked.notation()) == Ok(shown) {
+        if exercise.accepts_answer(text) {
             report.add(
                 place,
                 format!("wrong answer '{text}' reads as the shown move {shown}"),
             );
+        }
+    }
+    for text in answers.get(&asked).into_iter().flatten() {
+        if !exercise.accepts_answer(text) {
+            report.add(place, format!("answer '{text}' is not accepted"));
         }
     }
 }

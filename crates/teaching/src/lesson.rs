@@ -189,13 +189,60 @@ pub struct Exercise {
     /// For `notation`: the notation the learner writes in.
     #[serde(default)]
     pub notation: Option<NotationName>,
-    /// For `notation`: the accepted texts, per notation.
+    /// For `notation`: the accepted texts, per notation (the first of the asked notation's
+    /// is the one a hint spells out).
     #[serde(default)]
     pub answers: Option<BTreeMap<NotationName, Vec<String>>>,
+    /// For `notation`: the exercise is not about the notation's own signs (the characters,
+    /// the coordinates), so the move written in any notation is right.
+    #[serde(default)]
+    pub any_notation: bool,
     /// Shown when the app plays a scripted reply.
     #[serde(default)]
     pub reply_note: Option<Text>,
     /// The repetition rules the exercise is played under.
     #[serde(default)]
     pub rules: Rules,
+}
+
+/// A written answer as it is read: full-width letters, digits and signs as their ASCII forms
+/// (`８` as `8`, `＋` as `+`), and no spaces.
+pub fn fold_answer(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            other => other,
+        })
+        .collect()
+}
+
+impl Exercise {
+    /// For a `notation` exercise: whether `text` names the move it shows, written in the
+    /// notation it asks for (in any notation where [`Exercise::any_notation`]). The rules
+    /// core reads the text, so traditional characters (後, 俥, 進) and WXF's `.` for `=` are
+    /// right too; full-width forms and spaces are folded first ([`fold_answer`]). False for
+    /// any other exercise, and for an exercise whose position or move does not read.
+    pub fn accepts_answer(&self, text: &str) -> bool {
+        use xiangqi_rules::notation::{Notation, parse_move};
+        let (Some(asked), Some(shown)) = (
+            self.notation,
+            self.solutions.first().and_then(|s| s.first()),
+        ) else {
+            return false;
+        };
+        let (Ok(pos), Ok(shown)) = (
+            xiangqi_rules::Position::from_fen(&self.fen),
+            shown.parse::<xiangqi_rules::Move>(),
+        ) else {
+            return false;
+        };
+        let text = fold_answer(text);
+        let names = |n: Notation| parse_move(&pos, &text, n) == Ok(shown);
+        if self.any_notation {
+            Notation::ALL.into_iter().any(names)
+        } else {
+            names(asked.notation())
+        }
+    }
 }

@@ -82,3 +82,53 @@ fn the_course_has_all_fifteen_lessons_and_forty_exercises() {
     let exercises: usize = lessons.iter().map(|l| l.exercises.len()).sum();
     assert!(exercises >= 40, "{exercises} exercises in all");
 }
+
+#[test]
+fn a_notation_answer_is_read_by_the_rules_in_its_written_forms() {
+    let lessons = load_course().unwrap_or_else(|e| panic!("{e}"));
+    let notation = lessons.iter().find(|l| l.id == "notation").unwrap();
+    let exercise = |answer: &str| {
+        notation
+            .exercises
+            .iter()
+            .find(|e| {
+                e.answers
+                    .as_ref()
+                    .is_some_and(|a| a.values().flatten().any(|t| t == answer))
+            })
+            .unwrap_or_else(|| panic!("no exercise answers {answer}"))
+    };
+    // 兵七进一 teaches the characters: simplified, traditional, spaced and full-width forms
+    // are right; the move in WXF is not, nor another move.
+    let soldier = exercise("兵七进一");
+    for right in ["兵七进一", "兵七進一", " 兵 七 进 一 "] {
+        assert!(soldier.accepts_answer(right), "{right}");
+    }
+    for wrong in ["P7+1", "c3c4", "兵三进一", "兵七平一", "", "兵七"] {
+        assert!(!soldier.accepts_answer(wrong), "{wrong}");
+    }
+    // Black's digits, full-width or not, and the cannon's traditional character.
+    let cannon = exercise("炮8平5");
+    for right in ["炮8平5", "炮８平５", "砲8平5"] {
+        assert!(cannon.accepts_answer(right), "{right}");
+    }
+    assert!(!cannon.accepts_answer("炮2平5"));
+    // 后车进二 is about which chariot moves: the move in any notation is right.
+    let rear = exercise("后车进二");
+    assert!(rear.any_notation);
+    for right in ["后车进二", "後車進二", "后俥进二", "R-+2", "d2d4"] {
+        assert!(rear.accepts_answer(right), "{right}");
+    }
+    for wrong in ["前车进二", "车六进二", "R++2"] {
+        assert!(!rear.accepts_answer(wrong), "{wrong}");
+    }
+    // Full-width WXF signs are read as their ASCII forms.
+    assert!(exercise("H2+3").accepts_answer("Ｈ２＋３"));
+    // Only a notation exercise takes a written answer.
+    let other = lessons
+        .iter()
+        .flat_map(|l| &l.exercises)
+        .find(|e| e.kind != Kind::Notation)
+        .unwrap();
+    assert!(!other.accepts_answer(&other.solutions[0][0]));
+}

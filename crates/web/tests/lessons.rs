@@ -228,3 +228,69 @@ async fn an_unknown_course_is_refused_with_the_choices() {
         "unknown course 'openings': use rules or patterns"
     );
 }
+
+/// The place (from 0) of the notation lesson's exercise whose answers include `answer`.
+fn notation_exercise(answer: &str) -> usize {
+    let lessons = xiangqi_teaching::load_course().unwrap();
+    let lesson = lessons.iter().find(|l| l.id == "notation").unwrap();
+    lesson
+        .exercises
+        .iter()
+        .position(|e| {
+            e.answers
+                .as_ref()
+                .is_some_and(|a| a.values().flatten().any(|t| t == answer))
+        })
+        .unwrap()
+}
+
+async fn answer(app: &Router, body: Value) -> (StatusCode, Value) {
+    send(app, "POST", "/api/lessons/answer", Some(body)).await
+}
+
+#[tokio::test]
+async fn a_written_answer_is_judged_by_the_rules_core() {
+    let app = app();
+    let soldier = notation_exercise("兵七进一");
+    let judged = |text: &str, exercise: usize| {
+        let app = app.clone();
+        let body = json!({ "lesson": "notation", "exercise": exercise, "text": text });
+        async move {
+            let (status, view) = answer(&app, body).await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            view["correct"].as_bool().unwrap()
+        }
+    };
+    // Traditional and full-width forms name the move; another move, or the move in WXF
+    // where the exercise teaches the characters, does not.
+    assert!(judged("兵七進一", soldier).await);
+    assert!(judged("炮８平５", notation_exercise("炮8平5")).await);
+    assert!(!judged("兵三进一", soldier).await);
+    assert!(!judged("P7+1", soldier).await);
+    // Which chariot moves is not about the characters: WXF is right too.
+    assert!(judged("R-+2", notation_exercise("后车进二")).await);
+}
+
+#[tokio::test]
+async fn an_answer_for_no_notation_exercise_or_too_long_is_refused() {
+    let app = app();
+    for (lesson, exercise) in [("notation", 99), ("no-such-lesson", 0), ("horse", 0)] {
+        let (status, body) = answer(
+            &app,
+            json!({ "lesson": lesson, "exercise": exercise, "text": "H2+3" }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{lesson} {exercise}: {body}");
+        assert_eq!(body["error"]["code"], "no-exercise");
+        assert_eq!(body["error"]["params"]["lesson"], lesson);
+    }
+    let long = "兵".repeat(65);
+    let (status, body) = answer(
+        &app,
+        json!({ "lesson": "notation", "exercise": 0, "text": long }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, body) = answer(&app, json!({ "lesson": "notation", "text": "H2+3" })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}

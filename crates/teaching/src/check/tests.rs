@@ -36,6 +36,7 @@ fn exercise(fen: &str, kind: Kind, solutions: &[&[&str]], wrong: &[&str]) -> Exe
         unique: None,
         notation: None,
         answers: None,
+        any_notation: false,
         reply_note: None,
         rules: Rules::Asian,
     }

@@ -68,6 +68,8 @@ error_codes! {
     NoPuzzle = "no-puzzle", NOT_FOUND;
     /// No puzzle matches the filters.
     NoPuzzles = "no-puzzles", NOT_FOUND;
+    /// No notation exercise at that place of a course (blanks `lesson` and `exercise`).
+    NoExercise = "no-exercise", NOT_FOUND;
     /// No opening line with that id (blank `line`).
     NoTrainerLine = "no-trainer-line", NOT_FOUND;
     /// The opening line has no such branch (blank `branch`).

@@ -14,7 +14,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use xiangqi_rules::{GameStatus, Position};
-use xiangqi_teaching::{CourseId, Exercise, Lang, Lesson, Page, lessons as course_lessons};
+use xiangqi_teaching::{CourseId, Exercise, Kind, Lang, Lesson, Page, lessons as course_lessons};
 
 /// The query of `GET /api/lessons`.
 #[derive(Deserialize)]
@@ -211,9 +211,68 @@ pub async fn try_moves(Body(req): Body<TryRequest>) -> Result<Json<TryResult>, A
     }))
 }
 
-/// The course routes: the lessons (the rules course and the mating patterns) and their boards.
+/// The longest written answer read, in characters.
+const ANSWER_MAX: usize = 64;
+
+/// The body of `POST /api/lessons/answer`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerRequest {
+    /// The course (`rules` when absent).
+    #[serde(default)]
+    pub course: Course,
+    /// The lesson's id, e.g. `notation`.
+    pub lesson: String,
+    /// The exercise's place in the lesson, from 0.
+    pub exercise: usize,
+    /// The learner's answer, as written.
+    pub text: String,
+}
+
+/// Whether a written answer is right.
+#[derive(Serialize)]
+pub struct AnswerView {
+    /// The answer names the move the exercise shows, in the notation it asks for.
+    pub correct: bool,
+}
+
+/// `POST /api/lessons/answer`: judges a written answer to a notation exercise by the rules
+/// core's readers (teaching's `Exercise::accepts_answer`); 404 `no-exercise` for a place
+/// with no notation exercise, 400 for an answer over [`ANSWER_MAX`] characters.
+pub async fn answer(Body(req): Body<AnswerRequest>) -> Result<Json<AnswerView>, ApiError> {
+    let count = req.text.chars().count();
+    if count > ANSWER_MAX {
+        return Err(ApiError::bad_request(format!(
+            "an answer is at most {ANSWER_MAX} characters, not {count}"
+        )));
+    }
+    let lessons = course_lessons(req.course.0)
+        .map_err(|e| ApiError::new(ErrorCode::LessonsUnreadable, e.to_string()))?;
+    let exercise = lessons
+        .iter()
+        .find(|l| l.id == req.lesson)
+        .and_then(|l| l.exercises.get(req.exercise))
+        .filter(|e| e.kind == Kind::Notation)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NoExercise,
+                format!(
+                    "lesson {:?} has no notation exercise {}",
+                    req.lesson, req.exercise
+                ),
+            )
+            .with_params(serde_json::json!({ "lesson": req.lesson, "exercise": req.exercise }))
+        })?;
+    Ok(Json(AnswerView {
+        correct: exercise.accepts_answer(&req.text),
+    }))
+}
+
+/// The course routes: the lessons (the rules course and the mating patterns), their boards
+/// and the written answers.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/lessons", get(lessons))
         .route("/api/lessons/try", post(try_moves))
+        .route("/api/lessons/answer", post(answer))
 }
