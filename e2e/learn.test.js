@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_URL as URL, useApp } from './fixture.js';
+import * as course from './course.js';
 
 const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
 /** The lessons the test completes. */
@@ -18,75 +19,20 @@ const page = useApp();
 const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const lessonView = '.lesson[data-lesson-view]';
 
-async function lessons(lang = 'en') {
-  return page.evaluate(async (l) => (await fetch(`/api/lessons?lang=${l}`)).json(), lang);
-}
-
-async function state() {
-  return page.getAttribute(lessonView, 'data-state');
-}
-
-/** Waits until the lesson view shows exercise `index` in `states`, with `attr` at least `min`. */
-async function waitExercise(index, states, attr = null, min = 0) {
-  await page.waitForFunction(([i, s, a, m]) => {
-    const view = document.querySelector('.lesson[data-lesson-view]');
-    if (!view || !s.includes(view.dataset.state)) return false;
-    if (view.dataset.state !== 'finished' && view.dataset.exercise !== String(i)) return false;
-    return !a || view.dataset.state === 'finished' || Number(view.dataset[a]) >= m;
-  }, [index, states, attr, min]);
-}
-
-async function move(iccs) {
-  await page.click(`.lesson-board [data-square="${iccs.slice(0, 2)}"]`);
-  await page.click(`.lesson-board [data-square="${iccs.slice(2, 4)}"]`);
-}
-
-async function openMap() {
-  await page.click('[data-nav="learn"]');
-  await page.waitForSelector('#course .course-map [data-lesson]');
-}
-
-/** Solves exercise `i` of the lesson shown, `ex`, by clicking or typing its first solution. */
-async function solveExercise(i, ex) {
-  await waitExercise(i, ['playing']);
-  if (ex.kind === 'notation') {
-    await page.fill('[data-course-answer]', ex.answers[ex.notation][0]);
-    await page.click('[data-course="answer"]');
-  } else if (ex.kind === 'all') {
-    for (const [k, line] of ex.solutions.entries()) {
-      await waitExercise(i, ['playing']);
-      await move(line[0]);
-      await waitExercise(i, ['playing', 'solved', 'finished'], 'found', k + 1);
-      if (k + 1 < ex.solutions.length) {
-        // Back at the start, the moves found so far stay marked on the board.
-        await page.waitForFunction((n) => document.querySelectorAll('#course .arrow.found').length === n, k + 1);
-      }
-    }
-  } else {
-    const line = ex.solutions[0];
-    for (let j = 0; j < line.length; j += 2) {
-      await move(line[j]);
-      await waitExercise(i, ['playing', 'solved', 'finished'], 'played', Math.min(j + 2, line.length));
-    }
-  }
-}
+const lessons = (lang) => course.lessons(page, lang);
+const state = () => course.lessonState(page);
+const waitExercise = (...args) => course.waitExercise(page, ...args);
+const move = (iccs) => course.lessonMove(page, iccs);
+const openMap = () => course.openMap(page);
+const solveExercise = (i, ex) => course.solveExercise(page, i, ex);
 
 /** Opens lesson `lesson` from the map, reads it through and solves every exercise. */
 async function completeLesson(lesson) {
-  await page.click(`[data-lesson="${lesson.id}"] button`);
-  await page.waitForSelector(`.lesson[data-lesson-view="${lesson.id}"]`);
-  while ((await state()) === 'page') await page.click('[data-course="next-page"]');
-  for (const [i, ex] of lesson.exercises.entries()) {
-    const last = i + 1 === lesson.exercises.length;
-    await solveExercise(i, ex);
-    await waitExercise(i, [last ? 'finished' : 'solved']);
-    if (!last) {
-      // A solved exercise no longer says whose move it is.
-      assert.equal(await page.getAttribute('.lesson-step', 'data-step'), 'solved');
-      assert.doesNotMatch(await page.textContent('.lesson-step'), /to move/);
-      await page.click('[data-course="next-exercise"]');
-    }
-  }
+  await course.completeLesson(page, lesson, async () => {
+    // A solved exercise no longer says whose move it is.
+    assert.equal(await page.getAttribute('.lesson-step', 'data-step'), 'solved');
+    assert.doesNotMatch(await page.textContent('.lesson-step'), /to move/);
+  });
 }
 
 test('the first visit offers the course beside Play', async () => {

@@ -73,9 +73,20 @@ function generalOf(fen) {
   return Object.entries(piecesOfFen(fen)).find(([, p]) => p === letter)?.[0] ?? null;
 }
 
-/** A text answer as it is compared: full-width forms folded, spaces dropped, case ignored. */
-function normalAnswer(text) {
+/** A text answer as the hint compares it with the answer it spells: full-width forms folded, spaces dropped, case ignored. */
+function foldedAnswer(text) {
   return text.normalize('NFKC').replace(/\s+/g, '').toUpperCase();
+}
+
+/**
+ * The tiles a Chinese answer is built from, for the side to move (`red` or `black`): the
+ * pieces, front and rear, the three directions and the files (Red's in Chinese numerals,
+ * Black's in digits), so that no Chinese keyboard is needed.
+ */
+function answerTiles(side) {
+  const pieces = side === 'red' ? ['车', '马', '炮', '相', '仕', '帅', '兵'] : ['车', '马', '炮', '象', '士', '将', '卒'];
+  const files = side === 'red' ? [...'一二三四五六七八九'] : [...'123456789'];
+  return [pieces, ['前', '后', '进', '退', '平'], files];
 }
 
 /** A lesson's arrows (`[from, to]` pairs) as the board draws them. */
@@ -232,6 +243,8 @@ export class Course extends Exercise {
       case 'next-exercise': this.showExercise(this.exerciseIndex + 1); break;
       case 'next-lesson': this.openLesson(this.lessonIndex + 1, false); break;
       case 'answer': this.answer(); break;
+      case 'tile': this.typeTile(target.dataset.tile); break;
+      case 'erase': this.typeTile(null); break;
       case 'legend': this.onLegend(); break;
       default: break;
     }
@@ -443,8 +456,13 @@ export class Course extends Exercise {
     } else {
       move = ex.solutions.map((s) => s[0]).find((m) => m.startsWith(from)) ?? null;
     }
-    const again = ex.kind !== 'notation' && move && this.marks.length === 1 && this.marks[0] === from;
+    const again = move && this.marks.length === 1 && this.marks[0] === from;
     this.marks = [from];
+    if (again && ex.kind === 'notation') {
+      this.say(this.nextTileHint());
+      this.render();
+      return;
+    }
     if (again) {
       this.arrows = [shape.arrow(from, move.slice(2, 4), 'hint')];
       this.say(t('hintMove', { square: move.slice(2, 4) }));
@@ -455,18 +473,53 @@ export class Course extends Exercise {
     this.render();
   }
 
-  answer() {
+  /**
+   * The second hint of a notation exercise: the next sign of the answer, as the tile (or key)
+   * that comes next after what is written so far; or, when what is written already goes
+   * astray, the sign to start again with.
+   */
+  nextTileHint() {
+    const ex = this.exercise;
+    const spelled = [...(ex.answers?.[ex.notation]?.[0] ?? '')];
+    const written = [...foldedAnswer(this.pendingAnswer ?? '')];
+    const onTrack = written.every((c, i) => foldedAnswer(spelled[i] ?? '') === c);
+    if (!onTrack) return t('hintTileAgain', { tile: spelled[0] });
+    if (written.length >= spelled.length) return t('hintTileDone');
+    return t('hintTile', { tile: spelled[written.length] });
+  }
+
+  /** Adds the sign `tile` to the answer being written; null takes the last one away. */
+  typeTile(tile) {
+    if (this.exercise?.kind !== 'notation' || this.state !== 'playing') return;
+    const written = [...(this.pendingAnswer ?? '')];
+    if (tile === null) written.pop();
+    else written.push(tile);
+    this.pendingAnswer = written.join('');
+    const input = this.root.querySelector('[data-course-answer]');
+    if (input) input.value = this.pendingAnswer;
+  }
+
+  /** Sends the written answer to be judged by the server's rules core. */
+  async answer() {
     const ex = this.exercise;
     const input = this.root.querySelector('[data-course-answer]');
     if (!ex || ex.kind !== 'notation' || this.state !== 'playing' || !input) return;
-    const accepted = (ex.answers?.[ex.notation] ?? []).map(normalAnswer);
-    if (accepted.includes(normalAnswer(input.value))) {
-      this.answerText = input.value;
-      this.solved();
-    } else {
+    const text = input.value;
+    const turn = this.newTurn();
+    try {
+      const judged = await request('POST', '/api/lessons/answer', { course: this.courseId, lesson: this.lesson.id, exercise: this.exerciseIndex, text });
+      if (!turn.live()) return;
+      if (judged.correct) {
+        this.answerText = text;
+        this.solved();
+        return;
+      }
       this.say(t('wrongAnswer'), 'bad');
-      this.render();
+    } catch (e) {
+      if (!turn.live()) return;
+      this.say(explainError(e), 'bad');
     }
+    this.render();
   }
 
   drawBoard() {
@@ -596,6 +649,16 @@ export class Course extends Exercise {
         if (this.state === 'solved') input.disabled = true;
         label.append(element('span', {}, t('yourAnswer')), input);
         side.append(label);
+        if (ex.notation === 'chinese' && this.state === 'playing') {
+          const tiles = element('div', { class: 'answer-tiles', role: 'group', 'aria-label': t('answerTiles') });
+          for (const group of answerTiles(this.fen.split(' ')[1] === 'b' ? 'black' : 'red')) {
+            const row = element('div', { class: 'tile-row' });
+            for (const tile of group) row.append(button('tile', tile, { class: 'tile', 'data-tile': tile }));
+            tiles.append(row);
+          }
+          tiles.lastChild.append(button('erase', '⌫', { class: 'tile', 'aria-label': t('eraseTile') }));
+          side.append(tiles);
+        }
         if (this.state === 'playing') controls.append(button('answer', t('checkAnswer'), { class: 'primary' }));
       }
       if (this.state === 'solved') {
