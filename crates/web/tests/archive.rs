@@ -401,6 +401,11 @@ async fn export_holds_every_game_and_import_adds_a_files_games() {
         "{text}"
     );
     assert!(text.contains("[Red \"Ann\"]"), "{text}");
+    // A game from the initial position names its opening as ECCO does; the mate from a set-up
+    // position has none.
+    assert_eq!(text.matches("[ECCO \"").count(), 1, "{text}");
+    assert!(text.contains("[ECCO \"B00\"]"), "{text}");
+    assert!(text.contains("[Opening \""), "{text}");
 
     // Into another archive: both games, and a broken third reported by its code.
     let other = archived_app(&data_folder("import"));

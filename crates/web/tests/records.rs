@@ -154,6 +154,13 @@ async fn every_format_round_trips_the_moves_played() {
     ] {
         let file = export(&app, id, &format!("format={format}&red=Lü%20Qin&black=Hu")).await;
         assert_eq!(file.status, StatusCode::OK, "{format}: {}", file.json());
+        if format.starts_with("pgn") {
+            let text = String::from_utf8_lossy(&file.bytes);
+            assert!(
+                text.contains("[ECCO \"") && text.contains("[Opening \""),
+                "{format}: the opening is named: {text}"
+            );
+        }
         assert_eq!(file.header(header::CONTENT_TYPE), content_type);
         let disposition = file.header(header::CONTENT_DISPOSITION);
         assert!(

@@ -273,7 +273,8 @@ impl GameSession {
     /// The game's record: the main line with every variation where it leaves it (the line
     /// being played up to the position shown: moves taken back are not part of the game),
     /// the event and today's date, the main line's result, and for a finished main line the
-    /// reason it ended as the comment on its last move.
+    /// reason it ended as the comment on its last move, and for a game from the initial
+    /// position its opening's ECCO, Opening and Variation tags.
     pub fn record(&self) -> xiangqi_records::Game {
         let Variations { mut tree, mut line } = self.lines_now();
         // Moves taken back go, as far as no other line passes through them.
@@ -300,6 +301,8 @@ impl GameSession {
         record
             .tags
             .set("Date", &format!("{year:04}.{month:02}.{day:02}"));
+        // A game from the initial position names its opening as ECCO does.
+        let _ = xiangqi_teaching::openings::fill_tags(&mut record);
         record
     }
 }
