@@ -78,7 +78,10 @@ test('a mate in 2 is solved by clicking, the reply comes by itself, and the rati
   const { moves } = await api(`/api/puzzles/${id}/solution`);
   assert.ok(moves.length >= 3, 'a mate in 2 has a reply between the two moves');
   const before = await ratingShown();
-  await click(moves[0].iccs);
+  // A piece picked up shows where it can go, as on the Play board.
+  await page.click(`.puzzle-board [data-square="${moves[0].from}"]`);
+  assert.ok(await page.$(`.puzzle-board [data-square="${moves[0].to}"] .target`), 'the solving move has its dot');
+  await page.click(`.puzzle-board [data-square="${moves[0].to}"]`);
   const after = await waitState(['playing'], 2);
   assert.equal(after.id, id);
   // The reply was played by the app: the board shows the position after it.
@@ -87,6 +90,8 @@ test('a mate in 2 is solved by clicking, the reply comes by itself, and the rati
   assert.ok(await page.$(`.puzzle-board [data-square="${moves[1].to}"] .piece`), 'the replying piece stands on its point');
   await click(moves[2].iccs);
   await waitState(['solved']);
+  // The mated general is marked, as on the Play board.
+  assert.equal(await page.locator('.puzzle-board .in-check').count(), 1, 'the mated general is marked');
   assert.match(await page.textContent('[data-puzzle-message]'), /Solved/);
   const change = await ratingChange();
   assert.ok(change > 0, `the rating goes up (${change})`);

@@ -195,8 +195,24 @@ async fn the_solution_played_move_by_move_solves_the_puzzle() {
             "the reply is the line's"
         );
         assert_eq!(answer["ply"], ply + 2);
+        // The solver's next move is among the legal moves the page draws as dots.
+        let next = &line[ply + 2];
+        let targets = answer["legal"][&next[..2]].as_array().expect("legal moves");
+        assert!(targets.iter().any(|t| t == &next[2..]), "{answer}");
         ply += 2;
     }
+    // The puzzle's own view lists the first move's dots too.
+    let (status, view) = send(&app, "GET", &format!("/api/puzzles/{}", puzzle.id), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let first = &line[0];
+    assert!(
+        view["legal"][&first[..2]]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t == &first[2..]),
+        "{view}"
+    );
 }
 
 /// A legal first move of `puzzle` that is not the solution's and does not win at once.

@@ -154,6 +154,19 @@ pub struct GameView {
     pub line: usize,
 }
 
+/// The legal moves of the side to move in `pos`, as the page draws them: each origin point
+/// with the points its piece can go to.
+pub fn legal_targets(pos: &Position) -> BTreeMap<String, Vec<String>> {
+    let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for m in pos.legal_moves().iter() {
+        legal
+            .entry(m.from().to_string())
+            .or_default()
+            .push(m.to().to_string());
+    }
+    legal
+}
+
 /// A side as the API and the page spell it: `red` or `black`.
 pub fn side_code(side: Color) -> &'static str {
     match side {
@@ -177,15 +190,11 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
         message: o.reason.to_string(),
         params: end_reason_params(&o.reason),
     });
-    let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    if outcome.is_none() {
-        for m in pos.legal_moves().iter() {
-            legal
-                .entry(m.from().to_string())
-                .or_default()
-                .push(m.to().to_string());
-        }
-    }
+    let legal = if outcome.is_none() {
+        legal_targets(pos)
+    } else {
+        BTreeMap::new()
+    };
     let us = pos.side_to_move();
     GameView {
         id: id.to_string(),

@@ -24,7 +24,7 @@ use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::kit::view::{MoveView, side_code};
+use crate::kit::view::{MoveView, legal_targets, side_code};
 use crate::kit::wire::Iccs;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -93,6 +93,8 @@ pub struct PuzzleView {
     pub plies: usize,
     /// For a mate puzzle: the mate's length in the solver's moves.
     pub mate: Option<u8>,
+    /// The solver's legal moves: each origin point with the points it can go to.
+    pub legal: BTreeMap<String, Vec<String>>,
 }
 
 fn puzzle_view(e: &Puzzle) -> PuzzleView {
@@ -104,6 +106,7 @@ fn puzzle_view(e: &Puzzle) -> PuzzleView {
         rating: e.rating,
         plies: e.moves.len(),
         mate: e.mate_length(),
+        legal: legal_targets(&e.position),
     }
 }
 
@@ -356,6 +359,10 @@ pub struct MoveAnswer {
     pub played: MoveView,
     /// Right and not the last: the automatic reply.
     pub reply: Option<MoveView>,
+    /// Right: the point of the general the move checks (or mates), if it does.
+    pub check: Option<String>,
+    /// Right and not the last: the solver's legal moves after the reply, by origin point.
+    pub legal: Option<BTreeMap<String, Vec<String>>>,
     /// Right and the puzzle is done.
     pub solved: bool,
     /// Moves of the solution played after this answer (the next step's `ply`).
@@ -381,6 +388,10 @@ pub async fn play(
             correct: true,
             played,
             solved,
+            check: after
+                .in_check()
+                .then(|| after.general(after.side_to_move()).to_string()),
+            legal: reply.map(|r| legal_targets(&after.after(r))),
             reply: reply.map(|r| MoveView::new(&after, r)),
             ply,
             refutation: None,
@@ -391,6 +402,8 @@ pub async fn play(
         correct: false,
         played,
         reply: None,
+        check: None,
+        legal: None,
         solved: false,
         ply: req.ply,
         refutation,

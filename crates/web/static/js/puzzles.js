@@ -188,6 +188,10 @@ export class Puzzles extends Exercise {
     this.fen = puzzle.fen;
     this.ply = 0;
     this.plyFen = puzzle.fen;
+    /** The solver's legal moves where the solver is to move, by origin point (the dots). */
+    this.legal = puzzle.legal ?? {};
+    /** The general in check on the board shown, if any. */
+    this.check = null;
     this.lastMove = null;
     this.selected = null;
     this.marks = [];
@@ -235,6 +239,7 @@ export class Puzzles extends Exercise {
     const answer = await this.submit(move, () => request('POST', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/move`, { ply: this.ply, move }));
     if (!answer) return;
     this.showMove(answer.played);
+    this.check = answer.check ?? null;
     if (!answer.correct) {
       await this.wrong(answer, turn);
       return;
@@ -247,6 +252,8 @@ export class Puzzles extends Exercise {
     this.render();
     if (!(await this.pause(turn))) return;
     if (answer.reply) this.showMove(answer.reply);
+    this.check = null;
+    this.legal = answer.legal ?? {};
     this.ply = answer.ply;
     this.plyFen = this.fen;
     this.hintStep = 0;
@@ -338,6 +345,7 @@ export class Puzzles extends Exercise {
     if (this.state !== 'wrong') return;
     this.newTurn();
     this.fen = this.plyFen;
+    this.check = null;
     this.lastMove = null;
     this.marks = [];
     this.arrows = [];
@@ -408,6 +416,7 @@ export class Puzzles extends Exercise {
     const last = moves[at - 1];
     this.fen = last ? last.fen : this.puzzle.fen;
     this.lastMove = last ? { from: last.from, to: last.to } : null;
+    this.check = null;
     this.say(() => {
       const line = moves.slice(0, at).map((m) => m[this.settings.notation]).join(' ');
       return `${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`;
@@ -423,6 +432,9 @@ export class Puzzles extends Exercise {
     this.board.render({
       fen: this.fen,
       selected: this.selected,
+      // The points the selected piece can go to, as on the Play board.
+      targets: this.state === 'playing' && this.selected ? this.legal[this.selected] ?? [] : [],
+      check: this.check,
       shapes: this.shapes(),
     });
   }
