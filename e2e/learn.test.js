@@ -278,3 +278,37 @@ test('the app plays the scripted reply of a line and shows check', async () => {
     await page.unroute(/\/api\/lessons\?lang=/);
   }
 });
+
+test('a wrong move in a mate exercise says why it is not mate', async () => {
+  const lesson = {
+    id: 'mate-why', title: 'Mate in one', pages: [],
+    exercises: [{
+      fen: '3k5/4R4/9/9/9/9/9/9/9/4K2R1 w', kind: 'mate', goal: 'Mate in one move.',
+      solutions: [['h0h9']], hint: 'h0', highlights: [], arrows: [], rules: 'asian',
+    }],
+  };
+  await page.route(/\/api\/lessons\?lang=/, (route) => route.fulfill({ json: [lesson] }));
+  try {
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await openMap();
+    await page.click('[data-lesson="mate-why"] button');
+    await waitExercise(0, ['playing']);
+    // A quiet move: no check, so no mate.
+    await move('h0h5');
+    await page.waitForFunction(() => /gives no check/.test(document.querySelector('.lesson-message')?.textContent));
+    // A check the general answers by taking the chariot: the way out is named and drawn.
+    await move('e8d8');
+    await page.waitForFunction(() => /gives check, but it is not mate: .* gets out of it/.test(document.querySelector('.lesson-message')?.textContent));
+    const arrow = await page.waitForSelector('.lesson-board .arrow.refutation', { state: 'attached' });
+    assert.equal(await arrow.getAttribute('data-move'), 'd9d8');
+    await language('ru');
+    await page.waitForFunction(() => /шах, но не мат/.test(document.querySelector('.lesson-message')?.textContent));
+    await language('en');
+    await move('h0h9');
+    await waitExercise(0, ['finished']);
+    assert.equal(await page.locator('.lesson-board .arrow.refutation').count(), 0, 'the way out goes once the mate is found');
+  } finally {
+    await page.unroute(/\/api\/lessons\?lang=/);
+  }
+});

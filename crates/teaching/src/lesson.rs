@@ -246,3 +246,40 @@ impl Exercise {
         }
     }
 }
+
+/// A way out of check for the side to move in `pos` (the general's own step first, else a
+/// block or a capture), to show a learner why a check is not mate; none when the side to move
+/// is not in check or is mated.
+pub fn way_out_of_check(pos: &xiangqi_rules::Position) -> Option<xiangqi_rules::Move> {
+    if !pos.in_check() {
+        return None;
+    }
+    let general = pos.general(pos.side_to_move());
+    let moves = pos.legal_moves();
+    moves
+        .iter()
+        .find(|m| m.from() == general)
+        .or_else(|| moves.iter().next())
+        .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi_rules::Position;
+
+    #[test]
+    fn a_way_out_of_check_is_the_generals_step_first() {
+        // The chariot checks along the fifth file; the general steps aside (d9 would face the
+        // red general).
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3KR4 b").unwrap();
+        let out = way_out_of_check(&pos).unwrap();
+        assert_eq!(out.to_string(), "e9f9");
+        assert!(pos.is_legal(out));
+        // Not in check: nothing to get out of.
+        assert_eq!(way_out_of_check(&Position::startpos()), None);
+        // Mated: the chariot checks on the fourth file, e9 faces the red general.
+        let mated = Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b").unwrap();
+        assert_eq!(way_out_of_check(&mated), None);
+    }
+}

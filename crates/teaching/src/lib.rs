@@ -22,4 +22,4 @@ pub use catalog::{
 };
 pub use check::{ExerciseProblem, Place, check_lesson};
 pub use lang::{Lang, UnknownLang};
-pub use lesson::{Exercise, Kind, Lesson, NotationName, Page, Rules, Text};
+pub use lesson::{Exercise, Kind, Lesson, NotationName, Page, Rules, Text, way_out_of_check};

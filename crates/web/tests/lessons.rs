@@ -108,6 +108,23 @@ async fn a_mate_is_reported() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["check"], true);
     assert_eq!(body["status"], "checkmate");
+    assert!(body["escape"].is_null(), "a mate has no way out: {body}");
+}
+
+#[tokio::test]
+async fn a_check_that_is_not_mate_comes_with_a_way_out() {
+    // The chariot checks from h9 along rank 9, but the general can step down to d8: the
+    // general's own step is the way out named.
+    let fen = "3k5/9/9/9/9/9/9/9/9/4K2R1 w";
+    let (status, body) = try_moves(&app(), fen, &["h0h9"]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["check"], true);
+    assert_eq!(body["status"], "ongoing");
+    assert_eq!(body["escape"]["from"], "d9", "{body}");
+    // A quiet move checks nothing: no way out to name.
+    let (_, quiet) = try_moves(&app(), fen, &["h0h5"]).await;
+    assert_eq!(quiet["check"], false);
+    assert!(quiet["escape"].is_null(), "{quiet}");
 }
 
 #[tokio::test]

@@ -14,7 +14,9 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use xiangqi_rules::{GameStatus, Position};
-use xiangqi_teaching::{CourseId, Exercise, Kind, Lang, Lesson, Page, lessons as course_lessons};
+use xiangqi_teaching::{
+    CourseId, Exercise, Kind, Lang, Lesson, Page, lessons as course_lessons, way_out_of_check,
+};
 
 /// The query of `GET /api/lessons`.
 #[derive(Deserialize)]
@@ -186,6 +188,9 @@ pub struct TryResult {
     pub status: &'static str,
     /// The moves played, in every notation.
     pub moves: Vec<MoveView>,
+    /// When the side to move is in check but not mated: a way out (the general's own step
+    /// first), to show why the check is not mate.
+    pub escape: Option<MoveView>,
 }
 
 /// `POST /api/lessons/try`: plays `moves` from `fen`; 422 with the rules core's reason for
@@ -208,6 +213,7 @@ pub async fn try_moves(Body(req): Body<TryRequest>) -> Result<Json<TryResult>, A
             GameStatus::Stalemate { .. } => "stalemate",
         },
         moves,
+        escape: way_out_of_check(&pos).map(|m| MoveView::new(&pos, m)),
     }))
 }
 

@@ -344,6 +344,7 @@ export class Course extends Exercise {
     this.lastMove = last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
     this.check = result.check ? generalOf(result.fen) : null;
     this.marks = [];
+    this.arrows = [];
   }
 
   /** The learner's move `move` (ICCS): checked by the rules core, then against the solutions. */
@@ -360,8 +361,9 @@ export class Course extends Exercise {
     const lines = ex.solutions.filter((s) => s.length >= line.length && line.every((m, i) => s[i] === m));
     if (!lines.length) {
       this.state = 'playing';
-      this.say(t('notThisOne'), 'bad');
       this.marks = [move.slice(0, 2), move.slice(2)];
+      this.arrows = [];
+      this.say(this.whyNotMate(line, result) ?? (() => t('notThisOne')), 'bad');
       this.render();
       return;
     }
@@ -389,6 +391,23 @@ export class Course extends Exercise {
     }
     this.state = 'playing';
     this.render();
+  }
+
+  /**
+   * Why the learner's last move of `line` (answered with `result`) is not the mate a mate
+   * exercise asks for now, worded in the language of the moment: it gives no check, or the
+   * check has a way out (drawn as an arrow); null where the exercise does not ask for mate
+   * with this move.
+   */
+  whyNotMate(line, result) {
+    const ex = this.exercise;
+    const due = ex.solutions.filter((s) => this.played.every((m, i) => s[i] === m));
+    if (ex.kind !== 'mate' || !due.length || due.some((s) => s.length !== line.length) || result.status === 'checkmate') return null;
+    if (!result.check) return () => t('noCheckNoMate');
+    const { escape } = result;
+    if (!escape) return null;
+    this.arrows = [shape.arrow(escape.from, escape.to, 'refutation')];
+    return () => t('checkNotMate', { move: escape[this.settings.notation] });
   }
 
   /** A legal move in an exercise where every solution is to be found. */
