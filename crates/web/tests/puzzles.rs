@@ -257,6 +257,20 @@ async fn a_wrong_move_comes_with_the_engines_refutation() {
         assert_ne!(kind, "no-win", "a mate puzzle says the mate is gone");
     }
     assert!(!why["text"].as_str().unwrap().is_empty());
+    // What the answer attacks, where it attacks anything: a piece of the solver's that the
+    // answering piece can take next.
+    let threat = &why["threat"];
+    assert!(why.get("threat").is_some(), "{why}");
+    if !threat.is_null() {
+        let answered = after.after(reply);
+        let square: xiangqi_rules::Square = threat["square"].as_str().unwrap().parse().unwrap();
+        let piece = answered.piece_at(square).expect("a piece stands there");
+        assert_eq!(piece.color, puzzle.position.side_to_move(), "{why}");
+        assert_eq!(
+            threat["piece"].as_str().unwrap(),
+            piece.fen_char().to_string()
+        );
+    }
 }
 
 #[tokio::test]

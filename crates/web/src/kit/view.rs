@@ -154,6 +154,26 @@ pub struct GameView {
     pub line: usize,
 }
 
+/// A piece a move attacks that the other side has to answer: the most valuable one the moved
+/// piece then attacks, as the review explains mistakes.
+#[derive(Serialize)]
+pub struct Threat {
+    /// Where the piece stands (ICCS).
+    pub square: String,
+    /// Its FEN letter.
+    pub piece: char,
+}
+
+impl Threat {
+    /// What `m`, played in `pos`, threatens, if anything.
+    pub fn of(pos: &Position, m: Move) -> Option<Threat> {
+        xiangqi_teaching::review::threat_of(&pos.after(m), m).map(|t| Threat {
+            square: t.square.to_string(),
+            piece: t.piece.fen_char(),
+        })
+    }
+}
+
 /// The legal moves of the side to move in `pos`, as the page draws them: each origin point
 /// with the points its piece can go to.
 pub fn legal_targets(pos: &Position) -> BTreeMap<String, Vec<String>> {

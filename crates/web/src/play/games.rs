@@ -16,7 +16,7 @@ use crate::kit::search_pool::SearchKind;
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::variations::{Branch, LineAction};
-use crate::kit::view::{GameView, MoveView, session_view};
+use crate::kit::view::{GameView, MoveView, Threat, session_view};
 use crate::kit::wire::{Fen, Iccs, Point, fen_or_blank};
 use crate::play::safety::{HangingPiece, hanging_piece};
 use axum::Json;
@@ -425,15 +425,6 @@ pub struct Hint {
     pub threat: Option<Threat>,
 }
 
-/// A piece the hinted move would attack.
-#[derive(Serialize)]
-pub struct Threat {
-    /// Where the piece stands.
-    pub square: String,
-    /// Its FEN letter.
-    pub piece: char,
-}
-
 /// `POST /api/games/{id}/hint`: the engine's suggestion for the side to move.
 pub async fn hint(
     State(AppState { sessions, pool }): State<AppState>,
@@ -455,17 +446,11 @@ pub async fn hint(
     let m = result
         .best_move
         .ok_or_else(|| ApiError::new(ErrorCode::NoMove, "there is no legal move"))?;
-    let after = pos.after(m);
-    // The most valuable piece the moved piece then attacks, as the review explains mistakes.
-    let threat = xiangqi_teaching::review::threat_of(&after, m).map(|t| Threat {
-        square: t.square.to_string(),
-        piece: t.piece.fen_char(),
-    });
     Ok(Json(Hint {
         hint: MoveView::new(&pos, m),
         line: result.pv.iter().map(|m| m.to_string()).collect(),
         score: result.score,
-        threat,
+        threat: Threat::of(&pos, m),
     }))
 }
 

@@ -24,7 +24,7 @@ use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::kit::view::{MoveView, legal_targets, side_code};
+use crate::kit::view::{MoveView, Threat, legal_targets, side_code};
 use crate::kit::wire::Iccs;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -346,6 +346,8 @@ pub struct WrongView {
     pub piece: Option<char>,
     /// For `material`: where it is taken.
     pub square: Option<String>,
+    /// What the answer threatens, if anything: the piece it attacks.
+    pub threat: Option<Threat>,
     /// The reason in English, e.g. `after h9g7 there is no mate`.
     pub text: String,
 }
@@ -485,6 +487,7 @@ fn wrong_view(
         moves,
         piece,
         square,
+        threat: Threat::of(&after, found.reply),
         text,
     })
 }

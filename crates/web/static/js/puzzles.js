@@ -281,18 +281,21 @@ export class Puzzles extends Exercise {
     await this.fail(turn);
   }
 
-  /** The refutation `why` in words. */
+  /** The refutation `why` in words: whose answer it is, what follows, and what it attacks. */
   whyText(why) {
     const move = why.reply[this.settings.notation];
     const side = t(why.side);
     const piece = why.piece ? pieceName(why.piece).toLowerCase() : '';
+    const attacks = why.threat && why.kind !== 'material' && why.kind !== 'mate'
+      ? t('why.threat', { move, piece: pieceName(why.threat.piece).toLowerCase(), square: why.threat.square })
+      : '';
     switch (why.kind) {
       case 'mate':
         return why.moves === 1 ? t('why.mate1', { move, side }) : t('why.mate', { move, side, moves: why.moves });
       case 'material': return t('why.material', { move, piece, square: why.square });
-      case 'no-mate': return t('why.no-mate', { move });
-      case 'no-win': return t('why.no-win', { move });
-      default: return t('why.positional', { move, side });
+      case 'no-mate': return sentences(t('why.no-mate', { move, side }), attacks);
+      case 'no-win': return sentences(t('why.no-win', { move, side }), attacks);
+      default: return sentences(t('why.positional', { move, side }), attacks);
     }
   }
 
