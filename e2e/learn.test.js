@@ -115,10 +115,8 @@ async function refusedMove(fen, from) {
         const r = await fetch('/api/lessons/try', {
           method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fen: f, moves: [`${sq}${to}`] }),
         });
-        if (r.status === 422) {
-          const body = await r.json();
-          if (body.error.code !== 'own-piece-on-target') return { move: `${sq}${to}`, code: body.error.code };
-        }
+        const body = await r.json();
+        if (body.refused && body.refused.code !== 'own-piece-on-target') return { move: `${sq}${to}`, code: body.refused.code };
       }
     }
     return null;
@@ -160,8 +158,14 @@ test('a refused move in an exercise is explained in each language', async () => 
     // Whose move it is, in the language's own grammar (Russian: the genitive, «ход красных»).
     const step = { en: /· (Red|Black) to move$/, ru: /· Ход (красных|чёрных)$/, zh: /· (红|黑)方走棋$/ }[lang];
     assert.match(await page.textContent('.lesson-step'), step);
+    // A refusal is an answer, not a failure: the browser's console stays clean.
+    const consoleErrors = [];
+    const listen = (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); };
+    page.on('console', listen);
     await move(refused.move);
     await page.waitForFunction(() => document.querySelector('.lesson-message')?.textContent.length > 0);
+    page.off('console', listen);
+    assert.deepEqual(consoleErrors, [], 'no error in the console');
     const text = await page.textContent('.lesson-message');
     assert.match(text, expected[lang], `${lang}: ${text}`);
     assert.equal(await state(), 'playing', 'the learner may try again');

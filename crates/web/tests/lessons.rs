@@ -131,27 +131,38 @@ async fn a_check_that_is_not_mate_comes_with_a_way_out() {
 async fn a_horse_with_a_blocked_leg_is_refused_with_the_reason() {
     // The red soldier on e4 stands on the leg of the horse on e3 towards d5 and f5.
     let fen = "4k4/9/9/9/9/4P4/4N4/9/9/3K5 w";
+    // A refusal is the lesson board's answer (200), not a failed request: the page's console
+    // stays clean.
     let (status, body) = try_moves(&app(), fen, &["e3d5"]).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert_eq!(body["error"]["code"], "horse-leg-blocked");
-    assert_eq!(body["error"]["params"], json!({ "point": "e4" }));
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["refused"]["code"], "horse-leg-blocked");
+    assert_eq!(body["refused"]["params"], json!({ "point": "e4" }));
+    assert_eq!(
+        body["fen"],
+        fen.to_string() + " - - 0 1",
+        "the position before the move"
+    );
     assert!(
-        body["error"]["highlights"]
+        body["refused"]["highlights"]
             .as_array()
             .unwrap()
             .contains(&json!("e4")),
         "{body}"
     );
     // The other moves of the horse are fine.
-    assert_eq!(try_moves(&app(), fen, &["e3c4"]).await.0, StatusCode::OK);
+    let (status, fine) = try_moves(&app(), fen, &["e3c4"]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(fine["refused"].is_null(), "{fine}");
 }
 
 #[tokio::test]
 async fn an_illegal_reply_later_in_the_line_is_refused_too() {
     let start = xiangqi_rules::START_FEN;
     let (status, body) = try_moves(&app(), start, &["h2e2", "b9b7"]).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert_eq!(body["error"]["code"], "horse-move-shape");
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["refused"]["code"], "horse-move-shape");
+    // The line stops at the refused move: the first move stands.
+    assert_eq!(body["moves"].as_array().unwrap().len(), 1, "{body}");
 }
 
 #[tokio::test]

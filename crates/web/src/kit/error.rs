@@ -272,15 +272,27 @@ pub fn internal_play(error: &xiangqi_rules::explain::IllegalMove) -> ApiError {
         .with_params(serde_json::json!({ "reason": error.code() }))
 }
 
+impl ApiError {
+    fn detail(&self) -> ErrorDetail<'_> {
+        ErrorDetail {
+            code: self.code,
+            message: &self.message,
+            highlights: &self.highlights,
+            params: &self.params,
+        }
+    }
+
+    /// The error as an answer's body writes it under `error` (`{code, message, highlights,
+    /// params}`), for an answer that carries a refusal without failing.
+    pub fn detail_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.detail()).unwrap_or_default()
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
-            error: ErrorDetail {
-                code: self.code,
-                message: &self.message,
-                highlights: &self.highlights,
-                params: &self.params,
-            },
+            error: self.detail(),
         };
         let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {

@@ -191,18 +191,31 @@ pub struct TryResult {
     /// When the side to move is in check but not mated: a way out (the general's own step
     /// first), to show why the check is not mate.
     pub escape: Option<MoveView>,
+    /// The first illegal move's refusal, with the rules core's reason (`{code, message,
+    /// highlights, params}` as an error answer has them); the position is then the one
+    /// before it. A refused move is an answer of the lesson board, not a failed request.
+    pub refused: Option<serde_json::Value>,
 }
 
-/// `POST /api/lessons/try`: plays `moves` from `fen`; 422 with the rules core's reason for
-/// the first illegal move, 400 for a FEN or move that does not read.
+/// `POST /api/lessons/try`: plays `moves` from `fen`; the first illegal move stops the line
+/// and is answered as `refused` with the rules core's reason; 400 for a FEN or move that
+/// does not read.
 pub async fn try_moves(Body(req): Body<TryRequest>) -> Result<Json<TryResult>, ApiError> {
     let mut pos = Position::from_fen(req.fen.trim())
         .map_err(|e| ApiError::bad_request(format!("the FEN is not valid: {e}")))?;
     let mut moves = Vec::with_capacity(req.moves.len());
+    let mut refused = None;
     for &Iccs(m) in &req.moves {
-        let m = legal(&pos, m)?;
-        moves.push(MoveView::new(&pos, m));
-        pos = pos.after(m);
+        match legal(&pos, m) {
+            Ok(m) => {
+                moves.push(MoveView::new(&pos, m));
+                pos = pos.after(m);
+            }
+            Err(refusal) => {
+                refused = Some(refusal.detail_json());
+                break;
+            }
+        }
     }
     Ok(Json(TryResult {
         fen: pos.to_fen(),
@@ -214,6 +227,7 @@ pub async fn try_moves(Body(req): Body<TryRequest>) -> Result<Json<TryResult>, A
         },
         moves,
         escape: way_out_of_check(&pos).map(|m| MoveView::new(&pos, m)),
+        refused,
     }))
 }
 

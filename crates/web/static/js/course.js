@@ -6,7 +6,7 @@
 // interface language. Progress is kept in localStorage under `xiangqi.course` (rules) and
 // `xiangqi.course.patterns`.
 
-import { request } from './api.js';
+import { ApiError, request } from './api.js';
 import { Board, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { actionButton, element } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
@@ -62,9 +62,14 @@ function fetchLessons(course, lang) {
   return request('GET', `/api/lessons?lang=${encodeURIComponent(lang)}${which}`);
 }
 
-/** Plays `moves` from `fen` on the server: `{fen, check, status, moves}`, or throws why not. */
-function tryMoves(fen, moves) {
-  return request('POST', '/api/lessons/try', { fen, moves });
+/**
+ * Plays `moves` from `fen` on the server: `{fen, check, status, moves, escape}`, or throws
+ * why not — for an illegal move, the rules core's reason the server answered with.
+ */
+async function tryMoves(fen, moves) {
+  const result = await request('POST', '/api/lessons/try', { fen, moves });
+  if (result.refused) throw new ApiError(422, result.refused);
+  return result;
 }
 
 /** The point of the general of the side to move in `fen`. */
