@@ -243,21 +243,33 @@ test('the course works on a phone-sized screen', async () => {
   await page.setViewportSize({ width: 1200, height: 820 });
 });
 
-test('the app plays the scripted reply of a line and shows check', async () => {
+/**
+ * Serves a course of one lesson with `exercise` (the API's fields; the rest filled in), opens
+ * it at its exercise and runs `steps`; the real course is served again after.
+ */
+async function withLesson(exercise, steps) {
   const lesson = {
-    id: 'reply-line', title: 'A line with a reply', pages: [],
-    exercises: [{
-      fen: '3k5/9/9/9/9/9/9/9/9/R3K4 w', kind: 'line', goal: 'Give check in two moves.',
-      solutions: [['a0a5', 'd9d8', 'a5a8']], hint: 'a0', highlights: [], arrows: [], rules: 'asian',
-    }],
+    id: 'one-exercise', title: 'One exercise', pages: [],
+    exercises: [{ highlights: [], arrows: [], rules: 'asian', ...exercise }],
   };
   await page.route(/\/api\/lessons\?lang=/, (route) => route.fulfill({ json: [lesson] }));
   try {
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     await openMap();
-    await page.click('[data-lesson="reply-line"] button');
+    await page.click(`[data-lesson="${lesson.id}"] button`);
     await waitExercise(0, ['playing']);
+    await steps();
+  } finally {
+    await page.unroute(/\/api\/lessons\?lang=/);
+  }
+}
+
+test('the app plays the scripted reply of a line and shows check', async () => {
+  await withLesson({
+    fen: '3k5/9/9/9/9/9/9/9/9/R3K4 w', kind: 'line', goal: 'Give check in two moves.',
+    solutions: [['a0a5', 'd9d8', 'a5a8']], hint: 'a0',
+  }, async () => {
     await move('a0a6');
     await page.waitForFunction(() => /not the one/.test(document.querySelector('.lesson-message')?.textContent));
     assert.equal(await page.getAttribute(lessonView, 'data-played'), '0', 'a legal move that is not a solution is taken back');
@@ -278,26 +290,14 @@ test('the app plays the scripted reply of a line and shows check', async () => {
     await move('a5a8');
     await waitExercise(0, ['finished']);
     assert.equal(await page.locator('.lesson-board .in-check').count(), 1, 'the checked general is marked');
-  } finally {
-    await page.unroute(/\/api\/lessons\?lang=/);
-  }
+  });
 });
 
 test('a wrong move in a mate exercise says why it is not mate', async () => {
-  const lesson = {
-    id: 'mate-why', title: 'Mate in one', pages: [],
-    exercises: [{
-      fen: '3k5/4R4/9/9/9/9/9/9/9/4K2R1 w', kind: 'mate', goal: 'Mate in one move.',
-      solutions: [['h0h9']], hint: 'h0', highlights: [], arrows: [], rules: 'asian',
-    }],
-  };
-  await page.route(/\/api\/lessons\?lang=/, (route) => route.fulfill({ json: [lesson] }));
-  try {
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
-    await openMap();
-    await page.click('[data-lesson="mate-why"] button');
-    await waitExercise(0, ['playing']);
+  await withLesson({
+    fen: '3k5/4R4/9/9/9/9/9/9/9/4K2R1 w', kind: 'mate', goal: 'Mate in one move.',
+    solutions: [['h0h9']], hint: 'h0',
+  }, async () => {
     // A quiet move: no check, so no mate.
     await move('h0h5');
     await page.waitForFunction(() => /gives no check/.test(document.querySelector('.lesson-message')?.textContent));
@@ -312,7 +312,5 @@ test('a wrong move in a mate exercise says why it is not mate', async () => {
     await move('h0h9');
     await waitExercise(0, ['finished']);
     assert.equal(await page.locator('.lesson-board .arrow.refutation').count(), 0, 'the way out goes once the mate is found');
-  } finally {
-    await page.unroute(/\/api\/lessons\?lang=/);
-  }
+  });
 });
