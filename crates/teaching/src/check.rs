@@ -6,6 +6,7 @@
 //! more than one move is proven by the puzzles' mate prover (`mate_proof`); a lesson of the
 //! mating-patterns course has its own further rules ([`pattern`]).
 
+pub mod drill;
 mod mate_proof;
 pub mod pattern;
 
@@ -260,6 +261,10 @@ fn check_exercise(report: &mut Report, place: Place, exercise: &Exercise) {
             check_ending(report, &played, Ending::Stalemate);
         }
         Kind::Notation => check_notation(report, &played),
+        Kind::Perpetual => {
+            check_escape(report, &played);
+            drill::check_drill(report, place, exercise);
+        }
     }
     if exercise.kind != Kind::Notation {
         check_wrong_moves(report, &played);
@@ -304,6 +309,12 @@ fn check_options(report: &mut Report, place: Place, exercise: &Exercise) {
         report.add(
             place,
             format!("'unique' is for mate exercises, not {}", kind.name()),
+        );
+    }
+    if exercise.check.is_some() && kind != Kind::Perpetual {
+        report.add(
+            place,
+            format!("'check' is for perpetual exercises, not {}", kind.name()),
         );
     }
     if kind != Kind::Notation
@@ -584,7 +595,7 @@ fn check_wrong_moves(report: &mut Report, played: &Played) {
         let Ok(m) = played.pos.check_move(requested.from(), requested.to()) else {
             continue;
         };
-        if exercise.kind == Kind::Escape {
+        if matches!(exercise.kind, Kind::Escape | Kind::Perpetual) {
             report.add(
                 place,
                 format!("wrong move {m} is legal, and every legal move escapes the check"),

@@ -6,6 +6,10 @@ use crate::lang::Lang;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+mod drill;
+
+pub use drill::{Drill, DrillRefusal, DrillStep, verdict_words};
+
 /// One text in every language of the course. A file that lacks a language does not load.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -85,6 +89,9 @@ pub enum Kind {
     Stalemate,
     /// Write the move shown on the board in a notation.
     Notation,
+    /// Get out of check move after move while the app's piece keeps checking, until the
+    /// rules core's verdict on the perpetual check ends the game ([`Drill`]).
+    Perpetual,
 }
 
 impl Kind {
@@ -98,6 +105,7 @@ impl Kind {
             Kind::Capture => "capture",
             Kind::Stalemate => "stalemate",
             Kind::Notation => "notation",
+            Kind::Perpetual => "perpetual",
         }
     }
 }
@@ -142,7 +150,7 @@ pub enum Rules {
     /// The Asian (AXF) rules, the default.
     #[default]
     Asian,
-    /// The Chinese Xiangqi Association's rules.
+    /// The CXQ (Club Xiangqi) rules: runs of checks and attacks are counted.
     Cxq,
 }
 
@@ -203,6 +211,10 @@ pub struct Exercise {
     /// The repetition rules the exercise is played under.
     #[serde(default)]
     pub rules: Rules,
+    /// For `perpetual`: the move that gave the first check and led to `fen` (a quiet move of
+    /// the checking piece); the rules count it as the first check in a row.
+    #[serde(default)]
+    pub check: Option<String>,
 }
 
 /// A written answer as it is read: full-width letters, digits and signs as their ASCII forms

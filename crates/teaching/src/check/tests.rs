@@ -39,6 +39,7 @@ fn exercise(fen: &str, kind: Kind, solutions: &[&[&str]], wrong: &[&str]) -> Exe
         any_notation: false,
         reply_note: None,
         rules: Rules::Asian,
+        check: None,
     }
 }
 
@@ -219,6 +220,43 @@ fn escape_requires_check_and_every_escape() {
     assert_problem(&l, "e0f0 escapes the check but is not a solution");
     l.exercises[1].solutions = lines(&[&["e0d0"], &["e0f0"]]);
     assert_eq!(problems(&l), Vec::<String>::new());
+}
+
+/// The perpetual lesson's drill: Black's general on f8, checked by the chariot that came from
+/// h9 to h8.
+fn drill(check: &str, rules: Rules) -> Exercise {
+    let mut e = exercise(
+        "9/5k1R1/9/9/9/9/9/9/p8/4K4 b",
+        Kind::Perpetual,
+        &[&["f8f9"], &["f8f7"]],
+        &["f8e8"],
+    );
+    e.check = Some(check.to_string());
+    e.rules = rules;
+    e
+}
+
+#[test]
+fn a_drill_is_played_out_to_the_cxq_verdict() {
+    let mut l = lesson();
+    l.exercises[1] = drill("h9h8", Rules::Cxq);
+    assert_eq!(problems(&l), Vec::<String>::new());
+    // The Asian rules count repetitions, not checks.
+    l.exercises[1] = drill("h9h8", Rules::Asian);
+    assert_problem(&l, "it needs rules = \"cxq\"");
+    // No piece came from e9 to h8: the chariot could not have moved along a diagonal.
+    l.exercises[1] = drill("g9h8", Rules::Cxq);
+    assert_problem(&l, "check g9h8 is illegal");
+    // A chariot on i8 would check Black with Red to move: no such position before the check.
+    l.exercises[1] = drill("i8h8", Rules::Cxq);
+    assert_problem(&l, "the position before i8h8 is not legal");
+    // Every legal move escapes: a legal wrong move is not a wrong move.
+    l.exercises[1] = drill("h9h8", Rules::Cxq);
+    l.exercises[1].wrong = strings(&["f8f9"]);
+    assert_problem(&l, "wrong move f8f9 is legal");
+    // 'check' belongs to the drill alone.
+    l.exercises[0].check = Some("h9h8".to_string());
+    assert_problem(&l, "'check' is for perpetual exercises, not all");
 }
 
 #[test]
