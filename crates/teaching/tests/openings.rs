@@ -7,8 +7,8 @@ use xiangqi_records::{Game, RecordFormat};
 use xiangqi_rules::{Move, Position};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings::{
-    self, Opening, OpeningError, all, all_codes, by_code, classify, classify_from, continuations,
-    fill_tags, heads_toward, lines_below,
+    self, Opening, OpeningError, Translated, all, all_codes, by_code, classify, classify_from,
+    continuations, fill_tags, heads_toward, lines_below,
 };
 
 fn moves(text: &str) -> Vec<Move> {
@@ -175,35 +175,248 @@ fn a_game_from_another_position_is_refused() {
 }
 
 #[test]
-fn families_are_named_in_english_and_russian() {
+fn every_code_is_named_in_english_and_russian() {
     let c48 = by_code("C48").unwrap();
-    assert_eq!(c48.title(Lang::En), "Central Cannon vs Screen Horses");
+    assert_eq!(
+        c48.title(Lang::En),
+        "Central Cannon with Cross-river Chariot and Both 7th Pawns Advanced vs Screen Horses \
+         with Cannon Shift to Exchange Chariots — Red: palcorner cannon; Black: edge cannon back"
+    );
     assert_eq!(
         c48.title(Lang::Ru),
-        "Центральная пушка против ширмы из коней"
+        "Центральная пушка с колесницей за рекой и продвижением обоих 7-х солдат против ширмы \
+         из коней со сдвигом пушки для размена колесниц — красные: пушка в углу дворца; \
+         чёрные: отход пушки с края"
     );
     assert_eq!(
         c48.title(Lang::Zh),
         "中炮过河车互进七兵对屏风马平炮兑车 红仕角炮对黑退边炮"
     );
+    // The family stays available beside the code's own name.
+    assert_eq!(c48.family_name(Lang::En), "Central Cannon vs Screen Horses");
     assert_eq!(
-        by_code("D24").unwrap().title(Lang::En),
-        "Same Direction Cannons"
+        c48.family_name(Lang::Ru),
+        "Центральная пушка против ширмы из коней"
     );
-    assert_eq!(by_code("A10").unwrap().title(Lang::Ru), "Дебют слона");
     // Names as English-language Xiangqi writing spells them (sources in families.tsv).
+    let title = |code: &str, lang| by_code(code).unwrap().title(lang);
+    assert_eq!(title("C00", Lang::En), "Central Cannon vs Screen Horses");
+    assert_eq!(title("A60", Lang::En), "Cross Palace Cannon Opening");
+    assert_eq!(title("A04", Lang::En), "Riverbank Cannon Opening");
+    assert_eq!(title("A10", Lang::Ru), "Дебют слона");
     assert_eq!(
-        by_code("A60").unwrap().title(Lang::En),
-        "Cross Palace Cannon"
+        title("E10", Lang::En),
+        "Pawn Opening vs Cannon under the Pawn"
     );
+    // The three codes that all read "Central Cannon" when only families were named.
+    assert_eq!(title("B00", Lang::En), "Central Cannon Opening");
+    assert_eq!(title("B01", Lang::En), "Central Cannon vs Right Horse");
+    assert_eq!(title("B05", Lang::En), "Central Cannon vs Left Horse");
     assert_eq!(
-        by_code("B31").unwrap().title(Lang::En),
-        "Central Cannon vs Sandwiched Horse Defense"
+        title("B05", Lang::Ru),
+        "Центральная пушка против левого коня"
     );
+    assert_eq!(title("E03", Lang::En), "Pawn Opening vs Central Cannon");
     assert_eq!(
-        by_code("A04").unwrap().title(Lang::En),
-        "Riverbank Cannon Opening"
+        title("E03", Lang::Ru),
+        "Дебют солдата против центральной пушки"
     );
+    // An unused code, which no game reaches, is named by its family.
+    let a09 = by_code("A09").unwrap();
+    assert_eq!(a09.title(Lang::En), a09.family_name(Lang::En));
+    assert_eq!(a09.title(Lang::Ru), a09.family_name(Lang::Ru));
+    assert_eq!(a09.title(Lang::Zh), "非常见开局");
+}
+
+/// The named codes, with their English and Russian names.
+fn named() -> Vec<(Opening, &'static Translated, &'static Translated)> {
+    all()
+        .filter(|o| o.named)
+        .map(|o| {
+            let en = o
+                .translated(Lang::En)
+                .unwrap_or_else(|| panic!("{}: no English name", o.code));
+            let ru = o
+                .translated(Lang::Ru)
+                .unwrap_or_else(|| panic!("{}: no Russian name", o.code));
+            (o, en, ru)
+        })
+        .collect()
+}
+
+#[test]
+fn every_named_code_has_its_own_english_and_russian_title() {
+    let named = named();
+    assert_eq!(named.len(), 260);
+    for (o, en, ru) in &named {
+        for (lang, t) in [(Lang::En, en), (Lang::Ru, ru)] {
+            assert!(!t.opening.trim().is_empty(), "{} {lang}", o.code);
+            assert_eq!(
+                t.variation.is_empty(),
+                o.variation.is_empty(),
+                "{} {lang}: a variation exactly where ECCO has one",
+                o.code
+            );
+            assert!(o.title(lang).starts_with(t.opening.as_str()));
+        }
+    }
+    // Titles are distinct exactly where the Chinese ones are.
+    for (i, (a, _, _)) in named.iter().enumerate() {
+        for (b, _, _) in &named[i + 1..] {
+            let same_zh = a.title(Lang::Zh) == b.title(Lang::Zh);
+            for lang in [Lang::En, Lang::Ru] {
+                assert_eq!(
+                    a.title(lang) == b.title(lang),
+                    same_zh,
+                    "{} and {} in {lang}: {:?} / {:?}",
+                    a.code,
+                    b.code,
+                    a.title(lang),
+                    b.title(lang)
+                );
+            }
+        }
+    }
+    // Unused codes have no names of their own.
+    assert!(all().filter(|o| !o.named).all(|o| o.names.is_none()));
+}
+
+#[test]
+fn one_chinese_name_has_one_translation_and_no_two_share_one() {
+    use std::collections::BTreeMap;
+    let named = named();
+    // Chinese opening (and variation) -> its translations, and back.
+    let mut openings: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+    let mut variations: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+    let mut back: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+    let mut back_variations: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+    for (o, en, ru) in &named {
+        for (lang, t) in [(Lang::En, en), (Lang::Ru, ru)] {
+            let first = *openings.entry((o.name, lang.code())).or_insert(&t.opening);
+            assert_eq!(first, t.opening, "{} {lang}: {}", o.code, o.name);
+            let zh = *back.entry((&t.opening, lang.code())).or_insert(o.name);
+            assert_eq!(
+                zh, o.name,
+                "{} {lang}: {} names two openings",
+                o.code, t.opening
+            );
+            if !o.variation.is_empty() {
+                let first = *variations
+                    .entry((o.variation, lang.code()))
+                    .or_insert(&t.variation);
+                assert_eq!(first, t.variation, "{} {lang}: {}", o.code, o.variation);
+                let zh = *back_variations
+                    .entry((&t.variation, lang.code()))
+                    .or_insert(o.variation);
+                assert_eq!(zh, o.variation, "{} {lang}: {}", o.code, t.variation);
+            }
+        }
+    }
+}
+
+/// Chinese terms and the words that translate them, in English and in Russian (a Russian
+/// word as a stem, so that any case of it counts).
+const TERMS: &[(&str, &str, &str)] = &[
+    ("屏风马", "Screen Horses", "ширм"),
+    ("反宫马", "Sandwiched Horses", "пушкой между конями"),
+    ("单提马", "Single Horse Defense", "защит"),
+    ("三步虎", "Three Step Tiger", "«тигр"),
+    ("顺炮", "Same Direction Cannons", "пушк"),
+    ("列炮", "Opposite Direction Cannons", "встречн"),
+    ("过宫炮", "Cross Palace Cannon", "пушк"),
+    ("角炮", "Palcorner Cannon", "в углу дворца"),
+    ("卒底炮", "Cannon under the Pawn", "пушк"),
+    ("仙人指路", "Pawn Opening", "Дебют солдата"),
+    ("起马", "Horse Opening", "Дебют коня"),
+    ("飞相局", "Elephant Opening", "Дебют слона"),
+    ("中炮", "Central Cannon", "центральн"),
+    ("五六炮", "Five-Six Cannons", "Пушки 5–6"),
+    ("五七炮", "Five-Seven Cannons", "Пушки 5–7"),
+    ("五八炮", "Five-Eight Cannons", "Пушки 5–8"),
+    ("两头蛇", "Two-headed Snake", "«двуглав"),
+    ("过河车", "Cross-river Chariot", "колесниц"),
+    ("巡河车", "Riverbank Chariot", "колесниц"),
+    ("直车", "Straight Chariot", "по вертикали"),
+    ("横车", "Horizontal Chariot", "по горизонтали"),
+    ("缓开车", "Delayed Chariot", "поздн"),
+    ("七路马", "7th-file Horse", "на 7-й вертикали"),
+    ("盘河", "to the River", "у реки"),
+    ("互进七兵", "Both 7th Pawns Advanced", "обоих 7-х солдат"),
+    ("互进三兵", "Both 3rd Pawns Advanced", "обоих 3-х солдат"),
+    ("金钩炮", "Golden Hooked Cannon", "«золотой крюк»"),
+    ("兵底炮", "Thundering Cannon", "за своим солдатом"),
+];
+
+#[test]
+fn a_chinese_term_is_translated_the_same_way_in_every_name() {
+    for &(zh, en, ru) in TERMS {
+        let mut found = 0;
+        for (o, en_names, ru_names) in named() {
+            if !o.name.contains(zh) {
+                continue;
+            }
+            found += 1;
+            let en_name = en_names.opening.to_lowercase();
+            assert!(
+                en_name.contains(&en.to_lowercase()),
+                "{} {}: {:?} lacks {en:?}",
+                o.code,
+                o.name,
+                en_names.opening
+            );
+            assert!(
+                ru_names.opening.to_lowercase().contains(&ru.to_lowercase()),
+                "{} {}: {:?} lacks {ru:?}",
+                o.code,
+                o.name,
+                ru_names.opening
+            );
+        }
+        assert!(found > 0, "no opening name holds {zh}");
+    }
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{2E80}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' | '\u{FF00}'..='\u{FFEF}')
+}
+
+#[test]
+fn russian_names_have_no_latin_letters_and_english_no_cyrillic_or_chinese() {
+    for (o, en, ru) in named() {
+        for text in [&en.opening, &en.variation] {
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| is_cjk(c) || ('\u{0400}'..='\u{04FF}').contains(&c)),
+                "{}: {text:?}",
+                o.code
+            );
+        }
+        for text in [&ru.opening, &ru.variation] {
+            assert!(
+                !text.chars().any(|c| is_cjk(c) || c.is_ascii_alphabetic()),
+                "{}: {text:?}",
+                o.code
+            );
+        }
+    }
+}
+
+#[test]
+fn every_code_name_says_where_it_comes_from() {
+    for o in all() {
+        for lang in [Lang::En, Lang::Ru] {
+            let source = o.name_source(lang).unwrap_or_default();
+            assert!(!source.trim().is_empty(), "{} {lang}", o.code);
+        }
+        assert_eq!(o.name_source(Lang::Zh), None);
+    }
+    // A name that English writing gives cites it; one we translated says so.
+    let source = |code: &str, lang| by_code(code).unwrap().name_source(lang).unwrap();
+    assert!(source("C00", Lang::En).contains("shakki.info"));
+    assert!(source("A01", Lang::En).contains("Rare Openings"));
+    assert!(source("C48", Lang::En).starts_with("our translation"));
+    assert!(source("C48", Lang::Ru).starts_with("our Russian translation"));
 }
 
 #[test]

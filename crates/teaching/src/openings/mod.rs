@@ -1,9 +1,11 @@
 //! Opening names by the ECCO classification (codes A00–E99, as published by xqbase, ECCO
-//! 2004): which opening and variation a game's first moves make, with the family's name in
-//! English and Russian for interfaces that do not show the Chinese names.
+//! 2004): which opening and variation a game's first moves make, with each code's own name
+//! and its family's name in English and Russian for interfaces that do not show the Chinese
+//! names.
 //!
 //! The data lives in `crates/teaching/openings/` (format and credits in its README): every
-//! code with its names (`codes.tsv`), the families (`families.tsv`), the lines leading to
+//! code with its names (`codes.tsv`), the English and Russian names of the named codes
+//! (`names.tsv`), the families (`families.tsv`), the lines leading to
 //! each code (`lines.tsv`) and where the reading of a side's moves stops (`stops.tsv`). The
 //! classifier reads the first ten moves of each side as ECCO does, the moves of each step in
 //! any order, so transposed move orders reach the same code.
@@ -21,7 +23,7 @@ use crate::lang::Lang;
 use std::fmt;
 use xiangqi_rules::{Move, Position};
 
-pub use table::{Family, TableError, all_codes, load};
+pub use table::{Family, Names, TableError, Translated, all_codes, load};
 pub use tags::fill_tags;
 
 /// An ECCO opening: the code, its Chinese names and its family.
@@ -37,6 +39,8 @@ pub struct Opening {
     pub family: &'static Family,
     /// False for the codes the classification leaves unused (named after their group).
     pub named: bool,
+    /// The code's own English and Russian names; `None` for the unused codes.
+    pub names: Option<&'static Names>,
 }
 
 impl PartialEq for Opening {
@@ -57,13 +61,56 @@ impl Opening {
         }
     }
 
-    /// The name an interface in `lang` shows: the Chinese opening and variation for `zh`,
-    /// the translated family for `en` and `ru`.
-    pub fn title(&self, lang: Lang) -> String {
+    /// The code's own names in `lang` (English or Russian), when it has them: the unused
+    /// codes and Chinese have none.
+    pub fn translated(&self, lang: Lang) -> Option<&'static Translated> {
+        let names = self.names?;
         match lang {
-            Lang::Zh if self.variation.is_empty() => self.name.to_string(),
-            Lang::Zh => format!("{} {}", self.name, self.variation),
-            _ => self.family_name(lang).to_string(),
+            Lang::En => Some(&names.en),
+            Lang::Ru => Some(&names.ru),
+            Lang::Zh => None,
+        }
+    }
+
+    /// The opening's name in `lang`: the Chinese name, or its English or Russian one; an
+    /// unused code (which no game reaches) is named by its family in English and Russian.
+    pub fn opening_name(&self, lang: Lang) -> &'static str {
+        match (lang, self.translated(lang)) {
+            (Lang::Zh, _) => self.name,
+            (_, Some(t)) => &t.opening,
+            (_, None) => self.family_name(lang),
+        }
+    }
+
+    /// The variation's name in `lang`; empty when the code has none.
+    pub fn variation_name(&self, lang: Lang) -> &'static str {
+        match (lang, self.translated(lang)) {
+            (Lang::Zh, _) => self.variation,
+            (_, Some(t)) => &t.variation,
+            (_, None) => "",
+        }
+    }
+
+    /// Where the name in `lang` comes from: the citation of its source for English and
+    /// Russian (for an unused code, its family's), `None` for the Chinese names of ECCO.
+    pub fn name_source(&self, lang: Lang) -> Option<&'static str> {
+        match (lang, self.translated(lang)) {
+            (Lang::Zh, _) => None,
+            (_, Some(t)) => Some(&t.source),
+            (Lang::En, None) => Some(&self.family.en_source),
+            (Lang::Ru, None) => Some(&self.family.ru_source),
+        }
+    }
+
+    /// The name an interface in `lang` shows: the opening, then the variation where there
+    /// is one (`中炮对屏风马 红左马盘河` in Chinese, `Opening — Variation` in English and
+    /// Russian).
+    pub fn title(&self, lang: Lang) -> String {
+        let (opening, variation) = (self.opening_name(lang), self.variation_name(lang));
+        match lang {
+            _ if variation.is_empty() => opening.to_string(),
+            Lang::Zh => format!("{opening} {variation}"),
+            _ => format!("{opening} — {variation}"),
         }
     }
 }
@@ -119,6 +166,7 @@ fn opening_at(index: usize) -> Opening {
         variation: &e.variation,
         family: &t.families[e.family],
         named: e.named,
+        names: e.names.as_ref(),
     }
 }
 

@@ -1,6 +1,7 @@
-//! The ECCO data shipped in `crates/teaching/openings/`: every code with its names, the
-//! opening families in three languages, and the steps (lines) that lead to each code. Read
-//! once from the embedded text; a fault in that text names its file and line.
+//! The ECCO data shipped in `crates/teaching/openings/`: every code with its names (in
+//! Chinese, and for the named codes in English and Russian), the opening families in three
+//! languages, and the steps (lines) that lead to each code. Read once from the embedded text;
+//! a fault in that text names its file and line.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -20,6 +21,7 @@ pub(crate) fn read_moves(text: &str) -> Result<Vec<Move>, String> {
 
 const CODES: &str = include_str!("../../openings/codes.tsv");
 const FAMILIES: &str = include_str!("../../openings/families.tsv");
+const NAMES: &str = include_str!("../../openings/names.tsv");
 const LINES: &str = include_str!("../../openings/lines.tsv");
 const STOPS: &str = include_str!("../../openings/stops.tsv");
 
@@ -39,6 +41,29 @@ pub struct Entry {
     pub named: bool,
     /// Index into [`Table::families`].
     pub family: usize,
+    /// The code's own names in English and Russian; `None` for the reserved codes.
+    pub names: Option<Names>,
+}
+
+/// A code's opening and variation named in one language, and where the name comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Translated {
+    /// The opening, e.g. `Central Cannon with Cross-river Chariot … vs Screen Horses …`.
+    pub opening: String,
+    /// The variation, e.g. `Red: palcorner cannon; Black: edge cannon back`; empty where the
+    /// Chinese variation is.
+    pub variation: String,
+    /// The citation of the name's source (defined in `families.tsv` or `names.tsv`).
+    pub source: String,
+}
+
+/// A named code's names in English and Russian (`names.tsv`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Names {
+    /// The English names.
+    pub en: Translated,
+    /// The Russian names.
+    pub ru: Translated,
 }
 
 /// An opening family, named in the three interface languages.
@@ -158,12 +183,23 @@ fn parse_families() -> Result<(Vec<Family>, CodeRanges), TableError> {
 /// `# source <key>: <citation>`, keyed by `key`.
 fn family_sources(text: &str) -> Result<HashMap<&str, &str>, TableError> {
     let mut sources = HashMap::new();
+    add_sources(&mut sources, text, "families.tsv")?;
+    Ok(sources)
+}
+
+/// Adds the sources that `text` (the data file `file`) defines to `sources`, refusing a key
+/// defined twice, here or before.
+fn add_sources<'t>(
+    sources: &mut HashMap<&'t str, &'t str>,
+    text: &'t str,
+    file: &'static str,
+) -> Result<(), TableError> {
     for (i, l) in text.lines().enumerate() {
         let Some(rest) = l.strip_prefix("# source ") else {
             continue;
         };
         let err = |message: String| TableError {
-            file: "families.tsv",
+            file,
             line: i + 1,
             message,
         };
@@ -178,7 +214,7 @@ fn family_sources(text: &str) -> Result<HashMap<&str, &str>, TableError> {
             return Err(err(format!("source {key} is defined twice")));
         }
     }
-    Ok(sources)
+    Ok(())
 }
 
 fn parse_families_text(text: &str) -> Result<(Vec<Family>, CodeRanges), TableError> {
@@ -250,6 +286,7 @@ fn parse_entries(ranges: &[(String, String)]) -> Result<Vec<Entry>, TableError> 
             variation: variation.into(),
             named,
             family,
+            names: None,
         });
     }
     if let Some(missing) = expected.next() {
@@ -260,6 +297,99 @@ fn parse_entries(ranges: &[(String, String)]) -> Result<Vec<Entry>, TableError> 
         });
     }
     Ok(entries)
+}
+
+/// Gives each named code of `entries` its English and Russian names from `text` (the
+/// contents of `names.tsv`), citing the sources `families` (the contents of `families.tsv`)
+/// and `text` define. Refuses a row whose code is unknown, reserved or named before, whose
+/// Chinese names are not those of `codes.tsv`, with a name missing or a variation where the
+/// Chinese has none (or none where it has one), or with a source defined nowhere; and a named
+/// code without a row.
+fn parse_names_text(text: &str, families: &str, entries: &mut [Entry]) -> Result<(), TableError> {
+    let mut sources = family_sources(families)?;
+    add_sources(&mut sources, text, "names.tsv")?;
+    let index: HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.code.clone(), i))
+        .collect();
+    let mut named_on: HashMap<usize, usize> = HashMap::new();
+    for (line, cols) in data_lines(text) {
+        let err = |message: String| TableError {
+            file: "names.tsv",
+            line,
+            message,
+        };
+        let [
+            code,
+            zh,
+            zh_variation,
+            en,
+            en_variation,
+            ru,
+            ru_variation,
+            en_source,
+            ru_source,
+        ] = cols[..]
+        else {
+            return Err(err(format!("expected 9 columns, found {}", cols.len())));
+        };
+        let &at = index
+            .get(code)
+            .ok_or_else(|| err(format!("unknown code {code:?}")))?;
+        let entry = &entries[at];
+        if !entry.named {
+            return Err(err(format!(
+                "{code} is reserved in codes.tsv: only named codes have names"
+            )));
+        }
+        if let Some(first) = named_on.insert(at, line) {
+            return Err(err(format!(
+                "{code} is named twice (first on line {first})"
+            )));
+        }
+        if zh != entry.opening || zh_variation != entry.variation {
+            return Err(err(format!(
+                "{code} reads {zh:?} {zh_variation:?} here but {:?} {:?} in codes.tsv",
+                entry.opening, entry.variation
+            )));
+        }
+        let cite = |source: &str| {
+            sources.get(source).map(|c| c.to_string()).ok_or_else(|| {
+                err(format!(
+                    "source {source:?} is not defined in families.tsv or names.tsv"
+                ))
+            })
+        };
+        let translated = |lang: &str, opening: &str, variation: &str, source: &str| {
+            if opening.trim().is_empty() {
+                return Err(err(format!("{code} has no {lang} opening name")));
+            }
+            if variation.trim().is_empty() != zh_variation.is_empty() {
+                return Err(err(format!(
+                    "{code}: the {lang} variation must be empty exactly where the Chinese one is"
+                )));
+            }
+            Ok(Translated {
+                opening: opening.into(),
+                variation: variation.into(),
+                source: cite(source)?,
+            })
+        };
+        let names = Names {
+            en: translated("English", en, en_variation, en_source)?,
+            ru: translated("Russian", ru, ru_variation, ru_source)?,
+        };
+        entries[at].names = Some(names);
+    }
+    if let Some(missing) = entries.iter().find(|e| e.named && e.names.is_none()) {
+        return Err(TableError {
+            file: "names.tsv",
+            line: text.lines().count(),
+            message: format!("the named code {} has no row", missing.code),
+        });
+    }
+    Ok(())
 }
 
 /// Reads one column of moves: `-`, or needs separated by spaces (`a|b@n`).
@@ -371,7 +501,8 @@ fn parse_stops(index: &HashMap<String, usize>) -> Result<Vec<[Option<Stop>; 2]>,
 /// Reads the shipped data.
 pub fn load() -> Result<Table, TableError> {
     let (families, ranges) = parse_families()?;
-    let entries = parse_entries(&ranges)?;
+    let mut entries = parse_entries(&ranges)?;
+    parse_names_text(NAMES, FAMILIES, &mut entries)?;
     let index: HashMap<String, usize> = entries
         .iter()
         .enumerate()
@@ -449,5 +580,124 @@ mod tests {
         );
         let bare = parse_families_text("# source a:\n").unwrap_err();
         assert_eq!(bare.line, 1);
+    }
+
+    fn entry(code: &str, opening: &str, variation: &str, named: bool) -> Entry {
+        Entry {
+            code: code.into(),
+            opening: opening.into(),
+            variation: variation.into(),
+            named,
+            family: 0,
+            names: None,
+        }
+    }
+
+    /// Two named codes (A01, A02, the second with a variation) and a reserved one (A03).
+    fn entries() -> Vec<Entry> {
+        vec![
+            entry("A01", "上仕局", "", true),
+            entry("A02", "边马局", "红左横车", true),
+            entry("A03", "非常见开局", "", false),
+        ]
+    }
+
+    const A01: &str = "A01\t上仕局\t\tAdvisor Opening\t\tДебют советника\t\ta\tb\n";
+    const A02: &str = "A02\t边马局\t红左横车\tEdge Horse\tRed: left\tКонь\tкрасные\tb\tb\n";
+
+    fn names_error(text: &str) -> String {
+        parse_names_text(text, SOURCES, &mut entries())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn each_named_code_gets_its_names_and_their_citations() {
+        let mut entries = entries();
+        parse_names_text(&format!("{A01}{A02}"), SOURCES, &mut entries).unwrap();
+        let a02 = entries[1].names.as_ref().unwrap();
+        assert_eq!(a02.en.opening, "Edge Horse");
+        assert_eq!(a02.en.variation, "Red: left");
+        assert_eq!(a02.ru.variation, "красные");
+        assert_eq!(a02.ru.source, "our translation");
+        let a01 = entries[0].names.as_ref().unwrap();
+        assert_eq!(a01.en.source, "Author, \"A page\", example.org");
+        assert_eq!(a01.en.variation, "");
+        assert!(entries[2].names.is_none());
+    }
+
+    #[test]
+    fn a_source_may_be_defined_in_the_names_file_too() {
+        let text = format!("# source c: A book\n{}{A02}", A01.replace("\ta\t", "\tc\t"));
+        let mut entries = entries();
+        parse_names_text(&text, SOURCES, &mut entries).unwrap();
+        assert_eq!(entries[0].names.as_ref().unwrap().en.source, "A book");
+        let twice = format!("# source a: again\n{A01}{A02}");
+        assert_eq!(
+            names_error(&twice),
+            "names.tsv line 1: source a is defined twice"
+        );
+    }
+
+    #[test]
+    fn a_named_code_without_a_row_is_an_error() {
+        assert_eq!(
+            names_error(A01),
+            "names.tsv line 1: the named code A02 has no row"
+        );
+    }
+
+    #[test]
+    fn a_code_named_twice_unknown_or_reserved_is_an_error_naming_the_line() {
+        assert_eq!(
+            names_error(&format!("{A01}{A02}{A01}")),
+            "names.tsv line 3: A01 is named twice (first on line 1)"
+        );
+        assert_eq!(
+            names_error(&format!("{A01}{A02}{}", A01.replace("A01", "F01"))),
+            "names.tsv line 3: unknown code \"F01\""
+        );
+        let reserved = "A03\t非常见开局\t\tRare\t\tРедкие\t\ta\tb\n";
+        assert_eq!(
+            names_error(&format!("{A01}{A02}{reserved}")),
+            "names.tsv line 3: A03 is reserved in codes.tsv: only named codes have names"
+        );
+    }
+
+    #[test]
+    fn a_row_must_match_the_chinese_names_and_cite_defined_sources() {
+        let other = A01.replace("上仕局", "上士局");
+        assert!(
+            names_error(&format!("{other}{A02}")).starts_with("names.tsv line 1: A01 reads"),
+            "{}",
+            names_error(&format!("{other}{A02}"))
+        );
+        let undefined = A02.replace("\tb\tb\n", "\tb\tz\n");
+        assert_eq!(
+            names_error(&format!("{A01}{undefined}")),
+            "names.tsv line 2: source \"z\" is not defined in families.tsv or names.tsv"
+        );
+        let short = "A01\t上仕局\t\tAdvisor Opening\n";
+        assert_eq!(
+            names_error(short),
+            "names.tsv line 1: expected 9 columns, found 4"
+        );
+    }
+
+    #[test]
+    fn a_name_is_never_empty_and_a_variation_follows_the_chinese() {
+        let no_english = A01.replace("Advisor Opening", " ");
+        assert_eq!(
+            names_error(&format!("{no_english}{A02}")),
+            "names.tsv line 1: A01 has no English opening name"
+        );
+        let no_variation = A02.replace("\tкрасные\t", "\t\t");
+        assert_eq!(
+            names_error(&format!("{A01}{no_variation}")),
+            "names.tsv line 2: A02: the Russian variation must be empty exactly where the \
+             Chinese one is"
+        );
+        let extra = A01.replace("Advisor Opening\t", "Advisor Opening\tmore");
+        assert!(names_error(&format!("{extra}{A02}")).contains("A01: the English variation"));
     }
 }
