@@ -88,11 +88,8 @@ async fn a_game_is_saved_from_its_first_move_and_follows_every_change() {
     assert_eq!(games[0]["level_name"], "Beginner (~800)");
     assert_eq!(games[0]["key"], answer["key"]);
     // 1. C2=5 alone: ECCO B00, the central cannon (中炮局).
-    let opening = games[0]["opening"].as_str().unwrap();
-    assert!(
-        opening.starts_with("B00 ") && opening.contains("中炮"),
-        "{opening}"
-    );
+    assert_eq!(listed(&app, "?lang=zh").await[0]["opening"], "B00 中炮局");
+    assert_eq!(games[0]["opening_code"], "B00");
 
     let (status, reply) = send(
         &app,
@@ -434,6 +431,71 @@ async fn export_holds_every_game_and_import_adds_a_files_games() {
         send_text(&other, "POST", "/api/archive/import?name=x.pgn", "  \n").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
     assert!(answer.contains("empty-file"), "{answer}");
+}
+
+#[tokio::test]
+async fn the_list_names_a_games_opening_in_the_language_asked_for() {
+    let data = data_folder("opening-names");
+    let app = archived_app(&data);
+    // 1. P7+1 C8=5: ECCO E03, 仙人指路对中炮.
+    saved_game(&app, &["c3c4", "h7e7"]).await;
+    let opening = |games: &[Value]| games[0]["opening"].as_str().unwrap().to_string();
+    let en = listed(&app, "?lang=en").await;
+    assert_eq!(opening(&en), "E03 Pawn Opening vs Central Cannon");
+    assert_eq!(en[0]["opening_code"], "E03");
+    assert_eq!(
+        opening(&listed(&app, "?lang=ru").await),
+        "E03 Дебют солдата против центральной пушки"
+    );
+    assert_eq!(
+        opening(&listed(&app, "?lang=zh").await),
+        "E03 仙人指路对中炮"
+    );
+    // English when the request names no language, as elsewhere.
+    assert_eq!(opening(&listed(&app, "").await), opening(&en));
+    let (status, err) = send(&app, "GET", "/api/archive/games?lang=fr", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+
+    // One game, and one opened, name it in the language asked for too.
+    let row = &en[0]["id"];
+    let (status, game) = send(
+        &app,
+        "GET",
+        &format!("/api/archive/games/{row}?lang=ru"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(
+        game["opening"],
+        "E03 Дебют солдата против центральной пушки"
+    );
+    let (status, opened) = send(
+        &app,
+        "POST",
+        &format!("/api/archive/games/{row}/open?lang=zh"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{opened}");
+    assert_eq!(opened["archived"]["opening"], "E03 仙人指路对中炮");
+
+    // An imported record keeps its own Opening tag: translated where it is an ECCO opening's
+    // Chinese name, as it is otherwise.
+    let other = archived_app(&data_folder("opening-names-imported"));
+    let file = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n[Date \"2020.01.02\"]\n\
+                [Opening \"中炮对屏风马\"]\n\n1. h2e2 h9g7 2. h0g2 b9c7 *\n\n\
+                [Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n[Date \"2020.01.01\"]\n\
+                [Opening \"My favourite\"]\n\n1. h2e2 h9g7 *\n";
+    let (status, _, answer) =
+        send_text(&other, "POST", "/api/archive/import?name=two.pgn", file).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let ru = listed(&other, "?lang=ru").await;
+    assert_eq!(opening(&ru), "Центральная пушка против ширмы из коней");
+    assert_eq!(ru[0]["opening_code"], Value::Null);
+    assert_eq!(ru[1]["opening"], "My favourite");
+    let en = listed(&other, "?lang=en").await;
+    assert_eq!(opening(&en), "Central Cannon vs Screen Horses");
 }
 
 #[tokio::test]

@@ -6,6 +6,8 @@
 //! The requests run on the archive's writer thread (see [`archive_store`](crate::kit::archive_store)),
 //! never on the server's async threads.
 
+mod export;
+
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{self, post};
@@ -23,7 +25,7 @@ use crate::kit::records::{
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::view::GameView;
-use crate::kit::wire::{Fen, Iccs, fen_or_blank};
+use crate::kit::wire::{Fen, Iccs, Language, fen_or_blank};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -36,6 +38,8 @@ use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, PreparedImport, S
 use xiangqi_records::{RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules};
+use xiangqi_teaching::Lang;
+use xiangqi_teaching::openings;
 
 /// Most games one page of the list holds.
 const MAX_LIST: usize = 1000;
@@ -127,8 +131,12 @@ pub struct SummaryView {
     pub result: Option<&'static str>,
     /// Why it ended: a code as the rules give it (`checkmate` …), or `time`.
     pub end_reason: Option<String>,
-    /// The opening's name, where known.
+    /// The opening's name in the language asked for, where known: its ECCO code and title
+    /// (`E03 Pawn Opening vs Central Cannon`) for a game the archive named, the record's own
+    /// name for an imported game (translated where it is an ECCO opening name).
     pub opening: Option<String>,
+    /// The opening's ECCO code, where the archive knows it.
+    pub opening_code: Option<&'static str>,
     /// Moves of the main line.
     pub moves: usize,
     /// `played` or `imported`.
@@ -137,8 +145,31 @@ pub struct SummaryView {
     pub reviewed: bool,
 }
 
-impl From<&GameSummary> for SummaryView {
-    fn from(g: &GameSummary) -> SummaryView {
+/// The opening as the archive keeps it (`stored`), named in `lang`, and its ECCO code where
+/// the text gives one. A played game is kept as its code and Chinese title (`E03 仙人指路对中炮`)
+/// and shown as the code and its title in `lang`; an imported game keeps its record's
+/// Opening tag, shown in `lang` when it is the Chinese name of an ECCO opening and as it is
+/// otherwise.
+fn opening_in(stored: &str, lang: Lang) -> (String, Option<&'static str>) {
+    let coded = stored
+        .split_once(' ')
+        .and_then(|(code, _)| openings::by_code(code));
+    if let Some(opening) = coded {
+        return (
+            format!("{} {}", opening.code, opening.title(lang)),
+            Some(opening.code),
+        );
+    }
+    match openings::all().find(|o| o.named && o.name == stored.trim()) {
+        Some(opening) => (opening.opening_name(lang).to_string(), None),
+        None => (stored.to_string(), None),
+    }
+}
+
+impl SummaryView {
+    /// The list's view of `g`, its opening named in `lang`.
+    fn of(g: &GameSummary, lang: Lang) -> SummaryView {
+        let opening = g.opening.as_deref().map(|o| opening_in(o, lang));
         SummaryView {
             id: g.id,
             key: g.key.clone(),
@@ -151,7 +182,8 @@ impl From<&GameSummary> for SummaryView {
             level_name: g.level.as_ref().map(|l| l.name.clone()),
             result: g.result.map(GameResult::as_str),
             end_reason: g.end_reason.clone(),
-            opening: g.opening.clone(),
+            opening_code: opening.as_ref().and_then(|(_, code)| *code),
+            opening: opening.map(|(name, _)| name),
             moves: g.moves_count,
             source: g.source.name(),
             reviewed: g.reviewed,
@@ -178,6 +210,9 @@ pub struct ListQuery {
     /// Games on this page, 1 to 1,000 (200 when absent).
     #[serde(default)]
     pub limit: Option<usize>,
+    /// The language openings are named in: `en` (when absent), `ru` or `zh`.
+    #[serde(default)]
+    pub lang: Language,
 }
 
 /// One page of the list.
@@ -193,8 +228,8 @@ pub struct ListView {
     pub next: Option<usize>,
 }
 
-/// `GET /api/archive/games?result=…&level=…&state=…&offset=…&limit=…`: a page of the games,
-/// newest date first, with how many there are in all.
+/// `GET /api/archive/games?result=…&level=…&state=…&offset=…&limit=…&lang=…`: a page of the
+/// games, newest date first, with how many there are in all, their openings named in `lang`.
 pub async fn list(
     State(archive): State<ArchiveService>,
     Params(query): Params<ListQuery>,
@@ -229,7 +264,10 @@ pub async fn list(
         .await?;
     let end = offset.saturating_add(games.len());
     Ok(Json(ListView {
-        games: games.iter().map(SummaryView::from).collect(),
+        games: games
+            .iter()
+            .map(|g| SummaryView::of(g, query.lang.0))
+            .collect(),
         total,
         offset,
         next: (end < total).then_some(end),
@@ -250,10 +288,11 @@ pub struct StoredView {
     pub review: Option<Value>,
 }
 
-impl From<&StoredGame> for StoredView {
-    fn from(g: &StoredGame) -> StoredView {
+impl StoredView {
+    /// The view of `g`, its opening named in `lang`.
+    fn of(g: &StoredGame, lang: Lang) -> StoredView {
         StoredView {
-            summary: SummaryView::from(&g.summary),
+            summary: SummaryView::of(&g.summary, lang),
             start_fen: g.start_fen.clone(),
             pgn: g.pgn.clone(),
             review: g
@@ -271,12 +310,25 @@ async fn stored(archive: &ArchiveService, id: GameId) -> Result<StoredGame, ApiE
         .ok_or_else(|| no_archived_game(id))
 }
 
-/// `GET /api/archive/games/{id}`: one game, whole.
+/// The language a request names openings in.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LangQuery {
+    /// `en` (when absent), `ru` or `zh`.
+    #[serde(default)]
+    pub lang: Language,
+}
+
+/// `GET /api/archive/games/{id}?lang=…`: one game, whole, its opening named in `lang`.
 pub async fn get(
     State(archive): State<ArchiveService>,
     Path(id): Path<GameId>,
+    Params(query): Params<LangQuery>,
 ) -> Result<Json<StoredView>, ApiError> {
-    Ok(Json(StoredView::from(&stored(&archive, id).await?)))
+    Ok(Json(StoredView::of(
+        &stored(&archive, id).await?,
+        query.lang.0,
+    )))
 }
 
 /// `DELETE /api/archive/games/{id}`: deletes a game.
@@ -301,7 +353,7 @@ pub struct ExportQuery {
 }
 
 /// `GET /api/archive/export?format=pgn-wxf`: every game as one PGN file to download, oldest
-/// first.
+/// first, a reviewed game with the review's marks ([`export::export_with_marks`]).
 pub async fn export(
     State(archive): State<ArchiveService>,
     Params(query): Params<ExportQuery>,
@@ -316,7 +368,9 @@ pub async fn export(
             )));
         }
     };
-    let text = archive.run(move |a| a.export_pgn(notation)).await?;
+    let text = archive
+        .run(move |a| export::export_with_marks(a, notation))
+        .await?;
     let (year, month, day) = xiangqi_records::date::today();
     let disposition =
         format!("attachment; filename=\"xiangqi-games-{year:04}{month:02}{day:02}.pgn\"");
@@ -475,10 +529,12 @@ pub struct OpenedView {
 
 /// `POST /api/archive/games/{id}/open`: a new session with the game's main line played. An
 /// unfinished game goes on in it, every change saved to its row; a finished game is there to
-/// replay and review, and a change starts a new game.
+/// replay and review, and a change starts a new game. The archived view names the opening in
+/// `?lang=` (English when absent).
 pub async fn open(
     State(AppState { sessions, .. }): State<AppState>,
     Path(id): Path<GameId>,
+    Params(query): Params<LangQuery>,
 ) -> Result<(StatusCode, Json<OpenedView>), ApiError> {
     let archive = sessions.archive().clone();
     let stored = stored(&archive, id).await?;
@@ -490,7 +546,7 @@ pub async fn open(
         StatusCode::CREATED,
         Json(OpenedView {
             game: view,
-            archived: StoredView::from(&stored),
+            archived: StoredView::of(&stored, query.lang.0),
         }),
     ))
 }

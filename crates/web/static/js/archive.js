@@ -5,7 +5,7 @@
 
 import { currentId, download, request, setArchiveKey } from './api.js';
 import { ask } from './dialogs.js';
-import { t, sentences } from './i18n.js';
+import { currentLanguage, t, sentences } from './i18n.js';
 import { explainArchiveReason, explainError, explainRecordNote } from './reasons.js';
 import { read, write } from './settings.js';
 
@@ -59,7 +59,8 @@ export async function resume(saved) {
  * from then on: its key is kept for a reload.
  */
 export async function openStored(id) {
-  const answer = await request('POST', `/api/archive/games/${encodeURIComponent(id)}/open`);
+  const lang = encodeURIComponent(currentLanguage());
+  const answer = await request('POST', `/api/archive/games/${encodeURIComponent(id)}/open?lang=${lang}`);
   write(CURRENT_KEY, { key: answer.archived.key });
   setArchiveKey(answer.game.id, answer.archived.key);
   return answer;
@@ -181,9 +182,9 @@ export class MyGames {
     return row;
   }
 
-  /** Asks for the page of the list that starts at `offset`: the server's answer. */
+  /** Asks for the page of the list that starts at `offset`, openings named in the page's language. */
   page(offset) {
-    const query = new URLSearchParams();
+    const query = new URLSearchParams({ lang: currentLanguage() });
     if (this.filters.result) query.set('result', this.filters.result);
     if (this.filters.level) query.set('level', this.filters.level);
     if (offset) query.set('offset', String(offset));
