@@ -144,3 +144,69 @@ fn a_cancelled_review_stops_before_its_next_search() {
     );
     assert_eq!(whole.expect("legal game").map(|r| r.moves.len()), Some(2));
 }
+
+// The rule of the marks ([`review::model::judge`]) on set-up positions.
+
+#[test]
+fn a_routine_opening_move_is_no_only_move() {
+    let (result, _) = run(xiangqi_rules::START_FEN, "h2e2 h9g7 h0g2 i9h9");
+    let review = result.expect("legal game");
+    for m in &review.moves {
+        assert_ne!(m.class, Class::Only, "{} {}", m.number, m.played);
+        assert!(m.class.nag() != Some(1), "{} {}", m.number, m.played);
+    }
+}
+
+/// Black's chariot checks Red's general down the e-file; the general cannot go to f0, where
+/// it would face Black's, so Red either steps to d0 or puts its chariot in the way on e2,
+/// where it is taken for nothing.
+const ONE_WAY_OUT: &str = "5k3/9/9/9/4r4/9/9/R8/9/4K4 w - - 0 1";
+
+#[test]
+fn the_one_good_move_among_bad_ones_is_an_only_move() {
+    let (result, _) = run(ONE_WAY_OUT, "e0d0");
+    let review = result.expect("legal game");
+    let step = &review.moves[0];
+    assert_eq!(step.best, Some(step.played));
+    let other = step.alternative.expect("the other move was searched");
+    assert!(
+        step.before.expected_score() - other.expected_score() >= review::model::ONLY_MOVE_GAP,
+        "{:?} against {other:?}",
+        step.before
+    );
+    assert_eq!(step.class, Class::Only);
+    assert_eq!(step.class.nag(), Some(1));
+    assert_eq!(review.summary(Color::Red).count(Class::Only), 1);
+    // Blocking with the chariot is a blunder.
+    let (result, _) = run(ONE_WAY_OUT, "a2e2");
+    assert_eq!(result.expect("legal game").moves[0].class, Class::Blunder);
+}
+
+/// Black, a chariot down, keeps Red's chariot on b7 off its back rank with its own on d9;
+/// Red's chariot on a8 holds the general's way out on e8.
+const BACK_RANK: &str = "3rk4/R8/1R7/9/9/9/9/9/9/5K3 b - - 0 1";
+
+#[test]
+fn a_move_that_lets_in_a_mate_is_a_blunder_or_a_mistake_and_the_summary_shows_it() {
+    // 1... R4-9?? 2. R8+2 mates.
+    let (result, _) = run(BACK_RANK, "d9d1 b7b9");
+    let review = result.expect("legal game");
+    let open = &review.moves[0];
+    assert!(
+        !review::model::is_mated(open.before),
+        "best play holds: {:?}",
+        open.before
+    );
+    assert!(review::model::is_mated(open.after), "{:?}", open.after);
+    assert!(
+        open.class >= Class::Mistake,
+        "{:?} {}",
+        open.class,
+        open.loss
+    );
+    assert!(open.class.nag().is_some_and(|n| n == 2 || n == 4));
+    let black = review.summary(Color::Black);
+    assert_eq!(black.count(Class::Mistake) + black.count(Class::Blunder), 1);
+    assert!(black.accuracy < 80.0, "{black}");
+    assert!(black.accuracy < review.summary(Color::Red).accuracy);
+}

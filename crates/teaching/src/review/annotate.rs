@@ -1,5 +1,6 @@
-//! A reviewed game as an annotated record: each main-line move gets its class as a NAG and a
-//! comment with the evaluation, and for a move that was not the engine's choice the better
+//! A reviewed game as an annotated record: each marked main-line move (an only move, an
+//! inaccuracy, a mistake or a blunder, [`Class::nag`]) gets its glyph as a NAG, in place of
+//! the record's own move-quality glyph, and every move a comment with the evaluation, and for a move that was not the engine's choice the better
 //! move and its line (also as a variation); for a mistake or blunder the refutation.
 
 use super::model::{Class, Eval};
@@ -21,8 +22,7 @@ pub fn annotate(game: &Game, review: &Review, notation: Notation) -> Game {
         if node.mv != judged.played {
             break;
         }
-        node.nags.retain(|n| !(1..=6).contains(&n.0));
-        node.nags.push(Nag(judged.class.nag()));
+        mark(&mut node.nags, judged.class);
         let comment = comment(&pos, judged, notation);
         node.comment = Some(match node.comment.take() {
             Some(old) => format!("{old}\n{comment}"),
@@ -39,6 +39,15 @@ pub fn annotate(game: &Game, review: &Review, notation: Notation) -> Game {
     annotated
 }
 
+/// Puts the glyph of `class` ([`Class::nag`]) among a move's `nags`, in place of the
+/// move-quality glyphs there (`$1`–`$6`); a class with no glyph leaves them as they are.
+pub fn mark(nags: &mut Vec<Nag>, class: Class) {
+    if let Some(nag) = class.nag() {
+        nags.retain(|n| !(1..=6).contains(&n.0));
+        nags.push(Nag(nag));
+    }
+}
+
 /// An evaluation from Red's side, for a mover of `side`.
 fn for_red(eval: Eval, side: Color) -> Eval {
     match side {
@@ -47,8 +56,9 @@ fn for_red(eval: Eval, side: Color) -> Eval {
     }
 }
 
-/// `blunder; -3.80 (before +0.35); best 炮二平五 (炮二平五 马8进7 …); after 车二进六 the horse
-/// on c7 falls`.
+/// `blunder; -3.80 (before +0.35); better was 炮二平五 (炮二平五 马8进7 …); if Black answers
+/// 车2进6, the horse on c7 falls`: the moves named that were not played read as what would
+/// have been.
 fn comment(before: &Position, judged: &MoveReview, notation: Notation) -> String {
     let side = judged.mover();
     let mut text = format!(
@@ -62,7 +72,7 @@ fn comment(before: &Position, judged: &MoveReview, notation: Notation) -> String
     {
         let line = legal_prefix(before, &judged.best_line, LINE_MOVES);
         text.push_str(&format!(
-            "; best {} ({})",
+            "; better was {} ({})",
             format_move(before, best, notation),
             written_line(before, &line, notation)
         ));
@@ -70,7 +80,7 @@ fn comment(before: &Position, judged: &MoveReview, notation: Notation) -> String
     if let Some(refutation) = &judged.refutation {
         let after = before.after(judged.played);
         text.push_str("; ");
-        text.push_str(&refutation.english(&after, notation));
+        text.push_str(&refutation.english_if(&after, notation));
     }
     text
 }
@@ -119,6 +129,7 @@ mod tests {
             after: Eval::Score(Reported::Cp(-420)),
             best: best.first().map(|m| mv(m)),
             best_line: best.iter().map(|m| mv(m)).collect(),
+            alternative: None,
             loss: 0.4,
             class,
             refutation: None,
@@ -131,6 +142,7 @@ mod tests {
         game.moves = Line::from_moves([mv("h2e2"), mv("h9g7")]);
         game.moves.moves[0].nags = vec![Nag(1), Nag(13)];
         game.moves.moves[0].comment = Some("from the file".to_string());
+        game.moves.moves[1].nags = vec![Nag(3)];
         let review = Review {
             start: Position::startpos(),
             moves: vec![
@@ -144,7 +156,7 @@ mod tests {
         assert_eq!(first.nags, [Nag(13), Nag(4)]);
         assert_eq!(
             first.comment.as_deref(),
-            Some("from the file\nblunder; -4.20 (before +0.30); best h0g2 (h0g2 h9g7)")
+            Some("from the file\nblunder; -4.20 (before +0.30); better was h0g2 (h0g2 h9g7)")
         );
         // The better line as a variation, cut where it stops being legal.
         assert_eq!(
@@ -152,7 +164,8 @@ mod tests {
             [Line::from_moves([mv("h0g2"), mv("h9g7")])]
         );
         let second = &annotated.moves.moves[1];
-        assert_eq!(second.nags, [Nag(1)]);
+        // The review gives a best move no glyph, so the record's own stays.
+        assert_eq!(second.nags, [Nag(3)]);
         // Black's evaluations are written from Red's side.
         assert_eq!(
             second.comment.as_deref(),

@@ -15,14 +15,33 @@
 //!
 //! # Classes and accuracy
 //!
-//! The engine's own move is always `best`; any other is `excellent` below 0.02 of expected
-//! score lost, `good` below 0.05, an `inaccuracy` below 0.10, a `mistake` below 0.20 and a
-//! `blunder` from 0.20 ([`model::Class::LIMITS`]). Measuring loss in expected score rather
-//! than centipawns is why a piece thrown away in a level game is a blunder while the same
-//! piece given back when a chariot up is not: the second no longer changes the result. A
-//! side's accuracy is the mean of its moves' accuracies, `103.1668 · e^(−4.354 · loss) −
-//! 3.1669` clamped to 0–100 ([`model::move_accuracy`]).
+//! The rule is [`model::judge`]; the marks are those of PGN, and `!` is kept rare:
 //!
+//! - `!` **only move** ([`Class::Only`]): the engine's own choice where the best other move
+//!   would have lost at least 0.20 of expected score ([`model::ONLY_MOVE_GAP`], a blunder's
+//!   worth) — the one good move among bad ones. The best other move is found by a second
+//!   search of the position without the move played, made only where the move was the
+//!   engine's choice and the mover's expected score was at least 0.20. A recapture, the taking
+//!   of a piece worth at least the taker ([`is_plain`]), and a move with no alternative are
+//!   never `!`.
+//! - **best** (no glyph): any other move that was the engine's choice.
+//! - **excellent**, **good** (no glyph): another move losing below 0.02, below 0.05.
+//! - `?!` **inaccuracy**: below 0.10; `?` **mistake**: below 0.20; `??` **blunder**: 0.20
+//!   or more ([`model::Class::LIMITS`]).
+//! - A move that lets in a forced mate which the best move avoided is at least a blunder, or a
+//!   mistake where the mover's expected score was already below 0.05
+//!   ([`model::LET_IN_MATE`]): a side far behind loses little expected score by any move, and
+//!   the mate would otherwise go unmarked.
+//! - The review never gives `!!` or `!?`: daring and beauty are not in the engine's score.
+//!
+//! Measuring loss in expected score rather than centipawns is why a piece thrown away in a
+//! level game is a blunder while the same piece given back when a chariot up is not: the
+//! second no longer changes the result. A move's accuracy is `103.1668 · e^(−4.354 · loss) −
+//! 3.1669` clamped to 0–100 ([`model::move_accuracy`]); a side's is the mean of the
+//! arithmetic and the harmonic mean of its moves' ([`summary::accuracy_of`]), so that the move
+//! that lost the game is not drowned by the easy ones around it. The figures these rules give
+//! on real games are in `docs/results.md` ("Review calibration").
+
 //! # The searches
 //!
 //! One search per position of the line, with one engine and its table kept across the game:
@@ -46,7 +65,7 @@ pub use threat::{Threat, threat_of};
 
 use std::fmt;
 use std::time::Duration;
-use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest, SearchResult};
+use xiangqi_engine::{Engine, EngineOptions, SEE_VALUE, SearchLimits, SearchRequest, SearchResult};
 use xiangqi_records::MoveNumber;
 use xiangqi_rules::{Color, Game, Move, Position};
 
@@ -104,6 +123,9 @@ pub struct MoveReview {
     pub best: Option<Move>,
     /// The line the best move starts.
     pub best_line: Vec<Move>,
+    /// The score of the best other move, from the mover's side: searched only where the move
+    /// played was the engine's choice and could be an only move ([`model::judge`]).
+    pub alternative: Option<Eval>,
     /// Expected score lost (0–1).
     pub loss: f64,
     /// The class of the move.
@@ -224,13 +246,26 @@ pub fn review_until(
     let limits = limits.search_limits();
     let total = moves.len();
     let mut searched: Vec<Option<SearchResult>> = Vec::with_capacity(total + 1);
+    // The best other move's score where the played move was the engine's choice.
+    let mut alternatives: Vec<Option<Eval>> = vec![None; total];
     let mut replay = Game::new(start.clone());
     let search_here =
-        |replay: &Game| (!replay.is_over()).then(|| search_position(engine, replay, &limits));
+        |replay: &Game| (!replay.is_over()).then(|| search_position(engine, replay, &limits, &[]));
     searched.push(search_here(&replay));
     for (ply, &mv) in moves.iter().enumerate() {
         if cancelled() {
             return Ok(None);
+        }
+        if let Some(before) = &searched[ply]
+            && before.best_move == Some(mv)
+            && model::win_probability_of(before.score) >= model::ONLY_MOVE_GAP
+            && !is_plain(start, moves, ply)
+        {
+            let other = search_position(engine, &replay, &limits, &[mv]);
+            alternatives[ply] = other.best_move.map(|_| Eval::Score(other.score));
+            if cancelled() {
+                return Ok(None);
+            }
         }
         // Already replayed once above: legal.
         let _ = replay.play(mv);
@@ -252,8 +287,13 @@ pub fn review_until(
             None => Eval::Score(-score_of(searched[ply + 1].as_ref())),
         };
         let best = before_search.and_then(|r| r.best_move);
-        let loss = model::expected_loss(before, after);
-        let class = model::classify(best == Some(played), loss);
+        let model::Judgement { loss, class } = model::judge(
+            before,
+            after,
+            best == Some(played),
+            alternatives[ply],
+            is_plain(start, moves, ply),
+        );
         let refutation = match (class, searched[ply + 1].as_ref()) {
             (Class::Mistake | Class::Blunder, Some(reply)) => {
                 Refutation::find(&pos, played, reply.score, &reply.pv)
@@ -267,6 +307,7 @@ pub fn review_until(
             after,
             best,
             best_line: before_search.map(|r| r.pv.clone()).unwrap_or_default(),
+            alternative: alternatives[ply],
             loss,
             class,
             refutation,
@@ -279,18 +320,46 @@ pub fn review_until(
     }))
 }
 
+/// Whether move `ply` of `moves` (from `start`) is plain whatever the position, and so never
+/// an only move: a recapture on the point where the other side has just taken, or the taking
+/// of a piece worth at least the one that takes it ([`SEE_VALUE`]).
+pub fn is_plain(start: &Position, moves: &[Move], ply: usize) -> bool {
+    let mut pos = start.clone();
+    let mut last_capture = None;
+    for &m in &moves[..ply] {
+        last_capture = pos.piece_at(m.to()).map(|_| m.to());
+        pos.make_move(m);
+    }
+    let Some(&played) = moves.get(ply) else {
+        return false;
+    };
+    let (Some(taken), Some(taker)) = (pos.piece_at(played.to()), pos.piece_at(played.from()))
+    else {
+        return false;
+    };
+    last_capture == Some(played.to())
+        || SEE_VALUE[taken.kind.index()] >= SEE_VALUE[taker.kind.index()]
+}
+
 /// The score of a search, `Cp(0)` where there was none.
 fn score_of(result: Option<&SearchResult>) -> xiangqi_engine::score::Reported {
     result.map_or(xiangqi_engine::score::Reported::Cp(0), |r| r.score)
 }
 
-/// Searches the position `game` stands in, with its history for repetition rulings.
-fn search_position(engine: &Engine, game: &Game, limits: &SearchLimits) -> SearchResult {
+/// Searches the position `game` stands in, with its history for repetition rulings, leaving
+/// out the root moves `excluded`.
+fn search_position(
+    engine: &Engine,
+    game: &Game,
+    limits: &SearchLimits,
+    excluded: &[Move],
+) -> SearchResult {
     let mut history = game.hashes_since_capture();
     history.pop();
     let request = SearchRequest {
         history,
         history_moves: game.moves_since_capture().to_vec(),
+        excluded: excluded.to_vec(),
         ..SearchRequest::new(game.position().clone(), limits.clone())
     };
     engine.think(&request, &mut |_| {})

@@ -77,8 +77,10 @@ impl Refutation {
         })
     }
 
-    /// The refutation in English, with the reply in `notation`; `after` is the position
-    /// after the mistake. E.g. `after 车二进六 the horse on c7 falls`.
+    /// The refutation in English as what happened, with the reply in `notation`, for a reply
+    /// that was played; `after` is the position after the mistake. E.g. `after 车二进六 the
+    /// horse on c7 falls`. A reply that may not have been played is worded by
+    /// [`Refutation::english_if`].
     pub fn english(&self, after: &Position, notation: Notation) -> String {
         let reply = format_move(after, self.reply, notation);
         let refuter = side_name(after.side_to_move());
@@ -95,6 +97,28 @@ impl Refutation {
             ),
             Consequence::Positional => format!("after {reply} {refuter} stands better"),
         }
+    }
+}
+
+impl Refutation {
+    /// The refutation in English as what would follow, with the reply in `notation`: the
+    /// reply is the engine's, not necessarily the game's; `after` is the position after the
+    /// mistake. E.g. `if Black answers 车2进6, the horse on c7 falls`.
+    pub fn english_if(&self, after: &Position, notation: Notation) -> String {
+        let reply = format_move(after, self.reply, notation);
+        let refuter = side_name(after.side_to_move());
+        let then = match self.consequence {
+            Consequence::Mate { moves: 1 } => "it is mate".to_string(),
+            Consequence::Mate { moves } => format!("{refuter} mates in {moves}"),
+            Consequence::Material { piece, square, .. } => {
+                format!("the {} on {square} falls", piece.kind.name())
+            }
+            Consequence::Threat(t) => {
+                format!("the {} on {} is attacked", t.piece.kind.name(), t.square)
+            }
+            Consequence::Positional => format!("{refuter} stands better"),
+        };
+        format!("if {refuter} answers {reply}, {then}")
     }
 }
 
@@ -174,6 +198,10 @@ mod tests {
             r.english(&after, Notation::Iccs),
             "after d8d5 the horse on d5 falls"
         );
+        assert_eq!(
+            r.english_if(&after, Notation::Iccs),
+            "if Black answers d8d5, the horse on d5 falls"
+        );
     }
 
     #[test]
@@ -199,6 +227,10 @@ mod tests {
         assert_eq!(
             r.english(&after, Notation::Iccs),
             "after d8d5 Black mates in 3"
+        );
+        assert_eq!(
+            r.english_if(&after, Notation::Iccs),
+            "if Black answers d8d5, Black mates in 3"
         );
     }
 

@@ -136,8 +136,9 @@ pub struct WhyView {
     pub square: Option<String>,
     /// For `material`: net material lost along the line, in centipawns.
     pub net: Option<i32>,
-    /// The sentence in English, the reply in Chinese notation, e.g. `after 车二进六 the horse
-    /// on c7 falls`.
+    /// The sentence in English, the reply in Chinese notation, worded as what would follow
+    /// (the reply is the engine's, not necessarily the game's), e.g. `if Red answers 车二进六,
+    /// the horse on c7 falls`.
     pub text: String,
 }
 
@@ -148,7 +149,10 @@ pub struct MoveReviewView {
     pub ply: usize,
     /// The side that moved: `red` or `black`.
     pub side: &'static str,
-    /// `best`, `excellent`, `good`, `inaccuracy`, `mistake` or `blunder`.
+    /// The move played (ICCS), so that a kept review is only applied to the same moves.
+    pub played: String,
+    /// `only`, `best`, `excellent`, `good`, `inaccuracy`, `mistake` or `blunder`
+    /// ([`Class`]).
     pub class: &'static str,
     /// Expected score lost (0–1).
     pub loss: f64,
@@ -230,7 +234,7 @@ fn why_view(before: &Position, m: &MoveReview) -> Option<WhyView> {
         piece,
         square,
         net,
-        text: r.english(&after, Notation::Chinese),
+        text: r.english_if(&after, Notation::Chinese),
     })
 }
 
@@ -243,6 +247,7 @@ fn review_view(review: &Review, version: u64) -> ReviewView {
         moves.push(MoveReviewView {
             ply: ply + 1,
             side: side_code(side),
+            played: m.played.to_string(),
             class: m.class.code(),
             loss: m.loss,
             accuracy: m.accuracy(),
@@ -311,7 +316,8 @@ pub async fn review_stream(
                 s.start_search(),
             ))
         })?;
-    let limits = limits_of(&query, moves.len() + 1)?;
+    // Each move may search its position a second time, for the only-move check.
+    let limits = limits_of(&query, 2 * moves.len() + 1)?;
     // A page that stops listening stops the review; a review that ends stops the watch.
     let StreamSearch {
         lease,

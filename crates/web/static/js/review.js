@@ -1,7 +1,9 @@
 // Game review: asks the server to judge every move (a stream of progress events, then the
 // review), shows a progress bar while it works, then an evaluation graph that jumps to a move
 // when clicked, each move's class in the move list, the selected move's better move and line,
-// why a mistake was one, and each side's accuracy and counts.
+// why a mistake was one (as what would follow, the engine's reply not being the game's), each
+// side's accuracy and counts, and a legend that says what each mark means. Evaluations are
+// from Red's side, and the panel says so.
 
 import { currentId } from './api.js';
 import { t, pieceName } from './i18n.js';
@@ -9,9 +11,13 @@ import { scoreText } from './score.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** The classes from best to worst, as the server names them. */
-export const CLASSES = ['best', 'excellent', 'good', 'inaccuracy', 'mistake', 'blunder'];
-/** The mark each class carries in the move list. */
-const SYMBOLS = { best: '★', excellent: '!', good: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
+export const CLASSES = ['only', 'best', 'excellent', 'good', 'inaccuracy', 'mistake', 'blunder'];
+/**
+ * The mark each class carries in the move list: `!` only for an only move (the engine's
+ * choice where every other move would have been a blunder), the PGN glyphs for the moves that
+ * gave something away, and plain signs for the rest.
+ */
+export const SYMBOLS = { only: '!', best: '★', excellent: '✓', good: '○', inaccuracy: '?!', mistake: '?', blunder: '??' };
 const GRAPH = { width: 300, height: 90 };
 
 function el(name, attrs = {}, parent, ns = null) {
@@ -34,25 +40,36 @@ function evaluationText(score) {
   return scoreText(score);
 }
 
+/** An evaluation for Red with whose side it favours: `+1.35 (Red is better)`, or the result. */
+function evaluationSaid(score) {
+  if (score.end !== undefined) return evaluationText(score);
+  const p = expected(score);
+  const verdict = p > 0.55 ? 'red' : p < 0.45 ? 'black' : 'level';
+  return t('review.evalRed', { score: scoreText(score), verdict: t(`review.verdict.${verdict}`) });
+}
+
 /** The name of a class in the interface language. */
 export function className(cls) {
   return t(`class.${cls}`);
 }
 
-/** Why a move was a mistake, in the interface language, its reply in `notation`. */
+/**
+ * Why a move was a mistake, in the interface language, its reply in `notation`: the reply is
+ * the engine's, which the game may not have played, so the sentence says what would follow.
+ */
 function whyText(why, notation) {
   const move = why.reply[notation];
   const side = t(why.side);
   const piece = why.piece ? pieceName(why.piece).toLowerCase() : '';
   switch (why.kind) {
     case 'mate':
-      return why.moves === 1 ? t('why.mate1', { move, side }) : t('why.mate', { move, side, moves: why.moves });
+      return why.moves === 1 ? t('review.if.mate1', { move, side }) : t('review.if.mate', { move, side, moves: why.moves });
     case 'material':
-      return t('why.material', { move, piece, square: why.square });
+      return t('review.if.material', { move, side, piece, square: why.square });
     case 'threat':
-      return t('why.threat', { move, piece, square: why.square });
+      return t('review.if.threat', { move, side, piece, square: why.square });
     default:
-      return t('why.positional', { move, side });
+      return t('review.if.positional', { move, side });
   }
 }
 
@@ -169,7 +186,9 @@ export class Review {
     this.ply = ply;
     const title = el('h2');
     title.textContent = t('review');
-    this.panel.replaceChildren(title, this.graph(ply), this.detail(ply), this.summary());
+    const side = el('p', { class: 'review-side' });
+    side.textContent = t('review.redSide');
+    this.panel.replaceChildren(title, this.graph(ply), side, this.detail(ply), this.summary(), this.legend());
   }
 
   graph(ply) {
@@ -211,11 +230,12 @@ export class Review {
     const head = el('p', {}, box);
     const mark = el('b', { class: `judged judged-${m.class}` }, head);
     mark.textContent = `${SYMBOLS[m.class]} ${className(m.class)}`;
-    head.append(`  ${t('scoreIs', { score: evaluationText(m.score_red) })}`);
+    head.append(`  ${evaluationSaid(m.score_red)}`);
     if (m.best && m.class !== 'best') {
       const better = el('p', { class: 'review-better' }, box);
       const line = (m.line[notation] ?? []).slice(0, 8).join(' ');
       better.textContent = t('betterMove', { move: m.best[notation], score: evaluationText(m.best_score_red), line });
+      better.title = t('review.redSide');
     }
     if (m.why && (m.class === 'mistake' || m.class === 'blunder')) {
       const why = el('p', { class: 'review-why' }, box);
@@ -235,8 +255,22 @@ export class Review {
       const row = el('tr', { 'data-side': side }, body);
       el('th', {}, row).textContent = t(side);
       el('td', {}, row).textContent = `${s.accuracy.toFixed(1)}%`;
-      for (const c of CLASSES) el('td', { class: `judged-${c}`, title: className(c) }, row).textContent = String(s.counts[c]);
+      for (const c of CLASSES) el('td', { class: `judged-${c}`, title: className(c) }, row).textContent = String(s.counts[c] ?? 0);
     }
     return table;
+  }
+
+  /** What each mark of the table and the move list means, in words. */
+  legend() {
+    const box = el('div', { class: 'review-legend' });
+    el('h3', {}, box).textContent = t('review.legend');
+    const list = el('ul', {}, box);
+    for (const c of CLASSES) {
+      const item = el('li', { 'data-class': c }, list);
+      el('b', { class: `judged judged-${c}` }, item).textContent = SYMBOLS[c];
+      item.append(` ${t(`review.legend.${c}`)}`);
+    }
+    el('p', {}, box).textContent = t('review.legend.scale');
+    return box;
   }
 }
