@@ -43,8 +43,19 @@ test('a review shows its progress, then the graph and the blunder with its reaso
   await page.waitForSelector('#review .review-why');
   const arrow = await page.getAttribute('.arrow.hint', 'data-move');
   assert.ok(arrow && arrow !== 'i1h1', `the better move ${arrow}`);
-  assert.match(await page.textContent('#review .review-better'), /^Better: \S+ \([+−]?\d/);
-  assert.match(await page.textContent('#review .review-why'), /the chariot on h1 falls/);
+  assert.match(await page.textContent('#review .review-better'), /^Better was \S+ \([+−]?\d/);
+  // The engine's reply is not the game's: the reason says what would follow.
+  assert.match(await page.textContent('#review .review-why'), /^If Black answers \S+, the chariot on h1 falls/);
+  // The evaluation says whose side it is from, and which side it favours.
+  assert.match(await page.textContent('#review .review-detail'), /Evaluation from Red's side: −\d+\.\d+ \(Black is better\)/);
+  assert.ok(await page.isVisible('#review .review-side'), 'the panel says scores are from Red\'s side');
+  assert.match(await page.textContent('#review .review-side'), /from Red's side/);
+  // The legend under the table names every mark in words.
+  assert.ok(await page.isVisible('#review .review-legend'), 'the legend shows');
+  const legend = await page.$$eval('#review .review-legend li', (items) => items.map((li) => [li.dataset.class, li.textContent]));
+  assert.deepEqual(legend.map(([c]) => c), ['only', 'best', 'excellent', 'good', 'inaccuracy', 'mistake', 'blunder']);
+  assert.match(legend[0][1], /^! only move: .*every other move would have been a blunder/);
+  assert.match(legend[6][1], /^\?\? blunder: /);
   const red = await page.textContent('#review .review-summary tr[data-side="red"]');
   const black = await page.textContent('#review .review-summary tr[data-side="black"]');
   const accuracy = (row) => Number(/([\d.]+)%/.exec(row)[1]);
