@@ -322,3 +322,124 @@ async fn an_answer_for_no_notation_exercise_or_too_long_is_refused() {
     let (status, body) = answer(&app, json!({ "lesson": "notation", "text": "H2+3" })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 }
+
+/// The place (from 0) of the perpetual lesson's drill.
+fn drill_exercise() -> usize {
+    let lessons = xiangqi_teaching::load_course().unwrap();
+    let lesson = lessons.iter().find(|l| l.id == "perpetual").unwrap();
+    lesson
+        .exercises
+        .iter()
+        .position(|e| e.kind == xiangqi_teaching::Kind::Perpetual)
+        .unwrap()
+}
+
+async fn drill(app: &Router, moves: &[&str], lang: &str) -> (StatusCode, Value) {
+    let body = json!({
+        "lesson": "perpetual", "exercise": drill_exercise(), "moves": moves, "lang": lang,
+    });
+    send(app, "POST", "/api/lessons/drill", Some(body)).await
+}
+
+#[tokio::test]
+async fn the_drill_answers_each_escape_with_a_check_and_counts_them() {
+    let app = app();
+    let (status, lessons) = lessons(&app, "").await;
+    assert_eq!(status, StatusCode::OK);
+    let served = &lessons
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == "perpetual")
+        .unwrap()["exercises"][drill_exercise()];
+    assert_eq!(served["kind"], "perpetual");
+    assert_eq!(served["rules"], "cxq");
+    assert_eq!(served["check"], "h9h8");
+
+    // At the start: the first check is counted, the learner is in check.
+    let (status, start) = drill(&app, &[], "en").await;
+    assert_eq!(status, StatusCode::OK, "{start}");
+    assert_eq!(
+        (start["checks"].clone(), start["limit"].clone()),
+        (json!(1), json!(6))
+    );
+    assert_eq!(start["first_check"]["iccs"], "h9h8");
+    let fen = start["fen"].as_str().unwrap();
+    assert!(fen.starts_with(served["fen"].as_str().unwrap()), "{fen}");
+    assert_eq!(start["check"], true);
+    assert!(start["reply"].is_null() && start["verdict"].is_null());
+    assert_eq!(start["escape"]["from"], "f8");
+
+    // The escape to f9 is answered by the chariot's check from h9: check 2 of 6.
+    let (_, after) = drill(&app, &["f8f9"], "en").await;
+    assert_eq!(after["reply"]["iccs"], "h8h9");
+    assert_eq!(after["reply"]["wxf"], "R2+1");
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(after["checks"], 2);
+    assert_eq!(after["check"], true);
+    assert!(after["verdict"].is_null());
+
+    // Escapes at f9, f8, f7 in turn: the sixth check ends the game with the CXQ verdict.
+    let escapes = ["f8f9", "f9f8", "f8f7", "f7f8", "f8f9"];
+    let mut ends = Vec::new();
+    for (lang, words) in [
+        (
+            "en",
+            "Red has checked 6 times in a row with one piece (the chariot on h9): under the CXQ rules Red loses.",
+        ),
+        (
+            "ru",
+            "Красные объявили 6 шахов подряд одной фигурой (колесница на h9): по правилам CXQ красные проигрывают.",
+        ),
+        (
+            "zh",
+            "红方用一个子（h9的车）连续将军6次：按CXQ规则，红方判负。",
+        ),
+    ] {
+        let (status, end) = drill(&app, &escapes, lang).await;
+        assert_eq!(status, StatusCode::OK, "{end}");
+        assert_eq!(end["checks"], 6);
+        assert_eq!(end["reply"]["iccs"], "h8h9");
+        assert_eq!(end["verdict"]["code"], "perpetual-check");
+        assert_eq!(end["verdict"]["loser"], "red");
+        assert_eq!(end["verdict"]["result"], "black-wins");
+        assert_eq!(end["verdict"]["rules"], "cxq");
+        assert_eq!(end["verdict"]["text"], words);
+        assert!(end["escape"].is_null(), "nothing to escape once it is over");
+        ends.push(end["fen"].clone());
+    }
+    assert!(ends.windows(2).all(|w| w[0] == w[1]));
+    // Before the sixth check there is no verdict.
+    let (_, fifth) = drill(&app, &escapes[..4], "en").await;
+    assert_eq!(fifth["checks"], 5);
+    assert!(fifth["verdict"].is_null());
+}
+
+#[tokio::test]
+async fn a_move_that_stays_in_check_is_refused_with_the_reason() {
+    let app = app();
+    let (status, refused) = drill(&app, &["f8f9", "a1a0"], "en").await;
+    assert_eq!(status, StatusCode::OK, "{refused}");
+    assert_eq!(refused["refused"]["code"], "leaves-general-in-check");
+    // The position is the one before the refused move: after f9 and the check from h9.
+    assert_eq!(refused["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(refused["checks"], 2);
+    assert!(refused["reply"].is_null());
+    let (_, facing) = drill(&app, &["f8e8"], "en").await;
+    assert_eq!(facing["refused"]["code"], "generals-face");
+    assert_eq!(facing["checks"], 1);
+}
+
+#[tokio::test]
+async fn a_move_after_the_verdict_or_a_place_with_no_drill_is_refused() {
+    let app = app();
+    let over = ["f8f9", "f9f8", "f8f9", "f9f8", "f8f9", "f9f8"];
+    let (status, body) = drill(&app, &over, "en").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    for (lesson, exercise) in [("perpetual", 0), ("perpetual", 99), ("horse", 0)] {
+        let body = json!({ "lesson": lesson, "exercise": exercise, "moves": [] });
+        let (status, body) = send(&app, "POST", "/api/lessons/drill", Some(body)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{lesson} {exercise}: {body}");
+        assert_eq!(body["error"]["code"], "no-exercise");
+    }
+}

@@ -1,6 +1,9 @@
 //! The courses' API: the lessons of a course in one language (`GET /api/lessons?course=&lang=`,
 //! the rules course or the mating patterns), and the learner's moves on a lesson board
-//! checked without a game (`POST /api/lessons/try`).
+//! checked without a game (`POST /api/lessons/try`), and the perpetual-check drill played by
+//! the rules core (`POST /api/lessons/drill`, [`drill`]).
+
+mod drill;
 
 use crate::kit::state::AppState;
 use axum::Router;
@@ -68,7 +71,7 @@ pub struct PageView {
 pub struct ExerciseView {
     /// The position; the side to move is the learner.
     pub fen: String,
-    /// `line`, `all`, `mate`, `escape`, `capture`, `stalemate` or `notation`.
+    /// `line`, `all`, `mate`, `escape`, `capture`, `stalemate`, `notation` or `perpetual`.
     pub kind: &'static str,
     /// The task.
     pub goal: String,
@@ -97,6 +100,9 @@ pub struct ExerciseView {
     pub reply_note: Option<String>,
     /// The repetition rules: `asian` or `cxq`.
     pub rules: &'static str,
+    /// For `perpetual`: the move that gave the first check and led to `fen` (ICCS).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 fn page_view(page: &Page, lang: Lang) -> PageView {
@@ -131,6 +137,7 @@ fn exercise_view(exercise: &Exercise, lang: Lang) -> ExerciseView {
             .as_ref()
             .map(|note| note.get(lang).to_string()),
         rules: exercise.rules.name(),
+        check: exercise.check.clone(),
     }
 }
 
@@ -288,11 +295,12 @@ pub async fn answer(Body(req): Body<AnswerRequest>) -> Result<Json<AnswerView>, 
     }))
 }
 
-/// The course routes: the lessons (the rules course and the mating patterns), their boards
-/// and the written answers.
+/// The course routes: the lessons (the rules course and the mating patterns), their boards,
+/// the written answers and the perpetual-check drill.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/lessons", get(lessons))
         .route("/api/lessons/try", post(try_moves))
         .route("/api/lessons/answer", post(answer))
+        .route("/api/lessons/drill", post(drill::drill))
 }
