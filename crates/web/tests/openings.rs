@@ -60,6 +60,11 @@ async fn the_start_lists_the_central_cannon_among_the_main_lines_with_evaluation
         "{cannon}"
     );
     assert_eq!(cannon["opening"]["family"]["en"], "Central Cannon");
+    // The row names the code itself (B00) in every language, not only its family.
+    assert_eq!(cannon["opening"]["code"], "B00");
+    assert_eq!(cannon["opening"]["title"]["en"], "Central Cannon Opening");
+    assert_eq!(cannon["opening"]["title"]["ru"], "Дебют центральной пушки");
+    assert_eq!(cannon["opening"]["title"]["zh"], "中炮局");
     assert!(cannon["lines"].as_u64().unwrap() > 10, "{cannon}");
     assert!(cannon["score_red"]["cp"].is_i64(), "{cannon}");
     assert!(cannon["depth"].as_i64().unwrap() > 0, "{cannon}");
@@ -85,10 +90,79 @@ async fn a_ply_while_browsing_explores_that_position() {
     let (status, back) = explore(&app, &game, "?ply=1").await;
     assert_eq!(status, StatusCode::OK, "{back}");
     assert_eq!(back["ply"], 1);
-    // Black to move after 炮二平五: the screen horse answer is among the rows.
+    // Black to move after 炮二平五: the screen horse answer is among the rows, named by the
+    // code it enters (B05), and the position's own opening by B00's names.
     let horse = row(&back, "h9g7");
     assert_eq!(horse["move"]["chinese"], "马8进7");
+    assert_eq!(horse["opening"]["code"], "B05");
+    assert_eq!(
+        horse["opening"]["title"]["en"],
+        "Central Cannon vs Left Horse"
+    );
+    assert_eq!(
+        horse["opening"]["title"]["ru"],
+        "Центральная пушка против левого коня"
+    );
+    assert_eq!(back["opening"]["title"]["en"], "Central Cannon Opening");
     assert_ne!(moves(&now), moves(&back));
+}
+
+/// The opening of a new game played to `moves`, as the game view gives it.
+async fn game_opening(app: &Router, moves: &[&str]) -> Value {
+    let game = new_game(app, json!({ "moves": moves })).await;
+    game["opening"].clone()
+}
+
+#[tokio::test]
+async fn the_game_view_names_each_code_in_every_language() {
+    let app = app();
+    // 炮二平五 (B00) and 炮二平五 马８进７ (B05), by the steps of lines.tsv: two codes of one
+    // family, each with its own English and Russian name.
+    let b00 = game_opening(&app, &["h2e2"]).await;
+    let b05 = game_opening(&app, &["h2e2", "h9g7"]).await;
+    assert_eq!(b00["code"], "B00", "{b00}");
+    assert_eq!(b05["code"], "B05", "{b05}");
+    assert_eq!(b00["family"], b05["family"]);
+    assert_eq!(b00["title"]["en"], "Central Cannon Opening");
+    assert_eq!(b00["title"]["ru"], "Дебют центральной пушки");
+    assert_eq!(b00["title"]["zh"], "中炮局");
+    assert_eq!(b05["title"]["en"], "Central Cannon vs Left Horse");
+    assert_eq!(b05["title"]["ru"], "Центральная пушка против левого коня");
+    assert_eq!(b05["title"]["zh"], "中炮对进左马");
+    for lang in ["en", "ru", "zh"] {
+        assert_ne!(b00["title"][lang], b05["title"][lang], "{lang}");
+        assert_ne!(b05["title"][lang], b05["family"][lang], "{lang}");
+    }
+
+    // A code with a variation: `Opening — Variation` in English and Russian, the Chinese
+    // opening and variation as ECCO writes them.
+    let c48 = game_opening(
+        &app,
+        &[
+            "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "g6g5", "h0h6", "b9c7", "c3c4", "h7i7", "h6g6",
+            "i7i8", "b2d2",
+        ],
+    )
+    .await;
+    assert_eq!(c48["code"], "C48", "{c48}");
+    assert_eq!(
+        c48["title"]["zh"],
+        "中炮过河车互进七兵对屏风马平炮兑车 红仕角炮对黑退边炮"
+    );
+    assert!(
+        c48["title"]["en"]
+            .as_str()
+            .unwrap()
+            .ends_with(" — Red: palcorner cannon; Black: edge cannon back"),
+        "{c48}"
+    );
+    assert!(
+        c48["title"]["ru"]
+            .as_str()
+            .unwrap()
+            .ends_with(" — красные: пушка в углу дворца; чёрные: отход пушки с края"),
+        "{c48}"
+    );
 }
 
 #[tokio::test]

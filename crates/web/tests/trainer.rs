@@ -82,6 +82,22 @@ async fn the_catalogue_lists_named_lines_and_offers_a_new_card_first() {
     assert_eq!(screen["name"]["zh"], "中炮对屏风马");
     assert_eq!(screen["codes"], json!(["C00", "C99"]));
     assert_eq!(screen["branches"][0]["moves"][1]["chinese"], "马8进7");
+    // Each branch names the ECCO code it ends in by that code's own names, in every language.
+    for branch in lines.iter().flat_map(|l| l["branches"].as_array().unwrap()) {
+        let opening = &branch["opening"];
+        let code = opening["code"].as_str().unwrap();
+        let ecco = xiangqi_teaching::openings::by_code(code).unwrap();
+        for lang in xiangqi_teaching::Lang::ALL {
+            assert_eq!(
+                opening["title"][lang.code()],
+                ecco.title(lang).as_str(),
+                "{branch}"
+            );
+        }
+    }
+    let first = &screen["branches"][0]["opening"];
+    assert_ne!(first["title"]["en"], first["family"]["en"], "{first}");
+    assert_ne!(first["title"]["ru"], first["family"]["ru"], "{first}");
     // Nothing played yet: the first card of the side, and progress not saved (no archive).
     assert_eq!(body["next"]["side"], "black");
     assert_eq!(body["next"]["line"], "screen-horses");

@@ -93,6 +93,9 @@ pub struct OpeningView {
     pub variation: &'static str,
     /// The family's name by language code (`en`, `ru`, `zh`).
     pub family: BTreeMap<&'static str, &'static str>,
+    /// The code's own name as an interface shows it, by language code: `Opening — Variation`
+    /// in English and Russian, the Chinese opening and variation in Chinese.
+    pub title: BTreeMap<&'static str, String>,
 }
 
 impl OpeningView {
@@ -112,6 +115,10 @@ impl From<&openings::Opening> for OpeningView {
             family: Lang::ALL
                 .into_iter()
                 .map(|lang| (lang.code(), opening.family_name(lang)))
+                .collect(),
+            title: Lang::ALL
+                .into_iter()
+                .map(|lang| (lang.code(), opening.title(lang)))
                 .collect(),
         }
     }
