@@ -28,6 +28,47 @@ test('the board has 90 points and 32 pieces', async () => {
   await shot('01-start');
 });
 
+test('the board draws the simplified characters the texts name the pieces by', async () => {
+  const glyph = (square) => page.textContent(`[data-square="${square}"] .glyph`);
+  const drawn = {};
+  for (const square of ['e0', 'e9', 'd0', 'd9', 'c0', 'c9', 'b0', 'b9', 'a0', 'a9', 'b2', 'b7', 'a3', 'a6']) {
+    drawn[square] = await glyph(square);
+  }
+  assert.deepEqual(drawn, {
+    e0: '帅', e9: '将', d0: '仕', d9: '士', c0: '相', c9: '象', b0: '马', b9: '马',
+    a0: '车', a9: '车', b2: '炮', b7: '炮', a3: '兵', a6: '卒',
+  });
+});
+
+test('no capture marker stands on the opening position before the first move', async () => {
+  assert.equal(await moveCount(), 0);
+  assert.equal(await page.locator('#board .capture-marker').count(), 0, 'the horses a cannon could take are not ringed yet');
+  assert.ok(await page.locator('#marker-key').isHidden());
+});
+
+test('capture markers are explained beside the board, an unprotected piece by a badge no check mark has', async () => {
+  // Black's chariot on a4 attacks Red's horse on c4, which nothing protects.
+  const fen = '3k5/9/9/9/9/r1N6/9/9/9/4K4 w - - 0 1';
+  await page.fill('#fen', fen);
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.querySelectorAll('#board .capture-marker').length === 1);
+  assert.equal(await page.locator('[data-square="c4"] .capture-marker.unprotected').count(), 1);
+  assert.equal(await page.locator('[data-square="c4"] .unprotected-badge').count(), 1, 'the unprotected piece carries the "!" badge');
+  assert.equal(await page.locator('#board .in-check').count(), 0);
+  assert.ok(await page.locator('#marker-key').isVisible(), 'the key explains the rings where they first appear');
+  assert.match(await page.textContent('#marker-key [data-marker-key="attacked"]'), /can be captured next move/);
+  assert.match(await page.textContent('#marker-key [data-marker-key="unprotected"]'), /nothing protects it/);
+  assert.equal(await page.locator('#marker-key [data-marker-key="unprotected"] .unprotected-badge').count(), 1);
+  await shot('01-marker-key');
+  await page.click('#marker-key button');
+  assert.ok(await page.locator('#marker-key').isHidden());
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => document.querySelectorAll('#board .capture-marker').length === 1);
+  assert.ok(await page.locator('#marker-key').isHidden(), 'once understood, the key stays away');
+  await newGame();
+});
+
 test('a move is played and the engine answers', async () => {
   await choose('level', '0');
   await newGame();
@@ -291,6 +332,10 @@ const labelAt = (where, square) => page.evaluate(([edge, sq]) => {
   return row[0].text;
 }, [where, square]);
 
+/** The points' letters under the board, read left to right. */
+const letterRow = () => page.evaluate(() => [...document.querySelectorAll('#board text[data-coord="letter"]')]
+  .sort((a, b) => Number(a.getAttribute('x')) - Number(b.getAttribute('x'))).map((t) => t.textContent).join(''));
+
 test('flipped board labels show each side its own file numbers', async () => {
   await newGame();
   for (const notation of ['wxf', 'chinese']) {
@@ -298,12 +343,14 @@ test('flipped board labels show each side its own file numbers', async () => {
     const red = notation === 'chinese' ? '三' : '3';
     assert.equal(await labelAt('bottom', 'g3'), red, `${notation}: Red's pawn on its file 3, Red at the bottom`);
     assert.equal(await labelAt('top', 'c6'), '3', `${notation}: Black's pawn on its file 3, Red at the bottom`);
+    assert.equal(await letterRow(), 'abcdefghi', `${notation}: the points' letters, as the texts name points, stand under the board`);
     await page.click('[data-action="flip"]');
     assert.equal(await labelAt('top', 'g3'), red, `${notation}: Red's pawn on its file 3, Black at the bottom`);
     assert.equal(await labelAt('bottom', 'c6'), '3', `${notation}: Black's pawn on its file 3, Black at the bottom`);
     const { top, bottom } = await edgeLabels();
     assert.deepEqual(bottom, ['9', '8', '7', '6', '5', '4', '3', '2', '1'], `${notation}: Black reads 9 to 1 at its edge`);
     assert.equal(top[0], notation === 'chinese' ? '一' : '1', `${notation}: Red's file 1 is on the screen's left when flipped`);
+    assert.equal(await letterRow(), 'ihgfedcba', `${notation}: the letters turn with the board`);
     if (notation === 'wxf') await shot('15-flipped');
     await page.click('[data-action="flip"]');
   }

@@ -124,7 +124,7 @@ test('the safety net asks before a move that leaves a piece hanging, and Take ba
   await click('d4');
   await page.waitForSelector('#ask');
   const question = await page.textContent('#ask p');
-  assert.match(question, /horse on d4 undefended/, question);
+  assert.match(question, /The chariot on a4 can take your horse on d4, and nothing protects it/, question);
   assert.ok(await page.isVisible('#ask button[data-choice="play"]'));
   await page.click('#ask button[data-choice="back"]');
   assert.equal(await page.locator('#ask').count(), 0);

@@ -103,6 +103,9 @@ test('a mate in 2 is solved by clicking, the reply comes by itself, and the rati
 test('a wrong move shows the refutation as an arrow and in words, and the rating goes down', async () => {
   await page.click('[data-puzzle="next"]');
   const { id } = await waitState(['playing']);
+  // The new puzzle starts clean: no rating change, no marks or arrows left from the last one.
+  assert.equal(await page.locator('[data-rating-change]').count(), 0, 'the last puzzle\'s +/− chip is gone');
+  assert.equal(await page.locator('.puzzle-board .arrow, .puzzle-board .explain, .puzzle-board .in-check').count(), 0);
   const puzzle = await api(`/api/puzzles/${id}`);
   const { moves } = await api(`/api/puzzles/${id}/solution`);
   // A legal move that is not the solution's: the legal moves come from a game on the position.

@@ -244,7 +244,8 @@ async fn a_hanging_move_is_answered_not_played_when_asked() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(
         answer["hanging"],
-        json!({"piece": "N", "square": "d4", "loss": 400, "defended": false})
+        json!({"piece": "N", "square": "d4", "loss": 400, "defended": false,
+               "attacker": "r", "attacker_square": "a4"})
     );
     let (_, now) = send(&app, "GET", &format!("/api/games/{}", id(&game)), None).await;
     assert_eq!(moves(&now).len(), 0, "nothing was played");

@@ -29,6 +29,10 @@ pub struct Hanging {
     pub loss: i32,
     /// Whether a piece of its own side protects it (it is lost to an exchange) or not.
     pub defended: bool,
+    /// Where the other side's piece that takes it first stands.
+    pub attacker_square: Square,
+    /// That piece.
+    pub attacker: Piece,
 }
 
 /// The piece that `m`, a legal move in `pos`, leaves to be won, when it loses at least
@@ -46,9 +50,12 @@ pub fn hanging_after(pos: &Position, m: Move) -> Option<Hanging> {
     if !avoidable {
         return None;
     }
-    let square = first_capture?;
+    let capture = first_capture?;
+    let square = capture.to();
+    let attacker_square = capture.from();
     let after = pos.after(m);
     let piece = after.piece_at(square)?;
+    let attacker = after.piece_at(attacker_square)?;
     let defended = !after
         .attackers_to(square, piece.color, after.occupied())
         .is_empty();
@@ -57,6 +64,8 @@ pub fn hanging_after(pos: &Position, m: Move) -> Option<Hanging> {
         piece,
         loss,
         defended,
+        attacker_square,
+        attacker,
     })
 }
 
@@ -66,8 +75,8 @@ fn value_at(pos: &Position, sq: Square) -> i32 {
 }
 
 /// What `m` loses in material once the other side has made its best captures (negative when
-/// it wins), and the point of the first piece the other side takes in that line.
-fn material_lost(pos: &Position, m: Move) -> (i32, Option<Square>) {
+/// it wins), and the other side's first capture in that line.
+fn material_lost(pos: &Position, m: Move) -> (i32, Option<Move>) {
     let gained = value_at(pos, m.to());
     let mut search = Exchange { nodes: 0 };
     let mut line = Vec::new();
@@ -76,15 +85,15 @@ fn material_lost(pos: &Position, m: Move) -> (i32, Option<Square>) {
     let mut after = pos.after(m);
     for (i, &r) in line.iter().enumerate() {
         if i % 2 == 0 && after.piece_at(r.to()).is_some() {
-            first_capture = Some(r.to());
+            first_capture = Some(r);
             break;
         }
         after.make_move(r);
     }
     // A mate in the capture line costs the game, not a piece: count the first piece taken.
     let reply = if reply.abs() > MATED / 2 {
-        first_capture.map_or(reply.signum() * MATED, |sq| {
-            value_at(&pos.after(m), sq) * reply.signum()
+        first_capture.map_or(reply.signum() * MATED, |c| {
+            value_at(&pos.after(m), c.to()) * reply.signum()
         })
     } else {
         reply

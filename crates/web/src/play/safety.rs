@@ -17,6 +17,10 @@ pub struct HangingPiece {
     /// Whether a piece of its own side protects it: then it is lost to an exchange, else it
     /// is simply taken.
     pub defended: bool,
+    /// The FEN letter of the other side's piece that takes it first.
+    pub attacker: char,
+    /// The point that piece stands on (ICCS).
+    pub attacker_square: String,
 }
 
 /// The piece that `m`, legal in `pos`, leaves hanging, if any (see
@@ -27,5 +31,7 @@ pub fn hanging_piece(pos: &Position, m: Move) -> Option<HangingPiece> {
         square: h.square.to_string(),
         loss: h.loss,
         defended: h.defended,
+        attacker: h.attacker.fen_char(),
+        attacker_square: h.attacker_square.to_string(),
     })
 }

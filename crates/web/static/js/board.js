@@ -7,6 +7,9 @@ import { t, pieceName } from './i18n.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 60;
 const MARGIN = 64;
+/** The extra height under the board for a second row of file labels: the points' letters
+ * above the files' numbers when the notation counts files by number. */
+const NUMBERS_ROW = 30;
 const FILES = 'abcdefghi';
 /** Boards made so far: each has its own number, for the ids inside its drawing. */
 let boardCount = 0;
@@ -64,6 +67,14 @@ export const shape = {
   mark: (square, tone) => ({ type: 'mark', square, tone }),
 };
 
+/** The "!" badge of an unprotected capture marker, at the upper right of the piece in `parent`. */
+export function drawUnprotectedBadge(parent, x = 20, y = -20) {
+  const badge = el('g', { class: 'unprotected-badge', transform: `translate(${x} ${y})` }, parent);
+  el('circle', { r: 9 }, badge);
+  el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central' }, badge).textContent = '!';
+  return badge;
+}
+
 /** The highlights of the last move `{from, to}`; none for null. */
 export function lastMoveShapes(move) {
   return move ? [shape.highlight(move.from, 'last-move'), shape.highlight(move.to, 'last-move')] : [];
@@ -101,9 +112,17 @@ export class Board {
     return [MARGIN + file * CELL, MARGIN + (9 - rank) * CELL];
   }
 
+  /** Whether the files carry numbers as well as the points' letters (WXF and Chinese notation). */
+  get numberedFiles() {
+    return this.notation === 'wxf' || this.notation === 'chinese';
+  }
+
   drawGrid() {
+    const width = CELL * 8 + MARGIN * 2;
+    const height = CELL * 9 + MARGIN * 2 + (this.numberedFiles ? NUMBERS_ROW : 0);
+    this.svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const g = el('g', { class: 'grid', 'aria-hidden': 'true' }, this.svg);
-    el('rect', { x: 0, y: 0, width: CELL * 8 + MARGIN * 2, height: CELL * 9 + MARGIN * 2, class: 'board-bg', rx: 10 }, g);
+    el('rect', { x: 0, y: 0, width, height, class: 'board-bg', rx: 10 }, g);
     const x0 = MARGIN, y0 = MARGIN, x1 = MARGIN + 8 * CELL, y1 = MARGIN + 9 * CELL;
     el('rect', { x: x0, y: y0 + 4 * CELL, width: 8 * CELL, height: CELL, class: 'river' }, g);
     el('rect', { x: x0 - 6, y: y0 - 6, width: 8 * CELL + 12, height: 9 * CELL + 12, class: 'frame' }, g);
@@ -125,29 +144,39 @@ export class Board {
     left.textContent = this.flipped ? '汉 界' : '楚 河';
     const right = el('text', { x: x0 + 6 * CELL, y: riverY, class: 'river-text', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
     right.textContent = this.flipped ? '楚 河' : '汉 界';
+    // The points are named by letter and rank everywhere in the app's words (c4, e9), so the
+    // letters are always drawn; with numbered files each side's numbers (counted from its own
+    // right) stand at its own edge, the nearer side's under the letters.
+    const label = (x, y, text, kind) => {
+      el('text', { x, y, class: `coord ${kind}`, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'data-coord': kind }, g).textContent = text;
+    };
     for (let f = 0; f < 9; f++) {
       const file = this.flipped ? 8 - f : f;
-      // Each side numbers the files from its own right: the edge nearer a side shows its numbers.
-      const top = this.flipped ? this.redFileLabel(file) : this.blackFileLabel(file);
-      const bottom = this.flipped ? this.blackFileLabel(file) : this.redFileLabel(file);
-      for (const [y, label] of [[y0 - 46, top], [y1 + 46, bottom]]) {
-        el('text', { x: x0 + f * CELL, y, class: 'coord', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = label;
+      const x = x0 + f * CELL;
+      if (!this.numberedFiles) {
+        label(x, y0 - 44, FILES[file], 'letter');
+        label(x, y1 + 44, FILES[file], 'letter');
+        continue;
       }
+      const far = this.flipped ? this.redFileLabel(file) : this.blackFileLabel(file);
+      const near = this.flipped ? this.blackFileLabel(file) : this.redFileLabel(file);
+      label(x, y0 - 44, far, this.flipped ? 'red-number' : 'black-number');
+      label(x, y1 + 42, FILES[file], 'letter');
+      label(x, y1 + 42 + NUMBERS_ROW, near, this.flipped ? 'black-number' : 'red-number');
     }
     for (let r = 0; r < 10; r++) {
       const rank = this.flipped ? r : 9 - r;
-      el('text', { x: x0 - 46, y: y0 + r * CELL, class: 'coord', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = String(rank);
+      label(x0 - 44, y0 + r * CELL, String(rank), 'rank');
     }
   }
 
-  /** Black's number of `file` (0 = a): 1 at Black's right, file a; ICCS letters in ICCS. */
+  /** Black's number of `file` (0 = a): 1 at Black's right, file a. */
   blackFileLabel(file) {
-    return this.notation === 'iccs' ? FILES[file] : String(file + 1);
+    return String(file + 1);
   }
 
   /** Red's number of `file` (0 = a): 1 at Red's right, file i; Chinese numerals in Chinese. */
   redFileLabel(file) {
-    if (this.notation === 'iccs') return FILES[file];
     const n = 9 - file;
     return this.notation === 'chinese' ? '一二三四五六七八九'[n - 1] : String(n);
   }
@@ -197,6 +226,8 @@ export class Board {
         if (mark) {
           const unprotected = mark.tone === 'unprotected';
           el('circle', { r: 29, class: `capture-marker${unprotected ? ' unprotected' : ''}` }, point);
+          // Nothing guards it: a badge with "!", a shape no other mark (the check's glow) has.
+          if (unprotected) drawUnprotectedBadge(point);
           label += `, ${t('attacked')}${unprotected ? `, ${t('unprotected')}` : ''}`;
         }
         if (state.targets?.includes(sq)) {

@@ -2,6 +2,7 @@
 // the pieces' names — shown on hover (a title) or on a long press on a touch screen.
 
 import { pieceGlyph } from './pieces.js';
+import { drawUnprotectedBadge } from './board.js';
 import { t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -114,7 +115,11 @@ function marks(style) {
     ['legend.lastMove', (s) => { el('rect', { x: -29, y: -29, width: 58, height: 58, rx: 6, class: 'last-move' }, s); piece(s, 'C', style); }],
     ['legend.check', (s) => piece(s, 'k', style, 'in-check')],
     ['legend.marker', (s) => { piece(s, 'n', style); el('circle', { r: 29, class: 'capture-marker' }, s); }],
-    ['legend.unprotected', (s) => { piece(s, 'r', style); el('circle', { r: 29, class: 'capture-marker unprotected' }, s); }],
+    ['legend.unprotected', (s) => {
+      piece(s, 'r', style);
+      el('circle', { r: 29, class: 'capture-marker unprotected' }, s);
+      drawUnprotectedBadge(s);
+    }],
     ['legend.hint', (s) => arrow(s, 'hint')],
     ['legend.explain', (s) => el('circle', { r: 30, class: 'explain still' }, s)],
     ['legend.lessonArrow', (s) => arrow(s, 'lesson')],

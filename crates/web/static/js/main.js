@@ -1,7 +1,7 @@
 // The app: wires the board, the server's game, the settings and the controls together.
 
 import * as api from './api.js';
-import { Board, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
+import { Board, drawUnprotectedBadge, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Puzzles } from './puzzles.js';
@@ -204,6 +204,8 @@ function render() {
     review.show(viewPly);
     return;
   }
+  const markers = shownMarkers();
+  showMarkerKey(markers);
   board.render({
     fen: game.fen,
     selected,
@@ -211,7 +213,7 @@ function render() {
     check: game.check,
     shapes: [
       ...lastMoveShapes(game.last_move),
-      ...(settings.markers ? game.markers : []).map((m) => shape.mark(m.square, m.unprotected ? 'unprotected' : 'attacked')),
+      ...markers.map((m) => shape.mark(m.square, m.unprotected ? 'unprotected' : 'attacked')),
       ...explainShapes(highlights),
       ...hintArrows(arrow ?? review.arrow(game.moves.length)),
     ],
@@ -219,6 +221,59 @@ function render() {
   renderMoves();
   review.show(game.moves.length);
   if (document.activeElement !== $('fen')) $('fen').value = game.fen;
+}
+
+/**
+ * The capture markers the board shows: none when they are turned off, and none on the opening
+ * position before the first move (its four horses stand where a cannon could take them, which
+ * is the same in every game and says nothing yet).
+ */
+function shownMarkers() {
+  if (!settings.markers) return [];
+  if (!game.moves.length && game.start_fen.split(' ')[0] === INITIAL_BOARD) return [];
+  return game.markers;
+}
+
+/** The board part of the initial position's FEN. */
+const INITIAL_BOARD = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR';
+
+/** A ring as the board draws it, for the marker key: `unprotected` adds the "!" badge. */
+function markerSwatch(unprotected) {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '-34 -34 68 68');
+  svg.setAttribute('aria-hidden', 'true');
+  const ring = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+  ring.setAttribute('r', 26);
+  ring.setAttribute('class', `capture-marker${unprotected ? ' unprotected' : ''}`);
+  svg.append(ring);
+  if (unprotected) drawUnprotectedBadge(svg, 18, -18);
+  return svg;
+}
+
+/**
+ * Explains the capture markers beside the board while the board shows some, until the user
+ * says it is understood: which ring means what, and where to turn them off.
+ */
+function showMarkerKey(markers) {
+  const key = $('marker-key');
+  key.hidden = !markers.length || Boolean(settings.markerKeySeen);
+  if (key.hidden) return;
+  const entry = (unprotected, text) => {
+    const span = document.createElement('span');
+    span.dataset.markerKey = unprotected ? 'unprotected' : 'attacked';
+    span.append(markerSwatch(unprotected), ` ${text}`);
+    return span;
+  };
+  const seen = document.createElement('button');
+  seen.type = 'button';
+  seen.textContent = t('markerKey.seen');
+  seen.addEventListener('click', () => {
+    settings.markerKeySeen = true;
+    saveSettings(settings);
+    key.hidden = true;
+  });
+  key.replaceChildren(entry(false, t('markerKey.attacked')), entry(true, t('markerKey.unprotected')),
+    document.createTextNode(t('markerKey.settings')), seen);
 }
 
 /** The id of the game last opened from a file: it offers its review at once. */
@@ -258,10 +313,15 @@ async function moveOptions(from, to) {
   return options;
 }
 
-/** Asks whether to play a move that leaves the piece `hanging` ({piece, square, defended}) to be won. */
+/**
+ * Asks whether to play a move that leaves the piece `hanging` ({piece, square, defended,
+ * attacker, attacker_square}) to be won, naming the piece that takes it.
+ */
 async function playHangingMove(hanging) {
   const piece = pieceName(hanging.piece).toLowerCase();
-  const text = t(hanging.defended ? 'hangingExchange' : 'hanging', { piece, square: hanging.square });
+  const attacker = pieceName(hanging.attacker).toLowerCase();
+  const text = t(hanging.defended ? 'hangingExchange' : 'hanging',
+    { piece, square: hanging.square, attacker, from: hanging.attacker_square });
   const choice = await ask(text, [
     { key: 'play', label: t('playAnyway') },
     { key: 'back', label: t('takeBack'), primary: true },

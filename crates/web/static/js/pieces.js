@@ -2,9 +2,12 @@
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+// The simplified characters, the ones every text of the app names the pieces by: the
+// general, the advisor, the elephant and the soldier differ between the sides, the chariot,
+// the horse and the cannon only by colour.
 const CHARACTERS = {
-  K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
-  k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒',
+  K: '帅', A: '仕', B: '相', N: '马', R: '车', C: '炮', P: '兵',
+  k: '将', a: '士', b: '象', n: '马', r: '车', c: '炮', p: '卒',
 };
 
 // Symbols on a 40×40 box centred on the piece: crown, shield, elephant, horse, tower, cannon,
