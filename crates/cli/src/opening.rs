@@ -19,8 +19,8 @@ pub struct OpeningArgs {
     /// Which game of the record, from 1.
     #[arg(long, default_value_t = 1, requires = "file")]
     game: usize,
-    /// The language of the opening name: zh prints the Chinese ECCO names, en and ru the
-    /// family's name in place of the Chinese opening.
+    /// The language of the names: zh prints the Chinese ECCO names, en and ru the code's own
+    /// English or Russian opening and variation.
     #[arg(long, default_value = "zh")]
     lang: Lang,
 }
@@ -56,13 +56,15 @@ fn read_game(path: &PathBuf, n: usize) -> Result<(Position, Vec<Move>), String> 
     Ok((game.start, moves))
 }
 
-/// One line: `<code>\t<opening>\t<variation>`, the opening in `lang`.
+/// One line: `<code>\t<opening>\t<variation>`, the names in `lang` (the variation empty
+/// when the code has none).
 fn line(opening: &Opening, lang: Lang) -> String {
-    let name = match lang {
-        Lang::Zh => opening.name,
-        _ => opening.family_name(lang),
-    };
-    format!("{}\t{}\t{}", opening.code, name, opening.variation)
+    format!(
+        "{}\t{}\t{}",
+        opening.code,
+        opening.opening_name(lang),
+        opening.variation_name(lang)
+    )
 }
 
 /// Runs `xiangqi opening`: prints the opening's code and names, or says why it cannot.

@@ -35,12 +35,36 @@ fn prints_code_opening_and_variation_in_chinese() {
 }
 
 #[test]
-fn english_and_russian_print_the_family_in_place_of_the_opening() {
+fn english_and_russian_print_the_codes_own_opening_and_variation() {
     let en = stdout(&xiangqi(&["opening", "--moves", C48, "--lang", "en"]));
     assert_eq!(
         en,
-        "C48\tCentral Cannon vs Screen Horses\t红仕角炮对黑退边炮\n"
+        "C48\tCentral Cannon with Cross-river Chariot and Both 7th Pawns Advanced vs Screen \
+         Horses with Cannon Shift to Exchange Chariots\tRed: palcorner cannon; Black: edge cannon \
+         back\n"
     );
+    let ru = stdout(&xiangqi(&["opening", "--moves", C48, "--lang", "ru"]));
+    assert_eq!(
+        ru,
+        "C48\tЦентральная пушка с колесницей за рекой и продвижением обоих 7-х солдат против \
+         ширмы из коней со сдвигом пушки для размена колесниц\tкрасные: пушка в углу дворца; \
+         чёрные: отход пушки с края\n"
+    );
+    // Two codes of one family get names of their own; no variation, an empty column.
+    let b00 = |lang| stdout(&xiangqi(&["opening", "--moves", "h2e2", "--lang", lang]));
+    let b05 = |lang| {
+        stdout(&xiangqi(&[
+            "opening",
+            "--moves",
+            "h2e2 h9g7",
+            "--lang",
+            lang,
+        ]))
+    };
+    assert_eq!(b00("en"), "B00\tCentral Cannon Opening\t\n");
+    assert_eq!(b05("en"), "B05\tCentral Cannon vs Left Horse\t\n");
+    assert_eq!(b00("ru"), "B00\tДебют центральной пушки\t\n");
+    assert_eq!(b05("ru"), "B05\tЦентральная пушка против левого коня\t\n");
     let ru = stdout(&xiangqi(&[
         "opening",
         "--moves",
@@ -48,7 +72,7 @@ fn english_and_russian_print_the_family_in_place_of_the_opening() {
         "--lang",
         "ru",
     ]));
-    assert_eq!(ru, "A13\tДебют слона\t\n");
+    assert_eq!(ru, "A13\tДебют слона против левого коня\t\n");
 }
 
 #[test]
