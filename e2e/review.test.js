@@ -64,6 +64,7 @@ test('a review shows its progress, then the graph and the blunder with its reaso
 
   // A click on the graph's start shows the first position; the Russian interface names the class.
   const graph = page.locator('#review .review-graph');
+  await graph.scrollIntoViewIfNeeded();
   const box = await graph.boundingBox();
   await page.mouse.click(box.x + 1, box.y + box.height / 2);
   await page.waitForFunction(() => document.querySelector('#moves')?.classList.contains('browsing')
