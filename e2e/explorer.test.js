@@ -29,7 +29,7 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   const cells = await cannon.locator('td').allTextContents();
   assert.equal(cells[0], 'C2=5');
   assert.equal(cells[1], 'B00');
-  assert.equal(cells[2], 'Central Cannon');
+  assert.equal(cells[2], 'Central Cannon Opening');
   assert.match(cells[3], /^[+−]?\d+\.\d\d$|^[+−]M\d+$/, `an evaluation: ${cells[3]}`);
   const order = await page.locator('#explorer tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.move));
   assert.ok(order.indexOf('h2e2') < 4, `the central cannon among the first rows: ${order}`);
@@ -42,21 +42,24 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   const zh = await cannon.locator('td').allTextContents();
   assert.equal(zh[0], '炮二平五');
   assert.match(zh[2], /中炮/);
+  assert.equal(zh[2], '中炮局');
   await page.selectOption('[data-setting="language"]', 'ru');
   assert.equal(await explorer().locator('h2').textContent(), 'Справочник дебютов');
+  assert.equal((await cannon.locator('td').allTextContents())[2], 'Дебют центральной пушки');
   await page.selectOption('[data-setting="language"]', 'en');
   await page.selectOption('[data-setting="notation"]', 'wxf');
 
   assert.equal(await page.locator('#opening').isHidden(), true, 'no opening before the first move');
   await row('h2e2').click();
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
-  assert.equal(await page.locator('#opening').textContent(), 'Opening: B00 Central Cannon');
+  assert.equal(await page.locator('#opening').textContent(), 'Opening: B00 Central Cannon Opening');
 
   // The explorer now answers for Black: the screen horse leads on to another code.
   await page.waitForSelector('#explorer tr[data-move="h9g7"]');
   const horse = await row('h9g7').locator('td').allTextContents();
   assert.equal(horse[0], 'H8+7');
-  assert.notEqual(horse[1], 'B00');
+  assert.equal(horse[1], 'B05');
+  assert.equal(horse[2], 'Central Cannon vs Left Horse', 'the row names the code, not its family');
   await row('h9g7').click();
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
   assert.equal(await page.locator('#opening').getAttribute('data-code'), horse[1]);

@@ -62,6 +62,10 @@ test('a line as Black: a move off it is named, then played to its end', async ()
   const flipped = await page.evaluate(() => document.querySelector('.trainer-board [data-square="a0"]').getAttribute('transform'));
   assert.ok(flipped, 'the board is turned for Black');
   assert.match(await page.textContent('[data-trainer-moves]'), /炮二平五/);
+  // The card names the line, then the ECCO code its branch ends in by the code's own name.
+  const info = await page.textContent('.trainer-info');
+  assert.ok(info.startsWith('Central Cannon vs Screen Horses · Black · C41 Central Cannon with Cross-river Chariot '), info);
+  assert.ok(info.includes(' — Black: edge cannon back · '), info);
 
   // The deliberate deviation: 炮８平５ instead of the line's 马８进７.
   await click('h7e7');
@@ -118,6 +122,10 @@ test('in Russian the move off the line is named without English words', async ()
   assert.match(said, /^Этот ход уходит с линии; по основной линии — 马8进7\./, said);
   assert.match(said, /Оценка программы: [+−]?\d+\.\d\d после вашего хода/, said);
   assert.doesNotMatch(said, /[A-Za-z]{2,}/, `no English words: ${said}`);
+  // The card's ECCO code is named in Russian too.
+  const info = await page.textContent('.trainer-info');
+  assert.match(info, / · C\d\d [А-ЯЁ]/, info);
+  assert.doesNotMatch(info, /[A-Za-z]{2,}/, `no English words: ${info}`);
   assert.equal(await page.textContent('#trainer h2'), 'Тренер дебютов');
   await setting('language', 'en');
 });

@@ -12,9 +12,9 @@ const REFUSALS = {
   'opening-too-late': 'explorerTooLate',
 };
 
-/** The opening's name as the page shows it: Chinese names in Chinese, else the family. */
+/** The opening's name as the page shows it: the code's own name in the interface language. */
 export function openingName(o, lang = currentLanguage()) {
-  return lang === 'zh' ? [o.name, o.variation].filter(Boolean).join(' ') : o.family[lang] ?? o.family.en;
+  return o.title[lang] ?? o.title.en;
 }
 
 export class Explorer {

@@ -128,14 +128,17 @@ async function changeLine(action) {
   }
 }
 
-/** The game's ECCO opening above the move list: Chinese names in Chinese, else the family. */
+/**
+ * The game's ECCO opening above the move list: the code and its own name in the interface
+ * language (the view carries all three, so a change of language needs no request).
+ */
 function renderOpening() {
   const line = $('opening');
   const o = game.opening;
   line.hidden = !o;
   if (!o) return;
   const lang = currentLanguage();
-  const name = lang === 'zh' ? [o.name, o.variation].filter(Boolean).join(' ') : o.family[lang];
+  const name = o.title[lang] ?? o.title.en;
   line.textContent = t('opening', { name: `${o.code} ${name}` });
   line.title = [o.name, o.variation].filter(Boolean).join(' ');
   line.dataset.code = o.code;

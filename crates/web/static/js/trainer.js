@@ -297,7 +297,8 @@ export class Trainer extends Exercise {
   runInfo() {
     const line = this.lineOf(this.run.line);
     const opening = line?.branches.find((b) => b.id === this.run.branch)?.opening;
-    const name = opening ? (currentLanguage() === 'zh' ? [opening.name, opening.variation].filter(Boolean).join(' ') : opening.family[currentLanguage()]) : '';
+    // The branch's ECCO code by its own name in the interface language.
+    const name = opening ? opening.title[currentLanguage()] ?? opening.title.en : '';
     const card = this.run.card;
     const where = card.reps === 0 ? t('trainer.cardNew') : card.learnt ? t('trainer.cardLearnt') : card.due ? t('trainer.cardDue') : t('trainer.cardLearning');
     const title = this.lineName(this.run.line);
