@@ -1,7 +1,7 @@
 // The rules course's steps the browser tests share: the lessons as the server serves them,
 // the lesson view's state, and solving an exercise or a whole lesson by clicking its
 // solutions (read from /api/lessons) — a Chinese answer built from the answer tiles, with
-// no Chinese typed.
+// no Chinese typed; the perpetual drill by clicking the way out the server names each time.
 
 /** The lessons of the rules course in `lang`, as the page gets them. */
 export async function lessons(page, lang = 'en') {
@@ -46,10 +46,39 @@ export async function writeAnswer(page, text, notation) {
   for (const sign of text) await page.click(`[data-course="tile"][data-tile="${sign}"]`);
 }
 
-/** Solves exercise `i` of the lesson shown, `ex`, by clicking its first solution. */
-export async function solveExercise(page, i, ex) {
+/** Where the drill of exercise `i` of lesson `lesson` stands after `escapes`, as the server says. */
+export async function drillState(page, lesson, i, escapes, lang = 'en') {
+  return page.evaluate(async (body) => (await fetch('/api/lessons/drill', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  })).json(), { lesson, exercise: i, moves: escapes, lang });
+}
+
+/**
+ * Plays the drill of exercise `i` of lesson `lesson` by clicking, until the rules' verdict:
+ * each time the way out the server names. `afterCheck(escapes, state)` runs after each
+ * check the app answers with; the escapes played are returned.
+ */
+export async function playDrill(page, lesson, i, afterCheck = async () => {}) {
+  const escapes = [];
+  for (;;) {
+    const state = await drillState(page, lesson, i, escapes);
+    if (state.verdict || !state.escape) return escapes;
+    await lessonMove(page, state.escape.iccs);
+    escapes.push(state.escape.iccs);
+    await waitExercise(page, i, ['playing', 'solved', 'finished'], 'played', 2 * escapes.length);
+    await afterCheck(escapes, state);
+  }
+}
+
+/**
+ * Solves exercise `i` of lesson `lesson` (its id), `ex`, by clicking its first solution; a
+ * drill by escaping each check until the verdict.
+ */
+export async function solveExercise(page, i, ex, lesson = null) {
   await waitExercise(page, i, ['playing']);
-  if (ex.kind === 'notation') {
+  if (ex.kind === 'perpetual') {
+    await playDrill(page, lesson, i);
+  } else if (ex.kind === 'notation') {
     await writeAnswer(page, ex.answers[ex.notation][0], ex.notation);
     await page.click('[data-course="answer"]');
   } else if (ex.kind === 'all') {
@@ -81,7 +110,7 @@ export async function completeLesson(page, lesson, afterSolved = async () => {})
   while ((await lessonState(page)) === 'page') await page.click('[data-course="next-page"]');
   for (const [i, ex] of lesson.exercises.entries()) {
     const last = i + 1 === lesson.exercises.length;
-    await solveExercise(page, i, ex);
+    await solveExercise(page, i, ex, lesson.id);
     await waitExercise(page, i, [last ? 'finished' : 'solved']);
     if (!last) {
       await afterSolved(i);

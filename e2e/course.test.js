@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp } from './fixture.js';
-import { completeLesson, lessonState, lessons, openMap, waitExercise, writeAnswer } from './course.js';
+import { completeLesson, drillState, lessonMove, lessonState, lessons, openMap, playDrill, solveExercise, waitExercise, writeAnswer } from './course.js';
 
 const page = useApp();
 
@@ -51,6 +51,44 @@ test('the notation lesson: the second hint names the next tile, and a Chinese an
   await page.screenshot({ path: 'screenshots/33-notation-tiles.png' });
   await page.click('[data-course="answer"]');
   await waitExercise(page, index, ['solved']);
+});
+
+test('the perpetual drill: the chariot checks after every escape, and the sixth check ends it with the CXQ verdict', async () => {
+  const perpetual = (await lessons(page)).find((l) => l.id === 'perpetual');
+  const index = perpetual.exercises.findIndex((e) => e.kind === 'perpetual');
+  await openMap(page);
+  await page.click('[data-lesson="perpetual"] button');
+  while ((await lessonState(page)) === 'page') await page.click('[data-course="next-page"]');
+  for (let i = 0; i < index; i++) {
+    await solveExercise(page, i, perpetual.exercises[i], 'perpetual');
+    await waitExercise(page, i, ['solved']);
+    await page.click('[data-course="next-exercise"]');
+  }
+  await waitExercise(page, index, ['playing']);
+  await page.waitForSelector('.drill-count[data-checks="1"]');
+  assert.equal(await page.textContent('.drill-count'), 'Check 1 of 6');
+  // The soldier's step leaves the general in check: refused with the reason, not counted.
+  await lessonMove(page, 'a1a0');
+  await page.waitForFunction(() => /check/.test(document.querySelector('.lesson-message.bad')?.textContent ?? ''));
+  assert.equal(await page.textContent('.drill-count'), 'Check 1 of 6');
+  const counts = [];
+  const escapes = await playDrill(page, 'perpetual', index, async (played) => {
+    if (played.length < 5) {
+      await page.waitForSelector(`.drill-count[data-checks="${played.length + 1}"]`);
+      counts.push(await page.textContent('.drill-count'));
+      assert.match(await page.textContent('.lesson-message'), /^Check again: /);
+    }
+  });
+  assert.equal(escapes.length, 5, 'five escapes, six checks');
+  assert.deepEqual(counts, ['Check 2 of 6', 'Check 3 of 6', 'Check 4 of 6', 'Check 5 of 6']);
+  await page.waitForSelector('.lesson[data-verdict="perpetual-check"]');
+  // The verdict is the server's, in the page's language; the chariot stands where the last
+  // escape drew it.
+  const said = await page.textContent('.lesson-message');
+  assert.match(said, /^Red has checked 6 times in a row with one piece \(the chariot on h[79]\): under the CXQ rules Red loses\.$/);
+  assert.equal(said, (await drillState(page, 'perpetual', index, escapes)).verdict.text);
+  assert.equal(await lessonState(page), 'finished', 'the drill is the lesson\'s last exercise');
+  await page.screenshot({ path: 'screenshots/34-perpetual-verdict.png' });
 });
 
 test('every lesson of the rules course is finished by clicking', async () => {

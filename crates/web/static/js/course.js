@@ -2,7 +2,9 @@
 // a lesson's pages (text with a board picture) and its exercises, played on a board that
 // works like the game's. Every move is checked by the server's rules core
 // (`POST /api/lessons/try`); in a mate in two or three the defender's replies of the lesson's
-// line are played automatically. The lessons come from `GET /api/lessons?course=` in the
+// line are played automatically. In the perpetual-check drill the server plays the game: it
+// answers each escape with the app's check, counts the checks and gives the rules' verdict
+// (`POST /api/lessons/drill`); the page shows what it is told. The lessons come from `GET /api/lessons?course=` in the
 // interface language. Progress is kept in localStorage under `xiangqi.course` (rules) and
 // `xiangqi.course.patterns`.
 
@@ -68,6 +70,18 @@ function fetchLessons(course, lang) {
  */
 async function tryMoves(fen, moves) {
   const result = await request('POST', '/api/lessons/try', { fen, moves });
+  if (result.refused) throw new ApiError(422, result.refused);
+  return result;
+}
+
+/**
+ * Plays the learner's escapes `moves` in the drill of exercise `exercise` of lesson `lesson`
+ * on the server: `{fen, check, moves, reply, first_check, checks, limit, escape, verdict}`,
+ * the verdict worded in `lang`; or throws why not (a move that stays in check: the rules
+ * core's reason).
+ */
+async function drillMoves(course, lesson, exercise, moves, lang) {
+  const result = await request('POST', '/api/lessons/drill', { course, lesson, exercise, moves, lang });
   if (result.refused) throw new ApiError(422, result.refused);
   return result;
 }
@@ -179,6 +193,8 @@ export class Course extends Exercise {
       if (this.view === 'lesson') this.lesson = this.lessons[this.lessonIndex];
       if (this.exercise) this.exercise = this.lesson.exercises[this.exerciseIndex] ?? this.exercise;
       this.render();
+      // The drill's verdict is worded by the server: asked again in the new language.
+      if (this.drill?.verdict) this.loadDrill();
     }
   }
 
@@ -311,6 +327,63 @@ export class Course extends Exercise {
     this.arrows = [];
     this.state = 'playing';
     this.newTurn();
+    this.escapes = [];
+    this.drill = null;
+    if (ex.kind === 'perpetual') this.loadDrill();
+  }
+
+  /**
+   * Asks the server where the drill stands after the learner's escapes so far (at the start:
+   * the first check and the count), and shows it.
+   */
+  async loadDrill() {
+    const turn = this.turn();
+    try {
+      const drill = await drillMoves(this.courseId, this.lesson.id, this.exerciseIndex, this.escapes, currentLanguage());
+      if (!turn.live()) return;
+      this.drill = drill;
+      if (drill.moves.length) this.show(drill, drill.moves.map((m) => m.iccs));
+      else {
+        this.lastMove = { from: drill.first_check.from, to: drill.first_check.to };
+        this.check = drill.check ? generalOf(drill.fen) : null;
+      }
+      if (drill.verdict) this.say(() => this.drill?.verdict?.text ?? '', 'good');
+    } catch (e) {
+      if (!turn.live()) return;
+      this.say(explainError(e), 'bad');
+    }
+    this.render();
+  }
+
+  /**
+   * The learner's escape `move` (ICCS) in the drill: the server plays it and the app's check
+   * in reply; the escape is shown first, the check after the reply pause, with the count; the
+   * rules' verdict, once given, ends the exercise.
+   */
+  async playDrill(move) {
+    const turn = this.turn();
+    const escapes = [...this.escapes, move];
+    const result = await this.submit(move, () => drillMoves(this.courseId, this.lesson.id, this.exerciseIndex, escapes, currentLanguage()));
+    if (!result) return;
+    this.escapes = escapes;
+    const line = result.moves.map((m) => m.iccs);
+    if (result.reply) {
+      const escaped = result.moves[line.length - 2];
+      this.show({ fen: escaped.fen, check: false }, line.slice(0, -1));
+      this.say('');
+      this.render();
+      if (!(await this.pause(turn))) return;
+    }
+    this.drill = result;
+    this.show(result, line);
+    if (result.verdict) {
+      this.solved(() => this.drill?.verdict?.text ?? '');
+      return;
+    }
+    const shown = result.reply?.[this.settings.notation] ?? '';
+    this.say(() => t('drillReply', { move: shown }));
+    this.state = 'playing';
+    this.render();
   }
 
   finishLesson() {
@@ -356,6 +429,10 @@ export class Course extends Exercise {
   async play(move) {
     const ex = this.exercise;
     const turn = this.turn();
+    if (ex.kind === 'perpetual') {
+      await this.playDrill(move);
+      return;
+    }
     const line = [...this.played, move];
     const result = await this.submit(move, () => tryMoves(ex.fen, line));
     if (!result) return;
@@ -445,10 +522,11 @@ export class Course extends Exercise {
     this.render();
   }
 
-  solved() {
+  /** The exercise is solved: `message` (words for the current language) says so. */
+  solved(message = () => t('solved')) {
     this.state = 'solved';
     this.selected = null;
-    this.say(t('solved'), 'good');
+    this.say(message, 'good');
     const id = `${this.lesson.id}#${this.exerciseIndex}`;
     if (!this.progress.solved.includes(id)) this.progress.solved.push(id);
     this.save();
@@ -470,7 +548,11 @@ export class Course extends Exercise {
     if (!ex || this.state !== 'playing') return;
     let from = ex.hint;
     let move = null;
-    if (ex.kind === 'all') {
+    if (ex.kind === 'perpetual' && this.drill?.escape) {
+      // The drill's way out is the server's: the general's own step first.
+      move = this.drill.escape.iccs;
+      from = move.slice(0, 2);
+    } else if (ex.kind === 'all') {
       move = ex.solutions.map((s) => s[0]).find((m) => !this.found.has(m)) ?? null;
       from = move?.slice(0, 2) ?? from;
     } else if (this.played.length) {
@@ -665,6 +747,11 @@ export class Course extends Exercise {
           this.state === 'solved' ? t('exerciseSolved') : t(this.fen.split(' ')[1] === 'b' ? 'turn.black' : 'turn.red')}`),
         element('p', { class: 'lesson-text goal' }, ex.goal),
       );
+      if (ex.kind === 'perpetual' && this.drill) {
+        const { checks, limit } = this.drill;
+        view.dataset.checks = String(checks);
+        side.append(element('p', { class: 'lesson-step drill-count', 'data-checks': String(checks) }, t('drillCount', { n: checks, limit })));
+      }
       if (ex.kind === 'notation') {
         const label = element('label', { class: 'answer' });
         const input = element('input', { 'data-course-answer': '', spellcheck: 'false', autocomplete: 'off' });
@@ -692,6 +779,8 @@ export class Course extends Exercise {
         controls.append(button('hint', t('hint')), button('retry', t('retry')));
       }
     }
+    // The rules' verdict that ended the drill stays said, also once the lesson is finished.
+    if (this.state !== 'page' && this.exercise?.kind === 'perpetual' && this.drill?.verdict) view.dataset.verdict = this.drill.verdict.code;
     const message = element('p', { class: `lesson-message ${this.tone ?? ''}`, role: 'alert' }, this.said());
     const { solved, count } = this.solvedCount();
     const tally = element('p', { class: 'course-count', 'data-solved': String(solved) }, t('solvedCount', { solved, count }));
