@@ -13,8 +13,9 @@ use xiangqi_teaching::review::{self, Class, ReviewLimits};
 /// The arguments of `xiangqi review`.
 #[derive(Args)]
 #[command(
-    after_help = "NAGs written: $1 (!) best, excellent and good; $6 (?!) inaccuracy; \
-$2 (?) mistake; $4 (??) blunder. Each move's comment names its class, the evaluation after it \
+    after_help = "NAGs written: $1 (!) only move (the engine's choice where the best other \
+move loses at least 0.20 of expected score; never a recapture or a forced move); $6 (?!) \
+inaccuracy; $2 (?) mistake; $4 (??) blunder; best, excellent and good moves carry none. Each move's comment names its class, the evaluation after it \
 and before it (from Red's side, pawns; #N a mate in N), the engine's better move with its \
 line, and for a mistake or blunder what the best reply wins. A move that loses less than 0.02 \
 of expected score (W(cp) = 1/(1+10^(-cp/400))) is excellent, 0.05 good, 0.10 an inaccuracy, \
@@ -137,7 +138,7 @@ fn summary(label: &str, game: &Game, reviewed: &review::Review, notation: Notati
             let why = judged
                 .refutation
                 .as_ref()
-                .map(|r| format!(": {}", r.english(&after, notation)))
+                .map(|r| format!(": {}", r.english_if(&after, notation)))
                 .unwrap_or_default();
             text.push_str(&format!(
                 "  {} {played} {}{why}\n",

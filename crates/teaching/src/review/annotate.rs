@@ -67,7 +67,8 @@ fn comment(before: &Position, judged: &MoveReview, notation: Notation) -> String
         for_red(judged.after, side),
         for_red(judged.before, side)
     );
-    if judged.class != Class::Best
+    // The engine's own move (best, or the only move) has nothing better to name.
+    if !matches!(judged.class, Class::Best | Class::Only)
         && let Some(best) = judged.best
     {
         let line = legal_prefix(before, &judged.best_line, LINE_MOVES);
