@@ -314,3 +314,19 @@ test('a wrong move in a mate exercise says why it is not mate', async () => {
     assert.equal(await page.locator('.lesson-board .arrow.refutation').count(), 0, 'the way out goes once the mate is found');
   });
 });
+
+test('the lesson board names points as the texts do and numbers the files as the notation lesson teaches', async () => {
+  // A fresh load, so that the course is the real one again.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await openMap();
+  await page.click('[data-lesson="notation"] button');
+  await page.waitForSelector('.lesson[data-lesson-view="notation"] .lesson-board svg');
+  const row = (kind) => page.evaluate((k) => [...document.querySelectorAll(`.lesson-board text[data-coord="${k}"]`)]
+    .sort((a, b) => Number(a.getAttribute('x')) - Number(b.getAttribute('x'))).map((t) => t.textContent).join(''), kind);
+  assert.equal(await row('letter'), 'abcdefghi', 'the points\' letters, as every text names points');
+  assert.equal(await row('red-number'), '987654321', 'Red counts its files from its own right');
+  assert.equal(await row('black-number'), '123456789', 'Black counts its files from its own right');
+  const ranks = await page.evaluate(() => [...document.querySelectorAll('.lesson-board text[data-coord="rank"]')].map((t) => t.textContent).join(''));
+  assert.equal(ranks, '9876543210');
+});

@@ -630,7 +630,9 @@ export class Course extends Exercise {
 
   drawBoard() {
     this.board.style = this.settings.pieceStyle;
-    this.board.notation = 'iccs';
+    // The texts name points by letter and rank, and the notation lesson counts files by number:
+    // the lesson board shows both, whatever notation the moves are written in.
+    this.board.notation = this.settings.notation === 'chinese' ? 'chinese' : 'wxf';
     this.board.flipped = false;
     if (this.view !== 'lesson') return;
     if (this.state === 'page') {
