@@ -332,7 +332,13 @@ fn game_picks_one_game_of_a_collection() {
     assert!(!stdout.contains("game 1:") && !stdout.contains("game 3:"));
     let games = reviewed_games(&dir);
     assert_eq!(games.len(), 1);
-    assert!(games[0].moves.moves.iter().all(|node| node.comment.is_some()));
+    assert!(
+        games[0]
+            .moves
+            .moves
+            .iter()
+            .all(|node| node.comment.is_some())
+    );
 }
 
 #[test]
