@@ -3,6 +3,7 @@
 //! server answers each with the app's check, counts the checks and, when the rules end the
 //! game, gives the verdict in the asked language. The page only shows what it is told.
 
+use super::exercise_of_kind;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, illegal};
 use crate::kit::view::{MoveView, side_code};
@@ -10,7 +11,7 @@ use crate::kit::wire::{Course, Iccs, Language};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use xiangqi_teaching::lesson::{Drill, DrillRefusal, verdict_words};
-use xiangqi_teaching::{Kind, lessons as course_lessons, way_out_of_check};
+use xiangqi_teaching::{Kind, way_out_of_check};
 
 /// The body of `POST /api/lessons/drill`.
 #[derive(Deserialize)]
@@ -122,23 +123,13 @@ fn view(
 /// `refused` with the rules core's reason; 404 `no-exercise` for a place with no drill, 400 for
 /// a move after the game is over.
 pub async fn drill(Body(req): Body<DrillRequest>) -> Result<Json<DrillView>, ApiError> {
-    let lessons = course_lessons(req.course.0)
-        .map_err(|e| ApiError::new(ErrorCode::LessonsUnreadable, e.to_string()))?;
-    let exercise = lessons
-        .iter()
-        .find(|l| l.id == req.lesson)
-        .and_then(|l| l.exercises.get(req.exercise))
-        .filter(|e| e.kind == Kind::Perpetual)
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::NoExercise,
-                format!(
-                    "lesson {:?} has no perpetual drill {}",
-                    req.lesson, req.exercise
-                ),
-            )
-            .with_params(serde_json::json!({ "lesson": req.lesson, "exercise": req.exercise }))
-        })?;
+    let exercise = exercise_of_kind(
+        req.course.0,
+        &req.lesson,
+        req.exercise,
+        Kind::Perpetual,
+        "perpetual drill",
+    )?;
     let mut drill = exercise
         .drill()
         .map_err(|e| ApiError::new(ErrorCode::LessonsUnreadable, e))?;

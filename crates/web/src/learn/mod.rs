@@ -273,26 +273,41 @@ pub async fn answer(Body(req): Body<AnswerRequest>) -> Result<Json<AnswerView>, 
             "an answer is at most {ANSWER_MAX} characters, not {count}"
         )));
     }
-    let lessons = course_lessons(req.course.0)
-        .map_err(|e| ApiError::new(ErrorCode::LessonsUnreadable, e.to_string()))?;
-    let exercise = lessons
-        .iter()
-        .find(|l| l.id == req.lesson)
-        .and_then(|l| l.exercises.get(req.exercise))
-        .filter(|e| e.kind == Kind::Notation)
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::NoExercise,
-                format!(
-                    "lesson {:?} has no notation exercise {}",
-                    req.lesson, req.exercise
-                ),
-            )
-            .with_params(serde_json::json!({ "lesson": req.lesson, "exercise": req.exercise }))
-        })?;
+    let exercise = exercise_of_kind(
+        req.course.0,
+        &req.lesson,
+        req.exercise,
+        Kind::Notation,
+        "notation exercise",
+    )?;
     Ok(Json(AnswerView {
         correct: exercise.accepts_answer(&req.text),
     }))
+}
+
+/// Exercise `exercise` of lesson `lesson` in `course` when it is of `kind` (named `what` in
+/// the refusal): 404 `no-exercise` for a place with no such exercise.
+pub(crate) fn exercise_of_kind(
+    course: CourseId,
+    lesson: &str,
+    exercise: usize,
+    kind: Kind,
+    what: &str,
+) -> Result<&'static Exercise, ApiError> {
+    let lessons = course_lessons(course)
+        .map_err(|e| ApiError::new(ErrorCode::LessonsUnreadable, e.to_string()))?;
+    lessons
+        .iter()
+        .find(|l| l.id == lesson)
+        .and_then(|l| l.exercises.get(exercise))
+        .filter(|e| e.kind == kind)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NoExercise,
+                format!("lesson {lesson:?} has no {what} {exercise}"),
+            )
+            .with_params(serde_json::json!({ "lesson": lesson, "exercise": exercise }))
+        })
 }
 
 /// The course routes: the lessons (the rules course and the mating patterns), their boards,
