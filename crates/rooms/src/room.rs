@@ -20,31 +20,32 @@ pub const MAX_INCREMENT: u32 = 60;
 /// Longest player name kept, in characters.
 pub const MAX_NAME: usize = 40;
 
-/// A time control: `minutes` for the game and `increment` seconds added after each move.
+/// A time control: `seconds` of main time for the game and `increment` seconds added after
+/// each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeControl {
-    /// Main time, 1 to [`MAX_MINUTES`].
-    pub minutes: u32,
+    /// Main time in seconds, 1 to [`MAX_MINUTES`] minutes' worth.
+    pub seconds: u32,
     /// Seconds added after each move, 0 to [`MAX_INCREMENT`].
     pub increment: u32,
 }
 
 impl TimeControl {
     /// The control, when both numbers are in range.
-    pub fn new(minutes: u32, increment: u32) -> Result<TimeControl, RoomError> {
-        if !(1..=MAX_MINUTES).contains(&minutes) || increment > MAX_INCREMENT {
-            return Err(RoomError::BadTimeControl { minutes, increment });
+    pub fn new(seconds: u32, increment: u32) -> Result<TimeControl, RoomError> {
+        if !(1..=MAX_MINUTES * 60).contains(&seconds) || increment > MAX_INCREMENT {
+            return Err(RoomError::BadTimeControl { seconds, increment });
         }
-        Ok(TimeControl { minutes, increment })
+        Ok(TimeControl { seconds, increment })
     }
 
     /// The control as PGN's `TimeControl` tag writes it: seconds `+` increment, e.g. `600+5`.
     pub fn pgn(self) -> String {
-        format!("{}+{}", self.minutes * 60, self.increment)
+        format!("{}+{}", self.seconds, self.increment)
     }
 
     fn main_ms(self) -> u64 {
-        u64::from(self.minutes) * 60_000
+        u64::from(self.seconds) * 1000
     }
 
     fn increment_ms(self) -> u64 {
@@ -235,8 +236,8 @@ pub enum RoomError {
     },
     /// A time control out of range.
     BadTimeControl {
-        /// The minutes asked for.
-        minutes: u32,
+        /// The main time asked for, in seconds.
+        seconds: u32,
         /// The increment asked for.
         increment: u32,
     },
@@ -262,10 +263,10 @@ impl std::fmt::Display for RoomError {
                 "the opponent has not been away long enough: {} s more",
                 ms.div_ceil(1000)
             ),
-            RoomError::BadTimeControl { minutes, increment } => write!(
+            RoomError::BadTimeControl { seconds, increment } => write!(
                 f,
-                "a time control of {minutes}+{increment} is out of range: 1 to {MAX_MINUTES} \
-                 minutes and 0 to {MAX_INCREMENT} seconds a move"
+                "a time control of {seconds} s + {increment} s is out of range: 1 s to \
+                 {MAX_MINUTES} minutes and 0 to {MAX_INCREMENT} seconds a move"
             ),
         }
     }
@@ -937,7 +938,7 @@ mod tests {
 
     #[test]
     fn clocks_run_from_stamps_add_the_increment_and_the_flag_falls() {
-        let mut room = room(Some(TimeControl::new(1, 2).unwrap()));
+        let mut room = room(Some(TimeControl::new(60, 2).unwrap()));
         // Red's clock started when Black sat down, at 1000.
         assert_eq!(room.time_left(11_000), Some([50_000, 60_000]));
         room.play(RED, sq("h2"), sq("e2"), 11_000).unwrap();
@@ -954,7 +955,7 @@ mod tests {
 
     #[test]
     fn a_stored_room_continues_its_clock_from_the_stamp() {
-        let mut room = room(Some(TimeControl::new(1, 0).unwrap()));
+        let mut room = room(Some(TimeControl::new(60, 0).unwrap()));
         room.play(RED, sq("h2"), sq("e2"), 5_000).unwrap();
         let back = Room::from_json(&room.to_json()).unwrap();
         assert_eq!(back.game().moves(), room.game().moves());

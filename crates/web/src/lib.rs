@@ -2,7 +2,7 @@
 //! the page itself (HTML, CSS, ES modules, an SVG board) embedded in the binary.
 //!
 //! Each feature is a module with its routes: [`play`], [`records`], [`archive`] (My games),
-//! [`learn`] (the courses), [`puzzles`], [`trainer`], [`review`] and [`openings`]. They share
+//! [`learn`] (the courses), [`puzzles`], [`trainer`], [`review`], [`openings`] and [`rooms`] (play a friend). They share
 //! the [`kit`]: the one error type, the request readers, the games being played, the search
 //! pool, the archive's writer and the views, and use the domain crates for every decision; no
 //! feature uses another. [`server`] puts the routes behind the server's layers and serves them.
@@ -15,6 +15,7 @@ mod play;
 mod puzzles;
 mod records;
 mod review;
+mod rooms;
 mod server;
 mod trainer;
 
@@ -41,4 +42,5 @@ fn routes() -> axum::Router<kit::state::AppState> {
         .merge(trainer::routes())
         .merge(review::routes())
         .merge(openings::routes())
+        .merge(rooms::routes())
 }

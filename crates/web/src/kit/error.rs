@@ -56,10 +56,17 @@ error_codes! {
     BadTheme = "bad-theme", BAD_REQUEST;
     /// A value past one of the server's limits (blanks `field`, `value`, `max`).
     OverLimit = "over-limit", BAD_REQUEST;
+    /// A room's time control out of range (blanks `seconds`, `increment`, `max_minutes`,
+    /// `max_increment`).
+    BadTimeControl = "bad-time-control", BAD_REQUEST;
     /// The request came for a host this server does not answer to (blank `host`).
     BadHost = "bad-host", MISDIRECTED_REQUEST;
     /// A change asked by a page of another site (blank `from`).
     CrossSite = "cross-site", FORBIDDEN;
+    /// A seat token that holds no seat of the room: forged, or from another room.
+    BadSeatToken = "bad-seat-token", FORBIDDEN;
+    /// A spectator's move, offer, resignation or claim.
+    NotSeated = "not-seated", FORBIDDEN;
     /// No such address.
     NotFound = "not-found", NOT_FOUND;
     /// No game with that id: it was never started or the server dropped it.
@@ -74,6 +81,8 @@ error_codes! {
     NoTrainerLine = "no-trainer-line", NOT_FOUND;
     /// The opening line has no such branch (blank `branch`).
     NoTrainerBranch = "no-trainer-branch", NOT_FOUND;
+    /// No room with that id or short code.
+    NoRoom = "no-room", NOT_FOUND;
     /// No game with that number in My games (blank `id`).
     ArchiveNoGame = "archive-no-game", NOT_FOUND;
     /// The address does not take that method.
@@ -98,8 +107,25 @@ error_codes! {
     TrainerNotYourTurn = "trainer-not-your-turn", CONFLICT;
     /// The trainer's line is already played to its end.
     TrainerLineOver = "trainer-line-over", CONFLICT;
+    /// A room's move from the side not to move.
+    NotYourTurn = "not-your-turn", CONFLICT;
+    /// A room's move or offer while its other seat is still free.
+    NoOpponent = "no-opponent", CONFLICT;
+    /// An answer to an offer that was not made (blank `kind`: `draw`, `takeback`, `rematch`).
+    NoOffer = "no-offer", CONFLICT;
+    /// An offer that cannot be made now (blank `kind`): a take-back with no move to take back,
+    /// the same offer twice, a rematch before the game is over.
+    CannotOffer = "cannot-offer", CONFLICT;
+    /// A claim against an opponent who is here or not yet away long enough (blank
+    /// `wait_seconds`, absent while the opponent is here).
+    CannotClaim = "cannot-claim", CONFLICT;
     /// A request or a file larger than the server takes (blank `max_bytes`).
     TooLarge = "too-large", PAYLOAD_TOO_LARGE;
+    /// A room socket's message larger than allowed (blank `max_bytes`); the socket is closed.
+    MessageTooLarge = "message-too-large", PAYLOAD_TOO_LARGE;
+    /// A room socket that sends messages faster than allowed (blank `per_second`); the
+    /// socket is closed.
+    TooManyMessages = "too-many-messages", TOO_MANY_REQUESTS;
     /// A body of a type the address does not take.
     UnsupportedMediaType = "unsupported-media-type", UNSUPPORTED_MEDIA_TYPE;
     /// A move that breaks a rule; the wire code is the rule's own (see

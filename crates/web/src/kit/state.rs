@@ -45,6 +45,8 @@ pub struct AppState {
     pub sessions: Sessions,
     /// The engines, shared by all games.
     pub pool: SearchPool,
+    /// The rooms of games between two people, kept in the data folder.
+    pub rooms: crate::rooms::hub::RoomHub,
 }
 
 impl AppState {
@@ -55,7 +57,9 @@ impl AppState {
             Some(folder) => ArchiveService::open(folder),
             None => ArchiveService::off(),
         };
+        let rooms = crate::rooms::hub::RoomHub::open(options.data.as_deref(), archive.clone());
         AppState {
+            rooms,
             sessions: Sessions::with_capacity(options.max_games).archived_to(archive),
             pool: SearchPool::new(options.pool.clone()),
         }
@@ -77,5 +81,11 @@ impl FromRef<AppState> for SearchPool {
 impl FromRef<AppState> for ArchiveService {
     fn from_ref(state: &AppState) -> ArchiveService {
         state.sessions.archive().clone()
+    }
+}
+
+impl FromRef<AppState> for crate::rooms::hub::RoomHub {
+    fn from_ref(state: &AppState) -> crate::rooms::hub::RoomHub {
+        state.rooms.clone()
     }
 }

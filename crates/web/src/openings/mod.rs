@@ -128,7 +128,7 @@ fn order_key(row: &ExplorerRow, mover: Color) -> (std::cmp::Reverse<usize>, i64)
 /// game set up from another position, `opening-too-late` beyond move 20 and `bad-ply` for a
 /// ply the game has not reached.
 pub async fn explore(
-    State(AppState { sessions, pool }): State<AppState>,
+    State(AppState { sessions, pool, .. }): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<ExplorerQuery>,
 ) -> Result<Json<Explorer>, ApiError> {

@@ -116,7 +116,7 @@ fn analyst(engine: &mut xiangqi_engine::Engine, lines: usize) {
 /// `POST /api/games/{id}/analyse`: the best lines from the current position after the time
 /// asked for.
 pub async fn analyse(
-    State(AppState { sessions, pool }): State<AppState>,
+    State(AppState { sessions, pool, .. }): State<AppState>,
     Path(id): Path<String>,
     Body(req): Body<AnalyseRequest>,
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
@@ -172,7 +172,7 @@ pub struct AnalysisUpdate {
 /// changes, when `millis` have passed, or when the page closes the stream. The stream waits
 /// for an engine of the pool before it starts (503 when the queue is full).
 pub async fn analysis_stream(
-    State(AppState { sessions, pool }): State<AppState>,
+    State(AppState { sessions, pool, .. }): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {

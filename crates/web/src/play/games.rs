@@ -328,7 +328,7 @@ pub struct EngineReply {
 
 /// `POST /api/games/{id}/engine`: the engine plays the side to move at `level`.
 pub async fn engine_move(
-    State(AppState { sessions, pool }): State<AppState>,
+    State(AppState { sessions, pool, .. }): State<AppState>,
     Path(id): Path<String>,
     Body(req): Body<EngineRequest>,
 ) -> ApiResult<EngineReply> {
@@ -427,7 +427,7 @@ pub struct Hint {
 
 /// `POST /api/games/{id}/hint`: the engine's suggestion for the side to move.
 pub async fn hint(
-    State(AppState { sessions, pool }): State<AppState>,
+    State(AppState { sessions, pool, .. }): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Hint> {
     let Prepared { request, stop, .. } = with_game(&sessions, &id, |s| {

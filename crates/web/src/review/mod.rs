@@ -303,7 +303,7 @@ fn event<T: Serialize>(name: &'static str, data: &T) -> Event {
 /// review waits for an engine of the pool (503 when the queue is full), holds it until the
 /// end, and stops when the page closes the stream or the game changes.
 pub async fn review_stream(
-    State(AppState { sessions, pool }): State<AppState>,
+    State(AppState { sessions, pool, .. }): State<AppState>,
     Path(id): Path<String>,
     Params(query): Params<ReviewQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {

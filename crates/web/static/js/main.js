@@ -18,6 +18,7 @@ import { scoreText } from './score.js';
 import { Explorer } from './explorer.js';
 import { MyGames, follow as followInArchive, openStored, resume as resumeFromArchive } from './archive.js';
 import { Router, panel } from './router.js';
+import { Rooms } from './rooms.js';
 import { loadGame, loadSettings, saveGame, saveSettings } from './settings.js';
 
 const settings = loadSettings();
@@ -46,6 +47,7 @@ const myGames = new MyGames(panel('archive'), {
   levelName: (n) => levelNumbered(n),
   notation: () => settings.notation,
 });
+const rooms = new Rooms(panel('room', 'room-view'), settings, { go: (id) => router.go('room', id) });
 const explorer = new Explorer($('explorer'), {
   game: () => game,
   ply: () => viewPly ?? game.moves.length,
@@ -686,6 +688,7 @@ const router = new Router({
     show: (row) => (row ? openRow(row, false) : myGames.show()),
   },
   review: { panel: 'game', nav: 'games', show: (row) => (row ? openRow(row, true) : render()) },
+  room: { panel: 'room', nav: 'room', label: 'room.title', show: (id) => rooms.open(id) },
 }, 'play', {
   // The welcome goes once another view is chosen.
   onRoute: (name) => {

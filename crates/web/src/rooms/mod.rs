@@ -1,0 +1,213 @@
+//! Play a friend: rooms made by one player and joined by link, played over one WebSocket
+//! per tab. The room's rules (seats, turns, clocks, offers, results) are the domain crate's
+//! (`xiangqi_rooms`); this module carries them to HTTP and WebSocket messages.
+//!
+//! - `POST /api/rooms` makes a room (`{side, minutes | seconds, increment, rules, name}`) and answers
+//!   its id, link, short code and the creator's seat token;
+//! - `GET /api/rooms/{id}` answers the room's state; `GET /api/room-codes/{code}` the id of
+//!   the room with that short code;
+//! - `GET /api/rooms/{id}/socket` opens the room's WebSocket (same origin only), see
+//!   [`socket`].
+
+pub mod hub;
+pub mod socket;
+pub mod view;
+
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::extract::Body;
+use crate::kit::state::AppState;
+use axum::Json;
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+use axum::routing::{get, post};
+use hub::{RoomHub, no_room, now_ms, room_error};
+use serde::{Deserialize, Serialize};
+use view::{RoomView, room_view};
+use xiangqi_rooms::{Room, RoomSettings, Rules, SideChoice, TimeControl, token};
+
+/// The rooms' routes.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/rooms", post(create))
+        .route("/api/rooms/{id}", get(show))
+        .route("/api/rooms/{id}/socket", get(open_socket))
+        .route("/api/room-codes/{code}", get(find_code))
+}
+
+/// A new room.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewRoom {
+    /// The creator's side: `red`, `black` or `random` (the default).
+    #[serde(default = "random_side")]
+    pub side: SideChoice,
+    /// Main time in minutes; none (or 0) for an untimed game.
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// Main time in seconds, in place of minutes (a short game).
+    #[serde(default)]
+    pub seconds: Option<u32>,
+    /// Seconds added after each move.
+    #[serde(default)]
+    pub increment: u32,
+    /// `asian` (the default) or `cxq`.
+    #[serde(default = "asian")]
+    pub rules: Rules,
+    /// The creator's name.
+    #[serde(default)]
+    pub name: String,
+}
+
+fn random_side() -> SideChoice {
+    SideChoice::Random
+}
+
+fn asian() -> Rules {
+    Rules::Asian
+}
+
+/// A room just made, for its creator.
+#[derive(Serialize)]
+pub struct Created {
+    /// The room's id.
+    pub id: String,
+    /// The page's address of the room, to send to the friend.
+    pub link: String,
+    /// The short code that finds the room.
+    pub code: String,
+    /// The creator's seat token: a secret the page keeps, never in the link.
+    pub token: String,
+    /// The creator's side.
+    pub side: &'static str,
+    /// The room's state.
+    pub room: RoomView,
+}
+
+/// `POST /api/rooms`: makes a room with the creator in the seat chosen.
+async fn create(
+    State(hub): State<RoomHub>,
+    Body(req): Body<NewRoom>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let seconds = match (req.minutes, req.seconds) {
+        (Some(m), None) => m.saturating_mul(60),
+        (None, Some(s)) => s,
+        (None, None) => 0,
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "give the main time in minutes or in seconds, not both",
+            ));
+        }
+    };
+    let clock = if seconds == 0 && req.increment == 0 {
+        None
+    } else {
+        Some(TimeControl::new(seconds, req.increment).map_err(|e| room_error(&e))?)
+    };
+    let settings = RoomSettings {
+        side: req.side,
+        clock,
+        rules: req.rules,
+    };
+    let token = token::seat_token();
+    let (room, side) = Room::create(
+        token::room_id(),
+        token::short_code(),
+        &settings,
+        token.clone(),
+        &req.name,
+        now_ms(),
+    );
+    let cell = hub.create(room)?;
+    let live = cell.lock();
+    let view = room_view(&live, now_ms());
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            link: format!("/#/room/{}", view.id),
+            id: view.id.clone(),
+            code: view.code.clone(),
+            token,
+            side: crate::kit::view::side_code(side),
+            room: view,
+        }),
+    ))
+}
+
+/// `GET /api/rooms/{id}`: the room's state.
+async fn show(
+    State(hub): State<RoomHub>,
+    Path(id): Path<String>,
+) -> Result<Json<RoomView>, ApiError> {
+    let cell = hub.get(&id)?;
+    let live = cell.lock();
+    Ok(Json(room_view(&live, now_ms())))
+}
+
+/// The room a short code names.
+#[derive(Serialize)]
+pub struct Found {
+    /// The room's id.
+    pub id: String,
+    /// The page's address of the room.
+    pub link: String,
+}
+
+/// `GET /api/room-codes/{code}`: the room with that short code (spaces, dashes and case
+/// ignored).
+async fn find_code(
+    State(hub): State<RoomHub>,
+    Path(code): Path<String>,
+) -> Result<Json<Found>, ApiError> {
+    let id = token::normal_code(&code)
+        .and_then(|c| hub.id_of_code(&c))
+        .ok_or_else(|| no_room(&code))?;
+    Ok(Json(Found {
+        link: format!("/#/room/{id}"),
+        id,
+    }))
+}
+
+/// Whether the request's `Origin` is the page's own: the host it names is the request's
+/// `Host` (which the server's host check has allowed). A WebSocket from a page elsewhere, or
+/// from one that names no origin, is refused.
+fn same_origin(headers: &HeaderMap) -> Result<(), ApiError> {
+    let get = |name| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    };
+    let origin = get(header::ORIGIN);
+    let host = get(header::HOST).to_ascii_lowercase();
+    let authority = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .unwrap_or("");
+    if !host.is_empty() && authority.to_ascii_lowercase() == host {
+        return Ok(());
+    }
+    let shown = if origin.is_empty() { "none" } else { origin };
+    Err(ApiError::new(
+        ErrorCode::CrossSite,
+        format!("a room's socket opens only from the app's own page (Origin {shown})"),
+    )
+    .with_params(serde_json::json!({ "from": format!("Origin {shown}") })))
+}
+
+/// `GET /api/rooms/{id}/socket`: the room's WebSocket.
+async fn open_socket(
+    State(hub): State<RoomHub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    same_origin(&headers)?;
+    let cell = hub.get(&id)?;
+    Ok(upgrade
+        .max_message_size(64 * 1024)
+        .max_frame_size(64 * 1024)
+        .on_upgrade(move |socket| socket::serve(socket, hub, cell)))
+}

@@ -1,0 +1,335 @@
+//! One tab's WebSocket to a room: it joins (with its seat token, or taking the free seat, or
+//! as a spectator), then sends moves, offers, answers, resignation, a claim or the analysis
+//! switch as JSON messages, and gets the room's state after every change.
+//!
+//! Each message is checked before the room sees it: text only, at most [`MAX_MESSAGE`]
+//! bytes, at most [`RATE`] a second (with a burst of [`BURST`]), of one of the shapes
+//! [`ClientMessage`] allows. A refusal is answered with the API's error code; a socket that
+//! sends an oversized message, floods, or keeps sending what cannot be read is closed, and
+//! the room goes on.
+
+use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::wire::{Point, clear_fault, take_fault};
+use crate::rooms::hub::{RoomCell, RoomHub, seat_index};
+use crate::rooms::view::{ServerMessage, role_name, text};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::broadcast::error::RecvError;
+use xiangqi_rooms::{OfferKind, Role, token};
+
+/// Largest message a socket may send, in bytes.
+pub const MAX_MESSAGE: usize = 1024;
+/// Messages a second a socket may send on average.
+pub const RATE: f64 = 8.0;
+/// Messages a socket may send at once.
+pub const BURST: f64 = 16.0;
+/// Messages that cannot be read before the socket is closed.
+pub const MAX_FAULTS: u32 = 10;
+/// How long a socket may take to join.
+const JOIN_TIME: Duration = Duration::from_secs(10);
+/// The close code for a socket that broke the rules (RFC 6455: policy violation).
+const POLICY: u16 = 1008;
+
+/// A message of a tab to its room.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message: who the tab is.
+    Join {
+        /// The seat token the tab keeps for this room, if any.
+        #[serde(default)]
+        token: Option<String>,
+        /// The name to sit down with, when taking the free seat.
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// A move by its two points.
+    Move {
+        /// The point the piece leaves.
+        from: Point,
+        /// The point it goes to.
+        to: Point,
+    },
+    /// An offer to the opponent.
+    Offer {
+        /// `draw`, `takeback` or `rematch`.
+        kind: OfferKind,
+    },
+    /// The answer to the opponent's offer.
+    Answer {
+        /// The offer answered.
+        kind: OfferKind,
+        /// Whether it is accepted.
+        accept: bool,
+    },
+    /// Resigns the game.
+    Resign,
+    /// Claims the game against an opponent away past the grace period.
+    Claim,
+    /// Turns the spectators' analysis on or off.
+    Analysis {
+        /// On or off.
+        on: bool,
+    },
+    /// Asks for a pong (and the room's state).
+    Ping,
+}
+
+/// A token bucket: [`RATE`] a second, [`BURST`] at once.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket {
+            tokens: BURST,
+            at: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn error_message(err: &ApiError) -> Utf8Bytes {
+    text(&ServerMessage::Error {
+        error: err.detail_json(),
+        status: err.status.as_u16(),
+    })
+}
+
+/// Reads one message: its shape, with the value's own code for a point that is none.
+pub fn parse(text: &str) -> Result<ClientMessage, ApiError> {
+    if text.len() > MAX_MESSAGE {
+        return Err(too_large());
+    }
+    clear_fault();
+    serde_json::from_str(text).map_err(|e| {
+        take_fault()
+            .unwrap_or_else(|| ApiError::bad_request(format!("the message is not valid: {e}")))
+    })
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        ErrorCode::MessageTooLarge,
+        format!("a message may hold at most {MAX_MESSAGE} bytes"),
+    )
+    .with_params(serde_json::json!({ "max_bytes": MAX_MESSAGE }))
+}
+
+fn flood() -> ApiError {
+    ApiError::new(
+        ErrorCode::TooManyMessages,
+        format!("a socket may send at most {RATE} messages a second"),
+    )
+    .with_params(serde_json::json!({ "per_second": RATE }))
+}
+
+/// The socket is to be closed, after it is sent this error.
+enum Next {
+    Close(ApiError),
+}
+
+/// Serves one socket of the room `cell` until it closes.
+pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
+    let (mut tx, mut rx) = socket.split();
+    let mut bucket = Bucket::new();
+    // The join.
+    let first = tokio::time::timeout(JOIN_TIME, rx.next()).await;
+    let join = match first {
+        Ok(Some(Ok(Message::Text(t)))) => parse(&t),
+        Ok(Some(Ok(_))) => Err(ApiError::bad_request("the first message must be a join")),
+        _ => return,
+    };
+    let (token_sent, name) = match join {
+        Ok(ClientMessage::Join { token, name }) => (token, name.unwrap_or_default()),
+        Ok(_) => {
+            let err = ApiError::bad_request("the first message must be a join");
+            let _ = close(&mut tx, &err).await;
+            return;
+        }
+        Err(err) => {
+            let _ = close(&mut tx, &err).await;
+            return;
+        }
+    };
+    let mut states = cell.states.subscribe();
+    let new_token = token::seat_token();
+    let joined = hub.act(&cell, |live, now| {
+        let (role, took) = live
+            .room
+            .join(token_sent.as_deref(), new_token.clone(), &name, now)?;
+        arrive(live, role);
+        Ok((role, took))
+    });
+    let (role, took) = match joined {
+        Ok(j) => j,
+        Err(err) => {
+            let _ = close(&mut tx, &err).await;
+            return;
+        }
+    };
+    let welcome = text(&ServerMessage::Welcome {
+        role: role_name(role),
+        token: took.then_some(new_token.as_str()),
+    });
+    let ended = async {
+        // The room's state follows on the channel: the join itself is a change.
+        tx.send(Message::Text(welcome)).await.ok()?;
+        let mut faults = 0;
+        loop {
+            tokio::select! {
+                incoming = rx.next() => {
+                    let message = match incoming {
+                        Some(Ok(m)) => m,
+                        _ => return Some(()),
+                    };
+                    let next = match message {
+                        Message::Text(t) => on_text(&hub, &cell, role, &t, &mut bucket, &mut faults),
+                        Message::Binary(_) => {
+                            faults += 1;
+                            reply(ApiError::bad_request("messages are JSON text"), faults)
+                        }
+                        Message::Close(_) => return Some(()),
+                        // Pings are answered by the socket itself.
+                        _ => Ok(None),
+                    };
+                    match next {
+                        Ok(None) => {}
+                        Ok(Some(answer)) => tx.send(Message::Text(answer)).await.ok()?,
+                        Err(Next::Close(err)) => {
+                            close(&mut tx, &err).await;
+                            return Some(());
+                        }
+                    }
+                }
+                state = states.recv() => {
+                    let state = match state {
+                        Ok(s) => s,
+                        // A socket too slow for the room's changes is sent the room afresh.
+                        Err(RecvError::Lagged(_)) => cell.state_now(),
+                        Err(RecvError::Closed) => return Some(()),
+                    };
+                    tx.send(Message::Text(state)).await.ok()?;
+                }
+            }
+        }
+    };
+    let _: Option<()> = ended.await;
+    hub.presence(&cell, |live, now| leave(live, role, now));
+}
+
+fn arrive(live: &mut crate::rooms::hub::Live, role: Role) {
+    match seat_index(role) {
+        Some(i) => {
+            live.connected[i] += 1;
+            live.away_since[i] = None;
+        }
+        None => live.spectators += 1,
+    }
+}
+
+fn leave(live: &mut crate::rooms::hub::Live, role: Role, now: u64) {
+    match seat_index(role) {
+        Some(i) => {
+            live.connected[i] = live.connected[i].saturating_sub(1);
+            if live.connected[i] == 0 {
+                live.away_since[i] = Some(now);
+            }
+        }
+        None => live.spectators = live.spectators.saturating_sub(1),
+    }
+}
+
+/// An error answered, or the socket closed when it has sent too many that cannot be read.
+fn reply(err: ApiError, faults: u32) -> Result<Option<Utf8Bytes>, Next> {
+    if faults >= MAX_FAULTS {
+        return Err(Next::Close(err));
+    }
+    Ok(Some(error_message(&err)))
+}
+
+/// Handles one text message of a socket of `role`: `Ok(Some(answer))` to send back,
+/// `Ok(None)` when the room's new state says it all, `Err(Close)` to close the socket.
+fn on_text(
+    hub: &RoomHub,
+    cell: &RoomCell,
+    role: Role,
+    text_in: &str,
+    bucket: &mut Bucket,
+    faults: &mut u32,
+) -> Result<Option<Utf8Bytes>, Next> {
+    if text_in.len() > MAX_MESSAGE {
+        return Err(Next::Close(too_large()));
+    }
+    if !bucket.take() {
+        return Err(Next::Close(flood()));
+    }
+    let message = match parse(text_in) {
+        Ok(m) => m,
+        Err(err) => {
+            *faults += 1;
+            return reply(err, *faults);
+        }
+    };
+    let acted = match message {
+        ClientMessage::Join { .. } => Err(ApiError::bad_request("the socket has already joined")),
+        ClientMessage::Ping => return Ok(Some(text(&ServerMessage::Pong))),
+        ClientMessage::Move {
+            from: Point(from),
+            to: Point(to),
+        } => hub.act(cell, |live, now| live.room.play(role, from, to, now)),
+        ClientMessage::Offer { kind } => {
+            hub.act(cell, |live, now| live.room.offer(role, kind, now))
+        }
+        ClientMessage::Answer { kind, accept } => {
+            hub.act(cell, |live, now| live.room.answer(role, kind, accept, now))
+        }
+        ClientMessage::Resign => hub.act(cell, |live, now| live.room.resign(role, now)),
+        ClientMessage::Claim => hub.act(cell, |live, now| {
+            let away = match role {
+                Role::Player(side) => {
+                    live.away_since[usize::from(side == xiangqi_rules::Color::Red)]
+                }
+                Role::Spectator => None,
+            };
+            live.room.claim(role, away, now)
+        }),
+        ClientMessage::Analysis { on } => {
+            hub.act(cell, |live, now| live.room.set_analysis(role, on, now))
+        }
+    };
+    match acted {
+        Ok(()) => Ok(None),
+        Err(err) => Ok(Some(error_message(&err))),
+    }
+}
+
+/// Sends `err` and closes the socket with a policy-violation frame.
+async fn close(
+    tx: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    err: &ApiError,
+) -> Option<()> {
+    tx.send(Message::Text(error_message(err))).await.ok()?;
+    tx.send(Message::Close(Some(CloseFrame {
+        code: POLICY,
+        reason: Utf8Bytes::from(err.code),
+    })))
+    .await
+    .ok()
+}

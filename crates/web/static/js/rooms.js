@@ -1,0 +1,342 @@
+// Play a friend: a room made here and joined by link (`#/room/<id>`), played over one
+// WebSocket per tab. The server is the referee and keeps the clocks; this view sends the
+// clicks and shows what the room says. A seat's token is kept in localStorage, never in the
+// link.
+
+import * as api from './api.js';
+import { Board, lastMoveShapes, pickMove } from './board.js';
+import { formatTime } from './clock.js';
+import { actionButton, element, labelledSelect } from './elements.js';
+import { t } from './i18n.js';
+import { explainError, explainOutcome } from './reasons.js';
+
+const TOKENS = 'xiangqi.roomTokens';
+const NAME = 'xiangqi.roomName';
+const CLOCKS = [['', 'room.time.none'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
+
+function tokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS) ?? '{}') ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function keepToken(id, token) {
+  const all = tokens();
+  if (token) all[id] = token;
+  else delete all[id];
+  localStorage.setItem(TOKENS, JSON.stringify(all));
+}
+
+export class Rooms {
+  constructor(root, settings, { go }) {
+    this.root = root;
+    this.settings = settings;
+    this.go = go;
+    this.socket = null;
+    this.id = null;
+    this.room = null;
+    this.role = null;
+    this.selected = null;
+    this.message = '';
+    this.boardBox = element('div', { class: 'room-board' });
+    this.board = new Board(this.boardBox, (square) => this.onPoint(square));
+    this.ticker = null;
+    root.addEventListener('click', (e) => {
+      const action = e.target.closest('[data-room]')?.dataset.room;
+      if (action) this.act(action, e.target.closest('[data-room]'));
+    });
+  }
+
+  /** Shows room `id`, or the form that makes one. */
+  open(id) {
+    if (id && id === this.id && this.socket) return this.render();
+    this.close();
+    this.id = id ?? null;
+    this.room = null;
+    this.role = null;
+    this.message = '';
+    if (this.id) this.connect();
+    this.render();
+  }
+
+  close() {
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close();
+    }
+    this.socket = null;
+    clearInterval(this.ticker);
+    this.ticker = null;
+  }
+
+  connect() {
+    const id = this.id;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${encodeURIComponent(id)}/socket`);
+    this.socket = socket;
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ type: 'join', token: tokens()[id] ?? null, name: localStorage.getItem(NAME) ?? '' }));
+    };
+    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (this.socket !== socket || this.id !== id) return;
+      // A dropped connection comes back in its seat (its token is kept).
+      setTimeout(() => {
+        if (this.socket === socket && this.id === id) this.connect();
+      }, 1000);
+    };
+  }
+
+  receive(message) {
+    if (message.type === 'welcome') {
+      this.role = message.role;
+      if (message.token) keepToken(this.id, message.token);
+    } else if (message.type === 'state') {
+      this.room = message.room;
+      this.receivedAt = Date.now();
+      if (this.role === null) return;
+      this.selected = null;
+      if (!this.room.offer && this.message === t('room.offered')) this.message = '';
+    } else if (message.type === 'error') {
+      if (message.error.code === 'bad-seat-token') keepToken(this.id, null);
+      if (message.error.code === 'no-room') this.id = null;
+      this.message = explainError({ ...message.error, status: message.status });
+    }
+    this.render();
+  }
+
+  send(message) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  get mySide() {
+    return this.role === 'red' || this.role === 'black' ? this.role : null;
+  }
+
+  onPoint(square) {
+    const room = this.room;
+    if (!room || !this.mySide || room.status !== 'playing' || room.game.turn !== this.mySide) return;
+    const pick = pickMove(room.game.fen, this.mySide, this.selected, square);
+    this.selected = pick.selected ?? null;
+    if (pick.move) {
+      const from = pick.move.slice(0, 2);
+      const to = pick.move.slice(2);
+      this.message = '';
+      this.send({ type: 'move', from, to });
+    }
+    this.drawBoard();
+  }
+
+  async act(action, target) {
+    const offer = (kind) => {
+      this.send({ type: 'offer', kind });
+      this.message = t('room.offered');
+    };
+    switch (action) {
+      case 'create': return this.create();
+      case 'code': {
+        const code = this.root.querySelector('[name=room-code]').value;
+        try {
+          const found = await api.request('GET', `/api/room-codes/${encodeURIComponent(code)}`);
+          this.go(found.id);
+        } catch (e) {
+          this.message = explainError(e);
+          this.render();
+        }
+        return;
+      }
+      case 'copy': {
+        const text = target.dataset.text;
+        await navigator.clipboard?.writeText(text).catch(() => {});
+        target.textContent = t('room.copied');
+        return;
+      }
+      case 'draw': offer('draw'); break;
+      case 'takeback': offer('takeback'); break;
+      case 'rematch': offer('rematch'); break;
+      case 'resign': this.send({ type: 'resign' }); break;
+      case 'claim': this.send({ type: 'claim' }); break;
+      case 'accept': this.send({ type: 'answer', kind: this.room.offer.kind, accept: true }); break;
+      case 'decline': this.send({ type: 'answer', kind: this.room.offer.kind, accept: false }); break;
+      case 'analysis': this.send({ type: 'analysis', on: target.checked }); return;
+      default: return;
+    }
+    this.render();
+  }
+
+  async create() {
+    const form = this.root.querySelector('form.room-new');
+    const data = new FormData(form);
+    const [minutes, increment] = (data.get('clock') || '0+0').split('+').map(Number);
+    const name = String(data.get('name') ?? '').trim();
+    localStorage.setItem(NAME, name);
+    try {
+      const made = await api.request('POST', '/api/rooms', {
+        side: data.get('side'), minutes, increment, rules: data.get('rules'), name,
+      });
+      keepToken(made.id, made.token);
+      this.go(made.id);
+    } catch (e) {
+      this.message = explainError(e);
+      this.render();
+    }
+  }
+
+  /** The clocks as they run now: the server's figures less the time since they came. */
+  clocksNow() {
+    const c = this.room?.clocks;
+    if (!c) return null;
+    const spent = Date.now() - this.receivedAt;
+    return {
+      red: Math.max(0, c.red_ms - (c.running === 'red' ? spent : 0)),
+      black: Math.max(0, c.black_ms - (c.running === 'black' ? spent : 0)),
+    };
+  }
+
+  resultText() {
+    const r = this.room.result;
+    if (!r) return '';
+    const winner = r.result === 'red-wins' ? 'red' : r.result === 'black-wins' ? 'black' : null;
+    const result = winner ? t(`wins.${winner}`) : t('draw');
+    const side = r.params?.loser ? t(r.params.loser) : '';
+    const own = ['time', 'resignation', 'agreement', 'abandoned'].includes(r.code);
+    const reason = own ? t(`room.end.${r.code}`, { side }) : explainOutcome(r);
+    return t('gameOverLine', { result, reason });
+  }
+
+  drawBoard() {
+    const room = this.room;
+    if (!room) return;
+    this.board.style = this.settings.pieceStyle;
+    this.board.notation = this.settings.notation;
+    this.board.flipped = this.role === 'black';
+    const mine = this.mySide && room.status === 'playing' && room.game.turn === this.mySide;
+    this.board.render({
+      fen: room.game.fen,
+      selected: this.selected,
+      targets: mine && this.selected ? room.game.legal[this.selected] ?? [] : [],
+      check: room.game.check,
+      shapes: lastMoveShapes(room.game.last_move),
+    });
+  }
+
+  renderForm() {
+    const form = element('form', { class: 'room-new' });
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.create();
+    });
+    const name = element('label');
+    name.append(element('span', {}, t('room.name')), element('input', { name: 'name', maxlength: '40', value: localStorage.getItem(NAME) ?? '' }));
+    form.append(
+      element('p', {}, t('room.intro')),
+      name,
+      labelledSelect(t('room.side'), { name: 'side' }, [['random', t('room.side.random')], ['red', t('red')], ['black', t('black')]], 'random'),
+      labelledSelect(t('room.time'), { name: 'clock' }, CLOCKS.map(([v, k]) => [v, v ? k : t(k)]), ''),
+      labelledSelect(t('room.rules'), { name: 'rules' }, [['asian', t('room.rules.asian')], ['cxq', t('room.rules.cxq')]], 'asian'),
+      actionButton('room', 'create', t('room.create'), { class: 'primary' }),
+    );
+    const code = element('div', { class: 'room-code-entry' });
+    code.append(element('span', {}, t('room.enterCode')), element('input', { name: 'room-code', maxlength: '12', 'aria-label': t('room.code') }),
+      actionButton('room', 'code', t('room.join')));
+    return [form, code];
+  }
+
+  seatLine(side) {
+    const seat = this.room[side];
+    const clocks = this.clocksNow();
+    const line = element('div', { class: 'room-seat', 'data-side': side });
+    line.append(element('span', { class: 'room-name' }, `${t(side)}: ${seat ? seat.name : '—'}`));
+    if (seat && !seat.present) line.append(element('span', { class: 'room-away' }, t('room.away', { name: seat.name })));
+    if (clocks) {
+      line.append(element('span', {
+        class: `room-clock${this.room.clocks.running === side ? ' running' : ''}`, 'data-clock': side,
+      }, formatTime(clocks[side])));
+    }
+    return line;
+  }
+
+  renderRoom() {
+    const room = this.room;
+    const parts = [];
+    if (!room) return parts;
+    const top = this.role === 'black' ? 'red' : 'black';
+    const bottom = top === 'red' ? 'black' : 'red';
+    parts.push(this.seatLine(top), this.boardBox, this.seatLine(bottom));
+    const status = element('p', { class: 'room-status', 'data-status': room.status });
+    if (room.result) status.textContent = this.resultText();
+    else if (room.status === 'waiting') status.textContent = t('room.waiting');
+    else status.textContent = t(room.game.check ? `inCheck.${room.game.turn}` : `turn.${room.game.turn}`);
+    parts.push(status);
+    const who = element('p', { class: 'room-role', 'data-role': this.role ?? '' },
+      this.mySide ? t('room.youPlay', { side: t(this.mySide) }) : this.role ? t('room.watching') : '');
+    parts.push(who, element('p', { class: 'room-spectators' }, t('room.spectators', { n: room.spectators })));
+    if (room.offer) {
+      const offer = element('div', { class: 'room-offer', 'data-offer': room.offer.kind });
+      offer.append(element('span', {}, t(`room.offer.${room.offer.kind}`, { side: t(room.offer.by) })));
+      if (this.mySide && room.offer.by !== this.mySide) {
+        offer.append(actionButton('room', 'accept', t('room.accept')), actionButton('room', 'decline', t('room.decline')));
+      }
+      parts.push(offer);
+    }
+    if (this.mySide) {
+      const buttons = element('div', { class: 'room-actions' });
+      if (room.status === 'playing') {
+        buttons.append(
+          actionButton('room', 'draw', t('room.offerDraw')),
+          actionButton('room', 'takeback', t('room.takeback')),
+          actionButton('room', 'resign', t('room.resign')),
+        );
+        const other = room[this.mySide === 'red' ? 'black' : 'red'];
+        if (other && !other.present) buttons.append(actionButton('room', 'claim', t('room.claim')));
+      } else if (room.status === 'over') {
+        buttons.append(actionButton('room', 'rematch', t('room.rematch')));
+      }
+      parts.push(buttons);
+      const analysis = element('label', { class: 'room-analysis' });
+      const box = element('input', { type: 'checkbox', 'data-room': 'analysis' });
+      box.checked = room.analysis;
+      analysis.append(box, element('span', {}, t('room.analysis')));
+      parts.push(analysis);
+    }
+    if (room.game.opening && (this.mySide || room.analysis)) {
+      const lang = document.documentElement.lang || 'en';
+      parts.push(element('p', { class: 'room-opening' }, `${room.game.opening.code} ${room.game.opening.title[lang] ?? room.game.opening.name}`));
+    } else if (!room.analysis && !this.mySide) {
+      parts.push(element('p', { class: 'room-no-analysis' }, t('room.noAnalysis')));
+    }
+    const link = `${location.origin}/#/room/${room.id}`;
+    const share = element('div', { class: 'room-share' });
+    share.append(
+      element('span', {}, t('room.link')), element('code', { class: 'room-link' }, link),
+      actionButton('room', 'copy', t('room.copy'), { 'data-text': link }),
+      element('span', {}, t('room.code')), element('code', { class: 'room-short-code' }, room.code),
+    );
+    parts.push(share);
+    return parts;
+  }
+
+  render() {
+    const view = element('div', { class: 'room', 'data-room-id': this.id ?? '' });
+    view.append(element('h2', {}, t('room.title')));
+    if (this.id) view.append(...this.renderRoom());
+    else view.append(...this.renderForm());
+    view.append(element('p', { class: 'room-message', role: 'status' }, this.message));
+    this.root.replaceChildren(view);
+    this.drawBoard();
+    clearInterval(this.ticker);
+    this.ticker = null;
+    if (this.room?.clocks?.running) {
+      this.ticker = setInterval(() => {
+        const clocks = this.clocksNow();
+        if (!clocks) return;
+        for (const side of ['red', 'black']) {
+          const node = this.root.querySelector(`[data-clock=${side}]`);
+          if (node) node.textContent = formatTime(clocks[side]);
+        }
+      }, 200);
+    }
+  }
+}

@@ -1,0 +1,508 @@
+//! Play a friend over a real server: rooms made over HTTP and played over WebSockets. Every
+//! refusal (a move out of turn, a forged or foreign token, a spectator's move, oversized,
+//! malformed and flooding messages, a page elsewhere) is answered with its code and leaves
+//! the room as it was; the server's clock ends a game on time with no message; a restarted
+//! server goes on with every room from its database; a finished game is in My games.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use xiangqi_web::{PoolOptions, ServerOptions, Shutdown};
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+struct Server {
+    port: u16,
+    stop: tokio::sync::mpsc::UnboundedSender<()>,
+    ended: tokio::task::JoinHandle<std::io::Result<Shutdown>>,
+}
+
+async fn start(data: Option<&Path>) -> Server {
+    let listener = xiangqi_web::bind("127.0.0.1", 0).await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let options = ServerOptions {
+        pool: PoolOptions {
+            searchers: 1,
+            queue: 4,
+            hash_mb: 1,
+        },
+        data: data.map(Path::to_path_buf),
+        ..ServerOptions::default()
+    };
+    let (stop, stops) = tokio::sync::mpsc::unbounded_channel();
+    let ended =
+        tokio::spawn(
+            async move { xiangqi_web::serve(listener, "127.0.0.1", &options, stops).await },
+        );
+    Server { port, stop, ended }
+}
+
+impl Server {
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.stop.send(());
+        let _ = self.ended.await;
+    }
+
+    /// `method` `path` with `body`: the status and the JSON answer.
+    async fn http(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).await.unwrap();
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.port,
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        let status: u16 = answer[9..12].parse().unwrap();
+        let (_, rest) = answer.split_once("\r\n\r\n").unwrap();
+        // A chunked body: the JSON lies between the first size line and the closing chunk.
+        let json = rest
+            .find('{')
+            .map(|start| &rest[start..=rest.rfind('}').unwrap()])
+            .unwrap_or("null");
+        (status, serde_json::from_str(json).unwrap_or(Value::Null))
+    }
+
+    async fn create(&self, body: Value) -> Value {
+        let (status, room) = self.http("POST", "/api/rooms", Some(body)).await;
+        assert_eq!(status, 201, "{room}");
+        room
+    }
+
+    async fn socket_from(&self, id: &str, origin: &str) -> Result<Ws, u16> {
+        let url = format!("ws://127.0.0.1:{}/api/rooms/{id}/socket", self.port);
+        let mut request = url.into_client_request().unwrap();
+        if !origin.is_empty() {
+            request
+                .headers_mut()
+                .insert("Origin", origin.parse().unwrap());
+        }
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((ws, _)) => Ok(ws),
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A socket joined to room `id` with `token` (none: the free seat or a spectator's
+    /// place): the socket, its welcome and the first state.
+    async fn join(&self, id: &str, token: Option<&str>, name: &str) -> (Ws, Value, Value) {
+        let origin = format!("http://127.0.0.1:{}", self.port);
+        let mut ws = self.socket_from(id, &origin).await.unwrap();
+        send(
+            &mut ws,
+            json!({"type": "join", "token": token, "name": name}),
+        )
+        .await;
+        let welcome = next(&mut ws).await;
+        let state = next(&mut ws).await["room"].clone();
+        (ws, welcome, state)
+    }
+}
+
+async fn send(ws: &mut Ws, message: Value) {
+    ws.send(Message::text(message.to_string())).await.unwrap();
+}
+
+/// The next JSON message (pongs and pings skipped); `Value::Null` once the socket is closed.
+async fn next(ws: &mut Ws) -> Value {
+    loop {
+        let got = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s");
+        match got {
+            Some(Ok(Message::Text(t))) => return serde_json::from_str(&t).unwrap(),
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return Value::Null,
+            _ => {}
+        }
+    }
+}
+
+/// The next state message (other messages skipped).
+async fn next_state(ws: &mut Ws) -> Value {
+    loop {
+        let m = next(ws).await;
+        assert!(!m.is_null(), "the socket closed");
+        if m["type"] == "state" {
+            return m["room"].clone();
+        }
+    }
+}
+
+/// The first state (from the next message on) for which `wanted` holds.
+async fn until(ws: &mut Ws, wanted: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let state = next_state(ws).await;
+        if wanted(&state) {
+            return state;
+        }
+    }
+}
+
+fn plies(state: &Value) -> usize {
+    state["game"]["moves"].as_array().map_or(0, Vec::len)
+}
+
+/// The next error message's code (states of others' changes skipped).
+async fn next_error(ws: &mut Ws) -> String {
+    loop {
+        let m = next(ws).await;
+        if m["type"] == "state" {
+            continue;
+        }
+        assert_eq!(m["type"], "error", "{m}");
+        return m["error"]["code"].as_str().unwrap().to_string();
+    }
+}
+
+/// Whether the socket is closed by the server (its close frame, or the end of the stream).
+async fn is_closed(ws: &mut Ws) -> bool {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => return true,
+            Ok(Some(Ok(_))) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+fn mv(from: &str, to: &str) -> Value {
+    json!({"type": "move", "from": from, "to": to})
+}
+
+fn data_folder(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-web-rooms-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A room with Red and Black seated and a spectator: the server, the room, and the three
+/// sockets (their first state read).
+async fn seated(server: &Server, settings: Value) -> (Value, Ws, Ws, Ws, String, String) {
+    let room = server.create(settings).await;
+    let id = room["id"].as_str().unwrap().to_string();
+    let red_token = room["token"].as_str().unwrap().to_string();
+    let (mut red, welcome, _) = server.join(&id, Some(&red_token), "").await;
+    assert_eq!(welcome["role"], "red");
+    assert!(
+        welcome.get("token").is_none(),
+        "a seat's token is sent once"
+    );
+    let (black, welcome, state) = server.join(&id, None, "Bo").await;
+    assert_eq!(plies(&state), 0);
+    assert_eq!(welcome["role"], "black");
+    let black_token = welcome["token"].as_str().unwrap().to_string();
+    assert_eq!(state["status"], "playing");
+    assert_eq!(state["black"]["name"], "Bo");
+    let (spectator, welcome, _) = server.join(&id, None, "Cy").await;
+    assert_eq!(welcome["role"], "spectator");
+    assert!(welcome.get("token").is_none());
+    // Red's and Black's sockets hear the spectator come.
+    let mut black = black;
+    until(&mut red, |s| s["spectators"] == 1).await;
+    until(&mut black, |s| s["spectators"] == 1).await;
+    (room, red, black, spectator, red_token, black_token)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_is_made_joined_by_link_and_played_live_on_every_board() {
+    let server = start(None).await;
+    let room = server
+        .create(json!({"side": "red", "minutes": 10, "increment": 5, "name": "Ann"}))
+        .await;
+    let id = room["id"].as_str().unwrap();
+    assert_eq!(room["link"], format!("/#/room/{id}"));
+    assert_eq!(room["side"], "red");
+    assert_eq!(id.len(), 22);
+    let (status, found) = server
+        .http(
+            "GET",
+            &format!(
+                "/api/room-codes/{}",
+                room["code"].as_str().unwrap().to_lowercase()
+            ),
+            None,
+        )
+        .await;
+    assert_eq!((status, found["id"].as_str()), (200, Some(id)));
+    let (status, err) = server
+        .http("GET", "/api/rooms/nosuchroomnosuchroom00", None)
+        .await;
+    assert_eq!(
+        (status, err["error"]["code"].as_str()),
+        (404, Some("no-room"))
+    );
+
+    let (_, mut red, mut black, mut spectator, _, _) =
+        seated(&server, json!({"side": "red", "name": "Ann"})).await;
+    send(&mut red, mv("h2", "e2")).await;
+    for ws in [&mut red, &mut black, &mut spectator] {
+        let state = until(ws, |s| plies(s) == 1).await;
+        assert_eq!(state["game"]["moves"][0]["iccs"], "h2e2");
+        assert_eq!(state["game"]["turn"], "black");
+    }
+    send(&mut black, mv("h9", "g7")).await;
+    until(&mut spectator, |s| plies(s) == 2).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_answered_with_their_codes_and_leave_the_room_unharmed() {
+    let server = start(None).await;
+    let (room, mut red, mut black, mut spectator, _, _) =
+        seated(&server, json!({"side": "red"})).await;
+    let id = room["id"].as_str().unwrap();
+
+    // A move out of turn, a spectator's move and offer, an illegal move.
+    send(&mut black, mv("h7", "e7")).await;
+    assert_eq!(next_error(&mut black).await, "not-your-turn");
+    send(&mut spectator, mv("h2", "e2")).await;
+    assert_eq!(next_error(&mut spectator).await, "not-seated");
+    send(&mut spectator, json!({"type": "resign"})).await;
+    assert_eq!(next_error(&mut spectator).await, "not-seated");
+    send(&mut red, mv("b0", "d1")).await;
+    let m = next(&mut red).await;
+    assert_eq!(m["error"]["code"], "horse-leg-blocked", "{m}");
+    assert_eq!(m["status"], 422);
+    // Malformed messages: not JSON, an unknown kind, a point that is none, a second join.
+    for bad in [
+        "not json".to_string(),
+        json!({"type": "fly"}).to_string(),
+        json!({"type": "move", "from": "z9", "to": "e2"}).to_string(),
+        json!({"type": "join"}).to_string(),
+    ] {
+        red.send(Message::text(bad)).await.unwrap();
+        assert_eq!(next_error(&mut red).await, "bad-request");
+    }
+    // A take-back with nothing to take back, an answer to no offer, a claim while the
+    // opponent is here.
+    send(&mut red, json!({"type": "offer", "kind": "takeback"})).await;
+    assert_eq!(next_error(&mut red).await, "cannot-offer");
+    send(
+        &mut red,
+        json!({"type": "answer", "kind": "draw", "accept": true}),
+    )
+    .await;
+    assert_eq!(next_error(&mut red).await, "no-offer");
+    send(&mut red, json!({"type": "claim"})).await;
+    assert_eq!(next_error(&mut red).await, "cannot-claim");
+
+    // A forged token and a token of another room are refused, and the socket closed.
+    let other = server.create(json!({})).await;
+    for token in [
+        "forged-token-forged-token-forged1",
+        other["token"].as_str().unwrap(),
+    ] {
+        let origin = format!("http://127.0.0.1:{}", server.port);
+        let mut ws = server.socket_from(id, &origin).await.unwrap();
+        send(&mut ws, json!({"type": "join", "token": token})).await;
+        assert_eq!(next_error(&mut ws).await, "bad-seat-token");
+        assert!(is_closed(&mut ws).await);
+    }
+    // A page elsewhere (or none named) cannot open the socket.
+    assert_eq!(
+        server.socket_from(id, "http://evil.example").await.err(),
+        Some(403)
+    );
+    assert_eq!(server.socket_from(id, "").await.err(), Some(403));
+
+    // An oversized message closes the socket that sent it.
+    let (mut big, _, _) = server.join(id, None, "").await;
+    big.send(Message::text(format!(
+        "{{\"type\":\"ping\",\"x\":\"{}\"}}",
+        "x".repeat(4000)
+    )))
+    .await
+    .unwrap();
+    assert_eq!(next_error(&mut big).await, "message-too-large");
+    assert!(is_closed(&mut big).await);
+    // So does a flood.
+    let (mut flood, _, _) = server.join(id, None, "").await;
+    for _ in 0..60 {
+        if flood
+            .send(Message::text(r#"{"type":"ping"}"#))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let code = loop {
+        let m = next(&mut flood).await;
+        if m.is_null() || m["type"] == "error" {
+            break m["error"]["code"].as_str().unwrap_or("").to_string();
+        }
+    };
+    assert_eq!(code, "too-many-messages");
+    assert!(is_closed(&mut flood).await);
+
+    // The room is unharmed: no move was played, and play goes on.
+    let (status, state) = server.http("GET", &format!("/api/rooms/{id}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(state["game"]["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(state["status"], "playing");
+    send(&mut red, mv("h2", "e2")).await;
+    until(&mut black, |s| plies(s) == 1).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offers_take_back_draw_resign_and_rematch_with_colours_swapped() {
+    let data = data_folder("offers");
+    let server = start(Some(&data)).await;
+    let (room, mut red, mut black, mut spectator, red_token, _) = seated(
+        &server,
+        json!({"side": "red", "minutes": 5, "increment": 3, "name": "Ann"}),
+    )
+    .await;
+    let id = room["id"].as_str().unwrap();
+    send(&mut red, mv("h2", "e2")).await;
+    until(&mut black, |s| plies(s) == 1).await;
+    send(&mut black, mv("h9", "g7")).await;
+    until(&mut red, |s| plies(s) == 2).await;
+    until(&mut spectator, |s| plies(s) == 2).await;
+    send(&mut spectator, json!({"type": "offer", "kind": "draw"})).await;
+    assert_eq!(next_error(&mut spectator).await, "not-seated");
+    // Black asks to take back; Red accepts: Black's move is gone.
+    send(&mut black, json!({"type": "offer", "kind": "takeback"})).await;
+    let state = until(&mut red, |s| !s["offer"].is_null()).await;
+    assert_eq!(state["offer"], json!({"kind": "takeback", "by": "black"}));
+    let accept = json!({"type": "answer", "kind": "takeback", "accept": true});
+    send(&mut red, accept).await;
+    let state = until(&mut spectator, |s| plies(s) == 1).await;
+    assert!(state["offer"].is_null(), "{state}");
+    assert_eq!(state["game"]["turn"], "black");
+    // Red offers a draw; Black declines; Black resigns.
+    send(&mut red, json!({"type": "offer", "kind": "draw"})).await;
+    until(&mut black, |s| s["offer"]["kind"] == "draw").await;
+    let decline = json!({"type": "answer", "kind": "draw", "accept": false});
+    send(&mut black, decline).await;
+    let state = until(&mut black, |s| s["offer"].is_null()).await;
+    assert_eq!(state["status"], "playing");
+    send(&mut black, json!({"type": "resign"})).await;
+    let state = until(&mut spectator, |s| s["status"] == "over").await;
+    assert_eq!(state["result"]["result"], "red-wins");
+    assert_eq!(state["result"]["code"], "resignation");
+    // Rematch: the colours swap.
+    send(&mut red, json!({"type": "offer", "kind": "rematch"})).await;
+    until(&mut black, |s| s["offer"]["kind"] == "rematch").await;
+    let accept = json!({"type": "answer", "kind": "rematch", "accept": true});
+    send(&mut black, accept).await;
+    let state = until(&mut red, |s| s["number"] == 2).await;
+    assert_eq!(state["status"], "playing");
+    assert_eq!(state["red"]["name"], "Bo");
+    assert_eq!(state["black"]["name"], "Ann");
+    // Ann's token now holds Black.
+    let (_, welcome, _) = server.join(id, Some(&red_token), "").await;
+    assert_eq!(welcome["role"], "black");
+
+    // My games has the finished game, with both names, its end and the time control.
+    let mut found = Value::Null;
+    for _ in 0..50 {
+        let (_, list) = server.http("GET", "/api/archive/games", None).await;
+        if let Some(g) = list["games"].as_array().and_then(|g| g.first()) {
+            found = g.clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(found["red"], "Ann");
+    assert_eq!(found["black"], "Bo");
+    assert_eq!(found["end_reason"], "resignation");
+    assert_eq!(found["result"], "red-wins");
+    let (_, game) = server
+        .http("GET", &format!("/api/archive/games/{}", found["id"]), None)
+        .await;
+    assert!(game.to_string().contains("300+3"), "{game}");
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_clock_ends_a_game_on_time_with_no_message() {
+    let server = start(None).await;
+    let (_, mut red, mut black, mut spectator, _, _) =
+        seated(&server, json!({"side": "red", "seconds": 2})).await;
+    send(&mut red, mv("h2", "e2")).await;
+    let state = until(&mut black, |s| plies(s) == 1).await;
+    assert_eq!(state["clocks"]["running"], "black");
+    let left = state["clocks"]["black_ms"].as_u64().unwrap();
+    assert!(left > 1500 && left <= 2000, "{left}");
+    // Nobody sends anything: Black's flag falls on the server's clock.
+    let state = tokio::time::timeout(Duration::from_secs(4), async {
+        until(&mut spectator, |s| s["status"] == "over").await
+    })
+    .await
+    .expect("the flag falls");
+    assert_eq!(state["result"]["code"], "time");
+    assert_eq!(state["result"]["result"], "red-wins");
+    assert_eq!(state["clocks"]["black_ms"], 0);
+    assert!(state["clocks"]["running"].is_null());
+    send(&mut black, mv("h9", "g7")).await;
+    assert_eq!(next_error(&mut black).await, "game-over");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_goes_on_with_every_room_from_its_database() {
+    let data = data_folder("restart");
+    let server = start(Some(&data)).await;
+    let (room, mut red, mut black, _spectator, red_token, black_token) =
+        seated(&server, json!({"side": "red", "minutes": 10})).await;
+    let id = room["id"].as_str().unwrap().to_string();
+    send(&mut red, mv("h2", "e2")).await;
+    until(&mut black, |s| plies(s) == 1).await;
+    drop((red, black));
+    server.stop().await;
+    // The server is down for a while: Black's clock runs on.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let server = start(Some(&data)).await;
+    let (mut black, welcome, state) = server.join(&id, Some(&black_token), "").await;
+    assert_eq!(welcome["role"], "black");
+    assert_eq!(state["game"]["moves"][0]["iccs"], "h2e2");
+    assert_eq!(state["clocks"]["running"], "black");
+    let left = state["clocks"]["black_ms"].as_u64().unwrap();
+    assert!(left < 600_000 - 1500 && left > 600_000 - 10_000, "{left}");
+    let (mut red, welcome, _) = server.join(&id, Some(&red_token), "").await;
+    assert_eq!(welcome["role"], "red");
+    send(&mut black, mv("h9", "g7")).await;
+    let state = until(&mut red, |s| plies(s) == 2).await;
+    assert_eq!(state["game"]["moves"][1]["iccs"], "h9g7");
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_room_settings_are_refused_with_their_codes() {
+    let server = start(None).await;
+    let (status, err) = server
+        .http("POST", "/api/rooms", Some(json!({"minutes": 999})))
+        .await;
+    assert_eq!(
+        (status, err["error"]["code"].as_str()),
+        (400, Some("bad-time-control"))
+    );
+    let (status, err) = server
+        .http("POST", "/api/rooms", Some(json!({"side": "green"})))
+        .await;
+    assert_eq!(
+        (status, err["error"]["code"].as_str()),
+        (400, Some("bad-request"))
+    );
+    let (status, err) = server.http("GET", "/api/room-codes/nope", None).await;
+    assert_eq!(
+        (status, err["error"]["code"].as_str()),
+        (404, Some("no-room"))
+    );
+    server.stop().await;
+}
