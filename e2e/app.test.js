@@ -137,6 +137,16 @@ test('the interface switches language', async () => {
   await choose('language', 'en');
 });
 
+test('a hint says what its move threatens', async () => {
+  // Red's chariot against a lone horse and the advisors: its move attacks something.
+  await page.fill('#fen', '3aka3/9/9/9/7n1/9/9/9/R8/3K5 w - - 0 1');
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.getElementById('fen').value.startsWith('3aka3/'));
+  await page.click('[data-action="hint"]');
+  await page.waitForSelector('.arrow.hint', { state: 'attached', timeout: 10000 });
+  assert.match(await page.textContent('#message'), /^Hint: R\S+ — it (attacks the (horse|advisor) on [a-i]\d|gives check)$/);
+});
+
 test('a set-up position is finished by mate', async () => {
   await page.click('[data-action="setup"]');
   await page.fill('#editor-fen', '3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1');

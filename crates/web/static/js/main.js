@@ -755,9 +755,11 @@ const actions = {
     try {
       const h = await api.hint(game.id);
       arrow = { from: h.hint.from, to: h.hint.to };
-      let text = t('hintText', { move: h.hint[settings.notation] });
-      if (h.threat) text += ` — ${t('threatens', { piece: pieceName(h.threat.piece), square: h.threat.square })}`;
-      say(text);
+      const move = h.hint[settings.notation];
+      const threat = !h.threat ? null
+        : h.threat.piece.toLowerCase() === 'k' ? t('threatensCheck')
+          : t('threatens', { piece: pieceName(h.threat.piece).toLowerCase(), square: h.threat.square });
+      say(threat ? t('hintThreat', { move, threat }) : t('hintText', { move }));
       render();
     } catch (e) {
       if (!(await recover(e))) say(explainError(e));
