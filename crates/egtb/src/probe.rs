@@ -1,0 +1,282 @@
+//! Asking the tables about positions, and checking the tables against the rules.
+
+use crate::ending::Ending;
+use crate::error::EgtbError;
+use crate::layout::{GONE, MAX_SLOTS, flip_rank, kind_code};
+use crate::table::Table;
+use crate::value::{self, Asian, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use xiangqi_rules::{Move, Position, Square};
+
+/// A folder of table files, read on demand and kept in memory once read.
+pub struct Tablebases {
+    dir: PathBuf,
+    cache: Mutex<HashMap<Ending, Arc<Table>>>,
+}
+
+/// A legal move of a probed position with what it leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// The result for the side playing it, with the distance to mate counted from the probed
+    /// position (a move into a position lost in 6 is a win in 7).
+    pub value: Value,
+    /// The Asian-rules verdict for the side playing it, where it differs.
+    pub asian: Asian,
+}
+
+/// The tables' answer for a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The ending of the position's material.
+    pub ending: Ending,
+    /// The result for the side to move and the distance to mate.
+    pub value: Value,
+    /// The Asian-rules verdict where it differs from a draw.
+    pub asian: Asian,
+    /// Every legal move, best first: the shortest win, then draws, then the longest loss
+    /// (moves of equal value in ICCS order).
+    pub moves: Vec<MoveValue>,
+}
+
+/// What [`Tablebases::verify`] looked at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// Legal positions checked.
+    pub positions: u64,
+    /// Illegal entries checked to be illegal under the rules.
+    pub illegal: u64,
+    /// Moves looked up.
+    pub moves: u64,
+}
+
+impl Tablebases {
+    /// The tables in `dir`. The folder must exist; tables are read when first asked for.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Tablebases, EgtbError> {
+        let dir = dir.as_ref().to_path_buf();
+        if !dir.is_dir() {
+            return Err(EgtbError::NoFolder(dir));
+        }
+        Ok(Tablebases {
+            dir,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The endings whose table files are in the folder (by file name; not yet checked), in
+    /// name order.
+    pub fn available(&self) -> Vec<Ending> {
+        let mut out: Vec<Ending> = std::fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let stem = name.strip_suffix(".xqtb")?;
+                let e = Ending::parse(stem).ok()?;
+                (e.name() == stem).then_some(e)
+            })
+            .collect();
+        out.sort_by_key(|e| e.name());
+        out
+    }
+
+    /// The table of `ending`, read and checked on first use.
+    pub fn table(&self, ending: Ending) -> Result<Arc<Table>, EgtbError> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = cache.get(&ending) {
+            return Ok(t.clone());
+        }
+        let t = Arc::new(Table::load(&self.dir, ending)?);
+        cache.insert(ending, t.clone());
+        Ok(t)
+    }
+
+    /// Whether the folder has a table file for the position's material.
+    pub fn covers(&self, pos: &Position) -> bool {
+        let (ending, _) = Ending::of_position(pos);
+        self.dir.join(ending.file_name()).is_file()
+    }
+
+    /// The result for the side to move and its Asian-rules verdict.
+    pub fn lookup(&self, pos: &Position) -> Result<(Value, Asian), EgtbError> {
+        let (ending, flip) = Ending::of_position(pos);
+        let table = self.table(ending)?;
+        let entry = entry_of(&table, pos, flip);
+        value::decode(table.codes[entry]).ok_or_else(|| EgtbError::Damaged {
+            ending: ending.name(),
+            path: self.dir.join(ending.file_name()),
+            reason: format!("it marks the legal position {} as illegal", pos.to_fen()),
+        })
+    }
+
+    /// The result for the side to move and the distance to mate.
+    pub fn value(&self, pos: &Position) -> Result<Value, EgtbError> {
+        Ok(self.lookup(pos)?.0)
+    }
+
+    /// The result, the distance, the Asian verdict and every legal move's own result, best
+    /// first. Captures are looked up in the tables of the endings they lead to, which must be
+    /// in the folder too.
+    pub fn probe(&self, pos: &Position) -> Result<Probe, EgtbError> {
+        let (ending, _) = Ending::of_position(pos);
+        let (value, asian) = self.lookup(pos)?;
+        let mut moves = Vec::new();
+        for &mv in pos.legal_moves().iter() {
+            let (v, a) = self.lookup(&pos.after(mv))?;
+            moves.push(MoveValue {
+                mv,
+                value: v.before(),
+                asian: a.opposite(),
+            });
+        }
+        moves.sort_by_key(|m| (m.value.preference(), m.mv.to_string()));
+        Ok(Probe {
+            ending,
+            value,
+            asian,
+            moves,
+        })
+    }
+
+    /// Checks the table of `ending` against the rules (the move generator of
+    /// `xiangqi-rules`, not the generator's own): every entry the table calls illegal is
+    /// refused as a FEN and every other one is accepted; every win has a move to a loss for
+    /// the other side one ply shorter and none shorter; every loss has only moves to wins for
+    /// the other side, the longest one ply shorter (no move at all for a loss in 0); every
+    /// draw has no move to a loss for the other side and one to a draw. The Asian verdicts are
+    /// checked to agree with the moves too: a draw lost under the Asian rules has only moves
+    /// to positions won by the other side (plainly or under the Asian rules), one won has a
+    /// move to a draw the other side loses, and any other draw has a move to a draw the
+    /// other side does not win and no move to one it loses. The sub-endings' tables must be
+    /// in the folder.
+    pub fn verify(&self, ending: Ending) -> Result<VerifyReport, EgtbError> {
+        let table = self.table(ending)?;
+        let layout = &table.layout;
+        let n = layout.size;
+        let mut report = VerifyReport::default();
+        let fail = |reason: String| EgtbError::Check {
+            ending: ending.name(),
+            reason,
+        };
+        for e in 0..2 * n {
+            let (stm, idx) = ((e / n) as u8, e % n);
+            let Some(b) = layout.decode(idx) else {
+                if table.codes[e] != value::ILLEGAL {
+                    return Err(fail(format!("entry {e} has two pieces on a point")));
+                }
+                continue;
+            };
+            if !layout.is_canonical(&b, idx) {
+                if table.codes[e] != value::ILLEGAL {
+                    return Err(fail(format!("entry {e} is an unused mirror twin")));
+                }
+                continue;
+            }
+            let fen = layout.fen(&b, stm);
+            let parsed = Position::from_fen(&fen);
+            let Some((v, asian)) = value::decode(table.codes[e]) else {
+                if parsed.is_ok() {
+                    return Err(fail(format!("{fen} is legal but marked illegal")));
+                }
+                report.illegal += 1;
+                continue;
+            };
+            let pos = parsed.map_err(|err| fail(format!("{fen} is marked legal: {err}")))?;
+            report.positions += 1;
+            let mut kids = Vec::new();
+            for &mv in pos.legal_moves().iter() {
+                let (cv, ca) = self.lookup(&pos.after(mv))?;
+                kids.push((mv, cv, ca));
+            }
+            report.moves += kids.len() as u64;
+            let min_child_loss = kids
+                .iter()
+                .filter_map(|k| match k.1 {
+                    Value::Loss(d) => Some(d),
+                    _ => None,
+                })
+                .min();
+            let all_wins = kids.iter().all(|k| matches!(k.1, Value::Win(_)));
+            let max_child_win = kids.iter().filter_map(|k| k.1.distance()).max();
+            match v {
+                Value::Win(d) => {
+                    if min_child_loss != Some(d - 1) {
+                        return Err(fail(format!(
+                            "{fen} is a win in {d} but its shortest move to a loss leads to a loss in {min_child_loss:?}"
+                        )));
+                    }
+                }
+                Value::Loss(d) => {
+                    let ok = if kids.is_empty() {
+                        d == 0
+                    } else {
+                        all_wins && max_child_win == Some(d - 1)
+                    };
+                    if !ok {
+                        return Err(fail(format!(
+                            "{fen} is a loss in {d} but its moves lead to {:?}",
+                            kids.iter().map(|k| k.1).collect::<Vec<_>>()
+                        )));
+                    }
+                }
+                Value::Draw => {
+                    if min_child_loss.is_some() || !kids.iter().any(|k| k.1 == Value::Draw) {
+                        return Err(fail(format!(
+                            "{fen} is a draw but its moves lead to {:?}",
+                            kids.iter().map(|k| k.1).collect::<Vec<_>>()
+                        )));
+                    }
+                    let drawn = || kids.iter().filter(|k| k.1 == Value::Draw);
+                    let ok = match asian {
+                        Asian::Loss => drawn().all(|k| k.2 == Asian::Win),
+                        Asian::Win => drawn().any(|k| k.2 == Asian::Loss),
+                        Asian::Same => {
+                            drawn().any(|k| k.2 != Asian::Win)
+                                && !drawn().any(|k| k.2 == Asian::Loss)
+                        }
+                    };
+                    if !ok {
+                        return Err(fail(format!(
+                            "{fen} is a draw with the Asian verdict {asian:?} but its drawn moves lead to {:?}",
+                            drawn().map(|k| k.2).collect::<Vec<_>>()
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// The entry of `pos` in `table` (its ending's), with colours swapped when `flip`.
+fn entry_of(table: &Table, pos: &Position, flip: bool) -> usize {
+    let layout = &table.layout;
+    let mut sq = [GONE; MAX_SLOTS];
+    for s in Square::all() {
+        let Some(p) = pos.piece_at(s) else {
+            continue;
+        };
+        let color = p.color.index() as u8 ^ flip as u8;
+        let point = if flip {
+            flip_rank(s.index() as u8)
+        } else {
+            s.index() as u8
+        };
+        let kind = kind_code(p.kind);
+        let slot = (0..layout.slots())
+            .find(|&u| sq[u] == GONE && layout.color[u] == color && layout.kind[u] == kind)
+            .expect("the table's ending is the position's material");
+        sq[slot] = point;
+    }
+    let stm = pos.side_to_move().index() ^ flip as usize;
+    stm * layout.size + layout.encode(&sq[..layout.slots()])
+}
