@@ -3,6 +3,7 @@
 mod commands;
 mod convert;
 mod datagen;
+mod egtb;
 mod judge;
 mod match_cmd;
 mod opening;
@@ -94,6 +95,9 @@ enum Command {
     /// Puzzles: mine and prove them (`generate`), re-run the proofs (`verify`), print the
     /// shipped set (`export`).
     Puzzles(puzzles::PuzzlesArgs),
+    /// Endgame tablebases: generate exact tables of endings (`generate`), ask them about a
+    /// position (`probe`), check them (`verify`), print their figures (`stats`).
+    Egtb(egtb::EgtbArgs),
 }
 
 fn main() -> ExitCode {
@@ -131,6 +135,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_cmd::run(*args),
         Some(Command::Puzzles(args)) => puzzles::run(&args),
         Some(Command::Datagen(args)) => datagen::run_datagen(&args),
+        Some(Command::Egtb(args)) => egtb::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
