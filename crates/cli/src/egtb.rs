@@ -19,7 +19,7 @@ pub struct EgtbArgs {
 enum EgtbCommand {
     /// Generate the tables of ENDINGs (e.g. KRKAABB) and of every ending their captures lead
     /// to; tables already complete in the folder are kept. Without ENDINGs: every ending of
-    /// a chariot, horse, cannon or soldier against any set of advisors and elephants.
+    /// a lone chariot, horse, cannon or soldier against any set of advisors and elephants.
     Generate {
         /// Endings named the usual way: KRKAABB, KNKAA, KCAKA (H for horse and E for
         /// elephant accepted).
