@@ -3,10 +3,12 @@
 //! read into a typed model ([`lesson::Lesson`]) and checked against the rules core, mates
 //! proven by the mate prover ([`check::check_lesson`]); and
 //! game review ([`review`]): every move of a game judged by the engine, classified by the
-//! expected score it lost, with the refutation of each mistake.
+//! expected score it lost, with the refutation of each mistake; and
+//! the endgame course ([`endgames`]): classic endings played against the exact endgame tables.
 
 pub mod catalog;
 pub mod check;
+pub mod endgames;
 pub mod lang;
 pub mod learner_rating;
 pub mod lesson;
