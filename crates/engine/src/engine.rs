@@ -7,9 +7,11 @@ use crate::limits::SearchLimits;
 use crate::nnue::{Network, NetworkError};
 use crate::random::SplitMix64;
 use crate::search::{SearchConfig, SearchInfo, SearchResult, Shared, search};
+use crate::tablebase::EngineTables;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use xiangqi_egtb::{EgtbError, Tablebases};
 use xiangqi_rules::{Move, Position};
 
 /// Settings a front end can change.
@@ -82,6 +84,7 @@ pub struct Engine {
     shared: Arc<Shared>,
     eval: Arc<dyn Evaluator>,
     network: Option<Arc<Network>>,
+    tables: Option<Arc<EngineTables>>,
     options: EngineOptions,
     random: Arc<Mutex<SplitMix64>>,
 }
@@ -104,6 +107,7 @@ impl Engine {
             shared: Arc::new(Shared::new(options.hash_mb)),
             eval: Arc::new(HandcraftedEval::new()),
             network: crate::nnue::embedded_network(),
+            tables: None,
             options,
             random: Arc::new(Mutex::new(SplitMix64::new(seed))),
         }
@@ -169,6 +173,25 @@ impl Engine {
             Some(Arc::new(Network::load(path)?))
         };
         Ok(())
+    }
+
+    /// Gives the search endgame tables to probe (`None`: none). Every table in the folder is
+    /// read now; one that cannot be read is left out and its error returned, and the engine
+    /// plays on with the others. The tables serve full-strength play only: the learner levels
+    /// keep their own mistakes.
+    pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) -> Vec<EgtbError> {
+        let Some(tables) = tables else {
+            self.tables = None;
+            return Vec::new();
+        };
+        let (loaded, errors) = EngineTables::load(tables);
+        self.tables = Some(Arc::new(loaded));
+        errors
+    }
+
+    /// The endgame tables the search probes, if any.
+    pub fn tablebases(&self) -> Option<&Arc<EngineTables>> {
+        self.tables.as_ref()
     }
 
     /// Forgets what earlier searches learned (a new game).
@@ -252,6 +275,7 @@ impl Engine {
             excluded: request.excluded.clone(),
             search_moves: request.search_moves.clone(),
             network: self.active_network().cloned(),
+            tables: self.tables.clone().filter(|_| level.is_full_strength()),
         };
         let shown = self.options.multipv;
         let mut filtered = |info: &SearchInfo| {

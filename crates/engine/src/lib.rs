@@ -18,6 +18,7 @@ pub mod random;
 pub mod score;
 mod search;
 mod see;
+pub mod tablebase;
 mod tt;
 pub mod tune;
 

@@ -257,6 +257,7 @@ impl Session {
                 use_nnue("UseNNUE"),
                 path("EvalFile"),
                 own_book("OwnBook"),
+                path("EgtbPath"),
             ],
             Dialect::Ucci => vec![
                 spin("hashsize", 16, 1, 65536),
@@ -266,6 +267,7 @@ impl Session {
                 button("newgame"),
                 use_nnue("usennue"),
                 path("evalfile"),
+                path("egtbpath"),
             ],
         }
     }
@@ -327,6 +329,10 @@ impl Session {
             }),
             "evalfile" => {
                 self.load_eval_file(value);
+                Ok(())
+            }
+            "egtbpath" => {
+                self.load_tablebases(value);
                 Ok(())
             }
             "clear hash" => {
@@ -397,6 +403,51 @@ impl Session {
                 "EvalFile '{path}': {e}; the evaluation is unchanged"
             )),
         }
+    }
+
+    /// Gives the engine the endgame tables in the folder `path` (empty or `<empty>`: none).
+    /// A missing folder or a table that cannot be read is reported; the engine plays on
+    /// with the tables that could be read, or without tables.
+    fn load_tablebases(&mut self, path: &str) {
+        self.stop_search();
+        let path = path.trim();
+        let path = if path == "<empty>" { "" } else { path };
+        if path.is_empty() {
+            self.engine.set_tablebases(None);
+            return self.reply(&Reply::Info(Info::text(
+                "EgtbPath: no endgame tables".to_string(),
+            )));
+        }
+        let tables = match xiangqi_egtb::Tablebases::open(path) {
+            Ok(tables) => tables,
+            Err(e) => {
+                self.engine.set_tablebases(None);
+                return self.error(format_args!(
+                    "EgtbPath '{path}': {e}; playing without endgame tables"
+                ));
+            }
+        };
+        for e in self.engine.set_tablebases(Some(Arc::new(tables))) {
+            self.error(format_args!(
+                "EgtbPath '{path}': {e}; that table is left out"
+            ));
+        }
+        let endings = self
+            .engine
+            .tablebases()
+            .map(|t| t.endings())
+            .unwrap_or_default();
+        let text = if endings.is_empty() {
+            format!("EgtbPath: no endgame tables could be read in '{path}'")
+        } else {
+            let names: Vec<String> = endings.iter().map(|e| e.name()).collect();
+            format!(
+                "EgtbPath: {} endgame tables from '{path}': {}",
+                endings.len(),
+                names.join(" ")
+            )
+        };
+        self.reply(&Reply::Info(Info::text(text)));
     }
 
     fn set_position(&mut self, command: &PositionCommand) {

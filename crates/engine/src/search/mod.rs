@@ -13,12 +13,14 @@ use crate::history::{History, MAX_PLY};
 use crate::limits::{SearchLimits, TimeBudget};
 use crate::nnue::{AccumulatorStack, Network};
 use crate::score::{DRAW, INFINITE, Reported, Score, is_mate, mated_in};
+use crate::tablebase::{EngineTables, root_score};
 use crate::tt::{Bound, TranspositionTable};
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use worker::{CHECK_INTERVAL, Frame, Nnue, RootMove, Worker};
+use xiangqi_egtb::{Asian, MoveValue, Value};
 use xiangqi_rules::{Move, Position};
 
 /// State shared by all search threads and the front end.
@@ -178,6 +180,8 @@ pub struct SearchConfig {
     pub search_moves: Vec<Move>,
     /// The network to evaluate with; `None` uses the evaluator passed to [`search`].
     pub network: Option<Arc<Network>>,
+    /// Endgame tables to probe; `None` searches without them.
+    pub tables: Option<Arc<EngineTables>>,
 }
 
 impl Default for SearchConfig {
@@ -190,6 +194,7 @@ impl Default for SearchConfig {
             excluded: Vec::new(),
             search_moves: Vec::new(),
             network: None,
+            tables: None,
         }
     }
 }
@@ -243,6 +248,48 @@ pub fn search(
             lines: Vec::new(),
         };
     }
+    // A root the tables cover: a won or lost one is played from the table, a drawn one is
+    // searched among its drawing moves.
+    let mut table_draw = false;
+    if let Some(tables) = config.tables.as_deref()
+        && let Some(probe) = tables.probe_root(pos)
+    {
+        let allowed: Vec<MoveValue> = probe
+            .moves
+            .iter()
+            .filter(|m| root_moves.iter().any(|rm| rm.mv == m.mv))
+            .copied()
+            .collect();
+        match allowed.first() {
+            Some(best) if best.value != Value::Draw => {
+                return table_answer(pos, tables, &allowed, config, shared, report);
+            }
+            Some(_) => {
+                let drawn = || allowed.iter().filter(|m| m.value == Value::Draw);
+                // Drawing moves the Asian rules would lose are kept only when all are such.
+                let held = drawn().any(|m| m.asian != Asian::Loss);
+                root_moves.retain(|rm| {
+                    drawn().any(|m| m.mv == rm.mv && (m.asian != Asian::Loss || !held))
+                });
+                table_draw = true;
+            }
+            None => {}
+        }
+    }
+    // A table draw is reported as 0, unless the search finds a mate (the Asian rules on a
+    // cycle of checks).
+    let mut drawn_report = |info: &SearchInfo| {
+        if table_draw && !matches!(info.score, Reported::Mate(_)) {
+            report(&SearchInfo {
+                score: Reported::Cp(DRAW),
+                ..info.clone()
+            })
+        } else {
+            report(info)
+        }
+    };
+    let report: &mut dyn FnMut(&SearchInfo) = &mut drawn_report;
+
     // Order the first iteration by a quick look: captures by value, then the rest.
     root_moves.sort_by_key(|rm| {
         -(pos
@@ -296,6 +343,8 @@ pub fn search(
         }),
         budget,
         node_limit: limits.nodes,
+        tables: config.tables.as_deref(),
+        table_draws: !table_draw,
         root_moves: root_moves.clone(),
         stopped: false,
         limits_armed: false,
@@ -338,14 +387,7 @@ pub fn search(
         });
         let mut main = make_worker(0, main_history);
         let outcome = iterate(&mut main, max_depth, multipv, limits, budget, report);
-        // Wait out `go infinite` and pondering until the front end says stop.
-        while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
-            && !shared.stop.load(Ordering::Relaxed)
-            && limits.max_time.is_none_or(|cap| shared.elapsed() < cap)
-        {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        shared.stop.store(true, Ordering::Relaxed);
+        wait_for_stop(limits, shared);
         let mut kept = vec![main.history];
         let helpers = spawner.and_then(|s| s.join().ok()).unwrap_or_default();
         // Kept in thread order, one for every thread: a helper that never searched keeps
@@ -362,7 +404,75 @@ pub fn search(
     });
     let mut result = result.expect("main search thread finished");
     result.nodes = result.nodes.max(shared.nodes.load(Ordering::Relaxed));
+    if table_draw {
+        if !matches!(result.score, Reported::Mate(_)) {
+            result.score = Reported::Cp(DRAW);
+        }
+        for line in &mut result.lines {
+            if !matches!(line.score, Reported::Mate(_)) {
+                line.score = Reported::Cp(DRAW);
+            }
+        }
+    }
     result
+}
+
+/// Waits out `go infinite` and pondering until the front end says stop, then stops every
+/// thread.
+fn wait_for_stop(limits: &SearchLimits, shared: &Shared) {
+    while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+        && !shared.stop.load(Ordering::Relaxed)
+        && limits.max_time.is_none_or(|cap| shared.elapsed() < cap)
+    {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+}
+
+/// The answer for a root the tables decide (won or lost): the table's best move of `moves`
+/// (the allowed root moves, best first), reported with its mate distance and line; the
+/// next lines under MultiPV are the next moves' own.
+fn table_answer(
+    pos: &Position,
+    tables: &EngineTables,
+    moves: &[MoveValue],
+    config: &SearchConfig,
+    shared: &Shared,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let lines: Vec<SearchInfo> = moves
+        .iter()
+        .take(config.multipv.max(1))
+        .enumerate()
+        .map(|(i, m)| {
+            let pv = tables.line(pos, m.mv);
+            SearchInfo {
+                depth: 1,
+                seldepth: pv.len(),
+                multipv: i + 1,
+                score: Reported::from_search(root_score(m.value)),
+                bound: None,
+                nodes: 0,
+                elapsed: shared.elapsed(),
+                hashfull: shared.tt.hashfull(),
+                pv,
+            }
+        })
+        .collect();
+    for line in &lines {
+        report(line);
+    }
+    wait_for_stop(&config.limits, shared);
+    let best = &lines[0];
+    SearchResult {
+        best_move: Some(best.pv[0]),
+        ponder_move: best.pv.get(1).copied(),
+        score: best.score,
+        depth: 1,
+        nodes: 0,
+        pv: best.pv.clone(),
+        lines,
+    }
 }
 
 /// When to stop deepening: the budget's soft limit, shortened while the best move has

@@ -12,6 +12,7 @@ use crate::score::{
     DRAW, INFINITE, MATE_BOUND, Score, from_table, is_mate, mate_in, mated_in, to_table,
 };
 use crate::see::see_ge;
+use crate::tablebase::EngineTables;
 use crate::tt::{Bound, TtEntry};
 use std::sync::atomic::Ordering;
 use xiangqi_rules::draw::NO_CAPTURE_PLIES;
@@ -69,6 +70,11 @@ pub(super) struct Worker<'a> {
     pub(super) nnue: Option<Nnue<'a>>,
     pub(super) budget: Option<TimeBudget>,
     pub(super) node_limit: Option<u64>,
+    /// Endgame tables: a node they cover takes their result as its score.
+    pub(super) tables: Option<&'a EngineTables>,
+    /// Whether a table draw ends a node (off when the root itself is a table draw, so that
+    /// the search can tell drawing moves apart).
+    pub(super) table_draws: bool,
     pub(super) root_moves: Vec<RootMove>,
     pub(super) stopped: bool,
     /// Node and time limits apply only once one iteration is complete, so there is always a
@@ -272,8 +278,18 @@ impl<'a> Worker<'a> {
         None
     }
 
+    /// The score of the current position `ply` plies from the root when the tables settle
+    /// it.
+    #[inline]
+    fn table_score(&self, ply: usize) -> Option<Score> {
+        self.tables?.node_score(&self.pos, ply, self.table_draws)
+    }
+
     fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
         if let Some(score) = self.enter_node(ply) {
+            return score;
+        }
+        if let Some(score) = self.table_score(ply) {
             return score;
         }
         let in_check = self.pos.in_check();
@@ -377,6 +393,9 @@ impl<'a> Worker<'a> {
         }
         if self.pos.halfmove_clock() >= NO_CAPTURE_PLIES {
             return DRAW;
+        }
+        if let Some(score) = self.table_score(ply) {
+            return score;
         }
         // Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
