@@ -2,12 +2,13 @@
 //! the page itself (HTML, CSS, ES modules, an SVG board) embedded in the binary.
 //!
 //! Each feature is a module with its routes: [`play`], [`records`], [`archive`] (My games),
-//! [`learn`] (the courses), [`puzzles`], [`trainer`], [`review`], [`openings`] and [`rooms`] (play a friend). They share
+//! [`learn`] (the courses), [`endgames`] (the endgame course on the tables), [`puzzles`], [`trainer`], [`review`], [`openings`] and [`rooms`] (play a friend). They share
 //! the [`kit`]: the one error type, the request readers, the games being played, the search
 //! pool, the archive's writer and the views, and use the domain crates for every decision; no
 //! feature uses another. [`server`] puts the routes behind the server's layers and serves them.
 
 mod archive;
+mod endgames;
 pub mod kit;
 mod learn;
 mod openings;
@@ -38,6 +39,7 @@ fn routes() -> axum::Router<kit::state::AppState> {
         .merge(records::routes())
         .merge(archive::routes())
         .merge(learn::routes())
+        .merge(endgames::routes())
         .merge(puzzles::routes())
         .merge(trainer::routes())
         .merge(review::routes())

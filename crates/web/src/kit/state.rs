@@ -47,6 +47,8 @@ pub struct AppState {
     pub pool: SearchPool,
     /// The rooms of games between two people, kept in the data folder.
     pub rooms: crate::rooms::hub::RoomHub,
+    /// The endgame course's tables, kept in the data folder's `egtb`.
+    pub endgames: crate::endgames::EndgameTables,
 }
 
 impl AppState {
@@ -59,6 +61,7 @@ impl AppState {
         };
         let rooms = crate::rooms::hub::RoomHub::open(options.data.as_deref(), archive.clone());
         AppState {
+            endgames: crate::endgames::EndgameTables::new(options.data.as_deref()),
             rooms,
             sessions: Sessions::with_capacity(options.max_games).archived_to(archive),
             pool: SearchPool::new(options.pool.clone()),
