@@ -561,3 +561,70 @@ fn ucci_usebook_turns_the_book_on_and_off() {
         assert!(!said_book(&lines), "{lines:?}");
     }
 }
+
+#[test]
+fn egtb_path_gives_the_engine_tables_and_a_bad_one_is_reported() {
+    let bin = env!("CARGO_BIN_EXE_xiangqi");
+    let dir = std::env::temp_dir().join(format!("xiangqi-egtb-uci-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let made = Command::new(bin)
+        .args(["egtb", "generate", "KRKA", "--out"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("xiangqi egtb generate");
+    assert!(made.success());
+    // Chariot against one advisor: the chariot mates on the back rank, a win in 3 plies.
+    let fen = "4k4/4a4/9/9/9/9/9/9/9/3RK4 w - - 0 1";
+    let probe = Command::new(bin)
+        .args(["egtb", "probe", "--fen", fen, "--dir"])
+        .arg(&dir)
+        .output()
+        .expect("xiangqi egtb probe");
+    let probe = String::from_utf8(probe.stdout).unwrap();
+    let best = probe
+        .lines()
+        .skip_while(|l| *l != "moves:")
+        .nth(1)
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no moves in {probe}"))
+        .to_string();
+
+    let (mut e, lines) = Engine::started("uci");
+    assert!(
+        lines.contains(&"option name EgtbPath type string default <empty>".to_string()),
+        "{lines:?}"
+    );
+    e.send(&format!("setoption name EgtbPath value {}", dir.display()));
+    let loaded = e.expect("info string EgtbPath", LONG);
+    assert!(
+        loaded.last().unwrap().contains("endgame tables from"),
+        "{loaded:?}"
+    );
+    let lines = e.search(&format!("position fen {fen}"), "go wtime 60000 btime 60000");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 2")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().nth(1),
+        Some(best.as_str())
+    );
+
+    // A folder that is not there: named, and the engine searches on without tables.
+    e.send("setoption name EgtbPath value /no/such/egtb");
+    let refused = e.expect("info string error: EgtbPath", LONG);
+    assert!(
+        refused
+            .last()
+            .unwrap()
+            .contains("playing without endgame tables"),
+        "{refused:?}"
+    );
+    let lines = e.search(&format!("position fen {fen}"), "go depth 4");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    e.send("quit");
+    expect_exit(&mut e, "quit after the tables");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
