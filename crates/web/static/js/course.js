@@ -677,6 +677,7 @@ export class Course extends Exercise {
       });
       tabs.append(tab);
     }
+    tabs.append(element('a', { href: '#/endgames', role: 'tab', 'aria-selected': 'false' }, t('courseEndgames')));
     const patterns = this.courseId === 'patterns';
     const { solved, count } = this.solvedCount();
     map.append(

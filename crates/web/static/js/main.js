@@ -4,6 +4,7 @@ import * as api from './api.js';
 import { Board, drawUnprotectedBadge, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { Clock, TIME_CONTROLS, formatTime } from './clock.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
+import { Endgames } from './endgames.js';
 import { Puzzles } from './puzzles.js';
 import { Trainer } from './trainer.js';
 import { Editor } from './editor.js';
@@ -36,6 +37,7 @@ const course = new Course(panel('course'), settings, {
   onLegend: () => legend.open(settings.pieceStyle),
   onShown: (courseId, lesson) => noteShown('course', COURSE_ROUTES[courseId], lesson, true),
 });
+const endgames = new Endgames(panel('endgames', 'course'), settings, { onShown: (id) => noteShown('endgames', 'endgames', id, true) });
 const puzzles = new Puzzles(panel('puzzles'), settings, { onShown: (id) => noteShown('puzzles', 'puzzles', id) });
 const trainer = new Trainer(panel('trainer', 'trainer-view'), settings, {
   onShown: (run) => noteShown('trainer', run ? 'trainer' : 'openings', run ? `${run.line}/${run.side}` : null, true),
@@ -671,6 +673,7 @@ const router = new Router({
   play: { panel: 'game', nav: 'play', label: 'play', show: () => render() },
   learn: { panel: 'course', nav: 'learn', label: 'learn', show: (lesson) => course.open('rules', lesson) },
   patterns: { panel: 'course', nav: 'learn', show: (lesson) => course.open('patterns', lesson) },
+  endgames: { panel: 'endgames', nav: 'learn', show: (id) => endgames.open(id) },
   puzzles: { panel: 'puzzles', nav: 'puzzles', label: 'puzzles', show: (id) => puzzles.open(id) },
   openings: { panel: 'trainer', nav: 'openings', label: 'openings', show: () => trainer.open() },
   trainer: {
@@ -918,6 +921,7 @@ function settingChanged(event) {
   applySettings();
   render();
   course.relabel();
+  endgames.relabel();
   puzzles.relabel();
   trainer.relabel();
   if (key === 'analysis' || key === 'notation') analyse();

@@ -1,0 +1,313 @@
+// The endgame course: classic endings played against the exact endgame tables. The map lists
+// the endings (`GET /api/endgames?lang=`); an ending shows its plan (a paragraph with a board
+// picture), then its positions, played by clicking. The server makes the ending's table on
+// first use (`POST /api/endgames/{id}/table`, "preparing the table…" meanwhile), judges each
+// of the learner's moves and answers with the app's move (`POST /api/endgames/play`, the
+// learner's moves sent whole each time); the page says what it is told: whether the result
+// changed, the winning move after a slip, and at the end the moves used against the shortest.
+// Finished positions are kept in localStorage under `xiangqi.course.endgames`.
+
+import { request } from './api.js';
+import { Board, explainShapes, lastMoveShapes, pickMove } from './board.js';
+import { actionButton, element } from './elements.js';
+import { currentLanguage, sentences, t } from './i18n.js';
+import { keepNames, nameOnLongPress } from './legend.js';
+import { explainError } from './reasons.js';
+import { read, write } from './settings.js';
+
+const PROGRESS_KEY = 'xiangqi.course.endgames';
+
+const button = (action, text, extra) => actionButton('endgame', action, text, extra);
+
+/** The positions finished, as `id#index`. */
+function loadDone() {
+  const saved = read(PROGRESS_KEY);
+  return Array.isArray(saved?.done) ? saved.done.filter((d) => typeof d === 'string') : [];
+}
+
+/** An ending's name as the map and the lesson show it: the Chinese name, then the language's. */
+export function endgameTitle(e) {
+  return e.title === e.chinese ? e.chinese : `${e.chinese} — ${e.title}`;
+}
+
+/** The endgame course inside `root`; `onShown(id)` hears what is shown (null: the map). */
+export class Endgames {
+  constructor(root, settings, { onShown }) {
+    this.root = root;
+    this.settings = settings;
+    this.onShown = onShown;
+    this.list = null;
+    this.lang = null;
+    this.done = loadDone();
+    this.boardBox = element('div', { class: 'lesson-board', 'data-i18n-label': 'board' });
+    this.board = new Board(this.boardBox, (square) => this.onPoint(square));
+    keepNames(this.board);
+    nameOnLongPress(this.board.svg);
+    this.reset(null);
+    root.addEventListener('click', (e) => {
+      const target = e.target.closest('[data-endgame]');
+      if (target && root.contains(target)) this.act(target.dataset.endgame, target);
+    });
+  }
+
+  reset(ending) {
+    this.ending = ending;
+    this.positionIndex = null;
+    this.attempt = null;
+    this.moves = [];
+    this.selected = null;
+    this.message = '';
+    this.tone = '';
+    this.preparing = false;
+  }
+
+  /** Opens ending `id` (its plan), or the map when there is none such. */
+  async open(id = null) {
+    this.root.hidden = false;
+    if (!(await this.ensureList())) return;
+    const ending = this.list.find((e) => e.id === id) ?? null;
+    if (!ending || ending.id !== this.ending?.id) this.reset(ending);
+    this.render();
+    this.onShown?.(ending?.id ?? null);
+  }
+
+  async relabel() {
+    if (this.root.hidden || !this.list) return;
+    if (await this.ensureList()) {
+      if (this.ending) this.ending = this.list.find((e) => e.id === this.ending.id) ?? null;
+      this.render();
+    }
+  }
+
+  async ensureList() {
+    const lang = currentLanguage();
+    if (this.list && this.lang === lang) return true;
+    if (!this.list) this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingCourse')));
+    try {
+      this.list = await request('GET', `/api/endgames?lang=${encodeURIComponent(lang)}`);
+      this.lang = lang;
+      return true;
+    } catch (e) {
+      this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('courseUnavailable', { reason: explainError(e) })));
+      return false;
+    }
+  }
+
+  act(action, target) {
+    switch (action) {
+      case 'open': this.open(target.dataset.id); break;
+      case 'map': this.reset(null); this.render(); this.onShown?.(null); break;
+      case 'plan': this.positionIndex = null; this.attempt = null; this.render(); break;
+      case 'play': this.startPosition(Number(target.dataset.index)); break;
+      case 'take-back':
+        if (this.moves.length) this.send(this.moves.slice(0, -1));
+        break;
+      case 'again': this.startPosition(this.positionIndex); break;
+      default: break;
+    }
+  }
+
+  /** Starts position `index` of the open ending: its table made first when it is missing. */
+  async startPosition(index) {
+    this.positionIndex = index;
+    this.attempt = null;
+    this.moves = [];
+    this.selected = null;
+    this.message = '';
+    if (this.ending.table !== 'ready') {
+      this.preparing = true;
+      this.render();
+      try {
+        await request('POST', `/api/endgames/${encodeURIComponent(this.ending.id)}/table`);
+        this.ending.table = 'ready';
+      } catch (e) {
+        this.preparing = false;
+        this.say(t('endgames.tableFailed', { reason: explainError(e) }), 'bad');
+        return;
+      }
+      this.preparing = false;
+    }
+    await this.send([]);
+  }
+
+  /** Plays the learner's `moves` on the server and shows the answer. */
+  async send(moves) {
+    try {
+      const attempt = await request('POST', '/api/endgames/play', {
+        lesson: this.ending.id, position: this.positionIndex, moves,
+      });
+      this.attempt = attempt;
+      this.moves = moves;
+      this.selected = null;
+      this.describe();
+      if (attempt.status === 'won' || attempt.status === 'held') {
+        const key = `${this.ending.id}#${this.positionIndex}`;
+        if (!this.done.includes(key)) {
+          this.done.push(key);
+          write(PROGRESS_KEY, { done: this.done });
+        }
+      }
+    } catch (e) {
+      this.selected = null;
+      this.say(explainError(e), 'bad');
+      return;
+    }
+    this.render();
+  }
+
+  /** The move `mv` (a move view) in the notation of the settings. */
+  moveText(mv) {
+    const notation = this.settings.notation;
+    return notation === 'chinese' ? mv.chinese : notation === 'iccs' ? mv.iccs : mv.wxf;
+  }
+
+  /** The message for the attempt as the server judged it. */
+  describe() {
+    const a = this.attempt;
+    const step = a.steps[a.steps.length - 1];
+    let verdict = '';
+    let tone = '';
+    if (step) {
+      const best = this.moveText(step.best);
+      const n = a.now.mate_in;
+      switch (step.verdict) {
+        case 'best': verdict = t('endgames.best', { n }); tone = 'good'; break;
+        case 'slower': verdict = t('endgames.slower', { n, best }); break;
+        case 'slipped': verdict = t('endgames.slipped', { best }); tone = 'bad'; break;
+        case 'held': verdict = t('endgames.held'); tone = 'good'; break;
+        case 'lost': verdict = t('endgames.lost', { n: step.after.mate_in, best }); tone = 'bad'; break;
+        default: break;
+      }
+    }
+    let end = '';
+    switch (a.status) {
+      case 'won': end = t('endgames.won', { used: a.moves_used, shortest: a.shortest }); tone = 'good'; break;
+      case 'held': end = t('endgames.heldToLimit', { limit: a.limit }); tone = 'good'; break;
+      case 'out-of-moves': end = t('endgames.outOfMoves', { limit: a.limit }); tone = 'bad'; break;
+      case 'lost': end = t('endgames.lostEnd'); tone = 'bad'; break;
+      default: break;
+    }
+    this.say(sentences(verdict, end), tone, false);
+  }
+
+  say(text, tone = '', draw = true) {
+    this.message = text;
+    this.tone = tone;
+    if (draw) this.render();
+  }
+
+  /** The learner's side: the side to move at the start of the position. */
+  get side() {
+    const fen = this.ending.positions[this.positionIndex].fen;
+    return fen.split(' ')[1] === 'b' ? 'black' : 'red';
+  }
+
+  onPoint(square) {
+    const a = this.attempt;
+    if (!a || a.status !== 'playing') return;
+    const pick = pickMove(a.fen, this.side, this.selected, square);
+    this.selected = pick.selected;
+    if (pick.move) this.send([...this.moves, pick.move]);
+    else this.render();
+  }
+
+  render() {
+    if (!this.list) return;
+    if (!this.ending) this.renderMap();
+    else this.renderEnding();
+  }
+
+  renderMap() {
+    const map = element('div', { class: 'course-map', 'data-course-map': 'endgames' });
+    const tabs = element('div', { class: 'course-tabs', role: 'tablist' });
+    tabs.append(
+      element('a', { href: '#/learn', role: 'tab', 'aria-selected': 'false' }, t('courseRules')),
+      element('a', { href: '#/patterns', role: 'tab', 'aria-selected': 'false' }, t('coursePatterns')),
+      element('a', { href: '#/endgames', role: 'tab', 'aria-selected': 'true' }, t('courseEndgames')),
+    );
+    const positions = this.list.reduce((n, e) => n + e.positions.length, 0);
+    map.append(
+      tabs,
+      element('h2', {}, t('endgames.title')),
+      element('p', {}, t('endgames.intro', { count: this.list.length })),
+      element('p', { class: 'course-count' }, t('solvedCount', { solved: this.done.length, count: positions })),
+    );
+    const list = element('ol', { class: 'lesson-list' });
+    for (const [i, e] of this.list.entries()) {
+      const li = element('li', { 'data-ending': e.id });
+      const b = button('open', '', { 'data-id': e.id });
+      b.append(
+        element('span', { class: 'lesson-n' }, String(i + 1)),
+        element('span', { class: 'lesson-title' }, endgameTitle(e)),
+        element('span', { class: 'lesson-mark' }, t(e.goal === 'win' ? 'endgames.goalWin' : 'endgames.goalDraw')),
+      );
+      if (e.positions.every((_, k) => this.done.includes(`${e.id}#${k}`))) {
+        li.dataset.done = 'true';
+        b.append(element('span', { class: 'lesson-mark done' }, `✓ ${t('lessonDone')}`));
+      }
+      li.append(b);
+      list.append(li);
+    }
+    map.append(list);
+    this.root.replaceChildren(map);
+  }
+
+  renderEnding() {
+    const e = this.ending;
+    const view = element('div', { class: 'lesson', 'data-endgame-view': e.id });
+    const side = element('div', { class: 'lesson-side' });
+    const nav = element('div', { class: 'row lesson-nav' });
+    nav.append(button('map', `← ${t('endgames.all')}`));
+    side.append(nav, element('h2', {}, endgameTitle(e)));
+    this.board.style = this.settings.pieceStyle;
+    this.board.notation = this.settings.notation === 'chinese' ? 'chinese' : 'wxf';
+    if (this.positionIndex === null) {
+      const page = e.pages[0];
+      this.board.flipped = false;
+      this.board.render({ fen: page.fen, shapes: explainShapes(page.highlights) });
+      side.append(element('p', { class: 'lesson-text', 'data-endgame-plan': '' }, page.text));
+      const choices = element('div', { class: 'row lesson-controls' });
+      e.positions.forEach((p, i) => {
+        const label = t('endgames.playPosition', { n: i + 1 });
+        choices.append(button('play', label, { 'data-index': String(i), class: i === 0 ? 'primary' : '' }), ' ');
+      });
+      side.append(choices);
+    } else {
+      const p = e.positions[this.positionIndex];
+      const a = this.attempt;
+      view.dataset.position = String(this.positionIndex);
+      view.dataset.moves = String(a?.moves_used ?? 0);
+      this.board.flipped = this.side === 'black';
+      const last = a?.steps[a.steps.length - 1];
+      const lastMove = last ? (last.reply ?? last.mv) : null;
+      this.board.render({
+        fen: a?.fen ?? p.fen,
+        selected: this.selected,
+        shapes: lastMoveShapes(lastMove),
+      });
+      side.append(element('p', { class: 'lesson-text goal' }, e.goal === 'win'
+        ? t('endgames.taskWin', { n: p.mate_in, limit: p.limit })
+        : t('endgames.taskDraw', { limit: p.limit })));
+      const state = this.preparing ? 'preparing' : (a?.status ?? 'loading');
+      const status = element('p', { class: 'lesson-step', 'data-endgame-status': state, role: 'status' });
+      if (this.preparing) status.textContent = t('endgames.preparing');
+      else if (a) status.textContent = t('endgames.movesUsed', { used: a.moves_used, limit: a.limit });
+      side.append(status);
+      const message = element('p', { class: `course-note ${this.tone}`, 'data-endgame-message': '', role: 'status' }, this.message);
+      if (last) {
+        message.dataset.verdict = last.verdict;
+        message.dataset.best = last.best.iccs;
+      }
+      side.append(message);
+      const actions = element('div', { class: 'row lesson-controls' });
+      if (this.moves.length && a) actions.append(button('take-back', t('endgames.takeBack')), ' ');
+      actions.append(button('again', t('endgames.again')), ' ', button('plan', t('endgames.plan')));
+      if (a && a.status !== 'playing' && this.positionIndex + 1 < e.positions.length) {
+        actions.append(' ', button('play', t('endgames.playPosition', { n: this.positionIndex + 2 }), { 'data-index': String(this.positionIndex + 1), class: 'primary' }));
+      }
+      side.append(actions);
+    }
+    view.append(this.boardBox, side);
+    this.root.replaceChildren(view);
+  }
+}

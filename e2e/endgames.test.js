@@ -1,0 +1,85 @@
+// The endgame course in the browser: a learner wins an ending by clicking the table's best
+// moves (read from the API), makes a slip that the page names with the winning move, and
+// holds a drawn ending to its move limit. The server makes each ending's table on first use.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp } from './fixture.js';
+
+const page = useApp();
+
+/** The attempt after the learner's `moves` in position `position` of ending `lesson`, as the server says. */
+async function attempt(lesson, position, moves) {
+  return page.evaluate(async (body) => (await fetch('/api/endgames/play', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  })).json(), { lesson, position, moves });
+}
+
+/** Opens ending `id` from the Learn section's endgame tab and starts position `index`. */
+async function startPosition(id, index) {
+  await page.click('[data-nav="learn"]');
+  await page.waitForSelector('#course .course-tabs a[href="#/endgames"]');
+  await page.click('#course .course-tabs a[href="#/endgames"]');
+  await page.waitForSelector(`#endgames .course-map [data-ending="${id}"]`);
+  await page.click(`#endgames [data-ending="${id}"] button`);
+  await page.waitForSelector(`#endgames [data-endgame-view="${id}"] [data-endgame-plan]`);
+  await page.click(`#endgames [data-endgame="play"][data-index="${index}"]`);
+  await page.waitForSelector(`#endgames [data-endgame-view="${id}"] [data-endgame-status="playing"]`);
+}
+
+/** Plays `iccs` on the endgame board by two clicks and waits until the page shows move `n`. */
+async function clickMove(iccs, n) {
+  await page.click(`#endgames .lesson-board [data-square="${iccs.slice(0, 2)}"]`);
+  await page.click(`#endgames .lesson-board [data-square="${iccs.slice(2, 4)}"]`);
+  await page.waitForSelector(`#endgames [data-endgame-view][data-moves="${n}"]`);
+}
+
+test('a learner wins an ending by clicking and is told the moves against the shortest', async () => {
+  await startPosition('chariot-advisor', 0);
+  const moves = [];
+  let now = await attempt('chariot-advisor', 0, moves);
+  while (now.status === 'playing') {
+    const best = now.options[0];
+    assert.equal(best.result, 'win');
+    moves.push(best.iccs);
+    await clickMove(best.iccs, moves.length);
+    now = await attempt('chariot-advisor', 0, moves);
+  }
+  assert.equal(now.status, 'won');
+  await page.waitForSelector('#endgames [data-endgame-status="won"]');
+  const message = await page.textContent('#endgames [data-endgame-message]');
+  assert.match(message, new RegExp(`Mate! You needed ${now.moves_used} moves?; the shortest mate takes ${now.shortest}`));
+});
+
+test('a slip is named with the winning move', async () => {
+  await startPosition('chariot-advisor', 1);
+  const start = await attempt('chariot-advisor', 1, []);
+  const slip = start.options.find((o) => o.result === 'draw');
+  assert.ok(slip, 'a move that gives the chariot away');
+  await clickMove(slip.iccs, 1);
+  const message = page.locator('#endgames [data-endgame-message]');
+  assert.equal(await message.getAttribute('data-verdict'), 'slipped');
+  const best = await message.getAttribute('data-best');
+  assert.equal(start.options.find((o) => o.iccs === best)?.result, 'win');
+  const after = await attempt('chariot-advisor', 1, [slip.iccs]);
+  const text = await message.textContent();
+  assert.ok(text.includes('That lets the win slip to a draw — the winning move was'), text);
+  assert.ok(text.includes(after.steps[0].best.wxf), `${text} names ${after.steps[0].best.wxf}`);
+});
+
+test('a drawn ending is held to its move limit', async () => {
+  await startPosition('bottom-soldier', 0);
+  const moves = [];
+  let now = await attempt('bottom-soldier', 0, moves);
+  while (now.status === 'playing') {
+    const hold = now.options.find((o) => o.result === 'draw');
+    moves.push(hold.iccs);
+    await clickMove(hold.iccs, moves.length);
+    now = await attempt('bottom-soldier', 0, moves);
+  }
+  assert.equal(now.status, 'held');
+  assert.equal(moves.length, now.limit);
+  await page.waitForSelector('#endgames [data-endgame-status="held"]');
+  const message = await page.textContent('#endgames [data-endgame-message]');
+  assert.match(message, new RegExp(`Draw held for ${now.limit} moves`));
+});
