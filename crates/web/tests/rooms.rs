@@ -2,7 +2,8 @@
 //! refusal (a move out of turn, a forged or foreign token, a spectator's move, oversized,
 //! malformed and flooding messages, a page elsewhere) is answered with its code and leaves
 //! the room as it was; the server's clock ends a game on time with no message; a restarted
-//! server goes on with every room from its database; a finished game is in My games.
+//! server goes on with every room from its database; a finished game is in My games; a
+//! spectator's analysis streams while the players allow it and stops when they turn it off.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -43,6 +44,21 @@ async fn start(data: Option<&Path>) -> Server {
 }
 
 impl Server {
+    /// A handle on the server at `port` for requests only (it cannot stop it).
+    fn at(port: u16) -> Server {
+        let (stop, _) = tokio::sync::mpsc::unbounded_channel();
+        Server {
+            port,
+            stop,
+            ended: tokio::spawn(async {
+                Ok(Shutdown {
+                    drained: true,
+                    unsaved: 0,
+                })
+            }),
+        }
+    }
+
     async fn stop(self) {
         let _ = self.stop.send(());
         let _ = self.stop.send(());
@@ -71,6 +87,35 @@ impl Server {
             .map(|start| &rest[start..=rest.rfind('}').unwrap()])
             .unwrap_or("null");
         (status, serde_json::from_str(json).unwrap_or(Value::Null))
+    }
+
+    /// `GET path` read to its end: the status and the body's text.
+    async fn get_text(&self, path: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).await.unwrap();
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            self.port
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        let status: u16 = answer[9..12].parse().unwrap();
+        (status, answer)
+    }
+
+    /// The `lines` events of the analysis stream `path`, read to its end, and how long the
+    /// stream lasted.
+    async fn analysis(&self, path: &str) -> (Vec<Value>, Duration) {
+        let began = std::time::Instant::now();
+        let (status, body) = self.get_text(path).await;
+        assert_eq!(status, 200, "{body}");
+        let events = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .map(|data| serde_json::from_str(data).unwrap())
+            .collect();
+        (events, began.elapsed())
     }
 
     async fn create(&self, body: Value) -> Value {
@@ -504,5 +549,85 @@ async fn bad_room_settings_are_refused_with_their_codes() {
         (status, err["error"]["code"].as_str()),
         (404, Some("no-room"))
     );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_analysis_streams_while_the_players_allow_it() {
+    let server = start(None).await;
+    let (room, mut red, mut black, mut spectator, _, _) =
+        seated(&server, json!({"side": "red", "name": "Ann"})).await;
+    let id = room["id"].as_str().unwrap();
+    let path = |millis: u32| format!("/api/rooms/{id}/analysis?lines=2&millis={millis}");
+    // The analysis of the start position: two lines, the last event marked done.
+    let (events, _) = server.analysis(&path(300)).await;
+    let last = events.last().expect("an event");
+    assert_eq!(last["done"], true);
+    assert_eq!(last["version"], 0);
+    let lines = last["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{last}");
+    assert!(!lines[0]["pv"].as_array().unwrap().is_empty());
+    assert!(
+        lines[0]["pv_wxf"].as_array().unwrap().len() <= lines[0]["pv"].as_array().unwrap().len()
+    );
+
+    // After a move, the position analysed is the room's new one: Black's first move leads.
+    send(&mut red, mv("h2", "e2")).await;
+    until(&mut spectator, |s| plies(s) == 1).await;
+    let (events, _) = server.analysis(&path(300)).await;
+    let last = events.last().unwrap();
+    assert_eq!(last["version"], 1);
+    let first = last["lines"][0]["pv"][0].as_str().unwrap();
+    assert!(
+        ('6'..='9').contains(&first.chars().nth(1).unwrap()),
+        "a black piece moves first: {first}"
+    );
+
+    // A move in the room stops a running analysis at once.
+    let watching = tokio::spawn({
+        let port = server.port;
+        let path = path(20_000);
+        async move { Server::at(port).analysis(&path).await }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    send(&mut black, mv("h9", "g7")).await;
+    let (events, lasted) = watching.await.unwrap();
+    assert!(
+        lasted < Duration::from_secs(8),
+        "the stream went on for {lasted:?}"
+    );
+    assert_eq!(events.last().unwrap()["done"], true);
+
+    // Turned off by a player, a running analysis stops and a new one is refused.
+    let watching = tokio::spawn({
+        let port = server.port;
+        let path = path(20_000);
+        async move { Server::at(port).analysis(&path).await }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    send(&mut black, json!({"type": "analysis", "on": false})).await;
+    let state = until(&mut spectator, |s| s["analysis"] == false).await;
+    assert_eq!(state["status"], "playing");
+    let (_, lasted) = watching.await.unwrap();
+    assert!(
+        lasted < Duration::from_secs(8),
+        "the stream went on for {lasted:?}"
+    );
+    let (status, body) = server.get_text(&path(300)).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("\"analysis-off\""), "{body}");
+    // A spectator cannot turn it back on.
+    send(&mut spectator, json!({"type": "analysis", "on": true})).await;
+    assert_eq!(next_error(&mut spectator).await, "not-seated");
+
+    // Once the game is over, anyone may analyse it again.
+    send(&mut red, json!({"type": "resign"})).await;
+    until(&mut spectator, |s| s["status"] == "over").await;
+    let (events, _) = server.analysis(&path(200)).await;
+    assert_eq!(events.last().unwrap()["version"], 2);
+    let (status, body) = server
+        .get_text("/api/rooms/nosuchroomnosuchroom00/analysis")
+        .await;
+    assert_eq!(status, 404, "{body}");
     server.stop().await;
 }

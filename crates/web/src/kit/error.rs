@@ -67,6 +67,8 @@ error_codes! {
     BadSeatToken = "bad-seat-token", FORBIDDEN;
     /// A spectator's move, offer, resignation or claim.
     NotSeated = "not-seated", FORBIDDEN;
+    /// A spectator's analysis of a room's game while its players have turned it off.
+    AnalysisOff = "analysis-off", FORBIDDEN;
     /// No such address.
     NotFound = "not-found", NOT_FOUND;
     /// No game with that id: it was never started or the server dropped it.

@@ -5,14 +5,21 @@ use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::session::GameSession;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_rules::Game;
 
 pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
-    let mut history = s.game.hashes_since_capture();
+    request_for_game(&s.game, limits)
+}
+
+/// A search of `game`'s position within `limits`, with the positions since the last capture
+/// (for the repetition rules).
+pub(crate) fn request_for_game(game: &Game, limits: SearchLimits) -> SearchRequest {
+    let mut history = game.hashes_since_capture();
     history.pop();
     SearchRequest {
         history,
-        history_moves: s.game.moves_since_capture().to_vec(),
-        ..SearchRequest::new(s.game.position().clone(), limits)
+        history_moves: game.moves_since_capture().to_vec(),
+        ..SearchRequest::new(game.position().clone(), limits)
     }
 }
 

@@ -7,7 +7,7 @@ use crate::kit::extract::{Body, Params};
 use crate::kit::games::with_game;
 use crate::kit::limits::{self, ANALYSIS_MS_MAX};
 use crate::kit::search::{Prepared, prepare_search, run_search};
-use crate::kit::search_pool::SearchKind;
+use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::stream::stream_search;
@@ -21,12 +21,12 @@ use std::convert::Infallible;
 use std::time::Duration;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
-use xiangqi_engine::{EngineOptions, SearchInfo, SearchLimits};
+use xiangqi_engine::{EngineOptions, SearchInfo, SearchLimits, SearchRequest};
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Move, Position};
 
 /// Most lines an analysis shows.
-const MAX_LINES: usize = 5;
+pub(crate) const MAX_LINES: usize = 5;
 
 /// What to analyse: how many lines and for how long.
 #[derive(Deserialize)]
@@ -184,12 +184,26 @@ pub async fn analysis_stream(
         version,
         stop,
     } = prepare(&sessions, &id, time)?;
+    stream_lines(pool, id, request, version, stop, lines).await
+}
+
+/// The best `lines` lines of `request`'s position as server-sent `lines` events, each
+/// marked with `version`, searched on an engine of `pool` borrowed for `key` (a game's id);
+/// the search stops when `stop` is stopped, its time is up or the page stops listening.
+pub(crate) async fn stream_lines(
+    pool: SearchPool,
+    key: String,
+    request: SearchRequest,
+    version: u64,
+    stop: SearchStop,
+    lines: usize,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let StreamSearch {
         lease,
         tx,
         rx,
         finished,
-    } = stream_search(&pool, &id, &stop).await?;
+    } = stream_search(&pool, &key, &stop).await?;
 
     let event = |update: &AnalysisUpdate| {
         Event::default()

@@ -1,7 +1,7 @@
 //! Play: the games on the board (start, moves, lines, undo and redo, the engine's reply and
 //! hints), their analysis, the FEN check and the playing levels.
 
-mod analysis;
+pub(crate) mod analysis;
 mod games;
 mod safety;
 

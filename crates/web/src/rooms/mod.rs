@@ -7,8 +7,11 @@
 //! - `GET /api/rooms/{id}` answers the room's state; `GET /api/room-codes/{code}` the id of
 //!   the room with that short code;
 //! - `GET /api/rooms/{id}/socket` opens the room's WebSocket (same origin only), see
-//!   [`socket`].
+//!   [`socket`];
+//! - `GET /api/rooms/{id}/analysis` streams the analysis of the room's position to a
+//!   spectator while the players allow it, see [`analysis`].
 
+pub mod analysis;
 pub mod hub;
 pub mod socket;
 pub mod view;
@@ -34,6 +37,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/rooms", post(create))
         .route("/api/rooms/{id}", get(show))
         .route("/api/rooms/{id}/socket", get(open_socket))
+        .route("/api/rooms/{id}/analysis", get(analysis::analysis_stream))
         .route("/api/room-codes/{code}", get(find_code))
 }
 

@@ -1,0 +1,103 @@
+//! The spectators' analysis of a room's game: `GET /api/rooms/{id}/analysis?lines=N&millis=T`
+//! streams the best lines of the room's position as the Play view's analysis does (the same
+//! `lines` events), while the players allow it. The stream stops when the position changes,
+//! when the players turn the analysis off, when its time is up or when the page stops
+//! listening.
+
+use crate::kit::error::{ApiError, ErrorCode, game_over};
+use crate::kit::extract::Params;
+use crate::kit::limits::{self, ANALYSIS_MS_MAX};
+use crate::kit::search::request_for_game;
+use crate::kit::search_pool::SearchStop;
+use crate::kit::state::AppState;
+use crate::play::analysis::{MAX_LINES, StreamRequest, stream_lines};
+use crate::rooms::hub::{Live, RoomCell};
+use axum::extract::{Path, State};
+use axum::response::sse::{Event, Sse};
+use futures_util::Stream;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+use xiangqi_engine::SearchLimits;
+use xiangqi_rooms::Status;
+
+/// 403 `analysis-off`.
+fn analysis_off() -> ApiError {
+    ApiError::new(
+        ErrorCode::AnalysisOff,
+        "the players have turned the spectators' analysis off",
+    )
+}
+
+/// Whether the room in `live` may be analysed: not while its game goes on with the analysis
+/// turned off.
+fn allowed(live: &Live) -> bool {
+    live.room.status() != Status::Playing || live.room.analysis()
+}
+
+/// The room's position as the analysis saw it: the game's number and its moves.
+fn position_of(live: &Live) -> (u32, usize) {
+    (live.room.number(), live.room.game().moves().len())
+}
+
+/// `GET /api/rooms/{id}/analysis`: the room's position analysed, as server-sent events.
+pub async fn analysis_stream(
+    State(AppState { pool, rooms, .. }): State<AppState>,
+    Path(id): Path<String>,
+    Params(req): Params<StreamRequest>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let lines = req.lines.clamp(1, MAX_LINES);
+    limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
+    let time = Duration::from_millis(req.millis.max(1));
+    let cell = rooms.get(&id)?;
+    let mut states = cell.states.subscribe();
+    let (request, seen) = {
+        let live = cell.lock();
+        if !allowed(&live) {
+            return Err(analysis_off());
+        }
+        if let Some(outcome) = live.room.game().outcome() {
+            return Err(game_over(outcome));
+        }
+        let limits = SearchLimits {
+            movetime: Some(time),
+            ..SearchLimits::default()
+        };
+        (
+            request_for_game(live.room.game(), limits),
+            position_of(&live),
+        )
+    };
+    let stop = SearchStop::new();
+    // The room's next move, a take-back, a rematch or the players' switch stops the search.
+    let watched = stop.clone();
+    tokio::spawn(async move {
+        let watch = async {
+            loop {
+                match states.recv().await {
+                    Ok(_) | Err(RecvError::Lagged(_)) => {
+                        if changed(&cell, seen) {
+                            return;
+                        }
+                    }
+                    Err(RecvError::Closed) => return,
+                }
+            }
+        };
+        // The search ends by its time at the latest; so does the watch.
+        if tokio::time::timeout(time + Duration::from_secs(5), watch)
+            .await
+            .is_ok()
+        {
+            watched.stop();
+        }
+    });
+    let version = seen.1 as u64;
+    stream_lines(pool, format!("room-{id}"), request, version, stop, lines).await
+}
+
+fn changed(cell: &Arc<RoomCell>, seen: (u32, usize)) -> bool {
+    let live = cell.lock();
+    !allowed(&live) || position_of(&live) != seen
+}
