@@ -9,6 +9,7 @@ import { formatTime } from './clock.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { t } from './i18n.js';
 import { explainError, explainOutcome } from './reasons.js';
+import { scoreText } from './score.js';
 
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
@@ -35,6 +36,8 @@ export class Rooms {
     this.settings = settings;
     this.go = go;
     this.socket = null;
+    // Whether the socket has joined the room (false while it connects again).
+    this.connected = false;
     this.id = null;
     this.room = null;
     this.role = null;
@@ -43,6 +46,12 @@ export class Rooms {
     this.boardBox = element('div', { class: 'room-board' });
     this.board = new Board(this.boardBox, (square) => this.onPoint(square));
     this.ticker = null;
+    // A spectator's analysis of the room's position: whether it was asked for, the stream,
+    // and the lines as they came (kept across renders).
+    this.watchAnalysis = false;
+    this.analysisSource = null;
+    this.analysedFen = null;
+    this.linesBox = element('div', { class: 'room-lines', 'aria-live': 'polite' });
     root.addEventListener('click', (e) => {
       const action = e.target.closest('[data-room]')?.dataset.room;
       if (action) this.act(action, e.target.closest('[data-room]'));
@@ -57,6 +66,7 @@ export class Rooms {
     this.room = null;
     this.role = null;
     this.message = '';
+    this.watchAnalysis = false;
     if (this.id) this.connect();
     this.render();
   }
@@ -69,6 +79,62 @@ export class Rooms {
     this.socket = null;
     clearInterval(this.ticker);
     this.ticker = null;
+    this.stopAnalysis();
+  }
+
+  /** Whether this tab may show the analysis: a spectator's, while the players allow it. */
+  get analysisAllowed() {
+    const room = this.room;
+    return this.role === 'spectator' && !!room && room.status !== 'waiting' && (room.analysis || room.status === 'over');
+  }
+
+  stopAnalysis() {
+    this.analysisSource?.close();
+    this.analysisSource = null;
+    this.analysedFen = null;
+    this.linesBox.replaceChildren();
+  }
+
+  /**
+   * Streams the analysis of the room's position while the spectator wants it and the players
+   * allow it; a new position starts it again.
+   */
+  analyse() {
+    const room = this.room;
+    if (!this.watchAnalysis || !this.analysisAllowed || room.game.outcome) {
+      this.stopAnalysis();
+      return;
+    }
+    if (this.analysedFen === room.game.fen) return;
+    this.stopAnalysis();
+    this.analysedFen = room.game.fen;
+    const version = room.game.moves.length;
+    const source = new EventSource(`/api/rooms/${encodeURIComponent(room.id)}/analysis?lines=3&millis=30000`);
+    this.analysisSource = source;
+    source.addEventListener('lines', (event) => {
+      if (source !== this.analysisSource) return;
+      const update = JSON.parse(event.data);
+      if (update.version !== version) return;
+      this.showLines(update.lines, update.done, version);
+      if (update.done) source.close();
+    });
+    source.onerror = () => {
+      if (source === this.analysisSource) source.close();
+    };
+  }
+
+  showLines(lines, done, version) {
+    const notation = this.settings.notation;
+    const best = lines[0]?.score_red;
+    const title = element('h3', {}, `${t('analysis')} — ${t('scoreIs', { score: scoreText(best) })}${done ? '' : ' …'}`);
+    const list = element('ol');
+    for (const l of lines) {
+      const moves = notation === 'iccs' ? l.pv : notation === 'chinese' ? l.pv_chinese : l.pv_wxf;
+      list.append(element('li', {}, `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})  ${moves.slice(0, 10).join(' ')}`));
+    }
+    this.linesBox.dataset.depth = String(lines[0]?.depth ?? 0);
+    this.linesBox.dataset.version = String(version);
+    this.linesBox.replaceChildren(title, list);
   }
 
   connect() {
@@ -76,13 +142,20 @@ export class Rooms {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${encodeURIComponent(id)}/socket`);
     this.socket = socket;
+    this.connected = false;
     socket.onopen = () => {
       socket.send(JSON.stringify({ type: 'join', token: tokens()[id] ?? null, name: localStorage.getItem(NAME) ?? '' }));
     };
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onclose = () => {
       if (this.socket !== socket || this.id !== id) return;
-      // A dropped connection comes back in its seat (its token is kept).
+      // A dropped connection comes back in its seat (its token is kept); meanwhile nothing
+      // can be sent, and the page says so.
+      if (this.connected) {
+        this.connected = false;
+        this.selected = null;
+        this.render();
+      }
       setTimeout(() => {
         if (this.socket === socket && this.id === id) this.connect();
       }, 1000);
@@ -92,12 +165,16 @@ export class Rooms {
   receive(message) {
     if (message.type === 'welcome') {
       this.role = message.role;
+      this.connected = true;
       if (message.token) keepToken(this.id, message.token);
     } else if (message.type === 'state') {
+      const before = this.room?.game.fen;
       this.room = message.room;
       this.receivedAt = Date.now();
       if (this.role === null) return;
-      this.selected = null;
+      // A state that leaves the position as it was (someone came or went) keeps the piece
+      // picked up.
+      if (this.room.game.fen !== before || this.room.status !== 'playing') this.selected = null;
       if (!this.room.offer && this.message === t('room.offered')) this.message = '';
     } else if (message.type === 'error') {
       if (message.error.code === 'bad-seat-token') keepToken(this.id, null);
@@ -117,7 +194,7 @@ export class Rooms {
 
   onPoint(square) {
     const room = this.room;
-    if (!room || !this.mySide || room.status !== 'playing' || room.game.turn !== this.mySide) return;
+    if (!room || !this.connected || !this.mySide || room.status !== 'playing' || room.game.turn !== this.mySide) return;
     const pick = pickMove(room.game.fen, this.mySide, this.selected, square);
     this.selected = pick.selected ?? null;
     if (pick.move) {
@@ -161,6 +238,10 @@ export class Rooms {
       case 'accept': this.send({ type: 'answer', kind: this.room.offer.kind, accept: true }); break;
       case 'decline': this.send({ type: 'answer', kind: this.room.offer.kind, accept: false }); break;
       case 'analysis': this.send({ type: 'analysis', on: target.checked }); return;
+      case 'watch-analysis':
+        this.watchAnalysis = target.checked;
+        this.analyse();
+        return;
       default: return;
     }
     this.render();
@@ -307,6 +388,13 @@ export class Rooms {
     } else if (!room.analysis && !this.mySide) {
       parts.push(element('p', { class: 'room-no-analysis' }, t('room.noAnalysis')));
     }
+    if (this.analysisAllowed) {
+      const watch = element('label', { class: 'room-watch-analysis' });
+      const box = element('input', { type: 'checkbox', 'data-room': 'watch-analysis' });
+      box.checked = this.watchAnalysis;
+      watch.append(box, element('span', {}, t('room.watchAnalysis')));
+      parts.push(watch, this.linesBox);
+    }
     const link = `${location.origin}/#/room/${room.id}`;
     const share = element('div', { class: 'room-share' });
     share.append(
@@ -319,13 +407,15 @@ export class Rooms {
   }
 
   render() {
-    const view = element('div', { class: 'room', 'data-room-id': this.id ?? '' });
+    const view = element('div', { class: 'room', 'data-room-id': this.id ?? '', 'data-connected': String(this.connected) });
     view.append(element('h2', {}, t('room.title')));
     if (this.id) view.append(...this.renderRoom());
     else view.append(...this.renderForm());
-    view.append(element('p', { class: 'room-message', role: 'status' }, this.message));
+    const lost = this.id && this.room && !this.connected;
+    view.append(element('p', { class: 'room-message', role: 'status' }, lost ? t('room.reconnecting') : this.message));
     this.root.replaceChildren(view);
     this.drawBoard();
+    this.analyse();
     clearInterval(this.ticker);
     this.ticker = null;
     if (this.room?.clocks?.running) {
