@@ -297,9 +297,13 @@ test('a game on a clock of seconds ends by the flag', async () => {
   });
   await red.goto(`${url()}#/room/${made.id}`);
   await red.waitForSelector('.room-role[data-role="red"]');
+  // Black comes by the short code, typed in lower case.
   const black = people.black.page;
-  await black.goto(`${url()}#/room/${made.id}`);
+  await black.goto(`${url()}#/room`);
+  await black.fill('.room-code-entry [name="room-code"]', made.code.toLowerCase());
+  await black.click('[data-room="code"]');
   await black.waitForSelector('.room-role[data-role="black"]');
+  assert.equal(await black.getAttribute('.room', 'data-room-id'), made.id);
   // Red's clock runs from the moment Black sits down; no one moves.
   for (const p of [red, black]) {
     await p.waitForFunction(() => document.querySelector('.room-status')?.dataset.status === 'over', null, { timeout: 10000 });
