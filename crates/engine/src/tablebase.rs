@@ -16,15 +16,6 @@ use std::sync::Arc;
 use xiangqi_egtb::{Asian, EgtbError, Ending, Probe, Tablebases, Value};
 use xiangqi_rules::{Move, Position};
 
-impl std::fmt::Debug for EngineTables {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EngineTables")
-            .field("dir", &self.tables.dir())
-            .field("endings", &self.endings())
-            .finish()
-    }
-}
-
 /// The longest table line a root report shows, in plies.
 const LONGEST_REPORTED_LINE: usize = 128;
 
@@ -34,6 +25,15 @@ pub struct EngineTables {
     tables: Arc<Tablebases>,
     endings: HashSet<Ending>,
     max_pieces: u32,
+}
+
+impl std::fmt::Debug for EngineTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineTables")
+            .field("dir", &self.tables.dir())
+            .field("endings", &self.endings())
+            .finish()
+    }
 }
 
 impl EngineTables {
