@@ -42,6 +42,7 @@ fn main() {
                 end_reason: None,
                 date: xiangqi_records::date::pgn_today(),
                 opening: None,
+                time_control: None,
                 record: xiangqi_records::Game::from_played(&game),
                 source: Source::Played,
             };

@@ -22,7 +22,8 @@ const STORED_NOTATION: Notation = Notation::Iccs;
 
 /// The columns a [`GameSummary`] is read from, in [`summary_of`]'s order.
 const SUMMARY_COLUMNS: &str = "id, key, created_ms, updated_ms, finished, red, black, level, \
-     level_name, result, end_reason, date, opening, moves_count, source, review IS NOT NULL";
+     level_name, result, end_reason, date, opening, moves_count, source, review IS NOT NULL, \
+     time_control";
 
 /// A games archive: a SQLite database file, created and brought to the newest schema when
 /// opened, in WAL mode so that readers never wait for a writer, with a busy timeout so that
@@ -218,9 +219,9 @@ impl Archive {
             .query_row(&sql, [id], |r| {
                 Ok(StoredGame {
                     summary: summary_of(r)?,
-                    start_fen: r.get(16)?,
-                    pgn: r.get(17)?,
-                    review: r.get(18)?,
+                    start_fen: r.get(17)?,
+                    pgn: r.get(18)?,
+                    review: r.get(19)?,
                 })
             })
             .optional()?)
@@ -326,11 +327,12 @@ impl PreparedImport {
     }
 }
 
-/// The columns of a game's row that its entry sets, as `?3` to `?14` of a statement that
+/// The columns of a game's row that its entry sets, as `?3` to `?15` of a statement that
 /// saves it (`?2` is the time of the save).
 const ENTRY_SET: &str = "updated_ms = ?2, finished = ?3, red = ?4, black = ?5, level = ?6,
     level_name = ?7, result = ?8, end_reason = ?9, date = ?10,
-    opening = coalesce(?11, opening), start_fen = ?12, moves_count = ?13, pgn = ?14";
+    opening = coalesce(?11, opening), start_fen = ?12, moves_count = ?13, pgn = ?14,
+    time_control = ?15";
 
 /// Saves `entry` under `key`: a new row, or the row already under that key with its
 /// creation time, source and review kept; the row's id.
@@ -397,8 +399,8 @@ fn insert_or_update_row(
         &format!(
             "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, level,
                  level_name, result, end_reason, date, opening, start_fen, moves_count, pgn,
-                 source)
-             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                 time_control, source)
+             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
              ON CONFLICT (key) DO UPDATE SET {ENTRY_SET}
              RETURNING id"
         ),
@@ -417,6 +419,8 @@ struct Stored<'e> {
     start_fen: String,
     moves_count: i64,
     pgn: String,
+    /// The time control, empty for none.
+    time_control: &'e str,
 }
 
 /// What takes the time in building a row: its record written out.
@@ -431,6 +435,9 @@ impl RowTexts {
         set_tag(&mut record, "Red", &entry.red);
         set_tag(&mut record, "Black", &entry.black);
         set_tag(&mut record, "Date", &entry.date);
+        if let Some(control) = &entry.time_control {
+            set_tag(&mut record, "TimeControl", control);
+        }
         Ok(RowTexts {
             start_fen: record.start.to_fen(),
             pgn: write_pgn(&record)?,
@@ -453,11 +460,12 @@ impl<'e> Stored<'e> {
             start_fen: texts.start_fen.clone(),
             moves_count: entry.record.moves.moves.len() as i64,
             pgn: texts.pgn.clone(),
+            time_control: entry.time_control.as_deref().unwrap_or(""),
         }
     }
 
-    /// The values of `?3` to `?14` in [`ENTRY_SET`], in order.
-    fn columns(&self) -> [&dyn ToSql; 12] {
+    /// The values of `?3` to `?15` in [`ENTRY_SET`], in order.
+    fn columns(&self) -> [&dyn ToSql; 13] {
         [
             &self.entry.finished,
             &self.entry.red,
@@ -471,6 +479,7 @@ impl<'e> Stored<'e> {
             &self.start_fen,
             &self.moves_count,
             &self.pgn,
+            &self.time_control,
         ]
     }
 }
@@ -491,6 +500,8 @@ fn imported_entry(record: xiangqi_records::Game) -> GameEntry {
         d => d,
     };
     let opening = Some(tag("Opening")).filter(|o| !o.is_empty());
+    // PGN writes `-` for a game without a clock and `?` for one not known.
+    let time_control = Some(tag("TimeControl")).filter(|t| !matches!(t.as_str(), "" | "-" | "?"));
     GameEntry {
         key: None,
         finished: record.result.is_some(),
@@ -500,6 +511,7 @@ fn imported_entry(record: xiangqi_records::Game) -> GameEntry {
         end_reason: None,
         date,
         opening,
+        time_control,
         source: Source::Imported,
         record,
     }
@@ -535,6 +547,7 @@ fn summary_of(r: &Row<'_>) -> rusqlite::Result<GameSummary> {
         moves_count: usize::try_from(moves).unwrap_or(0),
         source: Source::from_name(&source),
         reviewed: r.get(15)?,
+        time_control: Some(r.get::<_, String>(16)?).filter(|t| !t.is_empty()),
     })
 }
 

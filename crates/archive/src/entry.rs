@@ -72,8 +72,12 @@ pub struct GameEntry {
     pub date: String,
     /// The opening's name, where known.
     pub opening: Option<String>,
+    /// The time control it was played at, as PGN's `TimeControl` tag writes it (`300+3`:
+    /// seconds of main time and seconds added a move); `None` for a game without a clock.
+    pub time_control: Option<String>,
     /// The record: start position, moves, comments, variations and result. Its `Red`,
-    /// `Black` and `Date` tags are set from the fields above when it is stored.
+    /// `Black` and `Date` tags are set from the fields above when it is stored, and its
+    /// `TimeControl` tag from a time control.
     pub record: xiangqi_records::Game,
     /// Where it came from.
     pub source: Source,
@@ -106,6 +110,8 @@ pub struct GameSummary {
     pub date: String,
     /// The opening's name, where known.
     pub opening: Option<String>,
+    /// The time control it was played at (`300+3`), `None` for a game without a clock.
+    pub time_control: Option<String>,
     /// Moves of the main line.
     pub moves_count: usize,
     /// Where it came from.

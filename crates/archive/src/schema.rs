@@ -45,6 +45,10 @@ const MIGRATIONS: &[&str] = &[
         key         TEXT    PRIMARY KEY,
         deleted_ms  INTEGER NOT NULL
     );",
+    // 4: the time control a game was played at, as PGN's `TimeControl` tag writes it
+    // (`300+3`: seconds and increment), empty for a game without a clock; games saved before
+    // it have none.
+    "ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The newest schema version this program knows.

@@ -43,6 +43,7 @@ fn entry(key: &str, game: &Game, date: &str, level: u32) -> GameEntry {
         end_reason: game.outcome().map(|o| o.reason.code().to_string()),
         date: date.to_string(),
         opening: None,
+        time_control: None,
         record: xiangqi_records::Game::from_played(game),
         source: Source::Played,
     }
@@ -156,6 +157,176 @@ fn a_file_of_garbage_is_reported_as_damaged() {
     assert!(matches!(error, ArchiveError::Corrupt { .. }), "{error:?}");
     assert_eq!(error.code(), "archive-corrupt");
     assert!(error.to_string().contains("games.sqlite3"), "{error}");
+}
+
+/// The tables of schema version 3, the last without the time control, as that version made
+/// them.
+const SCHEMA_3: &str = "
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        key         TEXT    NOT NULL UNIQUE,
+        created_ms  INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        finished    INTEGER NOT NULL DEFAULT 0,
+        red         TEXT    NOT NULL DEFAULT '',
+        black       TEXT    NOT NULL DEFAULT '',
+        level       INTEGER,
+        level_name  TEXT,
+        result      TEXT,
+        end_reason  TEXT,
+        date        TEXT    NOT NULL,
+        opening     TEXT,
+        start_fen   TEXT    NOT NULL,
+        moves_count INTEGER NOT NULL,
+        pgn         TEXT    NOT NULL,
+        source      TEXT    NOT NULL,
+        review      TEXT
+    );
+    CREATE INDEX games_by_date ON games (date DESC, created_ms DESC, id DESC);
+    CREATE TABLE trainer_cards (
+        line        TEXT    NOT NULL,
+        side        TEXT    NOT NULL,
+        branch      TEXT    NOT NULL,
+        box         INTEGER NOT NULL,
+        reps        INTEGER NOT NULL,
+        lapses      INTEGER NOT NULL,
+        due_ms      INTEGER NOT NULL,
+        last_ms     INTEGER NOT NULL,
+        PRIMARY KEY (line, side, branch)
+    );
+    CREATE TABLE deleted_games (
+        key         TEXT    PRIMARY KEY,
+        deleted_ms  INTEGER NOT NULL
+    );
+    PRAGMA user_version = 3;";
+
+#[test]
+fn an_archive_of_schema_3_migrates_on_open_keeping_its_games_with_no_time_control() {
+    let path = folder("schema-3").join("games.sqlite3");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let game = played(&["h2e2", "h9g7", "h0g2"]);
+    let mut record = xiangqi_records::Game::from_played(&game);
+    record.tags.set("Red", "Ann");
+    record.tags.set("Black", "Bo");
+    record.tags.set("TimeControl", "600+5");
+    let pgn = xiangqi_records::pgn::write_game(&record, Notation::Iccs).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(SCHEMA_3).unwrap();
+        conn.execute(
+            "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, result,
+                 end_reason, date, start_fen, moves_count, pgn, source, review)
+             VALUES ('old', 1, 2, 1, 'Ann', 'Bo', 'draw', 'agreement', '2025.12.31', ?1, 3,
+                 ?2, 'played', '{\"moves\":[]}')",
+            rusqlite::params![record.start.to_fen(), pgn],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO trainer_cards VALUES ('l', 'red', 'b', 2, 3, 1, 10, 5)",
+            [],
+        )
+        .unwrap();
+        conn.execute("INSERT INTO deleted_games VALUES ('gone', 7)", [])
+            .unwrap();
+    }
+
+    let mut archive = Archive::open(&path).unwrap();
+    assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
+    let games = archive.list(&Filter::default()).unwrap();
+    assert_eq!(games.len(), 1);
+    let old = &games[0];
+    assert_eq!(
+        (old.key.as_str(), old.red.as_str(), old.black.as_str()),
+        ("old", "Ann", "Bo")
+    );
+    assert_eq!(
+        (old.result, old.end_reason.as_deref(), old.date.as_str()),
+        (Some(GameResult::Draw), Some("agreement"), "2025.12.31")
+    );
+    assert_eq!((old.created_ms, old.updated_ms), (1, 2));
+    assert!(old.reviewed);
+    assert_eq!(old.time_control, None, "the new column starts empty");
+    let stored = archive.get(old.id).unwrap().unwrap();
+    assert_eq!(stored.pgn, pgn, "the record is kept as it was");
+    assert_eq!(stored.summary.time_control, None);
+    assert_eq!(
+        stored.record().unwrap().mainline().collect::<Vec<_>>(),
+        game.moves().to_vec()
+    );
+    assert_eq!(archive.trainer_cards().unwrap().len(), 1);
+    let again = entry("gone", &game, "2026.01.01", 0);
+    assert_eq!(archive.save(&again).unwrap_err().code(), "archive-deleted");
+
+    // The migrated archive keeps a time control from then on, and opens again as it is.
+    let mut timed = entry("new", &game, "2026.01.02", 0);
+    timed.time_control = Some("300+3".to_string());
+    let id = archive.save(&timed).unwrap();
+    drop(archive);
+    let archive = Archive::open(&path).unwrap();
+    assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(archive.count().unwrap(), 2);
+    let summary = archive.get(id).unwrap().unwrap().summary;
+    assert_eq!(summary.time_control.as_deref(), Some("300+3"));
+}
+
+#[test]
+fn the_time_control_is_kept_listed_written_in_the_record_and_imported() {
+    let dir = folder("time-control");
+    let mut archive = Archive::open(dir.join("games.sqlite3")).unwrap();
+    let mut timed = entry("timed", &mated(), "2026.01.03", 0);
+    timed.level = None;
+    timed.time_control = Some("300+3".to_string());
+    let timed_id = archive.save(&timed).unwrap();
+    let untimed_id = archive
+        .save(&entry("untimed", &played(&["h2e2"]), "2026.01.02", 0))
+        .unwrap();
+
+    let games = archive.list(&Filter::default()).unwrap();
+    let control = |id| {
+        games
+            .iter()
+            .find(|g| g.id == id)
+            .map(|g| g.time_control.clone())
+            .unwrap()
+    };
+    assert_eq!(control(timed_id).as_deref(), Some("300+3"));
+    assert_eq!(control(untimed_id), None);
+    let stored = archive.get(timed_id).unwrap().unwrap();
+    assert_eq!(stored.summary.time_control.as_deref(), Some("300+3"));
+    assert_eq!(
+        stored.record().unwrap().tags.get("TimeControl"),
+        Some("300+3")
+    );
+    let untimed = archive.get(untimed_id).unwrap().unwrap();
+    assert_eq!(untimed.record().unwrap().tags.get("TimeControl"), None);
+
+    // Saving again under the key, and updating by row, set it as the entry says.
+    timed.time_control = Some("600+0".to_string());
+    assert_eq!(archive.save(&timed).unwrap(), timed_id);
+    let summary = archive.get(timed_id).unwrap().unwrap().summary;
+    assert_eq!(summary.time_control.as_deref(), Some("600+0"));
+    timed.time_control = None;
+    assert!(archive.update(timed_id, &timed).unwrap());
+    assert_eq!(
+        archive.get(timed_id).unwrap().unwrap().summary.time_control,
+        None
+    );
+
+    // An imported record's TimeControl tag fills the column; `-` (no clock) leaves it empty.
+    let file = "[Game \"Chinese Chess\"]\n[TimeControl \"900+10\"]\n[Format \"ICCS\"]\n\n\
+                1. h2e2 h9g7 *\n\n\
+                [Game \"Chinese Chess\"]\n[TimeControl \"-\"]\n[Format \"ICCS\"]\n\n\
+                1. b2e2 *\n\n";
+    let collection: Collection = xiangqi_records::pgn::read_all_str(file).unwrap();
+    let mut other = Archive::open(dir.join("other.sqlite3")).unwrap();
+    let report = other.import(collection).unwrap();
+    assert_eq!(report.imported.len(), 2);
+    let controls: Vec<_> = report
+        .imported
+        .iter()
+        .map(|&id| other.get(id).unwrap().unwrap().summary.time_control)
+        .collect();
+    assert_eq!(controls, [Some("900+10".to_string()), None]);
 }
 
 #[test]

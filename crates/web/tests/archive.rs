@@ -87,6 +87,8 @@ async fn a_game_is_saved_from_its_first_move_and_follows_every_change() {
     assert_eq!(games[0]["level"], 0);
     assert_eq!(games[0]["level_name"], "Beginner (~800)");
     assert_eq!(games[0]["key"], answer["key"]);
+    // The Play view's clock is the page's own: its games list no time control.
+    assert_eq!(games[0]["time_control"], Value::Null);
     // 1. C2=5 alone: ECCO B00, the central cannon (中炮局).
     assert_eq!(listed(&app, "?lang=zh").await[0]["opening"], "B00 中炮局");
     assert_eq!(games[0]["opening_code"], "B00");

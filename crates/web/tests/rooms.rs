@@ -465,10 +465,13 @@ async fn offers_take_back_draw_resign_and_rematch_with_colours_swapped() {
     assert_eq!(found["black"], "Bo");
     assert_eq!(found["end_reason"], "resignation");
     assert_eq!(found["result"], "red-wins");
+    assert_eq!(found["time_control"], "300+3", "{found}");
     let (_, game) = server
         .http("GET", &format!("/api/archive/games/{}", found["id"]), None)
         .await;
-    assert!(game.to_string().contains("300+3"), "{game}");
+    assert_eq!(game["time_control"], "300+3", "{game}");
+    let pgn = game["pgn"].as_str().unwrap();
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
     server.stop().await;
     let _ = std::fs::remove_dir_all(data);
 }

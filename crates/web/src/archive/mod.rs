@@ -143,6 +143,9 @@ pub struct SummaryView {
     pub source: &'static str,
     /// Whether a review is kept with it.
     pub reviewed: bool,
+    /// The time control it was played at, as PGN's `TimeControl` tag writes it (`300+3`:
+    /// seconds of main time and seconds added a move), or null for a game without a clock.
+    pub time_control: Option<String>,
 }
 
 /// The opening as the archive keeps it (`stored`), named in `lang`, and its ECCO code where
@@ -187,6 +190,7 @@ impl SummaryView {
             moves: g.moves_count,
             source: g.source.name(),
             reviewed: g.reviewed,
+            time_control: g.time_control.clone(),
         }
     }
 }

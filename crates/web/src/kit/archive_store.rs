@@ -855,6 +855,8 @@ fn entry_of(s: &Snapshot) -> GameEntry {
         end_reason,
         date: s.date.clone(),
         opening: opening_of(&record),
+        // The Play view's clock stays on the page: the server hears only its time left.
+        time_control: None,
         record,
         source: Source::Played,
     }

@@ -260,6 +260,7 @@ impl RoomHub {
             end_reason: Some(result.code.to_string()),
             date: xiangqi_records::date::pgn_today(),
             opening,
+            time_control: room.clock().map(|tc| tc.pgn()),
             record,
             source: Source::Played,
         };
