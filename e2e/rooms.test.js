@@ -279,6 +279,14 @@ test('the server restarts mid-game; the game goes on with the clocks right', asy
   const kept = games.find((g) => g.red === 'Ann');
   assert.ok(kept, JSON.stringify(games));
   assert.deepEqual([kept.black, kept.result, kept.end_reason, kept.moves], ['Bo', 'red-wins', 'checkmate', 5]);
+  assert.equal(kept.time_control, '300+3');
+  // Its row in My games shows the clock it was played at.
+  const black = people.black.page;
+  await black.click('[data-nav="games"]');
+  const row = black.locator(`.archive-list tbody tr[data-id="${kept.id}"]`);
+  await row.waitFor();
+  assert.match(await row.textContent(), /Ann – Bo/);
+  assert.equal((await row.locator('.archive-clock').textContent()).trim(), '5+3');
 });
 
 test('a game on a clock of seconds ends by the flag', async () => {

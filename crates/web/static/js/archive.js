@@ -74,6 +74,28 @@ function resultText(game) {
   return REASONS.includes(game.end_reason) ? `${result} (${t(`archive.reason.${game.end_reason}`)})` : result;
 }
 
+/**
+ * A time control as the list shows it in every language: `300+3` (seconds + seconds a move,
+ * as the server keeps it) reads `5+3`, main time not in whole minutes `m:ss` (`0:30+0`); no
+ * clock reads `—`, and a control written otherwise (an imported record's) as it is.
+ */
+export function timeControlText(control) {
+  if (!control) return '—';
+  const parts = /^(\d+)\+(\d+)$/.exec(control);
+  if (!parts) return control;
+  const seconds = Number(parts[1]);
+  const main = seconds % 60 === 0 ? String(seconds / 60) : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  return `${main}+${parts[2]}`;
+}
+
+/** The time control in words of the page's language (`5 min + 3 s`), for the cell's tooltip. */
+function timeControlWords(control) {
+  if (!control) return t('clockOff');
+  const parts = /^(\d+)\+(\d+)$/.exec(control);
+  if (!parts || Number(parts[1]) % 60 !== 0) return control;
+  return t('clockControl', { minutes: Number(parts[1]) / 60, seconds: parts[2] });
+}
+
 /** The "My games" page. */
 export class MyGames {
   /**
@@ -209,7 +231,7 @@ export class MyGames {
     }
     const table = document.createElement('table');
     const head = table.createTHead().insertRow();
-    for (const key of ['archive.date', 'archive.players', 'level', 'archive.result', 'archive.opening', 'moves', '']) {
+    for (const key of ['archive.date', 'archive.players', 'level', 'archive.result', 'archive.opening', 'moves', 'clock', '']) {
       const th = document.createElement('th');
       th.textContent = key ? t(key) : '';
       head.append(th);
@@ -248,6 +270,10 @@ export class MyGames {
     const level = game.level === null ? (game.source === 'imported' ? t('archive.imported') : t('twoPlayers')) : this.levelName(game.level);
     const cells = [game.date, `${game.red || '?'} – ${game.black || '?'}`, level, resultText(game), game.opening ?? '', String(game.moves)];
     for (const text of cells) row.insertCell().textContent = text;
+    const clock = row.insertCell();
+    clock.className = 'archive-clock';
+    clock.textContent = timeControlText(game.time_control);
+    clock.title = timeControlWords(game.time_control);
     const actions = row.insertCell();
     const open = document.createElement('button');
     open.type = 'button';
