@@ -472,6 +472,21 @@ async fn offers_take_back_draw_resign_and_rematch_with_colours_swapped() {
     assert_eq!(game["time_control"], "300+3", "{game}");
     let pgn = game["pgn"].as_str().unwrap();
     assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    // Opened from My games, the room's game is reviewed like any other.
+    let (status, opened) = server
+        .http(
+            "POST",
+            &format!("/api/archive/games/{}/open", found["id"]),
+            None,
+        )
+        .await;
+    assert!(status == 200 || status == 201, "{status} {opened}");
+    let gid = opened["game"]["id"].as_str().unwrap().to_string();
+    let (status, review) = server
+        .get_text(&format!("/api/games/{gid}/review?millis=20"))
+        .await;
+    assert_eq!(status, 200, "{review}");
+    assert!(review.contains("event: review"), "{review}");
     server.stop().await;
     let _ = std::fs::remove_dir_all(data);
 }
