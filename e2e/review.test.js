@@ -73,3 +73,45 @@ test('a review shows its progress, then the graph and the blunder with its reaso
   assert.equal(await blunder.getAttribute('title'), 'Грубая ошибка');
   await page.selectOption('[data-setting="language"]', 'en');
 });
+
+// Chariot against one advisor: Red mates in 5. 1. K4+1 K5+1 2. R6+8?? lets the general take
+// the chariot (2. K4+1 mates in 4), and 2… K5=4 takes it.
+const KRKA = '9/9/3ak4/9/9/9/9/9/9/3K1R3 w - - 0 1';
+const THROWN = [['d0', 'd1'], ['e7', 'e8'], ['f0', 'f8'], ['e8', 'f8']];
+
+test('a position an endgame table covers is analysed and reviewed exactly', async () => {
+  // The endgame course makes the table (and those its captures lead to) in the data folder.
+  const state = await page.evaluate(async () => (await fetch('/api/endgames/chariot-advisor/table', { method: 'POST' })).json());
+  assert.equal(state.state, 'ready');
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.fill('#fen', KRKA);
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction((fen) => document.getElementById('fen').value === fen, KRKA);
+
+  // The analysis is the table's: the result and the distance, and its best moves each with its own.
+  await page.check('[data-setting="analysis"]');
+  await page.waitForSelector('#analysis[data-table="red"]');
+  assert.equal(await page.textContent('#analysis h2'), 'Analysis (Red to move) — Red wins: mate in 5 moves (table)');
+  const lines = await page.$$eval('#analysis li', (items) => items.map((li) => li.textContent));
+  assert.equal(lines.length, 3);
+  for (const line of lines) assert.match(line, /^Red wins: mate in 5 moves \(table\) {2}1\. /);
+  assert.equal(await page.textContent('#eval-bar .eval-number'), '+M5');
+
+  for (const [from, to] of THROWN.slice(0, 3)) await playMove(page, from, to);
+  await page.waitForSelector('#analysis[data-table="draw"]');
+  assert.match(await page.textContent('#analysis h2'), /— Draw \(table\)$/);
+  await playMove(page, ...THROWN[3]);
+  await page.uncheck('[data-setting="analysis"]');
+
+  // The review names the move that threw the win away by the table's results.
+  await page.click('[data-action="review"]');
+  await page.waitForSelector('#review .review-graph', { timeout: 30000 });
+  const thrown = page.locator('#moves span[data-ply="3"]');
+  assert.equal(await thrown.getAttribute('title'), 'Blunder');
+  await thrown.click();
+  await page.waitForSelector('#review .review-table');
+  assert.equal(await page.textContent('#review .review-table'), 'This throws away the win (table): mate in 4 moves became a draw.');
+  await page.selectOption('[data-setting="language"]', 'zh');
+  assert.equal(await page.textContent('#review .review-table'), '这步棋丢掉了胜局（残局库）：4步杀变成了和棋。');
+  await page.selectOption('[data-setting="language"]', 'en');
+});

@@ -126,6 +126,7 @@ fn a_cancelled_review_stops_before_its_next_search() {
         &start,
         &moves("a1h1 h7h1"),
         limits(),
+        None,
         &mut |done, total| {
             seen.push((done, total));
             cancelled.set(true);
@@ -139,6 +140,7 @@ fn a_cancelled_review_stops_before_its_next_search() {
         &start,
         &moves("a1h1 h7h1"),
         limits(),
+        None,
         &mut |_, _| {},
         &|| false,
     );

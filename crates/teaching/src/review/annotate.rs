@@ -78,6 +78,9 @@ fn comment(before: &Position, judged: &MoveReview, notation: Notation) -> String
             written_line(before, &line, notation)
         ));
     }
+    if let Some(exact) = judged.table.and_then(|t| t.english()) {
+        text.push_str(&format!("; {exact} (table)"));
+    }
     if let Some(refutation) = &judged.refutation {
         let after = before.after(judged.played);
         text.push_str("; ");
@@ -134,6 +137,7 @@ mod tests {
             loss: 0.4,
             class,
             refutation: None,
+            table: None,
         }
     }
 

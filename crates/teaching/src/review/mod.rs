@@ -48,12 +48,21 @@
 //! the score after move *k* is the score before move *k + 1*, turned to the mover's side, and
 //! the line that search finds is the refutation of move *k* when move *k* was a mistake. A
 //! position where the game is over (mate, stalemate, a rules verdict) is not searched.
+//!
+//! # Endgame tables
+//!
+//! Given exact tables ([`table::EndgameTables`]), a position they cover is not searched: its
+//! score is the table's result (a mate in moves, a draw 0), its best move and line the
+//! table's. A move made from such a position is judged by the exact results before and
+//! after it ([`table::TableJudgement::judge`]): a win thrown to a draw or a loss, or a draw
+//! to a loss, is a blunder; a win kept but slower is at worst an inaccuracy.
 
 pub mod annotate;
 pub mod hanging;
 pub mod model;
 pub mod refutation;
 pub mod summary;
+pub mod table;
 pub mod threat;
 
 pub use annotate::annotate;
@@ -61,6 +70,7 @@ pub use hanging::{Hanging, hanging_after};
 pub use model::{Class, Eval};
 pub use refutation::{Consequence, Refutation};
 pub use summary::SideSummary;
+pub use table::{EndgameTables, TableChange, TableJudgement};
 pub use threat::{Threat, threat_of};
 
 use std::fmt;
@@ -132,6 +142,9 @@ pub struct MoveReview {
     pub class: Class,
     /// For a mistake or a blunder: the best reply and what it wins.
     pub refutation: Option<Refutation>,
+    /// Where a table covered the position before the move: the exact results before and
+    /// after it, by which the move was judged.
+    pub table: Option<TableJudgement>,
 }
 
 impl MoveReview {
@@ -214,7 +227,7 @@ pub fn review(
     limits: ReviewLimits,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Review, IllegalMoveInGame> {
-    let whole = review_until(engine, start, moves, limits, progress, &|| false)?;
+    let whole = review_until(engine, start, moves, limits, None, progress, &|| false)?;
     // Never cancelled, so the review is whole.
     Ok(whole.unwrap_or_else(|| Review {
         start: start.clone(),
@@ -222,14 +235,16 @@ pub fn review(
     }))
 }
 
-/// As [`review`], but gives up — `Ok(None)` — when `cancelled()` answers true before one of
-/// the searches. A search already running is stopped with [`Engine::stop`], which the caller
+/// As [`review`], with the exact `tables` where they cover a position (see "Endgame tables"
+/// above), and giving up — `Ok(None)` — when `cancelled()` answers true before one of the
+/// searches. A search already running is stopped with [`Engine::stop`], which the caller
 /// calls from another thread.
 pub fn review_until(
     engine: &Engine,
     start: &Position,
     moves: &[Move],
     limits: ReviewLimits,
+    tables: Option<&dyn EndgameTables>,
     progress: &mut dyn FnMut(usize, usize),
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Review>, IllegalMoveInGame> {
@@ -248,10 +263,20 @@ pub fn review_until(
     let mut searched: Vec<Option<SearchResult>> = Vec::with_capacity(total + 1);
     // The best other move's score where the played move was the engine's choice.
     let mut alternatives: Vec<Option<Eval>> = vec![None; total];
+    // The tables' answer for each position they cover; such a position is not searched.
+    let mut probed: Vec<Option<xiangqi_egtb::Probe>> = Vec::with_capacity(total + 1);
     let mut replay = Game::new(start.clone());
-    let search_here =
-        |replay: &Game| (!replay.is_over()).then(|| search_position(engine, replay, &limits, &[]));
-    searched.push(search_here(&replay));
+    let probe_here = |replay: &Game| {
+        tables
+            .filter(|_| !replay.is_over())
+            .and_then(|t| t.probe(replay.position()))
+    };
+    let search_here = |replay: &Game, probe: &Option<xiangqi_egtb::Probe>| {
+        (!replay.is_over() && probe.is_none())
+            .then(|| search_position(engine, replay, &limits, &[]))
+    };
+    probed.push(probe_here(&replay));
+    searched.push(search_here(&replay, &probed[0]));
     for (ply, &mv) in moves.iter().enumerate() {
         if cancelled() {
             return Ok(None);
@@ -269,34 +294,74 @@ pub fn review_until(
         }
         // Already replayed once above: legal.
         let _ = replay.play(mv);
-        searched.push(search_here(&replay));
+        probed.push(probe_here(&replay));
+        searched.push(search_here(&replay, &probed[ply + 1]));
         progress(ply + 1, total);
     }
     if cancelled() {
         return Ok(None);
     }
     let ends: Vec<Option<Eval>> = (0..=total).map(|ply| game_over_eval(&game, ply)).collect();
+    // Each position's score for its side to move, best move and line: the table's where it
+    // covers the position, else the search's.
+    let mut at = start.clone();
+    let looks: Vec<Look> = (0..=total)
+        .map(|ply| {
+            if ply > 0 {
+                at.make_move(moves[ply - 1]);
+            }
+            let pos = &at;
+            match (&probed[ply], &searched[ply], tables) {
+                (Some(probe), _, Some(t)) => Look {
+                    score: table::reported(probe.value),
+                    best: probe.moves.first().map(|m| m.mv),
+                    line: table::best_line(t, pos, TABLE_LINE_PLIES),
+                },
+                (_, Some(r), _) => Look {
+                    score: r.score,
+                    best: r.best_move,
+                    line: r.pv.clone(),
+                },
+                _ => Look {
+                    score: xiangqi_engine::score::Reported::Cp(0),
+                    best: None,
+                    line: Vec::new(),
+                },
+            }
+        })
+        .collect();
     let mut reviewed = Vec::with_capacity(total);
     let mut pos = start.clone();
     for (ply, &played) in moves.iter().enumerate() {
-        let before_search = searched[ply].as_ref();
-        let before = ends[ply].unwrap_or_else(|| Eval::Score(score_of(before_search)));
+        let look = &looks[ply];
+        let before = ends[ply].unwrap_or(Eval::Score(look.score));
         let after_pos = pos.after(played);
         let after = match ends[ply + 1] {
             Some(end) => end.flipped(),
-            None => Eval::Score(-score_of(searched[ply + 1].as_ref())),
+            None => Eval::Score(-looks[ply + 1].score),
         };
-        let best = before_search.and_then(|r| r.best_move);
-        let model::Judgement { loss, class } = model::judge(
-            before,
-            after,
-            best == Some(played),
-            alternatives[ply],
-            is_plain(start, moves, ply),
-        );
-        let refutation = match (class, searched[ply + 1].as_ref()) {
-            (Class::Mistake | Class::Blunder, Some(reply)) => {
-                Refutation::find(&pos, played, reply.score, &reply.pv)
+        let best = look.best;
+        let exact = probed[ply]
+            .as_ref()
+            .and_then(|probe| table::judge_move(probe, played));
+        let plain = is_plain(start, moves, ply);
+        let (loss, class) = match exact {
+            Some((judgement, only)) => judgement.judge(only && !plain),
+            None => {
+                let j = model::judge(
+                    before,
+                    after,
+                    best == Some(played),
+                    alternatives[ply],
+                    plain,
+                );
+                (j.loss, j.class)
+            }
+        };
+        let reply = &looks[ply + 1];
+        let refutation = match class {
+            Class::Mistake | Class::Blunder if ends[ply + 1].is_none() => {
+                Refutation::find(&pos, played, reply.score, &reply.line)
             }
             _ => None,
         };
@@ -306,11 +371,12 @@ pub fn review_until(
             before,
             after,
             best,
-            best_line: before_search.map(|r| r.pv.clone()).unwrap_or_default(),
+            best_line: look.line.clone(),
             alternative: alternatives[ply],
             loss,
             class,
             refutation,
+            table: exact.map(|(judgement, _)| judgement),
         });
         pos = after_pos;
     }
@@ -341,9 +407,15 @@ pub fn is_plain(start: &Position, moves: &[Move], ply: usize) -> bool {
         || SEE_VALUE[taken.kind.index()] >= SEE_VALUE[taker.kind.index()]
 }
 
-/// The score of a search, `Cp(0)` where there was none.
-fn score_of(result: Option<&SearchResult>) -> xiangqi_engine::score::Reported {
-    result.map_or(xiangqi_engine::score::Reported::Cp(0), |r| r.score)
+/// Plies of the table's best line the review gives for a position a table covers.
+const TABLE_LINE_PLIES: usize = 12;
+
+/// What the review knows of a position: the score for its side to move (`Cp(0)` where
+/// nothing was searched), the best move and its line.
+struct Look {
+    score: xiangqi_engine::score::Reported,
+    best: Option<Move>,
+    line: Vec<Move>,
 }
 
 /// Searches the position `game` stands in, with its history for repetition rulings, leaving

@@ -122,6 +122,14 @@ impl EndgameTables {
         Ok(opened)
     }
 
+    /// The tables already in the folder, for the analysis and the review: `None` when the
+    /// folder is not there. Nothing is generated; a position whose table is missing is
+    /// simply not covered.
+    pub fn present(&self) -> Option<Arc<Tablebases>> {
+        let dir = self.inner.dir.as_ref().filter(|d| d.is_dir())?;
+        self.open(dir).ok()
+    }
+
     /// The tables with `ending`'s made: generated first when missing, in a blocking task,
     /// one generation at a time.
     pub async fn prepare(&self, ending: Ending) -> Result<Arc<Tablebases>, ApiError> {

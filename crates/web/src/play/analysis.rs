@@ -1,6 +1,10 @@
 //! Analysis: the best lines from the current position, either at once after a fixed time
 //! (`POST …/analyse`) or as a stream of server-sent events that deepens until the position
 //! changes, the time is up or the page stops listening (`GET …/analysis`).
+//!
+//! A position an endgame table on disk covers is not searched: the answer is the table's
+//! exact result and distance (`table`), and its lines the table's best moves, each with its
+//! own result and continued by the table's best play — one `lines` event, already `done`.
 
 use crate::kit::error::ApiError;
 use crate::kit::extract::{Body, Params};
@@ -12,18 +16,23 @@ use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
 use crate::kit::stream::stream_search;
 use crate::kit::stream::{self, StreamSearch};
+use crate::kit::view::side_code;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::response::sse::{Event, Sse};
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
+use xiangqi_egtb::{Tablebases, Value};
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchInfo, SearchLimits, SearchRequest};
 use xiangqi_rules::notation::{Notation, format_move};
-use xiangqi_rules::{Move, Position};
+use xiangqi_rules::{Color, Move, Position};
+use xiangqi_teaching::review::EndgameTables;
+use xiangqi_teaching::review::table;
 
 /// Most lines an analysis shows.
 pub(crate) const MAX_LINES: usize = 5;
@@ -62,6 +71,60 @@ pub struct AnalysisLine {
     pub pv_wxf: Vec<String>,
     /// The moves in Chinese notation, from the analysed position.
     pub pv_chinese: Vec<String>,
+    /// For a line from an endgame table: the exact result of its first move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableResult>,
+}
+
+/// An exact result from the endgame tables.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableResult {
+    /// Who wins, `red` or `black`, or `draw`.
+    pub result: &'static str,
+    /// For a win: the winner's moves to mate from the analysed position.
+    pub mate_in: Option<u16>,
+}
+
+impl TableResult {
+    /// `value`, for `side`, as who wins and in how many moves.
+    fn of(value: Value, side: Color) -> TableResult {
+        let result = match value {
+            Value::Win(_) => side_code(side),
+            Value::Loss(_) => side_code(side.opponent()),
+            Value::Draw => "draw",
+        };
+        TableResult {
+            result,
+            mate_in: table::mate_moves(value),
+        }
+    }
+}
+
+/// Plies of a table line shown.
+const TABLE_LINE_PLIES: usize = 12;
+
+/// The tables' answer for `pos`, when a table on disk covers it: the result and the best
+/// `lines` moves, each with its own result and the table's best play after it.
+pub(crate) fn table_lines(
+    tables: &Tablebases,
+    pos: &Position,
+    lines: usize,
+) -> Option<(TableResult, Vec<AnalysisLine>)> {
+    let probe = EndgameTables::probe(tables, pos)?;
+    let side = pos.side_to_move();
+    let shown = probe
+        .moves
+        .iter()
+        .take(lines)
+        .map(|m| {
+            let pv = table::line_from(tables, pos, m.mv, TABLE_LINE_PLIES);
+            AnalysisLine {
+                table: Some(TableResult::of(m.value, side)),
+                ..AnalysisLine::new(pos, table::reported(m.value), 0, &pv)
+            }
+        })
+        .collect();
+    Some((TableResult::of(probe.value, side), shown))
 }
 
 impl AnalysisLine {
@@ -83,6 +146,7 @@ impl AnalysisLine {
             pv: pv.iter().map(|m| m.to_string()).collect(),
             pv_wxf: wxf,
             pv_chinese: chinese,
+            table: None,
         }
     }
 
@@ -116,7 +180,12 @@ fn analyst(engine: &mut xiangqi_engine::Engine, lines: usize) {
 /// `POST /api/games/{id}/analyse`: the best lines from the current position after the time
 /// asked for.
 pub async fn analyse(
-    State(AppState { sessions, pool, .. }): State<AppState>,
+    State(AppState {
+        sessions,
+        pool,
+        endgames,
+        ..
+    }): State<AppState>,
     Path(id): Path<String>,
     Body(req): Body<AnalyseRequest>,
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
@@ -125,6 +194,9 @@ pub async fn analyse(
     let time = Duration::from_millis(req.millis.max(1));
     let Prepared { request, stop, .. } = prepare(&sessions, &id, time)?;
     let pos = request.position.clone();
+    if let Some((_, shown)) = probe_tables(endgames.present(), &pos, lines).await {
+        return Ok(Json(shown));
+    }
     let result = run_search(&pool, &id, SearchKind::Analysis, &stop, move |engine| {
         analyst(engine, lines);
         engine.think(&request, &mut |_| {})
@@ -165,6 +237,25 @@ pub struct AnalysisUpdate {
     pub lines: Vec<AnalysisLine>,
     /// Whether this is the last event.
     pub done: bool,
+    /// Where an endgame table covers the position: its exact result (the lines are then the
+    /// table's, and this event the only one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableResult>,
+}
+
+/// [`table_lines`] off the async threads (a table is read from disk when first asked for);
+/// `None` without tables or when none covers `pos`.
+async fn probe_tables(
+    tables: Option<Arc<Tablebases>>,
+    pos: &Position,
+    lines: usize,
+) -> Option<(TableResult, Vec<AnalysisLine>)> {
+    let tables = tables?;
+    let pos = pos.clone();
+    tokio::task::spawn_blocking(move || table_lines(&tables, &pos, lines))
+        .await
+        .ok()
+        .flatten()
 }
 
 /// `GET /api/games/{id}/analysis?lines=N&millis=T`: server-sent events, one `lines` event
@@ -172,7 +263,12 @@ pub struct AnalysisUpdate {
 /// changes, when `millis` have passed, or when the page closes the stream. The stream waits
 /// for an engine of the pool before it starts (503 when the queue is full).
 pub async fn analysis_stream(
-    State(AppState { sessions, pool, .. }): State<AppState>,
+    State(AppState {
+        sessions,
+        pool,
+        endgames,
+        ..
+    }): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
@@ -184,20 +280,39 @@ pub async fn analysis_stream(
         version,
         stop,
     } = prepare(&sessions, &id, time)?;
-    stream_lines(pool, id, request, version, stop, lines).await
+    let tables = endgames.present();
+    stream_lines(pool, tables, id, request, version, stop, lines).await
 }
 
 /// The best `lines` lines of `request`'s position as server-sent `lines` events, each
 /// marked with `version`, searched on an engine of `pool` borrowed for `key` (a game's id);
-/// the search stops when `stop` is stopped, its time is up or the page stops listening.
+/// the search stops when `stop` is stopped, its time is up or the page stops listening. A
+/// position one of `tables` covers is answered by the table in one event, with no search.
 pub(crate) async fn stream_lines(
     pool: SearchPool,
+    tables: Option<Arc<Tablebases>>,
     key: String,
     request: SearchRequest,
     version: u64,
     stop: SearchStop,
     lines: usize,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    if let Some((result, shown)) = probe_tables(tables, &request.position, lines).await {
+        let update = AnalysisUpdate {
+            version,
+            lines: shown,
+            done: true,
+            table: Some(result),
+        };
+        let (tx, rx) = tokio::sync::mpsc::channel::<Event>(1);
+        let _ = tx.try_send(
+            Event::default()
+                .event("lines")
+                .json_data(&update)
+                .unwrap_or_else(|_| Event::default().event("lines").data("{}")),
+        );
+        return Ok(stream::events(rx));
+    }
     let StreamSearch {
         lease,
         tx,
@@ -220,6 +335,7 @@ pub(crate) async fn stream_lines(
                 version,
                 lines: shown.iter().flatten().cloned().collect(),
                 done,
+                table: None,
             });
             // A closed page, or a full channel for an update that a later one replaces,
             // only means the update is not seen.

@@ -4,6 +4,10 @@
 //! position, then one `review` with every move's class, loss, evaluation, the engine's better
 //! move and line, and for a mistake or a blunder why it was one. A page that closes the stream
 //! stops the review; the engine goes back to the pool then or when the review ends.
+//!
+//! Where an endgame table on disk covers a position (the data folder's `egtb`, the tables
+//! the endgame course made), the review takes the table's exact result instead of a search,
+//! and names a move made there by the exact results before and after it (`table`).
 
 use axum::Router;
 use axum::routing::get;
@@ -23,11 +27,14 @@ use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 use std::time::Duration;
+use xiangqi_egtb::Value;
 use xiangqi_engine::score::Reported;
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Color, Move, Position};
+use xiangqi_teaching::review::table::mate_moves;
 use xiangqi_teaching::review::{
-    Class, Consequence, Eval, MoveReview, Review, ReviewLimits, SideSummary, review_until,
+    Class, Consequence, EndgameTables, Eval, MoveReview, Review, ReviewLimits, SideSummary,
+    TableJudgement, review_until,
 };
 
 /// Time per position when the page asks for none, under half the command line's default so
@@ -168,6 +175,44 @@ pub struct MoveReviewView {
     pub line: LineView,
     /// For a mistake or a blunder: the refutation.
     pub why: Option<WhyView>,
+    /// Where an endgame table covered the position before the move: the exact results by
+    /// which it was judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableView>,
+}
+
+/// A move judged by the endgame tables: the result of best play and of the move played, for
+/// the mover.
+#[derive(Serialize)]
+pub struct TableView {
+    /// How the move changed the result: `kept`, `slower` (a win, slower), `sooner` (a loss,
+    /// sooner), `win-thrown` (a win to a draw or a loss) or `draw-slipped` (a draw to a loss).
+    pub change: &'static str,
+    /// Best play: `win`, `draw` or `loss`.
+    pub best: &'static str,
+    /// Best play's moves to mate (the winner's), for a win or a loss.
+    pub best_mate: Option<u16>,
+    /// The move played: `win`, `draw` or `loss`.
+    pub played: &'static str,
+    /// The move played's moves to mate, for a win or a loss.
+    pub played_mate: Option<u16>,
+    /// The judgement in English where the result or its distance changed, e.g. `this throws
+    /// away the win: mate in 9 became a draw`.
+    pub text: Option<String>,
+}
+
+impl TableView {
+    fn of(t: TableJudgement) -> TableView {
+        let word = |v: Value| v.word();
+        TableView {
+            change: t.change().code(),
+            best: word(t.best),
+            best_mate: mate_moves(t.best),
+            played: word(t.played),
+            played_mate: mate_moves(t.played),
+            text: t.english(),
+        }
+    }
 }
 
 /// One side's moves in sum.
@@ -259,6 +304,7 @@ fn review_view(review: &Review, version: u64) -> ReviewView {
                 .map(|b| MoveView::new(&pos, b)),
             line: LineView::new(&pos, &m.best_line),
             why: why_view(&pos, m),
+            table: m.table.map(TableView::of),
         });
         pos.make_move(m.played);
     }
@@ -303,7 +349,12 @@ fn event<T: Serialize>(name: &'static str, data: &T) -> Event {
 /// review waits for an engine of the pool (503 when the queue is full), holds it until the
 /// end, and stops when the page closes the stream or the game changes.
 pub async fn review_stream(
-    State(AppState { sessions, pool, .. }): State<AppState>,
+    State(AppState {
+        sessions,
+        pool,
+        endgames,
+        ..
+    }): State<AppState>,
     Path(id): Path<String>,
     Params(query): Params<ReviewQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
@@ -326,6 +377,7 @@ pub async fn review_stream(
         finished,
     } = stream_search(&pool, &id, &stop).await?;
     let keeper = crate::kit::archive_store::ReviewKeeper::of(&sessions, &id);
+    let tables = endgames.present();
 
     let work = lease.run(move |engine| {
         set_judging(engine);
@@ -336,6 +388,7 @@ pub async fn review_stream(
             &start,
             &moves,
             limits,
+            tables.as_deref().map(|t| t as &dyn EndgameTables),
             &mut |done, total| {
                 // A full channel only means the page sees a later count.
                 let _ = tx.try_send(event("progress", &ProgressView { done, total }));

@@ -43,7 +43,12 @@ fn position_of(live: &Live) -> (u32, usize) {
 
 /// `GET /api/rooms/{id}/analysis`: the room's position analysed, as server-sent events.
 pub async fn analysis_stream(
-    State(AppState { pool, rooms, .. }): State<AppState>,
+    State(AppState {
+        pool,
+        rooms,
+        endgames,
+        ..
+    }): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
@@ -94,7 +99,17 @@ pub async fn analysis_stream(
         }
     });
     let version = seen.1 as u64;
-    stream_lines(pool, format!("room-{id}"), request, version, stop, lines).await
+    let tables = endgames.present();
+    stream_lines(
+        pool,
+        tables,
+        format!("room-{id}"),
+        request,
+        version,
+        stop,
+        lines,
+    )
+    .await
 }
 
 fn changed(cell: &Arc<RoomCell>, seen: (u32, usize)) -> bool {

@@ -15,7 +15,7 @@ import { renderTree } from './lines.js';
 import { currentLanguage, setLanguage, t, translatePage, pieceName, sentences } from './i18n.js';
 import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
-import { scoreText } from './score.js';
+import { scoreText, tableText } from './score.js';
 import { Explorer } from './explorer.js';
 import { MyGames, follow as followInArchive, openStored, resume as resumeFromArchive } from './archive.js';
 import { Router, panel } from './router.js';
@@ -484,21 +484,28 @@ function showEval(best) {
   number.textContent = scoreText(best);
 }
 
-function showLines(lines, done) {
+/**
+ * Shows the analysis' lines; `table`, where an endgame table covers the position, is its
+ * exact result, and each line then carries its first move's own result.
+ */
+function showLines(lines, done, table) {
   const best = lines[0]?.score_red ?? { cp: 0 };
   showEval(best);
   const ol = document.createElement('ol');
   for (const l of lines) {
     const li = document.createElement('li');
     const moves = settings.notation === 'iccs' ? l.pv : settings.notation === 'chinese' ? l.pv_chinese : l.pv_wxf;
-    li.textContent = `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})  ${numberedLine(moves.slice(0, 10), game.fen)}`;
+    const said = l.table ? tableText(l.table) : `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})`;
+    li.textContent = `${said}  ${numberedLine(moves.slice(0, 10), game.fen)}`;
     ol.append(li);
   }
   const title = document.createElement('h2');
   const side = t(`turn.${game.turn}`);
-  title.textContent = `${t('analysis')} (${side}) — ${t('scoreIs', { score: scoreText(best) })}${done ? '' : ' …'}`;
+  const verdict = table ? tableText(table) : t('scoreIs', { score: scoreText(best) });
+  title.textContent = `${t('analysis')} (${side}) — ${verdict}${done ? '' : ' …'}`;
   $('analysis').replaceChildren(title, ol);
   $('analysis').dataset.depth = String(lines[0]?.depth ?? 0);
+  $('analysis').dataset.table = table ? table.result : '';
 }
 
 function stopAnalysis() {
@@ -525,7 +532,7 @@ function analyse() {
     heard = true;
     const update = JSON.parse(event.data);
     if (!game || game.id !== id || game.version !== version || update.version !== version) return;
-    showLines(update.lines, update.done);
+    showLines(update.lines, update.done, update.table);
     $('analysis').dataset.version = String(update.version);
     if (update.done) stopAnalysis();
   });

@@ -73,6 +73,28 @@ function whyText(why, notation) {
   }
 }
 
+/**
+ * How an endgame table judged a move, in the interface language, for a move that changed the
+ * result or its distance (`table`: the change and the moves to mate before and after);
+ * nothing for a move that kept them.
+ */
+function tableJudgement(table) {
+  const n = table.best_mate;
+  const m = table.played_mate;
+  switch (table.change) {
+    case 'win-thrown':
+      return table.played === 'draw' ? t('review.table.winToDraw', { n }) : t('review.table.winToLoss', { n, m });
+    case 'draw-slipped':
+      return t('review.table.drawSlipped', { m });
+    case 'slower':
+      return t('review.table.slower', { n, m });
+    case 'sooner':
+      return t('review.table.sooner', { n, m });
+    default:
+      return '';
+  }
+}
+
 /** The review panel of one game. */
 export class Review {
   /**
@@ -237,6 +259,8 @@ export class Review {
       better.textContent = t('betterMove', { move: m.best[notation], score: evaluationText(m.best_score_red), line });
       better.title = t('review.redSide');
     }
+    const exact = m.table ? tableJudgement(m.table) : '';
+    if (exact) el('p', { class: 'review-table' }, box).textContent = exact;
     if (m.why && (m.class === 'mistake' || m.class === 'blunder')) {
       const why = el('p', { class: 'review-why' }, box);
       why.textContent = whyText(m.why, notation);
