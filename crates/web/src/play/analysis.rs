@@ -189,9 +189,7 @@ pub async fn analyse(
     Path(id): Path<String>,
     Body(req): Body<AnalyseRequest>,
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
-    let lines = req.lines.clamp(1, MAX_LINES);
-    limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
-    let time = Duration::from_millis(req.millis.max(1));
+    let (lines, time) = lines_and_time(req.lines, req.millis)?;
     let Prepared { request, stop, .. } = prepare(&sessions, &id, time)?;
     let pos = request.position.clone();
     if let Some((_, shown)) = probe_tables(endgames.present(), &pos, lines).await {
@@ -226,6 +224,16 @@ pub struct StreamRequest {
 
 fn default_stream_millis() -> u64 {
     20_000
+}
+
+/// The `lines` asked for, held to 1–[`MAX_LINES`], and `millis` as the search time; more than
+/// [`ANALYSIS_MS_MAX`] is refused.
+pub fn lines_and_time(lines: usize, millis: u64) -> Result<(usize, Duration), ApiError> {
+    limits::at_most("millis", millis, ANALYSIS_MS_MAX, "ms")?;
+    Ok((
+        lines.clamp(1, MAX_LINES),
+        Duration::from_millis(millis.max(1)),
+    ))
 }
 
 /// One event of a streamed analysis: the lines as they stand, and whether the search ended.
@@ -272,9 +280,7 @@ pub async fn analysis_stream(
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let lines = req.lines.clamp(1, MAX_LINES);
-    limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
-    let time = Duration::from_millis(req.millis.max(1));
+    let (lines, time) = lines_and_time(req.lines, req.millis)?;
     let Prepared {
         request,
         version,

@@ -6,11 +6,10 @@
 
 use crate::kit::error::{ApiError, ErrorCode, game_over};
 use crate::kit::extract::Params;
-use crate::kit::limits::{self, ANALYSIS_MS_MAX};
 use crate::kit::search::request_for_game;
 use crate::kit::search_pool::SearchStop;
 use crate::kit::state::AppState;
-use crate::play::analysis::{MAX_LINES, StreamRequest, stream_lines};
+use crate::play::analysis::{StreamRequest, lines_and_time, stream_lines};
 use crate::rooms::hub::{Live, RoomCell};
 use axum::extract::{Path, State};
 use axum::response::sse::{Event, Sse};
@@ -52,9 +51,7 @@ pub async fn analysis_stream(
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let lines = req.lines.clamp(1, MAX_LINES);
-    limits::at_most("millis", req.millis, ANALYSIS_MS_MAX, "ms")?;
-    let time = Duration::from_millis(req.millis.max(1));
+    let (lines, time) = lines_and_time(req.lines, req.millis)?;
     let cell = rooms.get(&id)?;
     let mut states = cell.states.subscribe();
     let (request, seen) = {
