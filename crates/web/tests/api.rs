@@ -279,20 +279,31 @@ async fn a_hint_says_what_its_move_threatens() {
     let app = app();
     // Red's chariot against a lone horse and the advisors: whatever the engine picks, the
     // chariot's move attacks something, and the hint names that piece where it stands.
-    let game = new_game(&app, json!({"fen": "3aka3/9/9/9/7n1/9/9/9/R8/3K5 w - - 0 1"})).await;
+    let game = new_game(
+        &app,
+        json!({"fen": "3aka3/9/9/9/7n1/9/9/9/R8/3K5 w - - 0 1"}),
+    )
+    .await;
     let path = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
     let (status, hint) = send(&app, "POST", &path, None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     let threat = &hint["threat"];
-    assert!(threat.is_object(), "the chariot's move attacks something: {hint}");
+    assert!(
+        threat.is_object(),
+        "the chariot's move attacks something: {hint}"
+    );
     let after = Position::from_fen(hint["hint"]["fen"].as_str().unwrap()).unwrap();
     let square: Square = threat["square"].as_str().unwrap().parse().unwrap();
-    let piece = after.piece_at(square).expect("the threatened piece stands there");
+    let piece = after
+        .piece_at(square)
+        .expect("the threatened piece stands there");
     assert_eq!(piece.color, Color::Black, "{hint}");
     assert_eq!(threat["piece"], piece.fen_char().to_string(), "{hint}");
     let to: Square = hint["hint"]["to"].as_str().unwrap().parse().unwrap();
     assert!(
-        after.attackers_to(square, Color::Red, after.occupied()).contains(to),
+        after
+            .attackers_to(square, Color::Red, after.occupied())
+            .contains(to),
         "the hinted piece is the one that attacks it: {hint}"
     );
 }
