@@ -5,10 +5,11 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
+use xiangqi_egtb::Tablebases;
 use xiangqi_records::{Game, OutputFormat, RecordFormat};
 use xiangqi_rules::Color;
 use xiangqi_rules::notation::{Notation, format_move};
-use xiangqi_teaching::review::{self, Class, ReviewLimits};
+use xiangqi_teaching::review::{self, Class, EndgameTables, ReviewLimits};
 
 /// The arguments of `xiangqi review`.
 #[derive(Args)]
@@ -38,6 +39,23 @@ pub struct ReviewArgs {
     /// Review only the N-th game of the file (from 1); all games when absent.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     game: Option<u32>,
+    /// The endgame tables' folder: a position they cover is judged exactly, by its result and
+    /// distance to mate (default: the data folder's `egtb`, when it is there).
+    #[arg(long, value_name = "DIR")]
+    egtb: Option<PathBuf>,
+}
+
+/// The tables `--egtb` names (an error when they cannot be opened), else those of the data
+/// folder when it has them.
+fn tables(args: &ReviewArgs) -> Result<Option<Tablebases>, String> {
+    match &args.egtb {
+        Some(dir) => Tablebases::open(dir)
+            .map(Some)
+            .map_err(|e| format!("--egtb {}: {e}", dir.display())),
+        None => Ok(xiangqi_egtb::default_dir()
+            .filter(|dir| dir.is_dir())
+            .and_then(|dir| Tablebases::open(dir).ok())),
+    }
 }
 
 fn parse_notation(name: &str) -> Result<Notation, String> {
@@ -94,15 +112,21 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
         depth: args.depth,
     };
     let engine = review::review_engine();
+    let tables = tables(args)?;
     let mut annotated = Vec::with_capacity(chosen.len());
     let mut report = String::new();
     for (index, game) in &chosen {
         let moves: Vec<_> = game.mainline().collect();
         let label = format!("game {}", index + 1);
         let mut bar = ProgressBar::new(&label);
-        let result = review::review(&engine, &game.start, &moves, limits, &mut |done, total| {
-            bar.show(done, total)
-        });
+        let result = review::review(
+            &engine,
+            &game.start,
+            &moves,
+            limits,
+            tables.as_ref().map(|t| t as &dyn EndgameTables),
+            &mut |done, total| bar.show(done, total),
+        );
         bar.finish();
         let reviewed = result.map_err(|e| format!("{input} ({from}), {label}: {e}"))?;
         report.push_str(&summary(&label, game, &reviewed, args.notation));

@@ -364,3 +364,43 @@ fn a_broken_game_of_a_collection_is_named_and_the_others_reviewed() {
     let games = reviewed_games(&dir);
     assert_eq!(games.len(), 2);
 }
+
+#[test]
+fn with_endgame_tables_a_thrown_win_is_named_exactly() {
+    let dir = scratch("tables");
+    let tables = path(&dir, "egtb");
+    assert_ok(&xiangqi(&["egtb", "generate", "KRKA", "--out", &tables]));
+    // Chariot against an advisor: 2. R4+8?? lets the general trade into a draw.
+    let game = path(&dir, "krka.pgn");
+    std::fs::write(
+        &game,
+        "[FEN \"9/9/3ak4/9/9/9/9/9/9/3K1R3 w - - 0 1\"]\n[Format \"ICCS\"]\n\n\
+         1. d0d1 e7e8 2. f0f8 e8e9 *\n",
+    )
+    .unwrap();
+    let out_file = path(&dir, "out.pgn");
+    let out = xiangqi(&[
+        "review",
+        &game,
+        &out_file,
+        "--depth",
+        "2",
+        "--notation",
+        "iccs",
+        "--egtb",
+        &tables,
+    ]);
+    assert_ok(&out);
+    let games = reviewed_games(&dir);
+    let nodes = &games[0].moves.moves;
+    let comment = nodes[2].comment.as_deref().unwrap_or_default();
+    assert!(
+        comment.starts_with("blunder")
+            && comment.contains("this throws away the win: mate in 4 became a draw (table)"),
+        "{comment}"
+    );
+    // A folder that holds no tables is refused by name.
+    let out = xiangqi(&["review", &game, &out_file, "--egtb", &path(&dir, "none")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--egtb"), "{}", stderr(&out));
+}

@@ -49,14 +49,14 @@ fn main() {
         let text = std::fs::read_to_string(&file).expect("readable PGN");
         for game in pgn::read_str(&text).expect("PGN") {
             let line: Vec<_> = game.mainline().collect();
-            let reviewed = match review::review(&engine, &game.start, &line, limits, &mut |_, _| {})
-            {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("{file}: {e}");
-                    continue;
-                }
-            };
+            let reviewed =
+                match review::review(&engine, &game.start, &line, limits, None, &mut |_, _| {}) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("{file}: {e}");
+                        continue;
+                    }
+                };
             games += 1;
             moves += reviewed.moves.len();
             let mut only = 0;

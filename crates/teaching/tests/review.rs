@@ -31,6 +31,7 @@ fn run(fen: &str, line: &str) -> (Result<Review, IllegalMoveInGame>, Vec<(usize,
         &start,
         &moves(line),
         limits(),
+        None,
         &mut |done, total| seen.push((done, total)),
     );
     (result, seen)

@@ -218,16 +218,17 @@ pub fn review_engine() -> Engine {
 }
 
 /// Reviews the main line `moves` from `start` with `engine`, calling `progress(done, total)`
-/// after each move is judged. The engine's table is cleared first and then shared by every
-/// position of the game.
+/// after each move is judged; positions `tables` cover are judged exactly. The engine's table
+/// is cleared first and then shared by every position of the game.
 pub fn review(
     engine: &Engine,
     start: &Position,
     moves: &[Move],
     limits: ReviewLimits,
+    tables: Option<&dyn EndgameTables>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Review, IllegalMoveInGame> {
-    let whole = review_until(engine, start, moves, limits, None, progress, &|| false)?;
+    let whole = review_until(engine, start, moves, limits, tables, progress, &|| false)?;
     // Never cancelled, so the review is whole.
     Ok(whole.unwrap_or_else(|| Review {
         start: start.clone(),
