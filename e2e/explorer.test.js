@@ -71,6 +71,9 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   const onTheWay = await row('h0g2').locator('td').allTextContents();
   assert.equal(onTheWay[0], 'H2+3');
   assert.match(onTheWay[1], /^→ C00( \+\d+)?$/);
+  // The code's cell names every opening the move heads for, in the interface language.
+  const headed = await row('h0g2').locator('td').nth(1).getAttribute('title');
+  assert.match(headed, /^C00 Central Cannon vs Screen Horses/m, headed);
   await page.screenshot({ path: 'screenshots/32-explorer-on-the-way.png' });
   await row('h0g2').click();
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 3);

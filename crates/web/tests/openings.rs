@@ -180,9 +180,18 @@ async fn a_move_on_the_way_to_deeper_codes_is_listed_with_the_codes_it_heads_for
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c.as_str().unwrap())
+        .map(|o| o["code"].as_str().unwrap())
         .collect();
     assert!(!toward.is_empty(), "{horse}");
+    // Each opening headed for comes with its names, for the page to list.
+    assert!(
+        horse["toward"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["title"]["en"].as_str().is_some_and(|t| !t.is_empty())),
+        "{horse}"
+    );
     assert!(
         toward.contains(&horse["opening"]["code"].as_str().unwrap()),
         "{horse}"

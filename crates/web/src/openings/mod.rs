@@ -56,8 +56,9 @@ pub struct ExplorerRow {
     pub opening: OpeningView,
     /// Whether the move itself reaches `opening`; false for a move on the way to it.
     pub enters: bool,
-    /// For a move on the way: every code the lines it follows lead to, in code order.
-    pub toward: Vec<&'static str>,
+    /// For a move on the way: every opening the lines it follows lead to, in code order, each
+    /// with its names (the page lists them).
+    pub toward: Vec<OpeningView>,
     /// How many codes the move leads to: those reached or headed for and every code the
     /// classification's lines go on to from them.
     pub lines: usize,
@@ -236,9 +237,9 @@ pub async fn explore(
                 toward: if c.enters {
                     Vec::new()
                 } else {
-                    let mut codes: Vec<_> = c.toward.iter().map(|o| o.code).collect();
-                    codes.sort_unstable();
-                    codes
+                    let mut toward: Vec<_> = c.toward.iter().map(OpeningView::from).collect();
+                    toward.sort_unstable_by_key(|o| o.code);
+                    toward
                 },
                 lines: c.toward.iter().map(width).sum(),
                 score_red: seen.map(|&(s, _)| s),

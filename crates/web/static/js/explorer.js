@@ -126,7 +126,8 @@ export class Explorer {
       cells.forEach((text, i) => {
         const td = document.createElement('td');
         td.textContent = text;
-        if (i === 1 && !row.enters) td.title = row.toward.join(' ');
+        // The openings it heads for, each by its code and name in the interface language.
+        if (i === 1 && !row.enters) td.title = row.toward.map((o) => `${o.code} ${openingName(o)}`).join('\n');
         if (i === 3) td.className = 'explorer-eval';
         tr.append(td);
       });
