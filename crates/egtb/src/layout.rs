@@ -88,6 +88,34 @@ fn forward(color: u8) -> i8 {
     if color == 0 { 1 } else { -1 }
 }
 
+/// The points a general, an advisor or an elephant (`kind`) of `color` on (`f`, `r`) steps
+/// to, occupied or not: along the palace's lines or diagonals, or two points diagonally on its
+/// own half with the eye between empty in `cells`. Each step is its own reverse, so these are
+/// also the points it can have come from.
+#[inline]
+fn guard_steps(kind: u8, color: u8, f: i8, r: i8, cells: &[u8; 90], each: &mut impl FnMut(u8)) {
+    match kind {
+        GENERAL | ADVISOR => {
+            let dirs = if kind == GENERAL { ORTHO } else { DIAG };
+            for (df, dr) in dirs {
+                if in_palace(color, f + df, r + dr) {
+                    each(at(f + df, r + dr).expect("in palace"));
+                }
+            }
+        }
+        _ => {
+            for (df, dr) in DIAG {
+                if let Some(to) = at(f + 2 * df, r + 2 * dr)
+                    && own_half(color, r + 2 * dr)
+                    && cells[at(f + df, r + dr).expect("eye") as usize] == 0
+                {
+                    each(to);
+                }
+            }
+        }
+    }
+}
+
 const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const HORSE_JUMPS: [(i8, i8); 8] = [
@@ -504,29 +532,8 @@ impl Layout {
                 });
             };
             match self.kind[slot] {
-                GENERAL => {
-                    for (df, dr) in ORTHO {
-                        if in_palace(stm, f + df, r + dr) {
-                            push(at(f + df, r + dr).expect("in palace"));
-                        }
-                    }
-                }
-                ADVISOR => {
-                    for (df, dr) in DIAG {
-                        if in_palace(stm, f + df, r + dr) {
-                            push(at(f + df, r + dr).expect("in palace"));
-                        }
-                    }
-                }
-                ELEPHANT => {
-                    for (df, dr) in DIAG {
-                        if let Some(to) = at(f + 2 * df, r + 2 * dr)
-                            && own_half(stm, r + 2 * dr)
-                            && b.cells[at(f + df, r + dr).expect("eye") as usize] == 0
-                        {
-                            push(to);
-                        }
-                    }
+                kind @ (GENERAL | ADVISOR | ELEPHANT) => {
+                    guard_steps(kind, stm, f, r, &b.cells, &mut push);
                 }
                 HORSE => {
                     for (df, dr) in HORSE_JUMPS {
@@ -598,29 +605,9 @@ impl Layout {
                 n += 1;
             };
             match self.kind[slot] {
-                GENERAL => {
-                    for (df, dr) in ORTHO {
-                        if in_palace(mover, f + df, r + dr) {
-                            add(at(f + df, r + dr).expect("in palace"));
-                        }
-                    }
-                }
-                ADVISOR => {
-                    for (df, dr) in DIAG {
-                        if in_palace(mover, f + df, r + dr) {
-                            add(at(f + df, r + dr).expect("in palace"));
-                        }
-                    }
-                }
-                ELEPHANT => {
-                    for (df, dr) in DIAG {
-                        if let Some(s) = at(f + 2 * df, r + 2 * dr)
-                            && own_half(mover, r + 2 * dr)
-                            && b.cells[at(f + df, r + dr).expect("eye") as usize] == 0
-                        {
-                            add(s);
-                        }
-                    }
+                // These steps are their own reverse: a guard comes from where it could go.
+                kind @ (GENERAL | ADVISOR | ELEPHANT) => {
+                    guard_steps(kind, mover, f, r, &b.cells, &mut add);
                 }
                 HORSE => {
                     for (df, dr) in HORSE_JUMPS {
