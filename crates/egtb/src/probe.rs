@@ -2,18 +2,18 @@
 
 use crate::ending::Ending;
 use crate::error::EgtbError;
-use crate::layout::{GONE, MAX_SLOTS, flip_rank, kind_code};
 use crate::table::Table;
 use crate::value::{self, Asian, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use xiangqi_rules::{Move, Position, Square};
+use std::sync::{Arc, RwLock};
+use xiangqi_rules::{Move, Position};
 
-/// A folder of table files, read on demand and kept in memory once read.
+/// A folder of table files, read on demand and kept in memory once read. Readers of tables
+/// already in memory share the cache (a read lock); only the first read of a file writes.
 pub struct Tablebases {
     dir: PathBuf,
-    cache: Mutex<HashMap<Ending, Arc<Table>>>,
+    cache: RwLock<HashMap<Ending, Arc<Table>>>,
 }
 
 /// A legal move of a probed position with what it leads to.
@@ -62,7 +62,7 @@ impl Tablebases {
         }
         Ok(Tablebases {
             dir,
-            cache: Mutex::new(HashMap::new()),
+            cache: RwLock::new(HashMap::new()),
         })
     }
 
@@ -91,7 +91,10 @@ impl Tablebases {
 
     /// The table of `ending`, read and checked on first use.
     pub fn table(&self, ending: Ending) -> Result<Arc<Table>, EgtbError> {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = self.loaded(ending) {
+            return Ok(t);
+        }
+        let mut cache = self.cache.write().unwrap_or_else(|e| e.into_inner());
         if let Some(t) = cache.get(&ending) {
             return Ok(t.clone());
         }
@@ -100,18 +103,24 @@ impl Tablebases {
         Ok(t)
     }
 
-    /// Whether the folder has a table file for the position's material.
+    /// The table of `ending` when it is already in memory.
+    fn loaded(&self, ending: Ending) -> Option<Arc<Table>> {
+        let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
+        cache.get(&ending).cloned()
+    }
+
+    /// Whether the position's material has a table: one in memory, else a file in the
+    /// folder.
     pub fn covers(&self, pos: &Position) -> bool {
         let (ending, _) = Ending::of_position(pos);
-        self.dir.join(ending.file_name()).is_file()
+        self.loaded(ending).is_some() || self.dir.join(ending.file_name()).is_file()
     }
 
     /// The result for the side to move and its Asian-rules verdict.
     pub fn lookup(&self, pos: &Position) -> Result<(Value, Asian), EgtbError> {
-        let (ending, flip) = Ending::of_position(pos);
+        let (ending, _) = Ending::of_position(pos);
         let table = self.table(ending)?;
-        let entry = entry_of(&table, pos, flip);
-        value::decode(table.codes[entry]).ok_or_else(|| EgtbError::Damaged {
+        table.lookup(pos).ok_or_else(|| EgtbError::Damaged {
             ending: ending.name(),
             path: self.dir.join(ending.file_name()),
             reason: format!("it marks the legal position {} as illegal", pos.to_fen()),
@@ -255,28 +264,4 @@ impl Tablebases {
         }
         Ok(report)
     }
-}
-
-/// The entry of `pos` in `table` (its ending's), with colours swapped when `flip`.
-fn entry_of(table: &Table, pos: &Position, flip: bool) -> usize {
-    let layout = &table.layout;
-    let mut sq = [GONE; MAX_SLOTS];
-    for s in Square::all() {
-        let Some(p) = pos.piece_at(s) else {
-            continue;
-        };
-        let color = p.color.index() as u8 ^ flip as u8;
-        let point = if flip {
-            flip_rank(s.index() as u8)
-        } else {
-            s.index() as u8
-        };
-        let kind = kind_code(p.kind);
-        let slot = (0..layout.slots())
-            .find(|&u| sq[u] == GONE && layout.color[u] == color && layout.kind[u] == kind)
-            .expect("the table's ending is the position's material");
-        sq[slot] = point;
-    }
-    let stm = pos.side_to_move().index() ^ flip as usize;
-    stm * layout.size + layout.encode(&sq[..layout.slots()])
 }

@@ -24,10 +24,11 @@
 
 use crate::ending::Ending;
 use crate::error::EgtbError;
-use crate::layout::Layout;
+use crate::layout::{GONE, Layout, MAX_SLOTS, flip_rank, kind_code};
 use crate::value::{self, Asian, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use xiangqi_rules::{Position, Square};
 
 const MAGIC: &[u8; 4] = b"XQTB";
 const VERSION: u16 = 1;
@@ -177,6 +178,41 @@ impl Table {
     /// The table's figures.
     pub fn stats(&self) -> &TableStats {
         &self.stats
+    }
+
+    /// The result for the side to move in `pos` and its Asian-rules verdict; `None` when the
+    /// table marks the position illegal (a damaged table) or the position's material is not
+    /// the table's ending (either colour may be the stronger side).
+    pub fn lookup(&self, pos: &Position) -> Option<(Value, Asian)> {
+        let (ending, flip) = Ending::of_position(pos);
+        if ending != self.ending() {
+            return None;
+        }
+        value::decode(self.codes[self.entry_of(pos, flip)])
+    }
+
+    /// The entry of `pos` (of this table's ending), with colours swapped when `flip`.
+    fn entry_of(&self, pos: &Position, flip: bool) -> usize {
+        let layout = &self.layout;
+        let mut sq = [GONE; MAX_SLOTS];
+        for s in Square::all() {
+            let Some(p) = pos.piece_at(s) else {
+                continue;
+            };
+            let color = p.color.index() as u8 ^ flip as u8;
+            let point = if flip {
+                flip_rank(s.index() as u8)
+            } else {
+                s.index() as u8
+            };
+            let kind = kind_code(p.kind);
+            let slot = (0..layout.slots())
+                .find(|&u| sq[u] == GONE && layout.color[u] == color && layout.kind[u] == kind)
+                .expect("the table's ending is the position's material");
+            sq[slot] = point;
+        }
+        let stm = pos.side_to_move().index() ^ flip as usize;
+        stm * layout.size + layout.encode(&sq[..layout.slots()])
     }
 
     /// The FEN of an entry (`side × entries + index`), when it is a legal position; Red is

@@ -11,19 +11,19 @@
 //! is drawn, the search chooses among the drawing moves.
 
 use crate::score::{DRAW, MATE, MATE_BOUND, Score, mate_in, mated_in};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
-use xiangqi_egtb::{Asian, EgtbError, Ending, Probe, Tablebases, Value};
+use xiangqi_egtb::{Asian, EgtbError, Ending, Probe, Table, Tablebases, Value};
 use xiangqi_rules::{Move, Position};
 
 /// The longest table line a root report shows, in plies.
 const LONGEST_REPORTED_LINE: usize = 128;
 
 /// A folder of tables as the search uses it: the tables that loaded, read into memory when
-/// handed to the engine, and the most pieces any of them has.
+/// handed to the engine and looked up without a lock, and the most pieces any of them has.
 pub struct EngineTables {
     tables: Arc<Tablebases>,
-    endings: HashSet<Ending>,
+    endings: HashMap<Ending, Arc<Table>>,
     max_pieces: u32,
 }
 
@@ -40,19 +40,19 @@ impl EngineTables {
     /// Reads every table in the folder of `tables`; a table that cannot be read is left out,
     /// with its error in the list returned.
     pub fn load(tables: Arc<Tablebases>) -> (EngineTables, Vec<EgtbError>) {
-        let mut endings = HashSet::new();
+        let mut endings = HashMap::new();
         let mut errors = Vec::new();
         for ending in tables.available() {
             match tables.table(ending) {
-                Ok(_) => {
-                    endings.insert(ending);
+                Ok(table) => {
+                    endings.insert(ending, table);
                 }
                 Err(e) => errors.push(e),
             }
         }
         // Both generals count.
         let max_pieces = endings
-            .iter()
+            .keys()
             .map(|e| e.piece_count() as u32)
             .max()
             .unwrap_or(0);
@@ -73,7 +73,7 @@ impl EngineTables {
 
     /// The endings loaded, in name order.
     pub fn endings(&self) -> Vec<Ending> {
-        let mut out: Vec<Ending> = self.endings.iter().copied().collect();
+        let mut out: Vec<Ending> = self.endings.keys().copied().collect();
         out.sort_by_key(|e| e.name());
         out
     }
@@ -82,17 +82,24 @@ impl EngineTables {
     /// positions with more pieces than the largest table cost next to nothing.
     #[inline]
     pub fn covers(&self, pos: &Position) -> bool {
-        pos.occupied().count() <= self.max_pieces
-            && self.endings.contains(&Ending::of_position(pos).0)
+        self.table_of(pos).is_some()
+    }
+
+    /// The loaded table of the material of `pos`.
+    #[inline]
+    fn table_of(&self, pos: &Position) -> Option<&Table> {
+        if pos.occupied().count() > self.max_pieces {
+            return None;
+        }
+        self.endings
+            .get(&Ending::of_position(pos).0)
+            .map(|t| t.as_ref())
     }
 
     /// The table's result for the side to move, when a loaded table covers `pos`.
     #[inline]
     pub fn lookup(&self, pos: &Position) -> Option<(Value, Asian)> {
-        if !self.covers(pos) {
-            return None;
-        }
-        self.tables.lookup(pos).ok()
+        self.table_of(pos)?.lookup(pos)
     }
 
     /// The score of a covered node `ply` plies from the root, when the table settles it: a
