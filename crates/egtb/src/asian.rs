@@ -282,53 +282,62 @@ impl Game {
     }
 }
 
-/// Marks the draws among `codes` that a side holds only by perpetual check.
+/// Marks the draws among `codes` that a side holds only by perpetual check. A holder whose
+/// opponent cannot give check is judged without the graph (see
+/// [`crate::asian_one_sided`]); the graph is built only when both sides can check.
 pub(crate) fn mark(
     layout: &Layout,
     subs: &Subs,
     codes: &mut [u16],
-    _threads: usize,
+    threads: usize,
     report: &mut dyn FnMut(Progress),
 ) {
+    let side = |h: u8| {
+        layout.ending.side(if h == 0 {
+            xiangqi_rules::Color::Red
+        } else {
+            xiangqi_rules::Color::Black
+        })
+    };
     let holders: Vec<u8> = [0u8, 1]
         .into_iter()
-        .filter(|&h| {
-            layout
-                .ending
-                .side(if h == 0 {
-                    xiangqi_rules::Color::Red
-                } else {
-                    xiangqi_rules::Color::Black
-                })
-                .has_attacker()
-        })
+        .filter(|&h| side(h).has_attacker())
         .collect();
     if holders.is_empty() || !codes.contains(&DRAW) {
         return;
     }
     let started = Instant::now();
-    let graph = Graph::new(layout, subs, codes);
-    let mut marked = 0u64;
-    for h in holders {
+    let draws = codes.iter().filter(|&&c| c == DRAW).count();
+    let mut lost: Vec<(usize, u8)> = Vec::new();
+    let mut graph: Option<Graph> = None;
+    for &h in &holders {
+        if !side(1 - h).has_attacker() {
+            let losses = crate::asian_one_sided::holder_losses(layout, subs, codes, h, threads);
+            lost.extend(losses.into_iter().map(|e| (e, h)));
+            continue;
+        }
+        let graph = graph.get_or_insert_with(|| Graph::new(layout, subs, codes));
         let won = graph.holder_wins(h);
         for (v, &w) in won.iter().enumerate() {
             if !w {
-                let e = graph.entries[v];
-                codes[e] = if graph.stm[v] == h {
-                    DRAW_ASIAN_LOSS
-                } else {
-                    DRAW_ASIAN_WIN
-                };
-                marked += 1;
+                lost.push((graph.entries[v], h));
             }
         }
+    }
+    let n = layout.size;
+    for &(e, h) in &lost {
+        codes[e] = if (e / n) as u8 == h {
+            DRAW_ASIAN_LOSS
+        } else {
+            DRAW_ASIAN_WIN
+        };
     }
     report(Progress::Step {
         ending: layout.ending.name(),
         phase: "asian",
         iteration: 1,
-        decided: marked,
-        per_second: graph.entries.len() as f64 / started.elapsed().as_secs_f64().max(1e-9),
+        decided: lost.len() as u64,
+        per_second: draws as f64 / started.elapsed().as_secs_f64().max(1e-9),
     });
 }
 

@@ -37,6 +37,7 @@
 //! ```
 
 mod asian;
+mod asian_one_sided;
 mod ending;
 mod error;
 mod generate;
