@@ -50,6 +50,14 @@ enum EgtbCommand {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Check the endgame results every learner is taught (the known results kept with the
+    /// tables' code) against the tables in the folder: each fact whose table is there, and
+    /// each named position. Exit code 1 when the tables contradict one.
+    Facts {
+        /// The tables' folder (`egtb` in the data folder unless given).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Print each table's figures as a Markdown table: positions, file size, generation
     /// time, the share won, drawn and lost with either side to move, the longest win.
     Stats {
@@ -72,6 +80,7 @@ pub fn run(args: &EgtbArgs) -> Result<(), String> {
         EgtbCommand::Probe { fen, dir } => probe(fen, dir.as_deref()),
         EgtbCommand::Verify { endings, dir } => verify(endings, dir.as_deref()),
         EgtbCommand::Stats { endings, dir } => stats(endings, dir.as_deref()),
+        EgtbCommand::Facts { dir } => facts(dir.as_deref()),
     }
 }
 
@@ -245,6 +254,60 @@ fn verify(names: &[String], dir: Option<&Path>) -> Result<(), String> {
     if failed > 0 {
         eprintln!("{failed} table(s) failed their check");
         std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn facts(dir: Option<&Path>) -> Result<(), String> {
+    let tables = open(dir)?;
+    let have = tables.available();
+    let (mut held, mut failed, mut missing) = (0, 0, 0);
+    for fact in xiangqi_egtb::known_facts() {
+        let head = format!("{} {}", fact.ending, fact.claim.word());
+        if !have.contains(&fact.ending) {
+            println!("{head}: no table ({})", fact.text);
+            missing += 1;
+            continue;
+        }
+        match xiangqi_egtb::check_fact(&tables, &fact) {
+            Ok(c) if c.holds => {
+                println!("{head}: holds: {} ({})", c.found, fact.text);
+                held += 1;
+            }
+            Ok(c) => {
+                println!("{head}: CONTRADICTED: {} ({})", c.found, fact.text);
+                failed += 1;
+            }
+            Err(e) => {
+                println!("{head}: CANNOT CHECK: {e}");
+                failed += 1;
+            }
+        }
+    }
+    for known in xiangqi_egtb::known_positions() {
+        let head = format!("{} {}", known.fen, known.value);
+        match xiangqi_egtb::check_position(&tables, &known) {
+            Ok(None) => {
+                println!("{head}: holds ({})", known.text);
+                held += 1;
+            }
+            Ok(Some(found)) => {
+                println!("{head}: CONTRADICTED: {found} ({})", known.text);
+                failed += 1;
+            }
+            Err(EgtbError::NoTable { .. }) => {
+                println!("{head}: no table ({})", known.text);
+                missing += 1;
+            }
+            Err(e) => {
+                println!("{head}: CANNOT CHECK: {e}");
+                failed += 1;
+            }
+        }
+    }
+    println!("{held} hold, {failed} contradicted or unreadable, {missing} without a table");
+    if failed > 0 {
+        return Err(format!("{failed} known results do not hold"));
     }
     Ok(())
 }

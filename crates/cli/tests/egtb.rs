@@ -1,4 +1,4 @@
-//! `xiangqi egtb generate`, `probe`, `verify` and `stats` as a user runs them.
+//! `xiangqi egtb generate`, `probe`, `verify`, `stats` and `facts` as a user runs them.
 
 mod support;
 
@@ -80,6 +80,20 @@ fn generate_probe_verify_and_resume() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(stdout.contains("| KRKA | 20685 |"), "{stdout}");
+
+    // The known results: those with a table are checked, the others named as missing.
+    let out = xiangqi(&["egtb", "facts", "--dir", d]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("KRKA won: holds: 9264 positions: 100.00% won"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("KRKAABB fortress: no table"), "{stdout}");
+    assert!(
+        stdout.contains("4k4/4a4/9/9/9/9/9/9/9/3RK4 w - - 0 1 win in 3: holds"),
+        "{stdout}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -40,6 +40,7 @@ mod asian;
 mod asian_one_sided;
 mod ending;
 mod error;
+mod facts;
 mod generate;
 mod layout;
 mod probe;
@@ -48,6 +49,10 @@ mod value;
 
 pub use ending::{Ending, EndingError, NAME_ORDER, Side, one_attacker_endings};
 pub use error::EgtbError;
+pub use facts::{
+    Claim, Fact, FactCheck, KNOWN_RESULTS, KnownPosition, check_fact, check_position, known_facts,
+    known_positions,
+};
 pub use generate::{Options, Progress, generate};
 pub use probe::{MoveValue, Probe, Tablebases, VerifyReport};
 pub use table::{SideCounts, Table, TableStats};

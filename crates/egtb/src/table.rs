@@ -28,7 +28,7 @@ use crate::layout::{GONE, Layout, MAX_SLOTS, flip_rank, kind_code};
 use crate::value::{self, Asian, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use xiangqi_rules::{Position, Square};
+use xiangqi_rules::{Color, Piece, Position, Square};
 
 const MAGIC: &[u8; 4] = b"XQTB";
 const VERSION: u16 = 1;
@@ -213,6 +213,42 @@ impl Table {
         }
         let stm = pos.side_to_move().index() ^ flip as usize;
         stm * layout.size + layout.encode(&sq[..layout.slots()])
+    }
+
+    /// Wins, draws and losses for the side to move among the legal positions with `stm` (0
+    /// the stronger side, 1 the weaker) to move whose pieces `keep` accepts. `keep` sees each
+    /// piece with its square, the stronger side as Red.
+    pub fn tally(&self, stm: u8, keep: impl Fn(&[(Piece, Square)]) -> bool) -> SideCounts {
+        let layout = &self.layout;
+        let n = layout.size;
+        let mut counts = SideCounts::default();
+        let mut pieces = Vec::with_capacity(layout.slots());
+        for idx in 0..n {
+            let Some((v, _)) = value::decode(self.codes[stm as usize * n + idx]) else {
+                continue;
+            };
+            let b = layout.decode(idx).expect("a legal entry decodes");
+            pieces.clear();
+            for slot in 0..layout.slots() {
+                let color = if layout.color[slot] == 0 {
+                    Color::Red
+                } else {
+                    Color::Black
+                };
+                let kind = crate::layout::kind_of_code(layout.kind[slot]);
+                let square = Square::from_index(b.sq[slot] as usize).expect("on the board");
+                pieces.push((Piece { color, kind }, square));
+            }
+            if !keep(&pieces) {
+                continue;
+            }
+            match v {
+                Value::Win(_) => counts.wins += 1,
+                Value::Draw => counts.draws += 1,
+                Value::Loss(_) => counts.losses += 1,
+            }
+        }
+        counts
     }
 
     /// The FEN of an entry (`side × entries + index`), when it is a legal position; Red is
