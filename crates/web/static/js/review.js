@@ -295,6 +295,9 @@ export class Review {
       item.append(` ${t(`review.legend.${c}`)}`);
     }
     el('p', {}, box).textContent = t('review.legend.scale');
+    if (this.result.moves.some((m) => m.table)) {
+      el('p', { class: 'review-legend-tables' }, box).textContent = t('review.legend.tables');
+    }
     return box;
   }
 }
