@@ -4,7 +4,8 @@
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use xiangqi_egtb::{
-    Asian, EgtbError, Ending, Options, Progress, Tablebases, Value, generate, one_attacker_endings,
+    Asian, EgtbError, Ending, Options, Progress, Tablebases, Value, full_set, generate,
+    one_attacker_endings,
 };
 use xiangqi_rules::{Color, Position};
 
@@ -19,11 +20,17 @@ pub struct EgtbArgs {
 enum EgtbCommand {
     /// Generate the tables of ENDINGs (e.g. KRKAABB) and of every ending their captures lead
     /// to; tables already complete in the folder are kept. Without ENDINGs: every ending of
-    /// a lone chariot, horse, cannon or soldier against any set of advisors and elephants.
+    /// a lone chariot, horse, cannon or soldier against any set of advisors and elephants
+    /// (36 endings, seconds); with --full, the full set.
     Generate {
         /// Endings named the usual way: KRKAABB, KNKAA, KCAKA (H for horse and E for
         /// elephant accepted).
         endings: Vec<String>,
+        /// The full set: one attacking piece with any advisors and elephants on either side
+        /// (324 endings) and the named endings of two or three attackers (KRNKR, KRPKR,
+        /// KNCKAABB, KPPPKAABB …): about 6 GB of memory at most, hours on two cores.
+        #[arg(long, conflicts_with = "endings")]
+        full: bool,
         /// The tables' folder (`egtb` in the data folder unless given).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
@@ -74,9 +81,10 @@ pub fn run(args: &EgtbArgs) -> Result<(), String> {
     match &args.command {
         EgtbCommand::Generate {
             endings,
+            full,
             out,
             threads,
-        } => run_generate(endings, out.as_deref(), *threads),
+        } => run_generate(endings, *full, out.as_deref(), *threads),
         EgtbCommand::Probe { fen, dir } => probe(fen, dir.as_deref()),
         EgtbCommand::Verify { endings, dir } => verify(endings, dir.as_deref()),
         EgtbCommand::Stats { endings, dir } => stats(endings, dir.as_deref()),
@@ -114,8 +122,15 @@ fn rate(per_second: f64) -> String {
     }
 }
 
-fn run_generate(names: &[String], out: Option<&Path>, threads: Option<u16>) -> Result<(), String> {
-    let endings = if names.is_empty() {
+fn run_generate(
+    names: &[String],
+    full: bool,
+    out: Option<&Path>,
+    threads: Option<u16>,
+) -> Result<(), String> {
+    let endings = if full {
+        full_set()
+    } else if names.is_empty() {
         one_attacker_endings(4)
     } else {
         parse_endings(names)?

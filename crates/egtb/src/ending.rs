@@ -306,28 +306,82 @@ impl std::str::FromStr for Ending {
 /// name order.
 pub fn one_attacker_endings(max_defenders: usize) -> Vec<Ending> {
     let mut out = Vec::new();
-    for attacker in [
-        PieceKind::Chariot,
-        PieceKind::Horse,
-        PieceKind::Cannon,
-        PieceKind::Soldier,
-    ] {
-        for advisors in 0..=2 {
-            for elephants in 0..=2 {
-                if advisors + elephants > max_defenders {
-                    continue;
-                }
-                let mut weak = Side::BARE;
-                for _ in 0..advisors {
-                    weak = weak.with(PieceKind::Advisor);
-                }
-                for _ in 0..elephants {
-                    weak = weak.with(PieceKind::Elephant);
-                }
+    for attacker in ATTACKERS {
+        for weak in guards() {
+            if weak.len() <= max_defenders {
                 out.push(Ending::new(Side::BARE.with(attacker), weak));
             }
         }
     }
+    out
+}
+
+/// The pieces that can cross the river and give check.
+const ATTACKERS: [PieceKind; 4] = [
+    PieceKind::Chariot,
+    PieceKind::Horse,
+    PieceKind::Cannon,
+    PieceKind::Soldier,
+];
+
+/// Every set of advisors and elephants one side may have: up to two of each.
+fn guards() -> Vec<Side> {
+    let mut out = Vec::new();
+    for advisors in 0..=2 {
+        for elephants in 0..=2 {
+            let mut side = Side::BARE;
+            for _ in 0..advisors {
+                side = side.with(PieceKind::Advisor);
+            }
+            for _ in 0..elephants {
+                side = side.with(PieceKind::Elephant);
+            }
+            out.push(side);
+        }
+    }
+    out
+}
+
+/// The endings with two or more attacking pieces that the course and the known results need:
+/// chariot + horse against chariot, chariot + soldier against chariot, the chariot against
+/// two defending pieces, cannon or horse with a soldier against the guards, horse + cannon,
+/// two horses, two and three soldiers against the full guard.
+pub const NAMED_ENDINGS: [&str; 17] = [
+    "KRNKR",
+    "KRPKR",
+    "KRKNN",
+    "KRKCC",
+    "KRKNC",
+    "KCPKAA",
+    "KCPKAB",
+    "KCPKBB",
+    "KNPKAA",
+    "KNPKAAB",
+    "KNPKABB",
+    "KNPKAABB",
+    "KNCKAABB",
+    "KNNKAABB",
+    "KPPKAABB",
+    "KPPPKAABB",
+    "KRKNBB",
+];
+
+/// The full set: every ending of one attacking piece with any advisors and elephants on
+/// either side (324 endings), then [`NAMED_ENDINGS`].
+pub fn full_set() -> Vec<Ending> {
+    let mut out = Vec::new();
+    for attacker in ATTACKERS {
+        for strong in guards() {
+            for weak in guards() {
+                out.push(Ending::new(strong.with(attacker), weak));
+            }
+        }
+    }
+    out.extend(
+        NAMED_ENDINGS
+            .iter()
+            .map(|n| Ending::parse(n).expect("the named endings are well named")),
+    );
     out
 }
 
@@ -370,5 +424,11 @@ mod tests {
         let names: Vec<String> = order.iter().map(|e| e.name()).collect();
         assert_eq!(names, ["KK", "KAK", "KRK", "KRKA"]);
         assert_eq!(one_attacker_endings(2).len(), 24);
+        let full = full_set();
+        assert_eq!(full.len(), 324 + NAMED_ENDINGS.len());
+        let distinct: std::collections::HashSet<_> = full.iter().collect();
+        assert_eq!(distinct.len(), full.len());
+        assert!(full.contains(&Ending::parse("KRAABBKAABB").unwrap()));
+        assert!(full.contains(&Ending::parse("KPKAABB").unwrap()));
     }
 }

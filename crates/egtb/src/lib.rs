@@ -47,7 +47,9 @@ mod probe;
 mod table;
 mod value;
 
-pub use ending::{Ending, EndingError, NAME_ORDER, Side, one_attacker_endings};
+pub use ending::{
+    Ending, EndingError, NAME_ORDER, NAMED_ENDINGS, Side, full_set, one_attacker_endings,
+};
 pub use error::EgtbError;
 pub use facts::{
     Claim, Fact, FactCheck, KNOWN_RESULTS, KnownPosition, check_fact, check_position, known_facts,
