@@ -11,7 +11,8 @@ use xiangqi_rules::{Game, GameRules, Move, Position};
 
 /// A fresh folder for one test, under the system's temporary folder.
 fn folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xiangqi-archive-{}-{test}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-archive-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use xiangqi_archive::{Archive, SCHEMA_VERSION, TrainerCard};
 
 fn folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xiangqi-trainer-{}-{test}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-trainer-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -10,7 +10,8 @@ const GOOD: &str =
     "good-m3\t3ak4/4a4/9/9/9/9/9/9/9/3K2R2 w - - 0 1\td0e0 e9f9 g0f0 e8f7 f0f7\tmateIn3\t1100";
 
 fn verify_file(name: &str, text: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!("xiangqi-puzzles-{}-{name}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-puzzles-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("puzzles.tsv");
     std::fs::write(&path, text).unwrap();
@@ -84,7 +85,8 @@ fn verify_names_each_broken_puzzle_and_fails() {
 
 #[test]
 fn generate_writes_proven_puzzles_and_a_second_run_resumes() {
-    let dir = std::env::temp_dir().join(format!("xiangqi-generate-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-generate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("mined.tsv");
     let out_path = path.to_str().unwrap();

@@ -23,7 +23,8 @@ use xiangqi_rules::{Move, PieceKind, Position};
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xiangqi-review-{}-{test}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-review-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir

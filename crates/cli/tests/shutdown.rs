@@ -278,7 +278,8 @@ fn wait_exit(child: &mut Child, bound: Duration) -> Option<(Option<i32>, Duratio
 /// One cycle: a loaded server stopped by `signal` after `after`; panics when it does not exit
 /// as it should or loses an answered change. The number of games checked.
 fn cycle(signal: &str, after: Duration, seed: u64) -> usize {
-    let data = std::env::temp_dir().join(format!("xiangqi-shutdown-{}-{seed}", std::process::id()));
+    let data = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-shutdown-{}-{seed}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let (mut child, port) = start_server(&data);
     let told: Told = Arc::default();

@@ -424,7 +424,8 @@ fn a_bench_in_a_session_answers_isready_and_ends_on_stop_or_quit() {
 
 #[test]
 fn an_eval_file_that_is_a_pipe_a_device_or_a_folder_is_refused_at_once() {
-    let dir = std::env::temp_dir().join(format!("xiangqi-evalfile-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("network.fifo");
     let _ = std::fs::remove_file(&fifo);
@@ -565,7 +566,8 @@ fn ucci_usebook_turns_the_book_on_and_off() {
 #[test]
 fn egtb_path_gives_the_engine_tables_and_a_bad_one_is_reported() {
     let bin = env!("CARGO_BIN_EXE_xiangqi");
-    let dir = std::env::temp_dir().join(format!("xiangqi-egtb-uci-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-egtb-uci-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let made = Command::new(bin)
         .args(["egtb", "generate", "KRKA", "--out"])

@@ -10,7 +10,8 @@ use xiangqi_engine::datagen::{
 
 /// A fresh path in the temporary folder for `name`.
 fn temp_file(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xiangqi-datagen-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-datagen-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = std::fs::remove_file(&path);

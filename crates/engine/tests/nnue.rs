@@ -298,7 +298,8 @@ fn the_loader_names_what_is_wrong_with_a_bad_file() {
         }
     );
 
-    let missing = std::env::temp_dir().join("no-such-dir-for-nnue/net.nnue");
+    let missing =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-such-dir-for-nnue/net.nnue");
     assert!(matches!(
         Network::load(&missing),
         Err(NetworkError::Io { .. })
@@ -389,7 +390,8 @@ fn a_bad_eval_file_is_reported_and_the_engine_keeps_answering() {
 
     // A good file is loaded and used; a damaged one afterwards leaves it in place.
     let net = random_network(32, 5);
-    let dir = std::env::temp_dir().join(format!("xiangqi-nnue-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-nnue-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.nnue");
     let damaged = dir.join("damaged.nnue");

@@ -13,7 +13,8 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("xqtrain-cli-{}-{name}", std::process::id()));
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("xqtrain-cli-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&path).unwrap();
         TempDir(path)
     }

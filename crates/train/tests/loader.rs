@@ -193,7 +193,8 @@ struct TempFile(PathBuf);
 
 impl TempFile {
     fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let path = std::env::temp_dir().join(format!("xqtrain-{}-{name}", std::process::id()));
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("xqtrain-{}-{name}", std::process::id()));
         std::fs::write(&path, bytes).unwrap();
         TempFile(path)
     }
@@ -286,7 +287,8 @@ fn a_file_that_is_not_data_is_an_error_naming_it() {
         "{text}"
     );
 
-    let missing = std::env::temp_dir().join("xqtrain-no-such-file.xqdg");
+    let missing =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xqtrain-no-such-file.xqdg");
     let e = load_files(&[missing], &LoadSettings::default(), |_| {}).unwrap_err();
     assert!(e.to_string().contains("xqtrain-no-such-file.xqdg"), "{e}");
 }

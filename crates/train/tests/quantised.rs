@@ -46,7 +46,8 @@ const MAX_DIFFERENCE_CP: f32 = 20.0;
 #[test]
 fn the_written_file_loads_and_evaluates_like_the_float_network() {
     let net = spread_network();
-    let path = std::env::temp_dir().join(format!("xqtrain-{}-agree.xqnn", std::process::id()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xqtrain-{}-agree.xqnn", std::process::id()));
     write_network(&path, &net).unwrap();
     let engine = EngineNetwork::load(&path).unwrap();
     std::fs::remove_file(&path).unwrap();

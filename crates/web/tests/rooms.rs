@@ -226,7 +226,8 @@ fn mv(from: &str, to: &str) -> Value {
 }
 
 fn data_folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xiangqi-web-rooms-{}-{test}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-web-rooms-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

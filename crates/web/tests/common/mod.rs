@@ -31,8 +31,8 @@ pub fn app(searchers: usize, queue: usize, max_games: usize) -> Router {
 
 /// A fresh data folder for test `test` of the suite `suite`.
 pub fn data_folder(suite: &str, test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("xiangqi-web-{suite}-{}-{test}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-web-{suite}-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
