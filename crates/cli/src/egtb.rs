@@ -56,6 +56,9 @@ enum EgtbCommand {
         /// The tables' folder (`egtb` in the data folder unless given).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// Threads to check with (the number of cores unless given).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
     },
     /// Check the endgame results every learner is taught (the known results kept with the
     /// tables' code) against the tables in the folder: each fact whose table is there, and
@@ -86,7 +89,11 @@ pub fn run(args: &EgtbArgs) -> Result<(), String> {
             threads,
         } => run_generate(endings, *full, out.as_deref(), *threads),
         EgtbCommand::Probe { fen, dir } => probe(fen, dir.as_deref()),
-        EgtbCommand::Verify { endings, dir } => verify(endings, dir.as_deref()),
+        EgtbCommand::Verify {
+            endings,
+            dir,
+            threads,
+        } => verify(endings, dir.as_deref(), *threads),
         EgtbCommand::Stats { endings, dir } => stats(endings, dir.as_deref()),
         EgtbCommand::Facts { dir } => facts(dir.as_deref()),
     }
@@ -246,12 +253,13 @@ fn chosen(tables: &Tablebases, names: &[String]) -> Result<Vec<Ending>, String> 
     }
 }
 
-fn verify(names: &[String], dir: Option<&Path>) -> Result<(), String> {
+fn verify(names: &[String], dir: Option<&Path>, threads: Option<u16>) -> Result<(), String> {
     let tables = open(dir)?;
+    let threads = threads.map_or(Options::default().threads, |t| t as usize);
     let mut failed = 0;
     for ending in chosen(&tables, names)? {
         let started = std::time::Instant::now();
-        match tables.verify(ending) {
+        match tables.verify_with(ending, threads) {
             Ok(r) => println!(
                 "{ending}: ok, {} positions, {} moves, {} illegal entries, {:.1} s",
                 r.positions,

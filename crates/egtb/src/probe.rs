@@ -6,7 +6,8 @@ use crate::table::Table;
 use crate::value::{self, Asian, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use xiangqi_rules::{Move, Position};
 
 /// A folder of table files, read on demand and kept in memory once read. Readers of tables
@@ -168,7 +169,64 @@ impl Tablebases {
     /// other side does not win and no move to one it loses. The sub-endings' tables must be
     /// in the folder.
     pub fn verify(&self, ending: Ending) -> Result<VerifyReport, EgtbError> {
+        self.verify_with(ending, 1)
+    }
+
+    /// [`Tablebases::verify`] on `threads` threads, each checking its own chunks of entries;
+    /// the first failure found is returned.
+    pub fn verify_with(&self, ending: Ending, threads: usize) -> Result<VerifyReport, EgtbError> {
         let table = self.table(ending)?;
+        let total = 2 * table.layout.size;
+        const CHUNK: usize = 1 << 14;
+        let next = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let results: Mutex<Vec<Result<VerifyReport, EgtbError>>> = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut report = VerifyReport::default();
+                    let outcome = loop {
+                        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                        if start >= total || failed.load(Ordering::Relaxed) {
+                            break Ok(report);
+                        }
+                        let range = start..(start + CHUNK).min(total);
+                        match self.verify_range(&table, range) {
+                            Ok(r) => {
+                                report.positions += r.positions;
+                                report.illegal += r.illegal;
+                                report.moves += r.moves;
+                            }
+                            Err(e) => {
+                                failed.store(true, Ordering::Relaxed);
+                                break Err(e);
+                            }
+                        }
+                    };
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(outcome);
+                });
+            }
+        });
+        let mut report = VerifyReport::default();
+        for r in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            let r = r?;
+            report.positions += r.positions;
+            report.illegal += r.illegal;
+            report.moves += r.moves;
+        }
+        Ok(report)
+    }
+
+    /// Checks the entries `range` of `table` (see [`Tablebases::verify`]).
+    fn verify_range(
+        &self,
+        table: &Table,
+        range: std::ops::Range<usize>,
+    ) -> Result<VerifyReport, EgtbError> {
+        let ending = table.ending();
         let layout = &table.layout;
         let n = layout.size;
         let mut report = VerifyReport::default();
@@ -176,7 +234,7 @@ impl Tablebases {
             ending: ending.name(),
             reason,
         };
-        for e in 0..2 * n {
+        for e in range {
             let (stm, idx) = ((e / n) as u8, e % n);
             let Some(b) = layout.decode(idx) else {
                 if table.codes[e] != value::ILLEGAL {
@@ -263,5 +321,42 @@ impl Tablebases {
             }
         }
         Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{Options, generate};
+
+    #[test]
+    fn a_wrong_entry_is_found_on_any_number_of_threads() {
+        let dir = std::env::temp_dir().join(format!("xiangqi-egtb-wrong-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let krka = Ending::parse("KRKA").unwrap();
+        generate(&[krka], &dir, &Options { threads: 2 }, &mut |_| {}).unwrap();
+        // A win one ply longer than it is: written whole, with good checksums.
+        let table = Table::load(&dir, krka).unwrap();
+        let mut codes = table.codes.clone();
+        let e = codes
+            .iter()
+            .position(|&c| c > value::DECIDED + 1 && (c - value::DECIDED) % 2 == 1)
+            .unwrap();
+        codes[e] += 2;
+        Table::from_codes(table.layout.clone(), codes, 0)
+            .save(&dir)
+            .unwrap();
+        for threads in [1, 2, 5] {
+            let tables = Tablebases::open(&dir).unwrap();
+            match tables.verify_with(krka, threads) {
+                Err(EgtbError::Check { ending, reason }) => {
+                    assert_eq!(ending, "KRKA");
+                    assert!(reason.contains(" is a win in "), "{reason}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
