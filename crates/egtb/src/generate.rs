@@ -471,11 +471,11 @@ pub fn generate(
     let mut loaded: Vec<Arc<Table>> = Vec::new();
     for &ending in &order {
         match Table::load(dir, ending) {
-            Ok(t) => {
+            Ok(_) => {
+                // Read whole to check it; read again only when a capture needs it.
                 report(Progress::Present {
                     ending: ending.name(),
                 });
-                loaded.push(Arc::new(t));
                 continue;
             }
             Err(EgtbError::NoTable { .. }) => {}
