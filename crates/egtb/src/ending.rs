@@ -343,12 +343,17 @@ fn guards() -> Vec<Side> {
 }
 
 /// The endings with two or more attacking pieces that the course and the known results need:
-/// chariot + horse against chariot, chariot + soldier against chariot, the chariot against
-/// two defending pieces, cannon or horse with a soldier against the guards, horse + cannon,
-/// two horses, two and three soldiers against the full guard.
-pub const NAMED_ENDINGS: [&str; 17] = [
+/// chariot + horse or + soldier against chariot, the chariot against a horse or a cannon with
+/// two advisors or two elephants and against two defending pieces, cannon or horse with a
+/// soldier against the guards, horse + cannon, two horses, two and three soldiers against the
+/// full guard.
+pub const NAMED_ENDINGS: [&str; 20] = [
     "KRNKR",
     "KRPKR",
+    "KRKNAA",
+    "KRKNBB",
+    "KRKCAA",
+    "KRKCBB",
     "KRKNN",
     "KRKCC",
     "KRKNC",
@@ -363,7 +368,6 @@ pub const NAMED_ENDINGS: [&str; 17] = [
     "KNNKAABB",
     "KPPKAABB",
     "KPPPKAABB",
-    "KRKNBB",
 ];
 
 /// The full set: every ending of one attacking piece with any advisors and elephants on
