@@ -181,8 +181,8 @@ fn shares(c: &SideCounts) -> String {
     )
 }
 
-/// Checks `fact` against its table in `tables` (the table must be there; the claim `won`
-/// needs the tables its captures lead to as well).
+/// Checks `fact` against its table in `tables`; an error names a table it needs that is
+/// missing or damaged (the claim `won` needs the tables its captures lead to as well).
 pub fn check_fact(tables: &Tablebases, fact: &Fact) -> Result<FactCheck, EgtbError> {
     let table = tables.table(fact.ending)?;
     let all = table.stats().sides[0];
@@ -201,10 +201,13 @@ pub fn check_fact(tables: &Tablebases, fact: &Fact) -> Result<FactCheck, EgtbErr
                     continue;
                 }
                 let p = Position::from_fen(&fen).expect("the table's positions are legal");
-                let saved = p.legal_moves().iter().any(|&m| {
-                    p.piece_at(m.to()).is_some()
-                        && tables.value(&p.after(m)).ok() == Some(Value::Draw)
-                });
+                let mut saved = false;
+                for &m in p.legal_moves().iter() {
+                    if p.piece_at(m.to()).is_some() && tables.value(&p.after(m))? == Value::Draw {
+                        saved = true;
+                        break;
+                    }
+                }
                 if !saved {
                     rescued = false;
                     found = format!("{found}; {fen} is drawn without a capture");
