@@ -292,13 +292,7 @@ pub(crate) fn mark(
     threads: usize,
     report: &mut dyn FnMut(Progress),
 ) {
-    let side = |h: u8| {
-        layout.ending.side(if h == 0 {
-            xiangqi_rules::Color::Red
-        } else {
-            xiangqi_rules::Color::Black
-        })
-    };
+    let side = |h: u8| layout.ending.side(crate::layout::color_of_code(h));
     let holders: Vec<u8> = [0u8, 1]
         .into_iter()
         .filter(|&h| side(h).has_attacker())

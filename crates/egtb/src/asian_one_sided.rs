@@ -211,18 +211,7 @@ impl<'a, M: Moves> Region<'a, M> {
     /// Whether the opponent wins at `e` once play reaching `won` (or a lost capture) counts
     /// as its win: the opponent needs one such move, the holder has only such moves.
     fn forced(&mut self, e: usize, won: &HashSet<usize>) -> bool {
-        let holder = self.game.holder_to_move(e);
-        let into = |t: &(Next, bool)| match t.0 {
-            Next::Here(c) => won.contains(&c),
-            Next::Bad => true,
-            Next::Good => false,
-        };
-        let next = self.next(e);
-        if holder {
-            next.iter().all(into)
-        } else {
-            next.iter().any(into)
-        }
+        self.held(e, &HashSet::new(), won)
     }
 
     /// Whether the holder at `e` has no quiet move but into `won` (or a lost capture).

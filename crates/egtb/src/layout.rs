@@ -35,7 +35,7 @@ pub(crate) fn kind_of_code(code: u8) -> PieceKind {
     PieceKind::ALL[code as usize]
 }
 
-fn color_of_code(code: u8) -> Color {
+pub(crate) fn color_of_code(code: u8) -> Color {
     if code == 0 { Color::Red } else { Color::Black }
 }
 

@@ -54,6 +54,15 @@ pub struct VerifyReport {
     pub moves: u64,
 }
 
+impl VerifyReport {
+    /// Adds the counts of `other`, a report on other entries.
+    fn add(&mut self, other: VerifyReport) {
+        self.positions += other.positions;
+        self.illegal += other.illegal;
+        self.moves += other.moves;
+    }
+}
+
 impl Tablebases {
     /// The tables in `dir`. The folder must exist; tables are read when first asked for.
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebases, EgtbError> {
@@ -192,11 +201,7 @@ impl Tablebases {
                         }
                         let range = start..(start + CHUNK).min(total);
                         match self.verify_range(&table, range) {
-                            Ok(r) => {
-                                report.positions += r.positions;
-                                report.illegal += r.illegal;
-                                report.moves += r.moves;
-                            }
+                            Ok(r) => report.add(r),
                             Err(e) => {
                                 failed.store(true, Ordering::Relaxed);
                                 break Err(e);
@@ -212,10 +217,7 @@ impl Tablebases {
         });
         let mut report = VerifyReport::default();
         for r in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            let r = r?;
-            report.positions += r.positions;
-            report.illegal += r.illegal;
-            report.moves += r.moves;
+            report.add(r?);
         }
         Ok(report)
     }

@@ -24,11 +24,11 @@
 
 use crate::ending::Ending;
 use crate::error::EgtbError;
-use crate::layout::{GONE, Layout, MAX_SLOTS, flip_rank, kind_code};
+use crate::layout::{GONE, Layout, MAX_SLOTS, color_of_code, flip_rank, kind_code, kind_of_code};
 use crate::value::{self, Asian, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use xiangqi_rules::{Color, Piece, Position, Square};
+use xiangqi_rules::{Piece, Position, Square};
 
 const MAGIC: &[u8; 4] = b"XQTB";
 const VERSION: u16 = 1;
@@ -230,12 +230,8 @@ impl Table {
             let b = layout.decode(idx).expect("a legal entry decodes");
             pieces.clear();
             for slot in 0..layout.slots() {
-                let color = if layout.color[slot] == 0 {
-                    Color::Red
-                } else {
-                    Color::Black
-                };
-                let kind = crate::layout::kind_of_code(layout.kind[slot]);
+                let color = color_of_code(layout.color[slot]);
+                let kind = kind_of_code(layout.kind[slot]);
                 let square = Square::from_index(b.sq[slot] as usize).expect("on the board");
                 pieces.push((Piece { color, kind }, square));
             }
