@@ -113,6 +113,7 @@ test('a position an endgame table covers is analysed and reviewed exactly', asyn
   assert.equal(await page.textContent('#review .review-table'), 'This throws away the win (table): mate in 4 moves became a draw.');
   // The legend says how the tables judge.
   assert.match(await page.textContent('#review .review-legend-tables'), /^In an ending our exact tables cover, a move is judged by the table/);
+  await page.locator('#review').screenshot({ path: 'screenshots/53-review-tables-legend.png' });
   await page.selectOption('[data-setting="language"]', 'zh');
   assert.equal(await page.textContent('#review .review-table'), '这步棋丢掉了胜局（残局库）：4步杀变成了和棋。');
   await page.selectOption('[data-setting="language"]', 'en');
