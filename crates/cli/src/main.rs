@@ -10,6 +10,7 @@ mod opening;
 mod play;
 mod puzzles;
 mod review;
+mod spsa_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -55,7 +56,11 @@ enum Command {
     /// comments, print each side's accuracy and counts of each class of move.
     Review(review::ReviewArgs),
     /// Speak UCI on standard input and output (ICCS moves, ranks 0-9).
-    Uci,
+    Uci {
+        /// Also offer the search's tunable numbers as options (for `xiangqi spsa`).
+        #[arg(long)]
+        tune: bool,
+    },
     /// Speak UCCI on standard input and output.
     Ucci,
     /// Tune the evaluation weights to labelled positions (`FEN;score[;capture]` lines) and
@@ -87,6 +92,9 @@ enum Command {
     },
     /// Play engines against each other (UCI or UCCI) with our arbiter; report Elo and SPRT.
     Match(Box<match_cmd::MatchArgs>),
+    /// Tune an engine's whole-number options by game pairs (SPSA): our search's numbers under
+    /// `uci --tune`; resumable from its state file.
+    Spsa(spsa_cmd::SpsaArgs),
     /// Play in the browser: serve the app on 127.0.0.1 (the default with no subcommand).
     Play(play::PlayArgs),
     /// Self-play training data for the learned evaluation: games at a node budget from
@@ -113,12 +121,12 @@ fn main() -> ExitCode {
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Opening(args)) => opening::run(&args),
         Some(Command::Review(args)) => review::run(&args),
-        Some(Command::Uci) => {
-            protocol::run_stdio(protocol::Dialect::Uci, Some(Arc::new(EccoBook)));
+        Some(Command::Uci { tune }) => {
+            protocol::run_stdio(protocol::Dialect::Uci, Some(Arc::new(EccoBook)), tune);
             Ok(())
         }
         Some(Command::Ucci) => {
-            protocol::run_stdio(protocol::Dialect::Ucci, Some(Arc::new(EccoBook)));
+            protocol::run_stdio(protocol::Dialect::Ucci, Some(Arc::new(EccoBook)), false);
             Ok(())
         }
         Some(Command::Tune {
@@ -133,6 +141,7 @@ fn main() -> ExitCode {
             handcrafted,
         }) => commands::bench(depth, evalfile.as_deref(), handcrafted),
         Some(Command::Match(args)) => match_cmd::run(*args),
+        Some(Command::Spsa(args)) => spsa_cmd::run(&args),
         Some(Command::Puzzles(args)) => puzzles::run(&args),
         Some(Command::Datagen(args)) => datagen::run_datagen(&args),
         Some(Command::Egtb(args)) => egtb::run(&args),

@@ -15,7 +15,7 @@ struct Engine {
 impl Engine {
     fn start(mode: &str) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
-            .arg(mode)
+            .args(mode.split_whitespace())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -38,10 +38,11 @@ impl Engine {
         }
     }
 
-    /// Starts the binary in `mode` (`uci` or `ucci`) and completes the handshake: the
-    /// engine, and its lines up to and including `uciok` or `ucciok`.
+    /// Starts the binary in `mode` (`uci`, `ucci` or `uci --tune`) and completes the
+    /// handshake: the engine, and its lines up to and including `uciok` or `ucciok`.
     fn started(mode: &str) -> (Engine, Vec<String>) {
         let mut e = Engine::start(mode);
+        let mode = mode.split_whitespace().next().unwrap_or(mode);
         e.send(mode);
         let lines = e.expect(&format!("{mode}ok"), LONG);
         (e, lines)
@@ -133,6 +134,72 @@ fn handshake_lists_the_options() {
     }
     e.send("isready");
     e.expect("readyok", LONG);
+}
+
+/// The nodes a `go depth` search reports in its last `info` line.
+fn nodes_to_depth(e: &mut Engine, depth: u32) -> u64 {
+    e.send("position startpos");
+    e.send(&format!("go depth {depth}"));
+    let lines = e.expect("bestmove", LONG);
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "nodes")?;
+            words.get(at + 1)?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
+#[test]
+fn the_search_numbers_are_options_only_for_tuning_and_change_the_search() {
+    let (mut plain, lines) = Engine::started("uci");
+    assert!(!lines.iter().any(|l| l.contains("RfpMargin")), "{lines:?}");
+    plain.send("setoption name RfpMargin value 90");
+    let error = plain.expect("info string error:", LONG);
+    assert!(error[0].contains("unknown option 'RfpMargin'"), "{error:?}");
+
+    let (mut e, lines) = Engine::started("uci --tune");
+    for expected in [
+        "option name RfpMargin type spin default 80 min 20 max 250",
+        "option name LmrBase type spin default 75 min 0 max 200",
+        "option name HistoryBonusMax type spin default 1600 min 200 max 8000",
+    ] {
+        assert!(lines.iter().any(|l| l == expected), "{expected} missing");
+    }
+    for (bad, said) in [
+        (
+            "setoption name RfpMargin value 9999",
+            "RfpMargin takes 20 to 250, got 9999",
+        ),
+        (
+            "setoption name LmrBase value many",
+            "LmrBase needs a whole number, got 'many'",
+        ),
+    ] {
+        e.send(bad);
+        let error = e.expect("info string error:", LONG);
+        assert!(error[0].contains(said), "{bad}: {error:?}");
+    }
+    let standard = nodes_to_depth(&mut e, 7);
+    e.send("ucinewgame");
+    e.send("setoption name LmrBase value 150");
+    e.send("setoption name LmpBase value 0");
+    e.send("isready");
+    e.expect("readyok", LONG);
+    let tuned = nodes_to_depth(&mut e, 7);
+    assert_ne!(standard, tuned, "the options changed nothing");
+    e.send("ucinewgame");
+    e.send("setoption name LmrBase value 75");
+    e.send("setoption name LmpBase value 3");
+    e.send("isready");
+    e.expect("readyok", LONG);
+    assert_eq!(
+        nodes_to_depth(&mut e, 7),
+        standard,
+        "the defaults search alike again"
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@ use crate::levels::{LONGEST_THINK, Level};
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, NetworkError};
 use crate::random::SplitMix64;
+use crate::search::params::SearchParams;
 use crate::search::{SearchConfig, SearchInfo, SearchResult, Shared, search};
 use crate::tablebase::EngineTables;
 use std::sync::atomic::Ordering;
@@ -30,6 +31,8 @@ pub struct EngineOptions {
     /// Evaluate with the loaded network (NNUE) instead of the handcrafted evaluation; with
     /// no network loaded the handcrafted evaluation is used.
     pub use_nnue: bool,
+    /// The search's tunable numbers (changed only for tuning).
+    pub search_params: SearchParams,
 }
 
 impl Default for EngineOptions {
@@ -41,6 +44,7 @@ impl Default for EngineOptions {
             level: Level::new(crate::levels::MAX_LEVEL),
             move_overhead: Duration::from_millis(10),
             use_nnue: crate::nnue::EMBEDDED_NET.is_some(),
+            search_params: SearchParams::default(),
         }
     }
 }
@@ -276,6 +280,7 @@ impl Engine {
             search_moves: request.search_moves.clone(),
             network: self.active_network().cloned(),
             tables: self.tables.clone().filter(|_| level.is_full_strength()),
+            params: self.options.search_params,
         };
         let shown = self.options.multipv;
         let mut filtered = |info: &SearchInfo| {

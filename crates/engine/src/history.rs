@@ -3,7 +3,7 @@
 //! before).
 
 use crate::score::Score;
-use crate::search::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX};
+use crate::search::params::HISTORY_MAX;
 use xiangqi_rules::{Color, Move, Piece, Square};
 
 /// Deepest ply the search reaches.
@@ -131,19 +131,19 @@ impl History {
         }
     }
 
-    /// Rewards the quiet move `best` that caused a cut at `ply` and punishes the quiet moves
-    /// tried before it; each move comes with the piece that made it, and `context` holds the
-    /// moves one and two plies before.
+    /// Rewards the quiet move `best` that caused a cut at `ply` by `bonus` (see
+    /// [`SearchParams::history_bonus`](crate::search::params::SearchParams::history_bonus))
+    /// and punishes the quiet moves tried before it by as much; each move comes with the
+    /// piece that made it, and `context` holds the moves one and two plies before.
     pub fn update_quiet(
         &mut self,
         ply: usize,
-        depth: i32,
+        bonus: i32,
         best: (Piece, Move),
         tried: &[Option<(Piece, Move)>],
         previous: Option<Move>,
         context: &Continuation,
     ) {
-        let bonus = (depth * depth * HISTORY_BONUS_SCALE).min(HISTORY_BONUS_MAX);
         self.bump(best.0, best.1, context, bonus);
         for &(piece, m) in tried.iter().flatten() {
             if m != best.1 {
@@ -165,6 +165,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::SearchParams;
     use xiangqi_rules::PieceKind;
 
     fn mv(text: &str) -> Move {
@@ -183,7 +184,7 @@ mod tests {
         let mut h = History::new();
         h.update_quiet(
             3,
-            6,
+            SearchParams::default().history_bonus(6),
             (chariot, best),
             &[Some((chariot, other)), Some((chariot, best))],
             None,

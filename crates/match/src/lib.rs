@@ -8,7 +8,8 @@
 //! on with a fresh process. [`play_game`] plays one game, [`run_match`] a whole match with
 //! every opening ([`Opening`], made by [`generate_openings`]) played twice with colours
 //! swapped. Results give Elo with its error and LOS ([`Tally`]), a pentanomial SPRT
-//! ([`Sprt`]), a PGN file and the printed reports ([`progress_line`], [`summary`]).
+//! ([`Sprt`]), a PGN file and the printed reports ([`progress_line`], [`summary`]). [`Spsa`]
+//! tunes an engine's parameters by game pairs ([`play_step`]).
 
 mod adjudication;
 mod arbiter;
@@ -24,6 +25,7 @@ mod process;
 mod random;
 mod report;
 mod sprt;
+mod spsa;
 mod stats;
 mod tournament;
 
@@ -42,6 +44,7 @@ pub use process::{EngineLog, ProcessEnd, SpawnError};
 pub use random::SplitMix64;
 pub use report::{progress_line, summary};
 pub use sprt::{Sprt, SprtDecision, SprtError};
+pub use spsa::{Perturbation, Spsa, SpsaError, SpsaParam, StepResult, play_step};
 pub use stats::{EloEstimate, Tally};
 pub use tournament::{FinishedGame, MatchConfig, MatchError, Standing, run_match};
 pub use xiangqi_engine::protocol::Dialect;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 use xiangqi_engine::protocol::{
-    BestMove, Command, Dialect, GoParams, PositionCommand, Reply, ReplyError, Reported,
+    BestMove, Command, Dialect, GoParams, OptionDecl, PositionCommand, Reply, ReplyError, Reported,
 };
 use xiangqi_rules::{Move, Position};
 
@@ -75,6 +75,7 @@ pub struct Player {
     log: Option<EngineLog>,
     process: Option<EngineProcess>,
     id_name: Option<String>,
+    options: Vec<OptionDecl>,
 }
 
 impl Player {
@@ -85,6 +86,7 @@ impl Player {
             log,
             process: None,
             id_name: None,
+            options: Vec::new(),
         }
     }
 
@@ -96,6 +98,11 @@ impl Player {
     /// The name the engine gave in `id name`, once it has started.
     pub fn id_name(&self) -> Option<&str> {
         self.id_name.as_deref()
+    }
+
+    /// The options the engine offered in its handshake, once it has started.
+    pub fn options(&self) -> &[OptionDecl] {
+        &self.options
     }
 
     /// Starts the engine if it is not running: handshake, options, `isready`.
@@ -117,19 +124,19 @@ impl Player {
         self.send(&Command::Hello(dialect))?;
         let since = Instant::now();
         let deadline = since + HANDSHAKE_TIMEOUT;
-        let mut advertised = Vec::new();
+        self.options.clear();
         loop {
             match self.read(deadline, dialect.handshake_done(), since)? {
                 Ok(Some(Reply::HandshakeDone(_))) => break,
                 Ok(Some(Reply::IdName(name))) => self.id_name = Some(name),
-                Ok(Some(Reply::Option(option))) => advertised.push(option.name),
+                Ok(Some(Reply::Option(option))) => self.options.push(option),
                 _ => {}
             }
         }
         let mut options = self.spec.options.clone();
         let wanted = |name: &str, wanted_dialect: Dialect| {
             dialect == wanted_dialect
-                && advertised.iter().any(|a| a == name)
+                && self.options.iter().any(|a| a.name == name)
                 && !self
                     .spec
                     .options

@@ -9,6 +9,7 @@ use crate::bench;
 use crate::book::{self, OpeningBook};
 use crate::engine::{Engine, EngineOptions, SearchRequest};
 use crate::levels::{ELO_RANGE, Level, MAX_LEVEL};
+use crate::search::params::{ParamError, TUNABLES, Tunable};
 use crate::search::{SearchInfo, SearchResult};
 use crate::tt::Bound;
 use std::fmt;
@@ -45,6 +46,8 @@ enum OptionError {
     },
     /// The option takes `true` or `false`.
     Flag { name: String, value: String },
+    /// A search parameter (under `--tune`) with a value it cannot take.
+    Param(ParamError),
     /// No option has this name.
     Unknown { name: String },
 }
@@ -59,6 +62,7 @@ impl fmt::Display for OptionError {
             OptionError::Flag { name, value } => {
                 write!(f, "option '{name}' needs true or false, got '{value}'")
             }
+            OptionError::Param(e) => write!(f, "option {e}"),
             OptionError::Unknown { name } => write!(f, "unknown option '{name}'"),
         }
     }
@@ -90,6 +94,8 @@ pub struct Session {
     opening: Option<Vec<Move>>,
     /// The current game's seed for the book's draws, new at each new game.
     seed: u64,
+    /// Whether the search's tunable numbers are offered as options (for tuning only).
+    tuning: bool,
 }
 
 impl Session {
@@ -114,7 +120,15 @@ impl Session {
             own_book: true,
             opening: Some(Vec::new()),
             seed: fresh_seed(),
+            tuning: false,
         }
+    }
+
+    /// The same session offering every tunable search number ([`TUNABLES`]) as a UCI spin
+    /// option, for tuning by matches; ordinary play never needs them.
+    pub fn with_tuning(mut self) -> Session {
+        self.tuning = true;
+        self
     }
 
     /// The same session with `book` for its learner levels to open from.
@@ -243,8 +257,16 @@ impl Session {
             name: name.to_string(),
             kind: OptionKind::Other("string default <empty>".to_string()),
         };
+        let tunables = TUNABLES.iter().filter(|_| self.tuning).map(|t| {
+            spin(
+                t.name,
+                i64::from(t.default),
+                i64::from(t.min),
+                i64::from(t.max),
+            )
+        });
         match self.dialect {
-            Dialect::Uci => vec![
+            Dialect::Uci => [
                 spin("Hash", 16, 1, 65536),
                 spin("Threads", 1, 1, 256),
                 spin("MultiPV", 1, 1, 128),
@@ -258,7 +280,10 @@ impl Session {
                 path("EvalFile"),
                 own_book("OwnBook"),
                 path("EgtbPath"),
-            ],
+            ]
+            .into_iter()
+            .chain(tunables)
+            .collect(),
             Dialect::Ucci => vec![
                 spin("hashsize", 16, 1, 65536),
                 spin("threads", 1, 1, 256),
@@ -346,6 +371,17 @@ impl Session {
                 self.seed = fresh_seed();
                 Ok(())
             }
+            _ if self.tuning && Tunable::named(name).is_some() => match value.parse::<i64>() {
+                Ok(v) => self
+                    .options
+                    .search_params
+                    .set(name, v)
+                    .map_err(OptionError::Param),
+                Err(_) => Err(OptionError::Param(ParamError::NotANumber {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                })),
+            },
             _ => Err(OptionError::Unknown {
                 name: name.to_string(),
             }),
@@ -650,11 +686,14 @@ fn best_move_of(result: &SearchResult) -> BestMove {
 }
 
 /// Runs a session on standard input and output.
-pub fn run_stdio(dialect: Dialect, book: Option<Arc<dyn OpeningBook>>) {
+pub fn run_stdio(dialect: Dialect, book: Option<Arc<dyn OpeningBook>>, tuning: bool) {
     let out: Output = Arc::new(Mutex::new(std::io::stdout()));
     let mut session = Session::new(dialect, out);
     if let Some(book) = book {
         session = session.with_book(book);
+    }
+    if tuning {
+        session = session.with_tuning();
     }
     let stdin = std::io::stdin();
     session.run(stdin.lock());

@@ -182,6 +182,8 @@ pub struct SearchConfig {
     pub network: Option<Arc<Network>>,
     /// Endgame tables to probe; `None` searches without them.
     pub tables: Option<Arc<EngineTables>>,
+    /// The search's tunable numbers.
+    pub params: SearchParams,
 }
 
 impl Default for SearchConfig {
@@ -195,6 +197,7 @@ impl Default for SearchConfig {
             search_moves: Vec::new(),
             network: None,
             tables: None,
+            params: SearchParams::default(),
         }
     }
 }
@@ -321,6 +324,7 @@ pub fn search(
     let mut main_history = histories.next().unwrap_or_default();
     main_history.new_search();
     let histories = (1..threads).map(|_| histories.next()).collect::<Vec<_>>();
+    let reductions = Reductions::new(&config.params);
     let make_worker = |id: usize, history: History| Worker {
         id,
         pos: pos.clone(),
@@ -332,6 +336,8 @@ pub fn search(
         nodes: 0,
         seldepth: 0,
         shared,
+        params: config.params,
+        reductions: &reductions,
         eval,
         nnue: config.network.as_deref().map(|network| {
             let mut accumulators = AccumulatorStack::new(network, MAX_PLY + 2);
@@ -514,7 +520,7 @@ fn iterate(
         let mut iteration_lines = Vec::new();
         for pv_index in 0..multipv {
             let previous = w.root_moves[pv_index].previous_score;
-            let mut delta = ASPIRATION_WINDOW;
+            let mut delta = w.params.aspiration_window;
             let (mut alpha, mut beta) =
                 if depth >= ASPIRATION_MIN_DEPTH && previous > -INFINITE && !is_mate(previous) {
                     (
@@ -539,7 +545,7 @@ fn iterate(
                 } else {
                     break;
                 }
-                delta += delta / ASPIRATION_GROWTH_DIVISOR + ASPIRATION_GROWTH_STEP;
+                delta += delta / ASPIRATION_GROWTH_DIVISOR + w.params.aspiration_growth_step;
             }
             if w.stopped {
                 break;

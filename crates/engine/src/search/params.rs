@@ -3,69 +3,256 @@
 //! window, history bonuses, move-ordering weights and the time-management factors.
 //!
 //! Depths and plies are in plies; margins and thresholds in centipawns. Changing any of them
-//! changes the search, and with it the bench's node count.
+//! changes the search, and with it the bench's node count. The numbers tuning may change are
+//! fields of [`SearchParams`], declared once with their ranges; the rest are constants.
 
 use crate::history::MAX_PLY;
 use crate::score::Score;
 
-// Reverse futility pruning: a non-PV node whose static evaluation stands far above beta with
-// little depth left returns it at once.
+/// Declares [`SearchParams`], its defaults and [`TUNABLES`] from one list: each number with
+/// its field, its option name, its default and the range tuning may move it in.
+macro_rules! search_params {
+    ($( $(#[doc = $doc:literal])* $field:ident: $name:literal = $default:literal, $min:literal..=$max:literal; )*) => {
+        /// The numbers of the search that tuning may change. [`SearchParams::default`] is
+        /// the engine's own setting; `xiangqi uci --tune` offers each as a UCI option named
+        /// as in [`TUNABLES`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])* pub $field: i32, )*
+        }
 
-/// Deepest node where reverse futility pruning applies.
-pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 7;
-/// How far above beta the static evaluation must stand, per ply of depth left.
-pub const REVERSE_FUTILITY_MARGIN: Score = 80;
-/// How much less that margin is, per ply, when the static evaluation is improving.
-pub const REVERSE_FUTILITY_IMPROVING: Score = 20;
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { $( $field: $default, )* }
+            }
+        }
 
-// Razoring: a node far below alpha asks the quiescence search whether captures can save it.
+        /// Every tunable number: its option name, default, range and field.
+        pub const TUNABLES: &[Tunable] = &[
+            $( Tunable { name: $name, default: $default, min: $min, max: $max, field: |p| &mut p.$field }, )*
+        ];
+    };
+}
 
-/// Deepest node where razoring applies.
-pub const RAZOR_MAX_DEPTH: i32 = 3;
-/// How far below alpha the static evaluation must stand, per ply of depth left.
-pub const RAZOR_MARGIN: Score = 250;
+search_params! {
+    // Reverse futility pruning: a non-PV node whose static evaluation stands far above beta
+    // with little depth left returns it at once.
+    /// Deepest node where reverse futility pruning applies.
+    reverse_futility_max_depth: "RfpMaxDepth" = 7, 1..=15;
+    /// How far above beta the static evaluation must stand, per ply of depth left.
+    reverse_futility_margin: "RfpMargin" = 80, 20..=250;
+    /// How much less that margin is, per ply, when the static evaluation is improving.
+    reverse_futility_improving: "RfpImproving" = 20, 0..=80;
 
-// Null-move pruning: passing the move and still failing high shows the node is a cut.
+    // Razoring: a node far below alpha asks the quiescence search whether captures can save
+    // it.
+    /// Deepest node where razoring applies.
+    razor_max_depth: "RazorMaxDepth" = 3, 0..=8;
+    /// How far below alpha the static evaluation must stand, per ply of depth left.
+    razor_margin: "RazorMargin" = 250, 50..=600;
 
-/// Shallowest node where the null move is tried.
-pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
-/// The null move's reduction before the depth and evaluation terms.
-pub const NULL_MOVE_REDUCTION: i32 = 3;
-/// One more ply of reduction for each this many plies of depth.
-pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
-/// One more ply of reduction for each this many centipawns the evaluation exceeds beta by…
-pub const NULL_MOVE_EVAL_DIVISOR: Score = 200;
-/// …up to this many plies.
-pub const NULL_MOVE_EVAL_MAX: i32 = 2;
+    // Null-move pruning: passing the move and still failing high shows the node is a cut.
+    /// Shallowest node where the null move is tried.
+    null_move_min_depth: "NmpMinDepth" = 3, 1..=8;
+    /// The null move's reduction before the depth and evaluation terms.
+    null_move_reduction: "NmpReduction" = 3, 1..=6;
+    /// One more ply of reduction for each this many plies of depth.
+    null_move_depth_divisor: "NmpDepthDivisor" = 4, 2..=10;
+    /// One more ply of reduction for each this many centipawns the evaluation exceeds beta
+    /// by…
+    null_move_eval_divisor: "NmpEvalDivisor" = 200, 50..=600;
+    /// …up to this many plies.
+    null_move_eval_max: "NmpEvalMax" = 2, 0..=5;
 
-/// Internal iterative reduction: a PV or expected-cut node at least this deep without a table
-/// move searches one ply shallower, since a blind full-depth search is the dearest kind.
-pub const IIR_MIN_DEPTH: i32 = 6;
+    /// Internal iterative reduction: a PV or expected-cut node at least this deep without a
+    /// table move searches one ply shallower, since a blind full-depth search is the dearest
+    /// kind.
+    iir_min_depth: "IirMinDepth" = 6, 2..=12;
 
-// Late-move pruning: at shallow depth, quiet moves late in the order are skipped.
+    // Late-move pruning: at shallow depth, quiet moves late in the order are skipped.
+    /// Deepest node where late quiet moves are skipped.
+    late_move_max_depth: "LmpMaxDepth" = 6, 1..=12;
+    /// Quiet moves searched before skipping starts are `late_move_base + depth²`, halved
+    /// when the static evaluation is not improving.
+    late_move_base: "LmpBase" = 3, 0..=12;
 
-/// Deepest node where late quiet moves are skipped.
-pub const LATE_MOVE_MAX_DEPTH: i32 = 6;
-/// Quiet moves searched before skipping starts are `(LATE_MOVE_BASE + depth²)`, halved when
-/// the static evaluation is not improving.
-pub const LATE_MOVE_BASE: i32 = 3;
+    // Futility pruning: a quiet move that even with a margin cannot lift the static
+    // evaluation to alpha is skipped.
+    /// Deepest node where quiet moves are futility-pruned.
+    futility_max_depth: "FutilityMaxDepth" = 6, 1..=12;
+    /// The futility margin before the depth term.
+    futility_base: "FutilityBase" = 120, 0..=400;
+    /// The futility margin per ply of depth left.
+    futility_per_depth: "FutilityPerDepth" = 90, 20..=300;
 
-// Futility pruning: a quiet move that even with a margin cannot lift the static evaluation to
-// alpha is skipped.
+    // Exchange (SEE) pruning of captures.
+    /// Deepest node where captures losing material by the static exchange are skipped.
+    see_capture_max_depth: "SeeCaptureMaxDepth" = 4, 1..=10;
+    /// The material a capture may lose, per ply of depth left, and still be searched.
+    see_capture_margin: "SeeCaptureMargin" = 120, 20..=400;
 
-/// Deepest node where quiet moves are futility-pruned.
-pub const FUTILITY_MAX_DEPTH: i32 = 6;
-/// The futility margin before the depth term.
-pub const FUTILITY_BASE: Score = 120;
-/// The futility margin per ply of depth left.
-pub const FUTILITY_PER_DEPTH: Score = 90;
+    /// Delta pruning in the quiescence search: a capture is skipped when the standing
+    /// evaluation plus the captured piece plus this margin stays at or below alpha.
+    delta_margin: "DeltaMargin" = 200, 0..=600;
 
-// Exchange (SEE) thresholds.
+    // Singular extension: the table move is extended when every other move falls well short
+    // of its stored score.
+    /// Shallowest node where the table move is tested for singularity.
+    singular_min_depth: "SingularMinDepth" = 8, 4..=14;
+    /// The stored entry may be at most this many plies shallower than the node.
+    singular_table_depth_slack: "SingularDepthSlack" = 3, 1..=6;
+    /// How far below the stored score the other moves must stay, per ply of depth.
+    singular_margin_per_depth: "SingularMarginPerDepth" = 2, 1..=10;
 
-/// Deepest node where captures losing material by the static exchange are skipped.
-pub const SEE_CAPTURE_MAX_DEPTH: i32 = 4;
-/// The material a capture may lose, per ply of depth left, and still be searched.
-pub const SEE_CAPTURE_MARGIN: Score = 120;
+    // Late-move reductions: `lmr_base + ln(depth) ln(move number) / lmr_divisor` plies
+    // (both in hundredths), from a table ([`Reductions`]), adjusted per move.
+    /// The table's constant term, in hundredths of a ply.
+    lmr_base: "LmrBase" = 75, 0..=200;
+    /// The divisor of the table's logarithmic term, in hundredths.
+    lmr_divisor: "LmrDivisor" = 225, 100..=500;
+    /// A quiet move's history moves its reduction one ply for each this much…
+    lmr_history_divisor: "LmrHistoryDivisor" = 8000, 1000..=30000;
+    /// …by at most this many plies either way.
+    lmr_history_max: "LmrHistoryMax" = 2, 0..=4;
+
+    // Aspiration windows around the previous iteration's score.
+    /// The window's first half-width.
+    aspiration_window: "AspirationWindow" = 30, 5..=150;
+    /// After a failure the half-width grows by itself divided by
+    /// [`ASPIRATION_GROWTH_DIVISOR`] plus this.
+    aspiration_growth_step: "AspirationGrowthStep" = 10, 0..=60;
+
+    // History.
+    /// A quiet move that causes a cut gains `depth² × history_bonus_scale` in its history,
+    /// and each quiet move tried before it loses as much (the malus).
+    history_bonus_scale: "HistoryBonusScale" = 16, 2..=64;
+    /// The bonus and malus never exceed this.
+    history_bonus_max: "HistoryBonusMax" = 1600, 200..=8000;
+}
+
+/// One tunable number of [`SearchParams`].
+#[derive(Clone, Copy, Debug)]
+pub struct Tunable {
+    /// Its UCI option name under `xiangqi uci --tune`.
+    pub name: &'static str,
+    /// The engine's own value.
+    pub default: i32,
+    /// The smallest value it may take.
+    pub min: i32,
+    /// The largest value it may take.
+    pub max: i32,
+    /// Where it lives in [`SearchParams`].
+    pub field: fn(&mut SearchParams) -> &mut i32,
+}
+
+/// Why a tunable number could not be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No tunable number has this name.
+    Unknown(String),
+    /// The value is not a whole number.
+    NotANumber {
+        /// The number's name.
+        name: String,
+        /// The text given.
+        value: String,
+    },
+    /// The value lies outside the number's range.
+    OutOfRange {
+        /// The number's name.
+        name: &'static str,
+        /// The value asked for.
+        value: i64,
+        /// Its smallest value.
+        min: i32,
+        /// Its largest value.
+        max: i32,
+    },
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown(name) => write!(f, "no search parameter is named '{name}'"),
+            ParamError::NotANumber { name, value } => {
+                write!(f, "{name} needs a whole number, got '{value}'")
+            }
+            ParamError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            } => write!(f, "{name} takes {min} to {max}, got {value}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+impl Tunable {
+    /// The tunable number named `name` (case-insensitive, as UCI option names are).
+    pub fn named(name: &str) -> Option<&'static Tunable> {
+        TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+}
+
+impl SearchParams {
+    /// The value of the number named `name`.
+    pub fn get(&self, name: &str) -> Result<i32, ParamError> {
+        let tunable = Tunable::named(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        let mut copy = *self;
+        Ok(*(tunable.field)(&mut copy))
+    }
+
+    /// Sets the number named `name` to `value`, which must lie in its range.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let tunable = Tunable::named(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        if value < i64::from(tunable.min) || value > i64::from(tunable.max) {
+            return Err(ParamError::OutOfRange {
+                name: tunable.name,
+                value,
+                min: tunable.min,
+                max: tunable.max,
+            });
+        }
+        *(tunable.field)(self) = value as i32;
+        Ok(())
+    }
+
+    /// The history bonus (and malus) of a cut at `depth`.
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        (depth * depth * self.history_bonus_scale).min(self.history_bonus_max)
+    }
+}
+
+/// Late-move reductions by depth and move number, from [`SearchParams::lmr_base`] and
+/// [`SearchParams::lmr_divisor`].
+pub struct Reductions([[u8; 64]; 64]);
+
+impl Reductions {
+    /// The table for `params`.
+    pub fn new(params: &SearchParams) -> Reductions {
+        let base = f64::from(params.lmr_base) / 100.0;
+        let divisor = f64::from(params.lmr_divisor) / 100.0;
+        let mut table = [[0u8; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(LMR_MIN_DEPTH as usize) {
+            // Move numbers count from 1, and the first move is never reduced.
+            for (n, r) in row.iter_mut().enumerate().skip(2) {
+                *r = (base + (depth as f64).ln() * (n as f64).ln() / divisor) as u8;
+            }
+        }
+        Reductions(table)
+    }
+
+    /// The reduction for `depth` and move number `n`, in plies.
+    #[inline]
+    pub fn get(&self, depth: i32, n: usize) -> i32 {
+        self.0[(depth.max(0) as usize).min(63)][n.min(63)] as i32
+    }
+}
+
+// The numbers below stay fixed: tuning leaves them alone.
+
 /// A capture the quiescence search tries must win at least this much by the exchange.
 pub const QSEARCH_SEE_THRESHOLD: Score = 0;
 /// A check is extended only when the checking move loses no more than this by the exchange.
@@ -74,60 +261,24 @@ pub const CHECK_EXTENSION_SEE_THRESHOLD: Score = 0;
 /// exchange; worse ones come after the quiet moves.
 pub const GOOD_CAPTURE_SEE_THRESHOLD: Score = 0;
 
-/// Delta pruning in the quiescence search: a capture is skipped when the standing evaluation
-/// plus the captured piece plus this margin stays at or below alpha.
-pub const DELTA_MARGIN: Score = 200;
-
-// Singular extension: the table move is extended when every other move falls well short of
-// its stored score.
-
-/// Shallowest node where the table move is tested for singularity.
-pub const SINGULAR_MIN_DEPTH: i32 = 8;
-/// The stored entry may be at most this many plies shallower than the node.
-pub const SINGULAR_TABLE_DEPTH_SLACK: i32 = 3;
-/// How far below the stored score the other moves must stay, per ply of depth.
-pub const SINGULAR_MARGIN_PER_DEPTH: Score = 2;
-/// The test searches the other moves to the node's depth less one, divided by this.
+/// The singular test searches the other moves to the node's depth less one, divided by this.
 pub const SINGULAR_DEPTH_DIVISOR: i32 = 2;
 
 /// Extensions (checks, singular moves) stop beyond this ply, so that a line of checks cannot
 /// run the search into its deepest ply.
 pub const EXTENSION_MAX_PLY: usize = 2 * MAX_PLY / 3;
 
-// Late-move reductions: `LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR` plies, from a
-// table, adjusted per move.
-
-/// Shallowest node where later moves are reduced (also the first row the table fills).
+/// Shallowest node where later moves are reduced (also the first row [`Reductions`] fills).
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// The table's constant term.
-pub const LMR_BASE: f64 = 0.75;
-/// The divisor of the table's logarithmic term.
-pub const LMR_DIVISOR: f64 = 2.25;
-/// A quiet move's history moves its reduction one ply for each this much…
-pub const LMR_HISTORY_DIVISOR: Score = 8000;
-/// …by at most this many plies either way.
-pub const LMR_HISTORY_MAX: i32 = 2;
 /// Root moves are reduced this many plies less than the table says.
 pub const ROOT_LMR_DISCOUNT: i32 = 1;
 
-// Aspiration windows around the previous iteration's score.
-
-/// Shallowest iteration that starts with a narrow window.
+/// Shallowest iteration that starts with a narrow aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// The window's first half-width.
-pub const ASPIRATION_WINDOW: Score = 30;
-/// After a failure the half-width grows by itself divided by this…
+/// After a failure the window's half-width grows by itself divided by this (plus
+/// [`SearchParams::aspiration_growth_step`]).
 pub const ASPIRATION_GROWTH_DIVISOR: Score = 2;
-/// …plus this.
-pub const ASPIRATION_GROWTH_STEP: Score = 10;
 
-// History.
-
-/// A quiet move that causes a cut gains `depth² × HISTORY_BONUS_SCALE` in its history, and each
-/// quiet move tried before it loses as much (the malus).
-pub const HISTORY_BONUS_SCALE: i32 = 16;
-/// The bonus and malus never exceed this.
-pub const HISTORY_BONUS_MAX: i32 = 1600;
 /// History entries stay within ± this: a bonus moves an entry less the nearer it is to it.
 pub const HISTORY_MAX: i32 = 16_384;
 /// At most this many quiet moves tried before a cut are remembered for the malus.

@@ -65,6 +65,10 @@ pub(super) struct Worker<'a> {
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
     pub(super) shared: &'a Shared,
+    /// The search's tunable numbers.
+    pub(super) params: SearchParams,
+    /// Late-move reductions from `params`.
+    pub(super) reductions: &'a Reductions,
     pub(super) eval: &'a dyn Evaluator,
     /// When set, positions are evaluated by this network instead of `eval`.
     pub(super) nnue: Option<Nnue<'a>>,
@@ -80,25 +84,6 @@ pub(super) struct Worker<'a> {
     /// Node and time limits apply only once one iteration is complete, so there is always a
     /// searched move to play.
     pub(super) limits_armed: bool,
-}
-
-/// Late-move reductions by depth and move number,
-/// `LMR_BASE + ln(depth) ln(n) / LMR_DIVISOR`.
-static REDUCTIONS: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
-    let mut table = [[0u8; 64]; 64];
-    for (depth, row) in table.iter_mut().enumerate().skip(LMR_MIN_DEPTH as usize) {
-        // Move numbers count from 1, and the first move is never reduced.
-        for (n, r) in row.iter_mut().enumerate().skip(2) {
-            *r = (LMR_BASE + (depth as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as u8;
-        }
-    }
-    table
-});
-
-/// Late-move reduction for `depth` and move number `n`.
-#[inline]
-fn reduction(depth: i32, n: usize) -> i32 {
-    REDUCTIONS[(depth.max(0) as usize).min(63)][n.min(63)] as i32
 }
 
 /// The kind of an inner node, fixed at compile time so that each kind gets its own code.
@@ -329,7 +314,7 @@ impl<'a> Worker<'a> {
                     .pos
                     .piece_at(m.to())
                     .map_or(0, |p| crate::see::SEE_VALUE[p.kind.index()]);
-                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                if stand_pat + gain + self.params.delta_margin <= alpha {
                     continue;
                 }
             }
@@ -429,26 +414,32 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
-            let margin = REVERSE_FUTILITY_MARGIN - REVERSE_FUTILITY_IMPROVING * improving as Score;
-            if depth <= REVERSE_FUTILITY_MAX_DEPTH && static_eval - margin * depth >= beta {
+            let margin = self.params.reverse_futility_margin
+                - self.params.reverse_futility_improving * improving as Score;
+            if depth <= self.params.reverse_futility_max_depth
+                && static_eval - margin * depth >= beta
+            {
                 return static_eval;
             }
             // Razoring: far below alpha, see whether captures can save it.
-            if depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth <= alpha {
+            if depth <= self.params.razor_max_depth
+                && static_eval + self.params.razor_margin * depth <= alpha
+            {
                 let q = self.qsearch(alpha, alpha + 1, ply);
                 if q <= alpha {
                     return q;
                 }
             }
             // Null move, not in pawn-and-defender endgames where zugzwang is common.
-            if depth >= NULL_MOVE_MIN_DEPTH
+            if depth >= self.params.null_move_min_depth
                 && static_eval >= beta
                 && !self.stack[ply].excluded_null
                 && has_big_pieces(&self.pos)
             {
-                let r = NULL_MOVE_REDUCTION
-                    + depth / NULL_MOVE_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_MAX);
+                let r = self.params.null_move_reduction
+                    + depth / self.params.null_move_depth_divisor
+                    + ((static_eval - beta) / self.params.null_move_eval_divisor)
+                        .min(self.params.null_move_eval_max);
                 let undo = self.pos.make_null_move();
                 if let Some(nnue) = &mut self.nnue {
                     nnue.accumulators.push_null();
@@ -476,7 +467,10 @@ impl<'a> Worker<'a> {
         }
 
         // Without a table move, a shallower search here first is cheaper than a blind one.
-        let depth = if table_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
+        let depth = if table_move.is_none()
+            && depth >= self.params.iir_min_depth
+            && (pv_node || cut_node)
+        {
             depth - 1
         } else {
             depth
@@ -501,7 +495,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = [None; QUIETS_REMEMBERED];
         let mut quiet_count = 0;
         let late_move_limit = {
-            let limit = (LATE_MOVE_BASE + depth * depth) as usize;
+            let limit = (self.params.late_move_base + depth * depth) as usize;
             if improving { limit } else { limit / 2 }
         };
 
@@ -515,16 +509,19 @@ impl<'a> Worker<'a> {
             let mover = self.pos.piece_at(m.from());
             if !pv_node && !in_check && best > -MATE_BOUND && ply > 0 {
                 if quiet {
-                    if depth <= LATE_MOVE_MAX_DEPTH && moves_tried > late_move_limit {
+                    if depth <= self.params.late_move_max_depth && moves_tried > late_move_limit {
                         continue;
                     }
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    if depth <= self.params.futility_max_depth
+                        && static_eval
+                            + self.params.futility_base
+                            + self.params.futility_per_depth * depth
+                            <= alpha
                     {
                         continue;
                     }
-                } else if depth <= SEE_CAPTURE_MAX_DEPTH
-                    && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN * depth)
+                } else if depth <= self.params.see_capture_max_depth
+                    && !see_ge(&self.pos, m, -self.params.see_capture_margin * depth)
                 {
                     continue;
                 }
@@ -533,16 +530,16 @@ impl<'a> Worker<'a> {
             // short of its stored score.
             let mut singular = false;
             if Some(m) == table_move
-                && depth >= SINGULAR_MIN_DEPTH
+                && depth >= self.params.singular_min_depth
                 && ply > 0
                 && excluded.is_none()
                 && let Some(e) = entry
-                && e.depth >= depth - SINGULAR_TABLE_DEPTH_SLACK
+                && e.depth >= depth - self.params.singular_table_depth_slack
                 && e.bound != Bound::Upper
                 && !is_mate(e.score)
             {
                 let tt_score = from_table(e.score, ply);
-                let singular_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH * depth;
+                let singular_beta = tt_score - self.params.singular_margin_per_depth * depth;
                 self.stack[ply].excluded = Some(m);
                 let s = self.search::<NonPv>(
                     singular_beta - 1,
@@ -585,13 +582,14 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH && quiet && !in_check {
-                    r = reduction(depth, moves_tried);
+                    r = self.reductions.get(depth, moves_tried);
                     r += cut_node as i32;
                     r -= pv_node as i32;
                     r -= gives_check as i32;
                     let history =
                         mover.map_or(0, |piece| self.history.quiet_score(piece, m, &context));
-                    r -= (history / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
+                    r -= (history / self.params.lmr_history_divisor)
+                        .clamp(-self.params.lmr_history_max, self.params.lmr_history_max);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -625,7 +623,7 @@ impl<'a> Worker<'a> {
                         if quiet && let Some(piece) = mover {
                             self.history.update_quiet(
                                 ply,
-                                depth,
+                                self.params.history_bonus(depth),
                                 (piece, m),
                                 &quiets_tried[..quiet_count],
                                 previous,
@@ -689,7 +687,8 @@ impl<'a> Worker<'a> {
                 score = -self.search::<Pv>(-beta, -alpha, new_depth, 1, false);
             } else {
                 let r = if depth >= LMR_MIN_DEPTH && !gives_check && self.pos.halfmove_clock() > 0 {
-                    (reduction(depth, i - first + 1) - ROOT_LMR_DISCOUNT).clamp(0, new_depth - 1)
+                    (self.reductions.get(depth, i - first + 1) - ROOT_LMR_DISCOUNT)
+                        .clamp(0, new_depth - 1)
                 } else {
                     0
                 };
