@@ -8,7 +8,9 @@ mod captured;
 use captured::Captured;
 use std::sync::Arc;
 use xiangqi_engine::bench;
-use xiangqi_engine::nnue::{AccumulatorStack, Backend, FloatNetwork, Network, NetworkError};
+use xiangqi_engine::nnue::{
+    AccumulatorStack, Backend, FloatNetwork, Network, NetworkError, output_bucket,
+};
 use xiangqi_engine::protocol::{Dialect, Session};
 use xiangqi_engine::random::SplitMix64;
 use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
@@ -21,9 +23,15 @@ fn bench_positions() -> Vec<Position> {
         .collect()
 }
 
-/// A random network of `hidden` units whose weights stay inside the trainer's ±1.98 clip.
-fn random_network(hidden: usize, seed: u64) -> Network {
-    Network::from_float(&FloatNetwork::random(hidden, seed, 0.5, 1.98)).unwrap()
+/// A random network of `hidden` units and `buckets` output buckets whose weights stay
+/// inside the trainer's ±1.98 clip.
+fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    let float = FloatNetwork::random_bucketed(hidden, buckets, seed, 0.5, 1.98);
+    Network::from_float(&float).unwrap()
+}
+
+fn pieces(pos: &Position) -> usize {
+    pos.occupied().count() as usize
 }
 
 /// What a line of the walk did, to take it back.
@@ -84,7 +92,7 @@ fn random_walk(
 
 #[test]
 fn incremental_accumulators_equal_fresh_ones_after_random_games() {
-    let net = random_network(64, 1);
+    let net = random_network(64, 8, 1);
     let mut starts = vec![Position::startpos()];
     starts.extend(bench_positions().into_iter().step_by(7));
     let mut captures = 0;
@@ -108,7 +116,7 @@ fn incremental_accumulators_equal_fresh_ones_after_random_games() {
                 }
                 let side = pos.side_to_move();
                 assert_eq!(
-                    stacks[0].evaluate(&net, side),
+                    stacks[0].evaluate(&net, side, pieces(pos)),
                     xiangqi_engine::eval::Evaluator::evaluate(&net, pos)
                 );
             },
@@ -120,7 +128,7 @@ fn incremental_accumulators_equal_fresh_ones_after_random_games() {
 
 #[test]
 fn avx2_and_scalar_give_the_same_accumulators_and_evaluations() {
-    let fast = random_network(128, 2);
+    let fast = random_network(128, 8, 2);
     assert_eq!(fast.backend(), Backend::detect());
     if Backend::avx2().is_none() {
         eprintln!("no AVX2 on this processor: the detected backend is the scalar one");
@@ -149,7 +157,11 @@ fn avx2_and_scalar_give_the_same_accumulators_and_evaluations() {
         let side = pos.side_to_move();
         let (a, b) = stacks.split_at_mut(1);
         assert_eq!(a[0].values(&fast, side), b[0].values(&scalar, side));
-        assert_eq!(a[0].evaluate(&fast, side), b[0].evaluate(&scalar, side));
+        let n = pieces(pos);
+        assert_eq!(
+            a[0].evaluate(&fast, side, n),
+            b[0].evaluate(&scalar, side, n)
+        );
     });
 }
 
@@ -160,11 +172,14 @@ fn avx2_and_scalar_give_the_same_accumulators_and_evaluations() {
 fn rounding_sigma_cp(float: &FloatNetwork, pos: &Position) -> f32 {
     let (qa, qb) = (255f32, 64f32);
     let us = pos.side_to_move();
-    let pieces = pos.occupied().count() as f32;
+    let count = pieces(pos);
+    let row = 2 * float.hidden * output_bucket(count, float.out_bias.len());
+    let pieces = count as f32;
     let mut variance = 0f32;
     for (half, color) in [us, us.opponent()].into_iter().enumerate() {
         let acc = float.accumulator(pos, color);
-        let weights = &float.out_weights[half * float.hidden..(half + 1) * float.hidden];
+        let weights =
+            &float.out_weights[row + half * float.hidden..row + (half + 1) * float.hidden];
         for (a, w) in acc.iter().zip(weights) {
             let c = a.clamp(0.0, 1.0);
             variance += (c * c).powi(2) / (12.0 * qb * qb);
@@ -180,8 +195,8 @@ fn rounding_sigma_cp(float: &FloatNetwork, pos: &Position) -> f32 {
 fn float_and_quantised_evaluations_agree_on_the_bench_positions() {
     // Every weight inside the trainer's ±1.98 clip: feature weights within ±0.5 (a
     // trained net's range) and within ±1.98, output weights within ±1.98.
-    for (seed, ft_range) in [(11, 0.5), (12, 1.98)] {
-        let float = FloatNetwork::random(256, seed, ft_range, 1.98);
+    for (seed, ft_range, buckets) in [(11, 0.5, 1), (12, 1.98, 1), (13, 0.5, 8)] {
+        let float = FloatNetwork::random_bucketed(256, buckets, seed, ft_range, 1.98);
         let net = Network::from_float(&float).unwrap();
         let mut total = 0f32;
         let positions = bench_positions();
@@ -220,7 +235,7 @@ fn with_field(bytes: &[u8], offset: usize, value: u32) -> Vec<u8> {
 
 #[test]
 fn the_loader_names_what_is_wrong_with_a_bad_file() {
-    let bytes = random_network(32, 3).to_bytes();
+    let bytes = random_network(32, 1, 3).to_bytes();
     let len = bytes.len();
     assert_eq!(len, 28 + 2 * (1260 * 32 + 32 + 64) + 4 + 8);
     let error = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
@@ -235,13 +250,19 @@ fn the_loader_names_what_is_wrong_with_a_bad_file() {
             .starts_with("not a network file")
     );
 
-    let version_2 = with_field(&bytes, 4, 2);
-    assert_eq!(error(&version_2), NetworkError::UnsupportedVersion(2));
+    let version_3 = with_field(&bytes, 4, 3);
+    assert_eq!(error(&version_3), NetworkError::UnsupportedVersion(3));
     assert!(
-        error(&version_2)
+        error(&version_3)
             .to_string()
-            .starts_with("version 2 not supported")
+            .starts_with("version 3 not supported (this engine reads versions 1 and 2)")
     );
+    // A version-1 file read as version 2 takes its hidden size for the bucket count and
+    // finds the file the wrong length.
+    assert!(matches!(
+        error(&with_field(&bytes, 4, 2)),
+        NetworkError::BadBuckets(_) | NetworkError::Truncated { .. }
+    ));
 
     let cut = &bytes[..len - 100];
     assert_eq!(
@@ -287,7 +308,7 @@ fn the_loader_names_what_is_wrong_with_a_bad_file() {
     let mut heavy = bytes.clone();
     let out_weights = 28 + 2 * (1260 * 32 + 32);
     heavy[out_weights..out_weights + 2].copy_from_slice(&200i16.to_le_bytes());
-    let heavy = with_field(&heavy, 4, 1);
+    let heavy = with_field(&heavy, 8, 1260);
     assert_eq!(
         error(&heavy),
         NetworkError::WeightOutOfRange {
@@ -308,8 +329,50 @@ fn the_loader_names_what_is_wrong_with_a_bad_file() {
 }
 
 #[test]
+fn bucketed_networks_are_version_2_files_and_each_bucket_has_its_own_output_layer() {
+    // Piece counts 2–32 cut into runs of equal length, fewest pieces first.
+    assert_eq!(output_bucket(32, 1), 0);
+    assert_eq!(output_bucket(2, 8), 0);
+    assert_eq!(output_bucket(5, 8), 0);
+    assert_eq!(output_bucket(6, 8), 1);
+    assert_eq!(output_bucket(32, 8), 7);
+    assert_eq!(output_bucket(0, 8), 0);
+
+    let net = random_network(32, 8, 4);
+    assert_eq!(net.buckets(), 8);
+    let bytes = net.to_bytes();
+    assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 2);
+    assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 8);
+    assert_eq!(bytes.len(), 32 + 2 * (1260 * 32 + 32 + 8 * 64) + 4 * 8 + 8);
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    let error = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    assert_eq!(
+        error(&with_field(&bytes, 16, 0)),
+        NetworkError::BadBuckets(0)
+    );
+    assert_eq!(
+        error(&with_field(&bytes, 16, 17)).to_string(),
+        "17 output buckets; a network has 1 to 16"
+    );
+
+    // A network whose buckets differ only in their output bias evaluates a full board and a
+    // bare ending with different biases: the bucket follows the piece count.
+    let mut float = FloatNetwork::random_bucketed(32, 8, 5, 0.0, 0.0);
+    for (i, bias) in float.out_bias.iter_mut().enumerate() {
+        *bias = i as f32 / 40.0;
+    }
+    let net = Network::from_float(&float).unwrap();
+    let ending: Position = "4k4/9/9/9/9/9/9/9/4A4/3K1R3 w - - 0 1".parse().unwrap();
+    let evaluate = |pos: &Position| xiangqi_engine::eval::Evaluator::evaluate(&net, pos);
+    assert_eq!(evaluate(&Position::startpos()), 70);
+    assert_eq!(evaluate(&ending), 0);
+    assert_eq!(float.evaluate_cp(&Position::startpos()).round(), 70.0);
+}
+
+#[test]
 fn a_search_with_a_network_returns_a_legal_move() {
-    let net = Arc::new(random_network(64, 4));
+    let net = Arc::new(random_network(64, 1, 4));
     let mut engine = Engine::new(EngineOptions {
         use_nnue: true,
         ..EngineOptions::default()
@@ -389,7 +452,7 @@ fn a_bad_eval_file_is_reported_and_the_engine_keeps_answering() {
     captured.wait_for("bestmove", 1);
 
     // A good file is loaded and used; a damaged one afterwards leaves it in place.
-    let net = random_network(32, 5);
+    let net = random_network(32, 1, 5);
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("xiangqi-nnue-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -433,7 +496,7 @@ fn a_bad_eval_file_is_reported_and_the_engine_keeps_answering() {
 
 #[test]
 fn level_zero_keeps_the_handcrafted_evaluation_and_level_one_uses_the_network() {
-    let net = Arc::new(random_network(64, 6));
+    let net = Arc::new(random_network(64, 8, 6));
     let at_level = |level, use_nnue| {
         let mut engine = Engine::new(EngineOptions {
             use_nnue,

@@ -1,9 +1,10 @@
 //! Training checkpoints: the float parameters, Adam's moments and the epochs done, so that a
 //! run can resume where it stopped.
 //!
-//! Layout (little-endian): `b"XQTC"`, `u32` version 1, `u32` hidden, `u32` epochs done,
-//! `u64` Adam steps, then parameters, first moments and second moments (`f32` each, one per
-//! parameter), then an FNV-1a 64 checksum of every byte before it.
+//! Layout (little-endian): `b"XQTC"`, `u32` version 2, `u32` hidden, `u32` output buckets,
+//! `u32` epochs done, `u64` Adam steps, then parameters, first moments and second moments
+//! (`f32` each, one per parameter), then an FNV-1a 64 checksum of every byte before it.
+//! Version 1, still read, has no bucket count (one bucket).
 
 use crate::model::Network;
 use crate::optimiser::Adam;
@@ -13,8 +14,17 @@ use std::path::{Path, PathBuf};
 use xiangqi_engine::nnue::net::fnv1a64;
 
 const MAGIC: &[u8; 4] = b"XQTC";
-const VERSION: u32 = 1;
-const HEADER: usize = 4 + 4 + 4 + 4 + 8;
+const VERSION: u32 = 2;
+const VERSION_ONE_BUCKET: u32 = 1;
+
+/// Header bytes of a `version` checkpoint.
+const fn header(version: u32) -> usize {
+    if version == VERSION_ONE_BUCKET {
+        4 + 4 + 4 + 4 + 8
+    } else {
+        4 + 4 + 4 + 4 + 4 + 8
+    }
+}
 
 /// A network with its optimiser state.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,10 +63,11 @@ impl Checkpoint {
     /// The checkpoint's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.net.params().len();
-        let mut out = Vec::with_capacity(HEADER + 12 * n + 8);
+        let mut out = Vec::with_capacity(header(VERSION) + 12 * n + 8);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.net.hidden() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.net.buckets() as u32).to_le_bytes());
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.adam.steps.to_le_bytes());
         for values in [self.net.params(), &self.adam.first, &self.adam.second] {
@@ -72,24 +83,39 @@ impl Checkpoint {
     /// Reads a checkpoint from `bytes`; `path` names it in errors.
     pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         let invalid = |why: String| CheckpointError::Invalid(path.to_path_buf(), why);
-        if bytes.len() < HEADER + 8 || &bytes[..4] != MAGIC {
+        if bytes.len() < header(VERSION_ONE_BUCKET) + 8 || &bytes[..4] != MAGIC {
             return Err(invalid("not a training checkpoint (no XQTC header)".into()));
         }
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         let version = u32_at(4);
-        if version != VERSION {
+        if version != VERSION && version != VERSION_ONE_BUCKET {
             return Err(invalid(format!(
-                "version {version}, this trainer reads {VERSION}"
+                "version {version}, this trainer reads {VERSION_ONE_BUCKET} and {VERSION}"
+            )));
+        }
+        let head = header(version);
+        if bytes.len() < head + 8 {
+            return Err(invalid(format!(
+                "{} bytes, shorter than its header",
+                bytes.len()
             )));
         }
         let hidden = u32_at(8) as usize;
-        let epochs_done = u32_at(12) as usize;
-        let steps = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
-        let n = Network::param_count(hidden);
-        let expected = HEADER + 12 * n + 8;
+        let (buckets, rest) = if version == VERSION_ONE_BUCKET {
+            (1, 12)
+        } else {
+            (u32_at(12) as usize, 16)
+        };
+        if buckets == 0 || buckets > xiangqi_engine::nnue::net::MAX_BUCKETS {
+            return Err(invalid(format!("{buckets} output buckets")));
+        }
+        let epochs_done = u32_at(rest) as usize;
+        let steps = u64::from_le_bytes(bytes[rest + 4..rest + 12].try_into().unwrap());
+        let n = Network::param_count(hidden, buckets);
+        let expected = head + 12 * n + 8;
         if bytes.len() != expected {
             return Err(invalid(format!(
-                "{} bytes, a checkpoint with hidden {hidden} has {expected}",
+                "{} bytes, a checkpoint with hidden {hidden} and {buckets} buckets has {expected}",
                 bytes.len()
             )));
         }
@@ -100,12 +126,12 @@ impl Checkpoint {
             ));
         }
         let floats = |k: usize| -> Vec<f32> {
-            body[HEADER + 4 * n * k..HEADER + 4 * n * (k + 1)]
+            body[head + 4 * n * k..head + 4 * n * (k + 1)]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
                 .collect()
         };
-        let net = Network::from_params(hidden, floats(0)).expect("length checked above");
+        let net = Network::from_params(hidden, buckets, floats(0)).expect("length checked above");
         let mut adam = Adam::new(n);
         adam.first = floats(1);
         adam.second = floats(2);
@@ -135,7 +161,7 @@ mod tests {
     use super::*;
 
     fn checkpoint() -> Checkpoint {
-        let net = Network::random(16, 2);
+        let net = Network::random(16, 3, 2);
         let mut adam = Adam::new(net.params().len());
         adam.first[3] = 0.25;
         adam.second[5] = 0.5;
@@ -152,6 +178,29 @@ mod tests {
         let c = checkpoint();
         let back = Checkpoint::from_bytes(Path::new("x"), &c.to_bytes()).unwrap();
         assert_eq!(back, c);
+    }
+
+    #[test]
+    fn a_checkpoint_of_the_first_version_still_reads_with_one_bucket() {
+        let one = Checkpoint {
+            net: Network::random(16, 1, 4),
+            ..checkpoint()
+        };
+        let one = Checkpoint {
+            adam: Adam::new(one.net.params().len()),
+            ..one
+        };
+        // Version 1: the same bytes without the bucket count.
+        let v2 = one.to_bytes();
+        let mut v1 = Vec::new();
+        v1.extend_from_slice(MAGIC);
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[8..12]);
+        v1.extend_from_slice(&v2[16..v2.len() - 8]);
+        let checksum = fnv1a64(&v1);
+        v1.extend_from_slice(&checksum.to_le_bytes());
+        let back = Checkpoint::from_bytes(Path::new("old.ckpt"), &v1).unwrap();
+        assert_eq!(back, one);
     }
 
     #[test]

@@ -24,6 +24,9 @@ struct Args {
     /// Neurons per perspective (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     hidden: usize,
+    /// Output buckets by the number of pieces on the board (1 to 16; 1: one output layer).
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
     /// Epochs to train (a resumed run continues up to this epoch).
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -86,6 +89,13 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<(), String> {
+    if args.buckets == 0 || args.buckets > xiangqi_engine::nnue::net::MAX_BUCKETS {
+        return Err(format!(
+            "--buckets {} is not between 1 and {}",
+            args.buckets,
+            xiangqi_engine::nnue::net::MAX_BUCKETS
+        ));
+    }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) {
         return Err(format!(
             "--hidden {} is not a positive multiple of 16",
@@ -116,12 +126,15 @@ fn run(args: Args) -> Result<(), String> {
     let (net, adam, epochs_done) = match &args.resume {
         Some(path) => {
             let c = Checkpoint::load(path).map_err(|e| e.to_string())?;
-            if c.net.hidden() != args.hidden {
+            if c.net.hidden() != args.hidden || c.net.buckets() != args.buckets {
                 return Err(format!(
-                    "checkpoint {} has hidden {}, but --hidden is {}",
+                    "checkpoint {} has hidden {} and {} buckets, but --hidden is {} and \
+                     --buckets {}",
                     path.display(),
                     c.net.hidden(),
-                    args.hidden
+                    c.net.buckets(),
+                    args.hidden,
+                    args.buckets
                 ));
             }
             println!(
@@ -132,7 +145,7 @@ fn run(args: Args) -> Result<(), String> {
             (c.net, c.adam, c.epochs_done)
         }
         None => {
-            let net = Network::random(args.hidden, args.seed);
+            let net = Network::random(args.hidden, args.buckets, args.seed);
             let adam = Adam::new(net.params().len());
             (net, adam, 0)
         }
@@ -170,8 +183,9 @@ fn run(args: Args) -> Result<(), String> {
         seed: args.seed,
     };
     println!(
-        "hidden {}  batch {}  lr {} (×{} every {} epochs)  weight decay {}  lambda {}  mirror {}  threads {}  epochs {}..={}",
+        "hidden {}  buckets {}  batch {}  lr {} (×{} every {} epochs)  weight decay {}  lambda {}  mirror {}  threads {}  epochs {}..={}",
         args.hidden,
+        args.buckets,
         args.batch,
         args.lr,
         args.lr_gamma,

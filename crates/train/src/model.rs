@@ -1,12 +1,15 @@
 //! The float network the trainer fits: `(1260 → H) × 2 perspectives → [side to move, other]
-//! → SCReLU → 1`, with its forward pass, the loss, and the gradient of one position.
+//! → SCReLU → 1`, with one output layer per bucket of piece counts
+//! ([`xiangqi_engine::nnue::output_bucket`]), its forward pass, the loss, and the gradient of
+//! one position.
 //!
 //! All parameters live in one flat vector (first-layer weights feature-major, first-layer
-//! bias, output weights, output bias) so the optimiser and checkpoints see a single slice.
+//! bias, output weights bucket by bucket, output biases) so the optimiser and checkpoints see
+//! a single slice.
 
 use crate::dataset::TrainingPosition;
 use crate::rng::{Rng, symmetric};
-use xiangqi_engine::nnue::INPUTS;
+use xiangqi_engine::nnue::{INPUTS, output_bucket};
 
 /// Centipawns per unit of network output (the file's `scale`).
 pub const EVAL_SCALE: f32 = 400.0;
@@ -44,6 +47,7 @@ pub fn target(position: &TrainingPosition, lambda: f32) -> f32 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     params: Vec<f32>,
 }
 
@@ -51,6 +55,7 @@ pub struct Network {
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     hidden: usize,
+    buckets: usize,
 }
 
 impl Layout {
@@ -61,10 +66,10 @@ impl Layout {
         self.ft_bias() + self.hidden
     }
     fn out_bias(self) -> usize {
-        self.out_weights() + 2 * self.hidden
+        self.out_weights() + self.buckets * 2 * self.hidden
     }
     fn len(self) -> usize {
-        self.out_bias() + 1
+        self.out_bias() + self.buckets
     }
 }
 
@@ -86,9 +91,10 @@ impl Scratch {
 }
 
 impl Network {
-    /// A network of `hidden` neurons per perspective with small random weights from `seed`.
-    pub fn random(hidden: usize, seed: u64) -> Network {
-        let layout = Layout { hidden };
+    /// A network of `hidden` neurons per perspective and `buckets` output buckets with small
+    /// random weights from `seed`.
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
+        let layout = Layout { hidden, buckets };
         let mut rng = Rng::new(seed);
         let mut params = vec![0.0; layout.len()];
         // About 30 features are active: first-layer sums start spread around 0 with a deviation
@@ -100,12 +106,21 @@ impl Network {
         for w in &mut params[layout.out_weights()..layout.out_bias()] {
             *w = symmetric(&mut rng, out_limit);
         }
-        Network { hidden, params }
+        Network {
+            hidden,
+            buckets,
+            params,
+        }
     }
 
-    /// A network from its flat parameters; `None` when the length does not fit `hidden`.
-    pub fn from_params(hidden: usize, params: Vec<f32>) -> Option<Network> {
-        (params.len() == Layout { hidden }.len()).then_some(Network { hidden, params })
+    /// A network from its flat parameters; `None` when the length does not fit `hidden`
+    /// and `buckets`.
+    pub fn from_params(hidden: usize, buckets: usize, params: Vec<f32>) -> Option<Network> {
+        (params.len() == Layout { hidden, buckets }.len()).then_some(Network {
+            hidden,
+            buckets,
+            params,
+        })
     }
 
     /// Neurons per perspective.
@@ -113,9 +128,14 @@ impl Network {
         self.hidden
     }
 
-    /// Number of parameters for a network of `hidden` neurons.
-    pub fn param_count(hidden: usize) -> usize {
-        Layout { hidden }.len()
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// Number of parameters for a network of `hidden` neurons and `buckets` output buckets.
+    pub fn param_count(hidden: usize, buckets: usize) -> usize {
+        Layout { hidden, buckets }.len()
     }
 
     /// Every parameter, in the flat order.
@@ -131,6 +151,7 @@ impl Network {
     fn layout(&self) -> Layout {
         Layout {
             hidden: self.hidden,
+            buckets: self.buckets,
         }
     }
 
@@ -145,15 +166,23 @@ impl Network {
         &self.params[l.ft_bias()..l.out_weights()]
     }
 
-    /// Output weights: the first H for the side to move, the next H for the other side.
+    /// Output weights, bucket by bucket: in each, the first H for the side to move, the next
+    /// H for the other side.
     pub fn out_weights(&self) -> &[f32] {
         let l = self.layout();
         &self.params[l.out_weights()..l.out_bias()]
     }
 
-    /// Output bias.
-    pub fn out_bias(&self) -> f32 {
-        self.params[self.layout().out_bias()]
+    /// Output biases, one per bucket.
+    pub fn out_bias(&self) -> &[f32] {
+        let l = self.layout();
+        &self.params[l.out_bias()..l.len()]
+    }
+
+    /// The output bucket of a position with `pieces` pieces.
+    #[inline(always)]
+    fn bucket(&self, pieces: usize) -> usize {
+        output_bucket(pieces, self.buckets)
     }
 
     /// Keeps every parameter within ±[`WEIGHT_CLIP`].
@@ -177,9 +206,11 @@ impl Network {
     }
 
     #[inline(always)]
-    fn output(&self, scratch: &Scratch) -> f32 {
-        let (w_stm, w_other) = self.out_weights().split_at(self.hidden);
-        let mut y = self.out_bias();
+    fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
+        let h = self.hidden;
+        let row = &self.out_weights()[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (w_stm, w_other) = row.split_at(h);
+        let mut y = self.out_bias()[bucket];
         for (a, w) in scratch.stm.iter().zip(w_stm) {
             y += screlu(*a) * w;
         }
@@ -194,7 +225,7 @@ impl Network {
     pub fn forward(&self, side_to_move: &[u16], other: &[u16], scratch: &mut Scratch) -> f32 {
         self.accumulate(side_to_move, &mut scratch.stm);
         self.accumulate(other, &mut scratch.other);
-        self.output(scratch)
+        self.output(scratch, self.bucket(side_to_move.len()))
     }
 
     /// The evaluation in centipawns from the side to move's view.
@@ -228,12 +259,13 @@ impl Network {
         let p = sigmoid(y * EVAL_SCALE / SIGMOID_SCALE);
         let error = p - target(position, lambda);
         let g = weight * 2.0 * error * p * (1.0 - p) * EVAL_SCALE / SIGMOID_SCALE;
-
-        grads[l.out_bias()] += g;
-        let (w_stm, w_other) = self.out_weights().split_at(h);
+        let bucket = self.bucket(position.side_to_move().len());
+        grads[l.out_bias() + bucket] += g;
+        let row = l.out_weights() + bucket * 2 * h;
+        let (w_stm, w_other) = self.params[row..row + 2 * h].split_at(h);
         // The output weights' gradients, then each accumulator's gradient in place.
         {
-            let (g_stm, g_other) = grads[l.out_weights()..l.out_bias()].split_at_mut(h);
+            let (g_stm, g_other) = grads[row..row + 2 * h].split_at_mut(h);
             for i in 0..h {
                 let a = scratch.stm[i];
                 g_stm[i] += g * screlu(a);
@@ -347,7 +379,7 @@ mod tests {
 
     #[test]
     fn analytic_gradient_matches_finite_differences() {
-        let mut net = Network::random(16, 9);
+        let mut net = Network::random(16, 4, 9);
         // Biases away from zero so that some neurons sit inside SCReLU's sloped part.
         let l = net.layout();
         for (i, b) in net.params_mut()[l.ft_bias()..l.out_weights()]
@@ -368,6 +400,9 @@ mod tests {
             l.out_weights() + 3,
             l.out_weights() + 16 + 7,
             l.out_bias(),
+            // Another bucket's output layer: a position of three pieces never reaches it.
+            l.out_weights() + 2 * 16 + 3,
+            l.out_bias() + 1,
         ];
         for &i in &probes {
             let eps = 1e-3;
@@ -384,13 +419,19 @@ mod tests {
             );
         }
         assert!(grads[l.out_bias()].abs() > 0.0);
+        assert_eq!(grads[l.out_bias() + 1], 0.0);
+        assert!(
+            grads[l.out_weights() + 32..l.out_bias()]
+                .iter()
+                .all(|&g| g == 0.0)
+        );
         // A feature that is not active gets no gradient.
         assert!(grads[100 * 16..101 * 16].iter().all(|&g| g == 0.0));
     }
 
     #[test]
     fn clip_keeps_weights_in_bounds() {
-        let mut net = Network::random(16, 1);
+        let mut net = Network::random(16, 1, 1);
         net.params_mut()[0] = 5.0;
         net.params_mut()[1] = -5.0;
         net.clip();

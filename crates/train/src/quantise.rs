@@ -14,7 +14,7 @@ pub fn float_network(net: &Network) -> FloatNetwork {
         ft_weights: net.ft_weights().to_vec(),
         ft_bias: net.ft_bias().to_vec(),
         out_weights: net.out_weights().to_vec(),
-        out_bias: net.out_bias(),
+        out_bias: net.out_bias().to_vec(),
     }
 }
 

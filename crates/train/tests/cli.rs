@@ -87,7 +87,16 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
     let data_arg = data.to_str().unwrap();
     let net_arg = net.to_str().unwrap();
     let common = [
-        "--data", data_arg, "--out", net_arg, "--hidden", "16", "--batch", "64",
+        "--data",
+        data_arg,
+        "--out",
+        net_arg,
+        "--hidden",
+        "16",
+        "--buckets",
+        "4",
+        "--batch",
+        "64",
     ];
 
     let best = dir.0.join("best.xqnn");
@@ -106,7 +115,7 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
     assert!(out.status.success(), "{}", text(&out));
     let log = text(&out);
     assert!(log.contains("kept") && log.contains("epoch   2"), "{log}");
-    assert!(EngineNetwork::load(&net).is_ok());
+    assert_eq!(EngineNetwork::load(&net).unwrap().buckets(), 4);
     assert!(EngineNetwork::load(&best).is_ok(), "{log}");
     let checkpoint = PathBuf::from(format!("{net_arg}.ckpt"));
     assert_eq!(Checkpoint::load(&checkpoint).unwrap().epochs_done, 2);
@@ -120,6 +129,36 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
         "{log}"
     );
     assert_eq!(Checkpoint::load(&checkpoint).unwrap().epochs_done, 3);
+
+    // A checkpoint resumes only the shape it was made with.
+    let other = [
+        "--data",
+        data_arg,
+        "--out",
+        net_arg,
+        "--hidden",
+        "16",
+        "--buckets",
+        "2",
+        "--epochs",
+        "4",
+        "--resume",
+        resume,
+    ];
+    let out = train(&other);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("4 buckets, but --hidden is 16 and --buckets 2"),
+        "{}",
+        text(&out)
+    );
+    let out = train(&[&common[..6], &["--buckets", "17"]].concat());
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("--buckets 17 is not between 1 and 16"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]

@@ -157,13 +157,14 @@ impl AccumulatorStack {
         }
     }
 
-    /// The evaluation of the current position, whose side to move is `side_to_move`.
+    /// The evaluation of the current position, whose side to move is `side_to_move` and
+    /// which has `pieces` pieces on the board.
     #[inline]
-    pub fn evaluate(&mut self, network: &Network, side_to_move: Color) -> Score {
+    pub fn evaluate(&mut self, network: &Network, side_to_move: Color, pieces: usize) -> Score {
         self.update(network);
         let us = &self.values[self.range(self.top, side_to_move)];
         let them = &self.values[self.range(self.top, side_to_move.opponent())];
-        network.evaluate_accumulators(us, them)
+        network.evaluate_accumulators(us, them, pieces)
     }
 
     /// The current position's accumulator from `perspective`'s side, as plain values.

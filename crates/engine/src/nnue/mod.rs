@@ -1,7 +1,8 @@
 //! The efficiently updatable neural network evaluation (NNUE): input features, the network
 //! file, accumulators kept up to date on make and unmake, and the SIMD kernels.
 //!
-//! Architecture: `(1260 → H) × 2 perspectives → [side to move, other side] → SCReLU → 1`.
+//! Architecture: `(1260 → H) × 2 perspectives → [side to move, other side] → SCReLU → 1`,
+//! with one output layer per bucket of piece counts ([`output_bucket`]).
 
 pub mod accumulator;
 pub mod features;
@@ -10,7 +11,7 @@ pub mod simd;
 
 pub use accumulator::AccumulatorStack;
 pub use features::{INPUTS, active_features, feature_index};
-pub use net::{FloatNetwork, Network, NetworkError};
+pub use net::{FloatNetwork, Network, NetworkError, output_bucket};
 pub use simd::Backend;
 
 use std::sync::{Arc, LazyLock};

@@ -1,16 +1,20 @@
 //! The network: its quantised weights, the file that holds them (read and written byte for
 //! byte as below), and the float form it is trained in.
 //!
-//! File layout, all little-endian:
+//! File layout, all little-endian (version 2; version 1, which the engine still reads, has
+//! no `buckets` field and one output bucket):
 //! ```text
-//! b"XQNN"  u32 version = 1  u32 inputs = 1260  u32 hidden (multiple of 16)
+//! b"XQNN"  u32 version = 2  u32 inputs = 1260  u32 hidden (multiple of 16)
+//! u32 buckets (1 to 16)     output buckets by the number of pieces on the board
 //! u32 scale = 400  u32 qa = 255  u32 qb = 64
 //! i16 ft_weights[inputs * hidden]   feature-major: feature f's row is [f*H .. f*H + H]
 //! i16 ft_bias[hidden]
-//! i16 out_weights[2 * hidden]       first H for the side to move, next H for the other
-//! i32 out_bias                      already multiplied by qa * qb
+//! i16 out_weights[buckets * 2 * hidden]  per bucket: H for the side to move, H for the other
+//! i32 out_bias[buckets]             already multiplied by qa * qb
 //! u64 checksum                      FNV-1a 64 of every byte before it
 //! ```
+//! A position is evaluated with the output bucket [`output_bucket`] gives for its number of
+//! pieces, so that openings, middlegames and endings each have their own last layer.
 //! The loader also bounds the weights so that the integer evaluation cannot overflow:
 //! feature weights and biases within ±[`FT_LIMIT`] keep an accumulator (bias and at most 32
 //! pieces) inside i16; output weights within ±[`OUT_LIMIT`] keep `clamp · weight` inside i16;
@@ -26,8 +30,12 @@ use xiangqi_rules::{Color, Position};
 
 /// The first four bytes of a network file.
 pub const MAGIC: [u8; 4] = *b"XQNN";
-/// The file version this engine reads and writes.
-pub const VERSION: u32 = 1;
+/// The file version this engine writes; it also reads [`VERSION_ONE_BUCKET`].
+pub const VERSION: u32 = 2;
+/// The first file version: one output bucket and no `buckets` field.
+pub const VERSION_ONE_BUCKET: u32 = 1;
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
 /// Centipawns per unit of network output.
 pub const SCALE: u32 = 400;
 /// Quantisation of the feature layer: float weight × QA.
@@ -43,8 +51,23 @@ pub const FT_LIMIT: i32 = i16::MAX as i32 / (MAX_ACTIVE as i32 + 1);
 pub const OUT_LIMIT: i32 = i16::MAX as i32 / QA as i32;
 /// The largest magnitude of a static evaluation, kept clear of mate scores.
 const MAX_EVAL: i64 = MATE_BOUND as i64 - 1;
-/// Bytes before the weights: magic and six u32 fields.
-const HEADER_BYTES: usize = 4 + 6 * 4;
+/// Bytes before the weights: magic and six u32 fields (version 1) or seven (version 2).
+const fn header_bytes(version: u32) -> usize {
+    if version == VERSION_ONE_BUCKET {
+        4 + 6 * 4
+    } else {
+        4 + 7 * 4
+    }
+}
+
+/// The output bucket of a position with `pieces` pieces on the board (both generals
+/// included) in a network of `buckets` buckets: the range 2–32 cut into `buckets` runs of
+/// equal length, fewest pieces first.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let run = 31usize.div_ceil(buckets.max(1));
+    (pieces.saturating_sub(2) / run).min(buckets.max(1) - 1)
+}
 
 /// Why a network could not be read or built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +87,8 @@ pub enum NetworkError {
     WrongInputs(u32),
     /// A hidden size that is zero, not a multiple of 16 or above [`MAX_HIDDEN`].
     BadHidden(u32),
+    /// An output bucket count that is zero or above [`MAX_BUCKETS`].
+    BadBuckets(u32),
     /// A quantisation constant or scale other than the one this engine uses.
     WrongConstant {
         /// `scale`, `qa` or `qb`.
@@ -131,7 +156,7 @@ impl fmt::Display for NetworkError {
             NetworkError::UnsupportedVersion(v) => {
                 write!(
                     f,
-                    "version {v} not supported (this engine reads version {VERSION})"
+                    "version {v} not supported (this engine reads versions {VERSION_ONE_BUCKET} and {VERSION})"
                 )
             }
             NetworkError::WrongInputs(n) => {
@@ -139,6 +164,9 @@ impl fmt::Display for NetworkError {
                     f,
                     "the network has {n} inputs; this engine's features are {INPUTS}"
                 )
+            }
+            NetworkError::BadBuckets(b) => {
+                write!(f, "{b} output buckets; a network has 1 to {MAX_BUCKETS}")
             }
             NetworkError::BadHidden(h) => write!(
                 f,
@@ -192,9 +220,9 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// The file size for `hidden` units.
-const fn file_size(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+/// The file size of a `version` file for `hidden` units and `buckets` output buckets.
+const fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
+    header_bytes(version) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 8
 }
 
 /// A quantised network, ready to evaluate. Rows are stored in aligned [`Chunk`]s.
@@ -204,9 +232,12 @@ pub struct Network {
     /// `INPUTS` rows of `hidden / 16` chunks.
     ft_weights: Vec<Chunk>,
     ft_bias: Vec<Chunk>,
-    /// `2 · hidden / 16` chunks: the side to move's half, then the other side's.
+    /// `buckets` rows of `2 · hidden / 16` chunks: the side to move's half, then the other
+    /// side's.
     out_weights: Vec<Chunk>,
-    out_bias: i32,
+    /// One per bucket.
+    out_bias: Vec<i32>,
+    buckets: usize,
     backend: Backend,
 }
 
@@ -214,6 +245,7 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Network")
             .field("hidden", &self.hidden)
+            .field("buckets", &self.buckets)
             .field("backend", &self.backend)
             .finish_non_exhaustive()
     }
@@ -263,6 +295,15 @@ fn check_range(layer: &'static str, chunks: &[Chunk], limit: i32) -> Result<(), 
     Ok(())
 }
 
+fn check_buckets(buckets: usize) -> Result<(), NetworkError> {
+    if buckets == 0 || buckets > MAX_BUCKETS {
+        return Err(NetworkError::BadBuckets(
+            buckets.min(u32::MAX as usize) as u32
+        ));
+    }
+    Ok(())
+}
+
 fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
     if hidden == 0 || !hidden.is_multiple_of(CHUNK_LEN) || hidden > MAX_HIDDEN {
         return Err(NetworkError::BadHidden(hidden.min(u32::MAX as usize) as u32));
@@ -287,7 +328,7 @@ impl Network {
                 "not a regular file (a folder, pipe or device); a network is a file".into(),
             ));
         }
-        let largest = file_size(MAX_HIDDEN);
+        let largest = file_size(VERSION, MAX_HIDDEN, MAX_BUCKETS);
         if meta.len() > largest as u64 {
             return Err(io(format!(
                 "{} bytes is larger than any network (at most {largest})",
@@ -306,16 +347,22 @@ impl Network {
         if bytes.len() < MAGIC.len() || bytes[..4] != MAGIC {
             return Err(NetworkError::NotANetwork);
         }
-        if bytes.len() < HEADER_BYTES {
+        if bytes.len() < header_bytes(VERSION_ONE_BUCKET) {
             return Err(NetworkError::Truncated {
-                expected: HEADER_BYTES,
+                expected: header_bytes(VERSION_ONE_BUCKET),
                 got: bytes.len(),
             });
         }
         let mut r = Reader { bytes, at: 4 };
         let version = r.u32();
-        if version != VERSION {
+        if version != VERSION && version != VERSION_ONE_BUCKET {
             return Err(NetworkError::UnsupportedVersion(version));
+        }
+        if bytes.len() < header_bytes(version) {
+            return Err(NetworkError::Truncated {
+                expected: header_bytes(version),
+                got: bytes.len(),
+            });
         }
         let inputs = r.u32();
         if inputs as usize != INPUTS {
@@ -324,7 +371,13 @@ impl Network {
         let hidden_field = r.u32();
         let hidden = hidden_field as usize;
         check_hidden(hidden)?;
-        let expected = file_size(hidden);
+        let buckets = if version == VERSION_ONE_BUCKET {
+            1
+        } else {
+            r.u32() as usize
+        };
+        check_buckets(buckets)?;
+        let expected = file_size(version, hidden, buckets);
         if bytes.len() < expected {
             return Err(NetworkError::Truncated {
                 expected,
@@ -355,8 +408,8 @@ impl Network {
         }
         let ft_weights = r.chunks(INPUTS * hidden);
         let ft_bias = r.chunks(hidden);
-        let out_weights = r.chunks(2 * hidden);
-        let out_bias = i32::from_le_bytes(r.take());
+        let out_weights = r.chunks(buckets * 2 * hidden);
+        let out_bias = (0..buckets).map(|_| i32::from_le_bytes(r.take())).collect();
         Network::checked(hidden, ft_weights, ft_bias, out_weights, out_bias)
     }
 
@@ -365,7 +418,7 @@ impl Network {
         ft_weights: Vec<Chunk>,
         ft_bias: Vec<Chunk>,
         out_weights: Vec<Chunk>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Result<Network, NetworkError> {
         check_range("feature weight", &ft_weights, FT_LIMIT)?;
         check_range("feature bias", &ft_bias, FT_LIMIT)?;
@@ -375,16 +428,28 @@ impl Network {
             ft_weights,
             ft_bias,
             out_weights,
+            buckets: out_bias.len(),
             out_bias,
             backend: Backend::detect(),
         })
     }
 
-    /// The network file's bytes.
+    /// The network file's bytes: version 1 for a network of one output bucket (so that a
+    /// network of the first architecture is written as it always was), version 2 otherwise.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.hidden));
+        let version = if self.buckets == 1 {
+            VERSION_ONE_BUCKET
+        } else {
+            VERSION
+        };
+        let mut out = Vec::with_capacity(file_size(version, self.hidden, self.buckets));
         out.extend_from_slice(&MAGIC);
-        for v in [VERSION, INPUTS as u32, self.hidden as u32, SCALE, QA, QB] {
+        let mut header = vec![version, INPUTS as u32, self.hidden as u32];
+        if version != VERSION_ONE_BUCKET {
+            header.push(self.buckets as u32);
+        }
+        header.extend([SCALE, QA, QB]);
+        for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for chunks in [&self.ft_weights, &self.ft_bias, &self.out_weights] {
@@ -392,21 +457,25 @@ impl Network {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for bias in &self.out_bias {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         let checksum = fnv1a64(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
         out
     }
 
     /// Quantises a float network: feature weights and biases × QA, output weights × QB,
-    /// output bias × QA·QB, each rounded to the nearest integer.
+    /// output biases × QA·QB, each rounded to the nearest integer.
     pub fn from_float(float: &FloatNetwork) -> Result<Network, NetworkError> {
         let hidden = float.hidden;
         check_hidden(hidden)?;
+        let buckets = float.out_bias.len();
+        check_buckets(buckets)?;
         let shapes = [
             ("feature weight", &float.ft_weights, INPUTS * hidden),
             ("feature bias", &float.ft_bias, hidden),
-            ("output weight", &float.out_weights, 2 * hidden),
+            ("output weight", &float.out_weights, buckets * 2 * hidden),
         ];
         for (layer, values, expected) in shapes {
             if values.len() != expected {
@@ -420,10 +489,10 @@ impl Network {
                 return Err(NetworkError::NotFinite { layer, index });
             }
         }
-        if !float.out_bias.is_finite() {
+        if let Some(index) = float.out_bias.iter().position(|v| !v.is_finite()) {
             return Err(NetworkError::NotFinite {
                 layer: "output bias",
-                index: 0,
+                index,
             });
         }
         let quantise = |values: &[f32], factor: u32| -> Vec<Chunk> {
@@ -441,13 +510,22 @@ impl Network {
             quantise(&float.ft_weights, QA),
             quantise(&float.ft_bias, QA),
             quantise(&float.out_weights, QB),
-            (float.out_bias * (QA * QB) as f32).round() as i32,
+            float
+                .out_bias
+                .iter()
+                .map(|b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         )
     }
 
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Output buckets (1 for a network of the first architecture).
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// The kernels this network's evaluations run on.
@@ -492,12 +570,16 @@ impl Network {
     }
 
     /// The evaluation in centipawns from the accumulators of the side to move (`us`) and of
-    /// the other side (`them`).
+    /// the other side (`them`) of a position with `pieces` pieces on the board.
     #[inline]
-    pub fn evaluate_accumulators(&self, us: &[Chunk], them: &[Chunk]) -> Score {
-        let sum = self.backend.output(us, them, &self.out_weights);
+    pub fn evaluate_accumulators(&self, us: &[Chunk], them: &[Chunk], pieces: usize) -> Score {
+        let bucket = output_bucket(pieces, self.buckets);
+        let row = 2 * self.chunks();
+        let weights = &self.out_weights[bucket * row..bucket * row + row];
+        let sum = self.backend.output(us, them, weights);
         let qa = i64::from(QA);
-        let cp = (sum / qa + i64::from(self.out_bias)) * i64::from(SCALE) / (qa * i64::from(QB));
+        let bias = i64::from(self.out_bias[bucket]);
+        let cp = (sum / qa + bias) * i64::from(SCALE) / (qa * i64::from(QB));
         cp.clamp(-MAX_EVAL, MAX_EVAL) as Score
     }
 }
@@ -510,7 +592,7 @@ impl Evaluator for Network {
         let mut acc_them = vec![Chunk::default(); self.chunks()];
         self.refresh(pos, us, &mut acc_us);
         self.refresh(pos, us.opponent(), &mut acc_them);
-        self.evaluate_accumulators(&acc_us, &acc_them)
+        self.evaluate_accumulators(&acc_us, &acc_them, pos.occupied().count() as usize)
     }
 }
 
@@ -523,17 +605,28 @@ pub struct FloatNetwork {
     pub ft_weights: Vec<f32>,
     /// `hidden` biases of the feature layer.
     pub ft_bias: Vec<f32>,
-    /// `2 × hidden`: the side to move's half first.
+    /// `buckets × 2 × hidden`: per output bucket, the side to move's half first.
     pub out_weights: Vec<f32>,
-    /// The output bias.
-    pub out_bias: f32,
+    /// One output bias per bucket; their number is the number of buckets.
+    pub out_bias: Vec<f32>,
 }
 
 impl FloatNetwork {
-    /// A network of `hidden` units with every weight drawn uniformly from `±ft_range`
-    /// (feature layer) and `±out_range` (output layer) by a generator seeded with `seed`;
-    /// for tests and speed measurements.
+    /// A network of `hidden` units and one output bucket with every weight drawn uniformly
+    /// from `±ft_range` (feature layer) and `±out_range` (output layer) by a generator seeded
+    /// with `seed`; for tests and speed measurements.
     pub fn random(hidden: usize, seed: u64, ft_range: f32, out_range: f32) -> FloatNetwork {
+        FloatNetwork::random_bucketed(hidden, 1, seed, ft_range, out_range)
+    }
+
+    /// [`FloatNetwork::random`] with `buckets` output buckets.
+    pub fn random_bucketed(
+        hidden: usize,
+        buckets: usize,
+        seed: u64,
+        ft_range: f32,
+        out_range: f32,
+    ) -> FloatNetwork {
         let mut rng = crate::random::SplitMix64::new(seed);
         let mut next =
             |range: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * range;
@@ -541,8 +634,8 @@ impl FloatNetwork {
             hidden,
             ft_weights: (0..INPUTS * hidden).map(|_| next(ft_range)).collect(),
             ft_bias: (0..hidden).map(|_| next(ft_range)).collect(),
-            out_weights: (0..2 * hidden).map(|_| next(out_range)).collect(),
-            out_bias: next(out_range),
+            out_weights: (0..buckets * 2 * hidden).map(|_| next(out_range)).collect(),
+            out_bias: (0..buckets).map(|_| next(out_range)).collect(),
         }
     }
 
@@ -567,13 +660,15 @@ impl FloatNetwork {
             let c = a.clamp(0.0, 1.0);
             c * c
         };
-        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        let bucket = output_bucket(pos.occupied().count() as usize, self.out_bias.len());
+        let row = &self.out_weights[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
+        let (w_us, w_them) = row.split_at(self.hidden);
         let dot = |acc: Vec<f32>, w: &[f32]| -> f32 {
             acc.iter().zip(w).map(|(a, w)| screlu(*a) * w).sum()
         };
         dot(self.accumulator(pos, us), w_us)
             + dot(self.accumulator(pos, us.opponent()), w_them)
-            + self.out_bias
+            + self.out_bias[bucket]
     }
 
     /// The evaluation in centipawns from the side to move's view.
@@ -605,7 +700,7 @@ mod tests {
     fn a_written_network_reads_back_the_same() {
         let net = small();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(32));
+        assert_eq!(bytes.len(), file_size(VERSION_ONE_BUCKET, 32, 1));
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
         let pos = Position::startpos();
@@ -618,12 +713,12 @@ mod tests {
         float.ft_weights[0] = 0.5; // 127.5 → 128
         float.ft_bias[1] = -0.1; // −25.5 → −26
         float.out_weights[2] = 1.98; // 126.72 → 127
-        float.out_bias = 0.25; // 4080
+        float.out_bias = vec![0.25]; // 4080
         let net = Network::from_float(&float).unwrap();
         assert_eq!(net.ft_weights[0].0[0], 128);
         assert_eq!(net.ft_bias[0].0[1], -26);
         assert_eq!(net.out_weights[0].0[2], 127);
-        assert_eq!(net.out_bias, 4080);
+        assert_eq!(net.out_bias, vec![4080]);
     }
 
     #[test]

@@ -199,9 +199,10 @@ impl<'a> Worker<'a> {
     fn evaluate(&mut self) -> Score {
         match &mut self.nnue {
             Some(nnue) => {
-                let score = nnue
-                    .accumulators
-                    .evaluate(nnue.network, self.pos.side_to_move());
+                let pieces = self.pos.occupied().count() as usize;
+                let score =
+                    nnue.accumulators
+                        .evaluate(nnue.network, self.pos.side_to_move(), pieces);
                 // Debug builds check the incremental accumulators against fresh ones.
                 debug_assert_eq!(score, nnue.network.evaluate(&self.pos));
                 score
