@@ -23,6 +23,15 @@ fn limits() -> ReviewLimits {
 }
 
 fn run(fen: &str, line: &str) -> (Result<Review, IllegalMoveInGame>, Vec<(usize, usize)>) {
+    run_to(fen, line, limits())
+}
+
+/// As [`run`], with `limits`.
+fn run_to(
+    fen: &str,
+    line: &str,
+    limits: ReviewLimits,
+) -> (Result<Review, IllegalMoveInGame>, Vec<(usize, usize)>) {
     let start = Position::from_fen(fen).expect("FEN");
     let engine = review::review_engine();
     let mut seen = Vec::new();
@@ -30,7 +39,7 @@ fn run(fen: &str, line: &str) -> (Result<Review, IllegalMoveInGame>, Vec<(usize,
         &engine,
         &start,
         &moves(line),
-        limits(),
+        limits,
         None,
         &mut |done, total| seen.push((done, total)),
     );
@@ -185,14 +194,21 @@ fn the_one_good_move_among_bad_ones_is_an_only_move() {
     assert_eq!(result.expect("legal game").moves[0].class, Class::Blunder);
 }
 
-/// Black, a chariot down, keeps Red's chariot on b7 off its back rank with its own on d9;
-/// Red's chariot on a8 holds the general's way out on e8.
-const BACK_RANK: &str = "3rk4/R8/1R7/9/9/9/9/9/9/5K3 b - - 0 1";
+/// Black, a chariot down with a horse left, keeps Red's chariot on b7 off its back rank with
+/// its own on d9; Red's chariot on a8 holds the general's way out on e8.
+const BACK_RANK: &str = "3rk4/R8/1R4n2/9/9/9/9/9/9/5K3 b - - 0 1";
 
 #[test]
 fn a_move_that_lets_in_a_mate_is_a_blunder_or_a_mistake_and_the_summary_shows_it() {
-    // 1... R4-9?? 2. R8+2 mates.
-    let (result, _) = run(BACK_RANK, "d9d1 b7b9");
+    // 1... R4-9?? lets Red mate in four moves (seven plies). Best play, a chariot down, puts
+    // the mate beyond the review's depth (a search of 16 plies finds Black lost in ten moves
+    // or more). Searched deep enough to see the short mate: its last move is quiet, and
+    // pruning near the leaves skips quiet moves where a large win is already expected.
+    let deeper = ReviewLimits {
+        depth: Some(10),
+        ..limits()
+    };
+    let (result, _) = run_to(BACK_RANK, "d9d1 b7b9", deeper);
     let review = result.expect("legal game");
     let open = &review.moves[0];
     assert!(
