@@ -371,20 +371,14 @@ impl Session {
                 self.seed = fresh_seed();
                 Ok(())
             }
-            _ if self.tuning && Tunable::named(name).is_some() => match value.parse::<i64>() {
-                Ok(v) => self
-                    .options
-                    .search_params
-                    .set(name, v)
+            _ => match Tunable::named(name).filter(|_| self.tuning) {
+                Some(tunable) => tunable
+                    .set(&mut self.options.search_params, value)
                     .map_err(OptionError::Param),
-                Err(_) => Err(OptionError::Param(ParamError::NotANumber {
+                None => Err(OptionError::Unknown {
                     name: name.to_string(),
-                    value: value.to_string(),
-                })),
+                }),
             },
-            _ => Err(OptionError::Unknown {
-                name: name.to_string(),
-            }),
         };
         match result {
             Ok(()) => self.apply_options(),

@@ -148,12 +148,10 @@ pub struct Tunable {
 /// Why a tunable number could not be set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamError {
-    /// No tunable number has this name.
-    Unknown(String),
     /// The value is not a whole number.
     NotANumber {
         /// The number's name.
-        name: String,
+        name: &'static str,
         /// The text given.
         value: String,
     },
@@ -173,7 +171,6 @@ pub enum ParamError {
 impl std::fmt::Display for ParamError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ParamError::Unknown(name) => write!(f, "no search parameter is named '{name}'"),
             ParamError::NotANumber { name, value } => {
                 write!(f, "{name} needs a whole number, got '{value}'")
             }
@@ -194,31 +191,28 @@ impl Tunable {
     pub fn named(name: &str) -> Option<&'static Tunable> {
         TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }
+
+    /// Sets this number in `params` to `value` given as text, which must be a whole number
+    /// in its range.
+    pub fn set(&self, params: &mut SearchParams, value: &str) -> Result<(), ParamError> {
+        let number = value.parse::<i64>().map_err(|_| ParamError::NotANumber {
+            name: self.name,
+            value: value.to_string(),
+        })?;
+        if number < i64::from(self.min) || number > i64::from(self.max) {
+            return Err(ParamError::OutOfRange {
+                name: self.name,
+                value: number,
+                min: self.min,
+                max: self.max,
+            });
+        }
+        *(self.field)(params) = number as i32;
+        Ok(())
+    }
 }
 
 impl SearchParams {
-    /// The value of the number named `name`.
-    pub fn get(&self, name: &str) -> Result<i32, ParamError> {
-        let tunable = Tunable::named(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
-        let mut copy = *self;
-        Ok(*(tunable.field)(&mut copy))
-    }
-
-    /// Sets the number named `name` to `value`, which must lie in its range.
-    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
-        let tunable = Tunable::named(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
-        if value < i64::from(tunable.min) || value > i64::from(tunable.max) {
-            return Err(ParamError::OutOfRange {
-                name: tunable.name,
-                value,
-                min: tunable.min,
-                max: tunable.max,
-            });
-        }
-        *(tunable.field)(self) = value as i32;
-        Ok(())
-    }
-
     /// The history bonus (and malus) of a cut at `depth`.
     pub fn history_bonus(&self, depth: i32) -> i32 {
         (depth * depth * self.history_bonus_scale).min(self.history_bonus_max)
