@@ -32,22 +32,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, then
-/// renamed over it, so that a failed write leaves what was there.
-fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
-    let written =
-        std::fs::write(&temporary, bytes).and_then(|()| std::fs::rename(&temporary, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
-}
-
 fn extension(path: &Path) -> Option<&str> {
     path.extension().and_then(|e| e.to_str())
 }
@@ -112,7 +96,8 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     for warning in &written.warnings {
         eprintln!("warning: {output}: {warning}");
     }
-    write_whole(&args.output, &written.bytes).map_err(|e| format!("cannot write {output}: {e}"))?;
+    crate::files::write_whole(&args.output, &written.bytes)
+        .map_err(|e| format!("cannot write {output}: {e}"))?;
     let s = if games.len() == 1 { "" } else { "s" };
     let skipped = match bad {
         0 => String::new(),

@@ -4,6 +4,7 @@ mod commands;
 mod convert;
 mod datagen;
 mod egtb;
+mod files;
 mod judge;
 mod match_cmd;
 mod opening;

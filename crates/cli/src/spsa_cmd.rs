@@ -113,7 +113,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
     while !spsa.finished() && args.steps.is_none_or(|s| steps < s) {
         let perturbation = spsa.perturbation();
         let step_openings = spsa.openings_for_step(&openings, pairs);
-        let step = play_step(
+        let tally = play_step(
             &spsa,
             &perturbation,
             &base,
@@ -122,7 +122,9 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
             concurrency,
         )
         .map_err(|e| e.to_string())?;
-        spsa.update(&perturbation, step.result, pairs as u64);
+        // θ⁺'s wins less its losses.
+        let result = f64::from(tally.wins) - f64::from(tally.losses);
+        spsa.update(&perturbation, result, pairs as u64);
         save(&args.state, &spsa)?;
         let values: Vec<String> = spsa
             .params
@@ -132,11 +134,8 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
         let line = format!(
             "{} {:+} {} {}",
             spsa.done,
-            step.result,
-            format_args!(
-                "+{} ={} -{}",
-                step.tally.wins, step.tally.draws, step.tally.losses
-            ),
+            result,
+            format_args!("+{} ={} -{}", tally.wins, tally.draws, tally.losses),
             values.join(" ")
         );
         append_line(&history, &line)?;
@@ -211,14 +210,9 @@ fn offered_params(base: &EngineSpec, wanted: &[String]) -> Result<Vec<SpsaParam>
     Ok(params)
 }
 
-/// Writes the state under a temporary name and renames it over the old one, so that a stop
-/// at any moment leaves a whole state.
+/// Writes the state whole or not at all, so that a stop at any moment leaves a whole state.
 fn save(path: &Path, spsa: &Spsa) -> Result<(), String> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    std::fs::write(&temporary, spsa.to_text())
-        .and_then(|()| std::fs::rename(&temporary, path))
+    crate::files::write_whole(path, spsa.to_text().as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 

@@ -44,7 +44,7 @@ pub use process::{EngineLog, ProcessEnd, SpawnError};
 pub use random::SplitMix64;
 pub use report::{progress_line, summary};
 pub use sprt::{Sprt, SprtDecision, SprtError};
-pub use spsa::{Perturbation, Spsa, SpsaError, SpsaParam, StepResult, play_step};
+pub use spsa::{Perturbation, Spsa, SpsaError, SpsaParam, play_step};
 pub use stats::{EloEstimate, Tally};
 pub use tournament::{FinishedGame, MatchConfig, MatchError, Standing, run_match};
 pub use xiangqi_engine::protocol::Dialect;

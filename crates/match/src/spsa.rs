@@ -299,17 +299,8 @@ impl Spsa {
     }
 }
 
-/// What one step played.
-#[derive(Clone, Debug)]
-pub struct StepResult {
-    /// θ⁺'s games.
-    pub tally: Tally,
-    /// θ⁺'s wins less its losses.
-    pub result: f64,
-}
-
 /// Plays one step: `openings.len()` game pairs between `base` with θ⁺ and `base` with θ⁻
-/// (each opening twice, colours swapped), `concurrency` games at a time.
+/// (each opening twice, colours swapped), `concurrency` games at a time; θ⁺'s results.
 pub fn play_step(
     spsa: &Spsa,
     perturbation: &Perturbation,
@@ -317,7 +308,7 @@ pub fn play_step(
     settings: &GameSettings,
     openings: &[&Opening],
     concurrency: usize,
-) -> Result<StepResult, MatchError> {
+) -> Result<Tally, MatchError> {
     let engine = |name: &str, values: &[i64]| {
         let mut spec = base.clone();
         spec.name = name.to_string();
@@ -340,12 +331,7 @@ pub fn play_step(
         event: "spsa".into(),
         log: None,
     };
-    let standing = run_match(&config, &mut |_, _| {})?;
-    let tally = standing.tally;
-    Ok(StepResult {
-        result: f64::from(tally.wins) - f64::from(tally.losses),
-        tally,
-    })
+    Ok(run_match(&config, &mut |_, _| {})?.tally)
 }
 
 #[cfg(test)]
