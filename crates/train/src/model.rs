@@ -65,6 +65,11 @@ impl Layout {
     fn out_weights(self) -> usize {
         self.ft_bias() + self.hidden
     }
+    /// The output weights of `bucket`: H for the side to move, then H for the other side.
+    fn out_row(self, bucket: usize) -> std::ops::Range<usize> {
+        let start = self.out_weights() + bucket * 2 * self.hidden;
+        start..start + 2 * self.hidden
+    }
     fn out_bias(self) -> usize {
         self.out_weights() + self.buckets * 2 * self.hidden
     }
@@ -207,9 +212,8 @@ impl Network {
 
     #[inline(always)]
     fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
-        let h = self.hidden;
-        let row = &self.out_weights()[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let (w_stm, w_other) = row.split_at(h);
+        let row = &self.params[self.layout().out_row(bucket)];
+        let (w_stm, w_other) = row.split_at(self.hidden);
         let mut y = self.out_bias()[bucket];
         for (a, w) in scratch.stm.iter().zip(w_stm) {
             y += screlu(*a) * w;
@@ -261,11 +265,11 @@ impl Network {
         let g = weight * 2.0 * error * p * (1.0 - p) * EVAL_SCALE / SIGMOID_SCALE;
         let bucket = self.bucket(position.side_to_move().len());
         grads[l.out_bias() + bucket] += g;
-        let row = l.out_weights() + bucket * 2 * h;
-        let (w_stm, w_other) = self.params[row..row + 2 * h].split_at(h);
+        let row = l.out_row(bucket);
+        let (w_stm, w_other) = self.params[row.clone()].split_at(h);
         // The output weights' gradients, then each accumulator's gradient in place.
         {
-            let (g_stm, g_other) = grads[row..row + 2 * h].split_at_mut(h);
+            let (g_stm, g_other) = grads[row].split_at_mut(h);
             for i in 0..h {
                 let a = scratch.stm[i];
                 g_stm[i] += g * screlu(a);

@@ -130,21 +130,13 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
     );
     assert_eq!(Checkpoint::load(&checkpoint).unwrap().epochs_done, 3);
 
-    // A checkpoint resumes only the shape it was made with.
+    // A checkpoint resumes only the shape it was made with: `common`'s data, output and
+    // width with another bucket count is refused.
     let other = [
-        "--data",
-        data_arg,
-        "--out",
-        net_arg,
-        "--hidden",
-        "16",
-        "--buckets",
-        "2",
-        "--epochs",
-        "4",
-        "--resume",
-        resume,
-    ];
+        &common[..6],
+        &["--buckets", "2", "--epochs", "4", "--resume", resume],
+    ]
+    .concat();
     let out = train(&other);
     assert!(!out.status.success());
     assert!(
