@@ -277,21 +277,22 @@ async fn hint_suggests_a_legal_move() {
 async fn a_hint_says_what_its_move_threatens() {
     use xiangqi_rules::{Color, Position, Square};
     let app = app();
-    // Red's chariot against a lone horse and the advisors: whatever the engine picks, the
-    // chariot's move attacks something, and the hint names that piece where it stands.
+    // A lone red horse against a chariot: its only move that does not lose is the fork c5d7,
+    // which checks the general and attacks the chariot (nothing can block the horse's leg);
+    // the hint names the chariot, the more valuable of the two, where it stands.
     let game = new_game(
         &app,
-        json!({"fen": "3aka3/9/9/9/7n1/9/9/9/R8/3K5 w - - 0 1"}),
+        json!({"fen": "4k4/9/9/5r3/2N6/9/9/9/9/3K5 w - - 0 1"}),
     )
     .await;
     let path = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
     let (status, hint) = send(&app, "POST", &path, None).await;
     assert_eq!(status, StatusCode::OK, "{hint}");
     let threat = &hint["threat"];
-    assert!(
-        threat.is_object(),
-        "the chariot's move attacks something: {hint}"
-    );
+    assert_eq!(hint["hint"]["from"], "c5", "{hint}");
+    assert_eq!(hint["hint"]["to"], "d7", "{hint}");
+    assert!(threat.is_object(), "the fork attacks something: {hint}");
+    assert_eq!(threat["square"], "f6", "{hint}");
     let after = Position::from_fen(hint["hint"]["fen"].as_str().unwrap()).unwrap();
     let square: Square = threat["square"].as_str().unwrap().parse().unwrap();
     let piece = after
