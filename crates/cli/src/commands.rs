@@ -118,6 +118,24 @@ pub fn tune(
     }
 }
 
+/// The evaluation a command plays with: the network in `evalfile`, the handcrafted one, or
+/// the engine's default (the built-in network); an unreadable network file is an error that
+/// names it.
+pub fn evaluation_of(
+    evalfile: Option<&std::path::Path>,
+    handcrafted: bool,
+) -> Result<xiangqi_engine::Evaluation, String> {
+    use xiangqi_engine::Evaluation;
+    Ok(match evalfile {
+        Some(path) => Evaluation::Network(std::sync::Arc::new(
+            xiangqi_engine::nnue::Network::load(path)
+                .map_err(|e| format!("network {}: {e}", path.display()))?,
+        )),
+        None if handcrafted => Evaluation::Handcrafted,
+        None => Evaluation::Default,
+    })
+}
+
 /// `xiangqi bench`: searches the bench positions to `depth` with the built-in network, the
 /// network in `evalfile`, or the handcrafted evaluation; progress on standard error, the
 /// closing `<nodes> nodes <nps> nps` line on standard output.
@@ -126,15 +144,8 @@ pub fn bench(
     evalfile: Option<&std::path::Path>,
     handcrafted: bool,
 ) -> Result<(), String> {
-    use xiangqi_engine::bench::{BenchEvaluation, run_with};
-    let evaluation = match evalfile {
-        Some(path) => BenchEvaluation::Network(std::sync::Arc::new(
-            xiangqi_engine::nnue::Network::load(path)
-                .map_err(|e| format!("network {}: {e}", path.display()))?,
-        )),
-        None if handcrafted => BenchEvaluation::Handcrafted,
-        None => BenchEvaluation::Default,
-    };
-    let report = run_with(depth, &evaluation, &mut |line| eprintln!("{line}"));
+    let evaluation = evaluation_of(evalfile, handcrafted)?;
+    let report =
+        xiangqi_engine::bench::run_with(depth, &evaluation, &mut |line| eprintln!("{line}"));
     write_lines([report.summary()])
 }

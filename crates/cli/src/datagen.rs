@@ -38,8 +38,12 @@ pub struct DatagenArgs {
     start_window: u32,
     /// Play with the handcrafted evaluation instead of the built-in network (the first
     /// network's data, scripts/make-nnue-data, was made this way).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "evalfile")]
     handcrafted: bool,
+    /// Play with this network file instead of the built-in network (the second generation's
+    /// data, gen2, was made with the first network, crates/engine/nets/xq-256-20261201b.xqnn).
+    #[arg(long)]
+    evalfile: Option<PathBuf>,
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
     progress_seconds: u64,
@@ -94,6 +98,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         || std::thread::available_parallelism().map_or(1, usize::from),
         |t| t as usize,
     );
+    let evaluation = crate::commands::evaluation_of(args.evalfile.as_deref(), args.handcrafted)?;
     let settings = RunSettings {
         selfplay: SelfPlaySettings {
             seed: args.seed,
@@ -101,7 +106,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
             random_plies_min: args.random_plies.0,
             random_plies_max: args.random_plies.1,
             start_window: args.start_window as i32,
-            use_nnue: !args.handcrafted,
+            evaluation,
             ..SelfPlaySettings::default()
         },
         target,

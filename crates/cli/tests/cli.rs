@@ -95,12 +95,12 @@ fn bench_nodes(args: &[&str]) -> u64 {
 
 #[test]
 fn bench_searches_with_the_network_or_the_handcrafted_evaluation_as_asked() {
-    use xiangqi_engine::bench::{BenchEvaluation, run_with};
+    use xiangqi_engine::{Evaluation, bench::run_with};
     let network = bench_nodes(&["bench", "4"]);
     let handcrafted = bench_nodes(&["bench", "4", "--handcrafted"]);
     let in_process = |evaluation| run_with(4, &evaluation, &mut |_| {}).nodes;
-    assert_eq!(network, in_process(BenchEvaluation::Default));
-    assert_eq!(handcrafted, in_process(BenchEvaluation::Handcrafted));
+    assert_eq!(network, in_process(Evaluation::Default));
+    assert_eq!(handcrafted, in_process(Evaluation::Handcrafted));
     assert_ne!(network, handcrafted, "the two evaluations search alike");
 }
 

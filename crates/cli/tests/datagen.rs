@@ -17,8 +17,12 @@ fn temp_file(name: &str) -> PathBuf {
 }
 
 fn datagen(out: &Path, games: &str) -> std::process::Output {
+    datagen_with(out, games, &[])
+}
+
+fn datagen_with(out: &Path, games: &str, more: &[&str]) -> std::process::Output {
     let out = out.to_str().unwrap();
-    let args = [
+    let mut args = vec![
         "datagen",
         "--out",
         out,
@@ -29,7 +33,13 @@ fn datagen(out: &Path, games: &str) -> std::process::Output {
         "--threads",
         "1",
     ];
+    args.extend_from_slice(more);
     xiangqi(&args)
+}
+
+/// A network file kept in the engine's nets folder.
+fn network(name: &str) -> String {
+    format!("{}/../engine/nets/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The games in the file, each checked by the reader.
@@ -95,5 +105,67 @@ fn datagen_explains_bad_arguments() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--random-plies"), "{stderr}");
     assert!(stderr.contains("larger than the second"), "{stderr}");
+    assert!(!path.exists());
+}
+
+#[test]
+fn datagen_plays_with_the_network_file_it_is_given() {
+    let built_in = temp_file("built-in.xqdg");
+    let out = datagen(&built_in, "2");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The built-in network given as a file plays the same games; the first generation,
+    // another network, plays other ones.
+    let same = temp_file("same.xqdg");
+    let out = datagen_with(
+        &same,
+        "2",
+        &["--evalfile", &network("xq-256-20261203.xqnn")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(read_games(&same), read_games(&built_in));
+    let first = temp_file("first.xqdg");
+    let out = datagen_with(
+        &first,
+        "2",
+        &["--evalfile", &network("xq-256-20261201b.xqnn")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(read_games(&first), read_games(&built_in));
+}
+
+#[test]
+fn datagen_names_a_network_file_it_cannot_read_and_writes_nothing() {
+    let path = temp_file("no-network.xqdg");
+    let missing = temp_file("missing.xqnn");
+    let out = datagen_with(&path, "1", &["--evalfile", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("missing.xqnn"), "{stderr}");
+    assert!(!path.exists());
+    // One evaluation at a time.
+    let out = datagen_with(
+        &path,
+        "1",
+        &[
+            "--handcrafted",
+            "--evalfile",
+            &network("xq-256-20261201b.xqnn"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--evalfile"), "{stderr}");
     assert!(!path.exists());
 }

@@ -1,11 +1,10 @@
 //! The bench: a fixed-depth search of fixed positions with one thread and a 16 MB table.
 //! Its node count is a fingerprint of search behaviour; its speed is the engine's nps.
 
-use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::engine::{Engine, EngineOptions, Evaluation, SearchRequest};
 use crate::limits::SearchLimits;
-use crate::nnue::Network;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use xiangqi_rules::Position;
 
@@ -85,28 +84,16 @@ pub fn positions() -> Vec<&'static str> {
         .collect()
 }
 
-/// The evaluation a bench run searches with.
-#[derive(Clone, Default)]
-pub enum BenchEvaluation {
-    /// The engine's default: the built-in network.
-    #[default]
-    Default,
-    /// The handcrafted evaluation (the engine with `UseNNUE` off).
-    Handcrafted,
-    /// This network instead of the built-in one.
-    Network(Arc<Network>),
-}
-
 /// Searches every bench position to `depth` with the default evaluation, writing one
 /// progress line per position.
 pub fn run(depth: i32, progress: &mut dyn FnMut(&str)) -> BenchReport {
-    run_with(depth, &BenchEvaluation::Default, progress)
+    run_with(depth, &Evaluation::Default, progress)
 }
 
 /// As [`run`], searching with the given evaluation.
 pub fn run_with(
     depth: i32,
-    evaluation: &BenchEvaluation,
+    evaluation: &Evaluation,
     progress: &mut dyn FnMut(&str),
 ) -> BenchReport {
     run_stoppable(depth, evaluation, progress, &BenchStop::default())
@@ -115,15 +102,10 @@ pub fn run_with(
 /// As [`run_with`], ending early when `stop` is asked to.
 pub fn run_stoppable(
     depth: i32,
-    evaluation: &BenchEvaluation,
+    evaluation: &Evaluation,
     progress: &mut dyn FnMut(&str),
     stop: &BenchStop,
 ) -> BenchReport {
-    let use_nnue = match evaluation {
-        BenchEvaluation::Default => EngineOptions::default().use_nnue,
-        BenchEvaluation::Handcrafted => false,
-        BenchEvaluation::Network(_) => true,
-    };
     let start = Instant::now();
     let mut nodes = 0;
     let mut searched = 0;
@@ -141,13 +123,7 @@ pub fn run_stoppable(
             }
         };
         // A fresh engine per position keeps the count independent of order and history.
-        let mut engine = Engine::new(EngineOptions {
-            use_nnue,
-            ..EngineOptions::default()
-        });
-        if let BenchEvaluation::Network(network) = evaluation {
-            engine.set_network(Some(network.clone()));
-        }
+        let engine = evaluation.engine(EngineOptions::default());
         let request = SearchRequest::new(
             position,
             SearchLimits {

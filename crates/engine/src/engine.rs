@@ -49,6 +49,47 @@ impl Default for EngineOptions {
     }
 }
 
+/// The evaluation an engine plays with, as the command line chooses it.
+#[derive(Clone, Default)]
+pub enum Evaluation {
+    /// The engine's default: the built-in network.
+    #[default]
+    Default,
+    /// The handcrafted evaluation (the engine with `UseNNUE` off).
+    Handcrafted,
+    /// This network instead of the built-in one.
+    Network(Arc<Network>),
+}
+
+impl std::fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Evaluation::Default => f.write_str("Default"),
+            Evaluation::Handcrafted => f.write_str("Handcrafted"),
+            Evaluation::Network(network) => write!(f, "Network({} hidden)", network.hidden()),
+        }
+    }
+}
+
+impl Evaluation {
+    /// An engine with `options` that evaluates this way (`use_nnue` is set to match).
+    pub fn engine(&self, options: EngineOptions) -> Engine {
+        let use_nnue = match self {
+            Evaluation::Default => EngineOptions::default().use_nnue,
+            Evaluation::Handcrafted => false,
+            Evaluation::Network(_) => true,
+        };
+        let mut engine = Engine::new(EngineOptions {
+            use_nnue,
+            ..options
+        });
+        if let Evaluation::Network(network) = self {
+            engine.set_network(Some(network.clone()));
+        }
+        engine
+    }
+}
+
 /// A search request: the position, how it was reached, and the limits.
 #[derive(Clone, Debug)]
 pub struct SearchRequest {

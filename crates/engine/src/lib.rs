@@ -22,7 +22,7 @@ pub mod tablebase;
 mod tt;
 pub mod tune;
 
-pub use engine::{Engine, EngineOptions, SearchRequest};
+pub use engine::{Engine, EngineOptions, Evaluation, SearchRequest};
 pub use limits::SearchLimits;
 pub use search::{SearchInfo, SearchResult};
 pub use see::SEE_VALUE;

@@ -8,7 +8,7 @@
 
 use super::adjudication::{AdjudicationRules, Adjudicator};
 use super::format::{GameRecord, stored_score};
-use crate::engine::{Engine, EngineOptions, SearchRequest};
+use crate::engine::{Engine, EngineOptions, Evaluation, SearchRequest};
 use crate::limits::SearchLimits;
 use crate::random::SplitMix64;
 use crate::score::Reported;
@@ -21,7 +21,7 @@ use xiangqi_rules::{Game, GameRules, Move, Position};
 const START_TRIES: usize = 1000;
 
 /// How self-play games are played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct SelfPlaySettings {
     /// Seed of the whole run; game `i` uses (seed, i).
     pub seed: u64,
@@ -37,8 +37,8 @@ pub struct SelfPlaySettings {
     pub hash_mb: usize,
     /// When games are adjudicated.
     pub adjudication: AdjudicationRules,
-    /// Evaluate with the built-in network (`true`) or the handcrafted evaluation.
-    pub use_nnue: bool,
+    /// The evaluation both sides play with.
+    pub evaluation: Evaluation,
 }
 
 impl Default for SelfPlaySettings {
@@ -51,7 +51,7 @@ impl Default for SelfPlaySettings {
             start_window: 150,
             hash_mb: 4,
             adjudication: AdjudicationRules::default(),
-            use_nnue: EngineOptions::default().use_nnue,
+            evaluation: Evaluation::Default,
         }
     }
 }
@@ -59,10 +59,9 @@ impl Default for SelfPlaySettings {
 impl SelfPlaySettings {
     /// An engine set up for self-play: one search thread, full strength, a small table.
     pub fn engine(&self) -> Engine {
-        Engine::new(EngineOptions {
+        self.evaluation.engine(EngineOptions {
             hash_mb: self.hash_mb,
             threads: 1,
-            use_nnue: self.use_nnue,
             ..EngineOptions::default()
         })
     }

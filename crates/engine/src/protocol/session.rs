@@ -527,7 +527,7 @@ impl Session {
         self.search = Some(std::thread::spawn(move || {
             let report = bench::run_stoppable(
                 depth,
-                &bench::BenchEvaluation::Default,
+                &crate::Evaluation::Default,
                 &mut |line| send(&out, line),
                 &stop,
             );
