@@ -9,7 +9,7 @@ use captured::Captured;
 use std::sync::Arc;
 use xiangqi_engine::bench;
 use xiangqi_engine::nnue::{
-    AccumulatorStack, Backend, FloatNetwork, Network, NetworkError, output_bucket,
+    AccumulatorStack, Backend, FloatNetwork, Network, NetworkError, PALACE_BUCKETS, output_bucket,
 };
 use xiangqi_engine::protocol::{Dialect, Session};
 use xiangqi_engine::random::SplitMix64;
@@ -30,6 +30,21 @@ fn random_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     Network::from_float(&float).unwrap()
 }
 
+/// [`random_network`] with palace buckets: every input depends on where its side's general
+/// stands.
+fn random_palace_network(hidden: usize, buckets: usize, seed: u64) -> Network {
+    let float = FloatNetwork::random_shaped(hidden, buckets, PALACE_BUCKETS, seed, 0.5, 1.98);
+    Network::from_float(&float).unwrap()
+}
+
+/// What a random walk did.
+#[derive(Default)]
+struct Walked {
+    captures: usize,
+    /// Moves of a general, which change its side's palace bucket or mirroring.
+    general_moves: usize,
+}
+
 fn pieces(pos: &Position) -> usize {
     pos.occupied().count() as usize
 }
@@ -40,21 +55,22 @@ enum Step {
     Null(xiangqi_rules::Undo),
 }
 
-/// Walks a seeded random line from `start` — moves (captures preferred when there are
-/// some), null moves and take-backs — keeping `stacks` in step with the position, and calls
-/// `check` after about one step in three, so that several pending updates pile up between
-/// checks. Returns the number of captures made.
+/// Walks a seeded random line from `start` — moves (captures and general moves preferred
+/// when there are some), null moves and take-backs — keeping `stacks` (stack `i` for network
+/// `i`) in step with the position, and calls `check` after about one step in three, so that
+/// several pending updates pile up between checks.
 fn random_walk(
     start: &Position,
     seed: u64,
     steps: usize,
+    networks: &[&Network],
     stacks: &mut [AccumulatorStack],
     check: &mut dyn FnMut(&Position, &mut [AccumulatorStack]),
-) -> usize {
+) -> Walked {
     let mut rng = SplitMix64::new(seed);
     let mut pos = start.clone();
     let mut line: Vec<Step> = Vec::new();
-    let mut captures = 0;
+    let mut walked = Walked::default();
     for _ in 0..steps {
         let roll = rng.below(10);
         let moves = pos.legal_moves();
@@ -69,41 +85,55 @@ fn random_walk(
             stacks.iter_mut().for_each(AccumulatorStack::push_null);
         } else if !moves.is_empty() {
             let captures_here: Vec<_> = moves.iter().filter(|m| !pos.is_empty(m.to())).collect();
+            let general = pos.general(pos.side_to_move());
+            let general_here: Vec<_> = moves.iter().filter(|m| m.from() == general).collect();
             let m = if !captures_here.is_empty() && rng.below(2) == 0 {
                 *captures_here[rng.below(captures_here.len())]
+            } else if !general_here.is_empty() && rng.below(3) == 0 {
+                *general_here[rng.below(general_here.len())]
             } else {
                 moves[rng.below(moves.len())]
             };
             let piece = pos.piece_at(m.from()).unwrap();
             let captured = pos.piece_at(m.to());
-            captures += usize::from(captured.is_some());
-            for stack in stacks.iter_mut() {
-                stack.push_move(piece, m.from(), m.to(), captured);
+            walked.captures += usize::from(captured.is_some());
+            walked.general_moves += usize::from(m.from() == general);
+            let undo = pos.make_move(m);
+            for (stack, network) in stacks.iter_mut().zip(networks) {
+                stack.push_move(network, &pos, piece, m.from(), m.to(), captured);
             }
-            line.push(Step::Move(m, pos.make_move(m)));
+            line.push(Step::Move(m, undo));
         }
         if rng.below(3) == 0 {
             check(&pos, stacks);
         }
     }
     check(&pos, stacks);
-    captures
+    walked
 }
 
 #[test]
 fn incremental_accumulators_equal_fresh_ones_after_random_games() {
-    let net = random_network(64, 8, 1);
+    for net in [random_network(64, 8, 1), random_palace_network(64, 8, 1)] {
+        incremental_equals_fresh(&net);
+    }
+}
+
+fn incremental_equals_fresh(net: &Network) {
+    let net = net.clone();
     let mut starts = vec![Position::startpos()];
     starts.extend(bench_positions().into_iter().step_by(7));
     let mut captures = 0;
+    let mut general_moves = 0;
     let mut checks = 0;
     for (i, start) in starts.iter().enumerate() {
         let mut stacks = vec![AccumulatorStack::new(&net, 16)];
         stacks[0].reset(&net, start);
-        captures += random_walk(
+        let walked = random_walk(
             start,
             100 + i as u64,
             400,
+            &[&net],
             &mut stacks,
             &mut |pos, stacks| {
                 checks += 1;
@@ -121,14 +151,25 @@ fn incremental_accumulators_equal_fresh_ones_after_random_games() {
                 );
             },
         );
+        captures += walked.captures;
+        general_moves += walked.general_moves;
     }
     assert!(captures >= 50, "only {captures} captures were made");
+    assert!(
+        general_moves >= 50,
+        "only {general_moves} general moves were made"
+    );
     assert!(checks >= 500);
 }
 
 #[test]
 fn avx2_and_scalar_give_the_same_accumulators_and_evaluations() {
-    let fast = random_network(128, 8, 2);
+    for net in [random_network(128, 8, 2), random_palace_network(128, 8, 2)] {
+        avx2_equals_scalar(net);
+    }
+}
+
+fn avx2_equals_scalar(fast: Network) {
     assert_eq!(fast.backend(), Backend::detect());
     if Backend::avx2().is_none() {
         eprintln!("no AVX2 on this processor: the detected backend is the scalar one");
@@ -153,16 +194,24 @@ fn avx2_and_scalar_give_the_same_accumulators_and_evaluations() {
     ];
     stacks[0].reset(&fast, &start);
     stacks[1].reset(&scalar, &start);
-    random_walk(&start, 7, 600, &mut stacks, &mut |pos, stacks| {
-        let side = pos.side_to_move();
-        let (a, b) = stacks.split_at_mut(1);
-        assert_eq!(a[0].values(&fast, side), b[0].values(&scalar, side));
-        let n = pieces(pos);
-        assert_eq!(
-            a[0].evaluate(&fast, side, n),
-            b[0].evaluate(&scalar, side, n)
-        );
-    });
+    let networks = [&fast, &scalar];
+    random_walk(
+        &start,
+        7,
+        600,
+        &networks,
+        &mut stacks,
+        &mut |pos, stacks| {
+            let side = pos.side_to_move();
+            let (a, b) = stacks.split_at_mut(1);
+            assert_eq!(a[0].values(&fast, side), b[0].values(&scalar, side));
+            let n = pieces(pos);
+            assert_eq!(
+                a[0].evaluate(&fast, side, n),
+                b[0].evaluate(&scalar, side, n)
+            );
+        },
+    );
 }
 
 /// The standard deviation, in centipawns, of the difference that rounding the weights to
@@ -195,8 +244,14 @@ fn rounding_sigma_cp(float: &FloatNetwork, pos: &Position) -> f32 {
 fn float_and_quantised_evaluations_agree_on_the_bench_positions() {
     // Every weight inside the trainer's ±1.98 clip: feature weights within ±0.5 (a
     // trained net's range) and within ±1.98, output weights within ±1.98.
-    for (seed, ft_range, buckets) in [(11, 0.5, 1), (12, 1.98, 1), (13, 0.5, 8)] {
-        let float = FloatNetwork::random_bucketed(256, buckets, seed, ft_range, 1.98);
+    let shapes = [
+        (11, 0.5, 1, 1),
+        (12, 1.98, 1, 1),
+        (13, 0.5, 8, 1),
+        (14, 0.5, 8, PALACE_BUCKETS),
+    ];
+    for (seed, ft_range, buckets, palace) in shapes {
+        let float = FloatNetwork::random_shaped(256, buckets, palace, seed, ft_range, 1.98);
         let net = Network::from_float(&float).unwrap();
         let mut total = 0f32;
         let positions = bench_positions();
@@ -250,12 +305,12 @@ fn the_loader_names_what_is_wrong_with_a_bad_file() {
             .starts_with("not a network file")
     );
 
-    let version_3 = with_field(&bytes, 4, 3);
-    assert_eq!(error(&version_3), NetworkError::UnsupportedVersion(3));
+    let version_4 = with_field(&bytes, 4, 4);
+    assert_eq!(error(&version_4), NetworkError::UnsupportedVersion(4));
     assert!(
-        error(&version_3)
+        error(&version_4)
             .to_string()
-            .starts_with("version 3 not supported (this engine reads versions 1 and 2)")
+            .starts_with("version 4 not supported (this engine reads versions 1 to 3)")
     );
     // A version-1 file read as version 2 takes its hidden size for the bucket count and
     // finds the file the wrong length.
@@ -528,4 +583,61 @@ fn level_zero_keeps_the_handcrafted_evaluation_and_level_one_uses_the_network() 
         "{differing} of {}",
         positions.len()
     );
+}
+
+#[test]
+fn palace_networks_are_version_3_files_and_see_a_mirror_image_alike() {
+    let net = random_palace_network(32, 8, 7);
+    assert_eq!(net.palace_buckets(), PALACE_BUCKETS);
+    let bytes = net.to_bytes();
+    let field = |offset: usize| u32::from_le_bytes(bytes[offset..offset + 4].try_into().unwrap());
+    assert_eq!(field(4), 3, "version");
+    assert_eq!(field(8), 6 * 1260, "inputs");
+    assert_eq!(field(16), 8, "output buckets");
+    assert_eq!(field(20), 6, "palace buckets");
+    assert_eq!(
+        bytes.len(),
+        36 + 2 * (6 * 1260 * 32 + 32 + 8 * 64) + 4 * 8 + 8
+    );
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+
+    let error = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    assert_eq!(
+        error(&with_field(&bytes, 20, 5)),
+        NetworkError::BadPalaceBuckets(5)
+    );
+    assert_eq!(
+        error(&with_field(&bytes, 20, 5)).to_string(),
+        "5 palace buckets; a network has 1 or 6"
+    );
+    // Inputs that do not match the palace buckets.
+    assert_eq!(
+        error(&with_field(&bytes, 8, 1260)),
+        NetworkError::WrongInputs(1260)
+    );
+
+    // With both generals off the middle file, a position and its mirror image have the same
+    // inputs, and so the same evaluation; a network without palace buckets tells them apart.
+    let pos: Position = "3k5/4a4/2n6/9/2p6/9/6P2/2C6/4A4/5KR2 w - - 0 1"
+        .parse()
+        .unwrap();
+    let mirror: Position = "5k3/4a4/6n2/9/6p2/9/2P6/6C2/4A4/2RK5 w - - 0 1"
+        .parse()
+        .unwrap();
+    let evaluate =
+        |net: &Network, pos: &Position| xiangqi_engine::eval::Evaluator::evaluate(net, pos);
+    assert_eq!(evaluate(&net, &pos), evaluate(&net, &mirror));
+    let flat = random_network(32, 8, 7);
+    assert_ne!(evaluate(&flat, &pos), evaluate(&flat, &mirror));
+    // Moving a general to another palace bucket changes every input of its side.
+    let moved: Position = "3k5/4a4/2n6/9/2p6/9/6P2/2C6/4AK3/6R2 b - - 1 1"
+        .parse()
+        .unwrap();
+    let (before, after) = (
+        net.accumulator_values(&pos, Color::Red),
+        net.accumulator_values(&moved, Color::Red),
+    );
+    let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+    assert!(changed > 24, "only {changed} of 32 values changed");
 }

@@ -1,12 +1,13 @@
 //! Training checkpoints: the float parameters, Adam's moments and the epochs done, so that a
 //! run can resume where it stopped.
 //!
-//! Layout (little-endian): `b"XQTC"`, `u32` version 2, `u32` hidden, `u32` output buckets,
-//! `u32` epochs done, `u64` Adam steps, then parameters, first moments and second moments
-//! (`f32` each, one per parameter), then an FNV-1a 64 checksum of every byte before it.
-//! Version 1, still read, has no bucket count (one bucket).
+//! Layout (little-endian): `b"XQTC"`, `u32` version 3, `u32` hidden, `u32` output buckets,
+//! `u32` palace buckets, `u32` epochs done, `u64` Adam steps, then parameters, first moments
+//! and second moments (`f32` each, one per parameter), then an FNV-1a 64 checksum of every
+//! byte before it. Version 2, still read, has no palace bucket count (one bucket); version 1
+//! has no output bucket count either (one bucket).
 
-use crate::model::Network;
+use crate::model::{Network, Shape};
 use crate::optimiser::Adam;
 use crate::quantise::write_atomically;
 use std::fmt;
@@ -14,16 +15,13 @@ use std::path::{Path, PathBuf};
 use xiangqi_engine::nnue::net::fnv1a64;
 
 const MAGIC: &[u8; 4] = b"XQTC";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const VERSION_ONE_BUCKET: u32 = 1;
 
-/// Header bytes of a `version` checkpoint.
+/// Header bytes of a `version` checkpoint: magic, version, hidden, the bucket counts the
+/// version has, epochs and steps.
 const fn header(version: u32) -> usize {
-    if version == VERSION_ONE_BUCKET {
-        4 + 4 + 4 + 4 + 8
-    } else {
-        4 + 4 + 4 + 4 + 4 + 8
-    }
+    4 + 4 + 4 + 4 * (version as usize - 1) + 4 + 8
 }
 
 /// A network with its optimiser state.
@@ -68,6 +66,7 @@ impl Checkpoint {
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.net.hidden() as u32).to_le_bytes());
         out.extend_from_slice(&(self.net.buckets() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.net.palace() as u32).to_le_bytes());
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.adam.steps.to_le_bytes());
         for values in [self.net.params(), &self.adam.first, &self.adam.second] {
@@ -88,9 +87,9 @@ impl Checkpoint {
         }
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         let version = u32_at(4);
-        if version != VERSION && version != VERSION_ONE_BUCKET {
+        if !(VERSION_ONE_BUCKET..=VERSION).contains(&version) {
             return Err(invalid(format!(
-                "version {version}, this trainer reads {VERSION_ONE_BUCKET} and {VERSION}"
+                "version {version}, this trainer reads {VERSION_ONE_BUCKET} to {VERSION}"
             )));
         }
         let head = header(version);
@@ -101,21 +100,36 @@ impl Checkpoint {
             )));
         }
         let hidden = u32_at(8) as usize;
-        let (buckets, rest) = if version == VERSION_ONE_BUCKET {
-            (1, 12)
+        let buckets = if version == VERSION_ONE_BUCKET {
+            1
         } else {
-            (u32_at(12) as usize, 16)
+            u32_at(12) as usize
         };
+        let palace = if version == VERSION {
+            u32_at(16) as usize
+        } else {
+            1
+        };
+        let rest = head - 12;
         if buckets == 0 || buckets > xiangqi_engine::nnue::net::MAX_BUCKETS {
             return Err(invalid(format!("{buckets} output buckets")));
         }
+        if palace != 1 && palace != xiangqi_engine::nnue::PALACE_BUCKETS {
+            return Err(invalid(format!("{palace} palace buckets")));
+        }
         let epochs_done = u32_at(rest) as usize;
         let steps = u64::from_le_bytes(bytes[rest + 4..rest + 12].try_into().unwrap());
-        let n = Network::param_count(hidden, buckets);
+        let shape = Shape {
+            hidden,
+            buckets,
+            palace,
+        };
+        let n = shape.len();
         let expected = head + 12 * n + 8;
         if bytes.len() != expected {
             return Err(invalid(format!(
-                "{} bytes, a checkpoint with hidden {hidden} and {buckets} buckets has {expected}",
+                "{} bytes, a checkpoint with hidden {hidden}, {buckets} output buckets and \
+                 {palace} palace buckets has {expected}",
                 bytes.len()
             )));
         }
@@ -131,7 +145,7 @@ impl Checkpoint {
                 .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
                 .collect()
         };
-        let net = Network::from_params(hidden, buckets, floats(0)).expect("length checked above");
+        let net = Network::from_params(shape, floats(0)).expect("length checked above");
         let mut adam = Adam::new(n);
         adam.first = floats(1);
         adam.second = floats(2);
@@ -161,7 +175,7 @@ mod tests {
     use super::*;
 
     fn checkpoint() -> Checkpoint {
-        let net = Network::random(16, 3, 2);
+        let net = Network::random(Shape::flat(16, 3), 2);
         let mut adam = Adam::new(net.params().len());
         adam.first[3] = 0.25;
         adam.second[5] = 0.5;
@@ -178,28 +192,58 @@ mod tests {
         let c = checkpoint();
         let back = Checkpoint::from_bytes(Path::new("x"), &c.to_bytes()).unwrap();
         assert_eq!(back, c);
+        let net = Network::random(
+            Shape {
+                hidden: 16,
+                buckets: 2,
+                palace: xiangqi_engine::nnue::PALACE_BUCKETS,
+            },
+            3,
+        );
+        let palace = Checkpoint {
+            adam: Adam::new(net.params().len()),
+            net,
+            epochs_done: 1,
+        };
+        let back = Checkpoint::from_bytes(Path::new("x"), &palace.to_bytes()).unwrap();
+        assert_eq!(back, palace);
+    }
+
+    /// `checkpoint`'s bytes as an older version would have written them: without the palace
+    /// bucket count (version 2) and without the output bucket count too (version 1).
+    fn older(checkpoint: &Checkpoint, version: u32) -> Vec<u8> {
+        let v3 = checkpoint.to_bytes();
+        let mut old = Vec::new();
+        old.extend_from_slice(MAGIC);
+        old.extend_from_slice(&version.to_le_bytes());
+        old.extend_from_slice(&v3[8..12]);
+        if version == 2 {
+            old.extend_from_slice(&v3[12..16]);
+        }
+        old.extend_from_slice(&v3[20..v3.len() - 8]);
+        let checksum = fnv1a64(&old);
+        old.extend_from_slice(&checksum.to_le_bytes());
+        old
+    }
+
+    #[test]
+    fn a_checkpoint_of_the_second_version_still_reads_without_palace_buckets() {
+        let c = checkpoint();
+        let back = Checkpoint::from_bytes(Path::new("v2.ckpt"), &older(&c, 2)).unwrap();
+        assert_eq!(back, c);
     }
 
     #[test]
     fn a_checkpoint_of_the_first_version_still_reads_with_one_bucket() {
         let one = Checkpoint {
-            net: Network::random(16, 1, 4),
+            net: Network::random(Shape::flat(16, 1), 4),
             ..checkpoint()
         };
         let one = Checkpoint {
             adam: Adam::new(one.net.params().len()),
             ..one
         };
-        // Version 1: the same bytes without the bucket count.
-        let v2 = one.to_bytes();
-        let mut v1 = Vec::new();
-        v1.extend_from_slice(MAGIC);
-        v1.extend_from_slice(&1u32.to_le_bytes());
-        v1.extend_from_slice(&v2[8..12]);
-        v1.extend_from_slice(&v2[16..v2.len() - 8]);
-        let checksum = fnv1a64(&v1);
-        v1.extend_from_slice(&checksum.to_le_bytes());
-        let back = Checkpoint::from_bytes(Path::new("old.ckpt"), &v1).unwrap();
+        let back = Checkpoint::from_bytes(Path::new("old.ckpt"), &older(&one, 1)).unwrap();
         assert_eq!(back, one);
     }
 

@@ -3,7 +3,10 @@
 //! and the game's result, both from the side to move's view.
 
 use crate::rng::Rng;
-use xiangqi_engine::nnue::INPUTS;
+use xiangqi_engine::nnue::{INPUTS, PALACE_BUCKETS};
+
+/// Input indices of the largest network: every palace bucket's.
+const MAX_INPUTS: usize = PALACE_BUCKETS * INPUTS;
 
 /// The most pieces on the board, hence the most active features per perspective.
 pub const MAX_FEATURES: usize = 32;
@@ -54,7 +57,7 @@ pub enum FeatureError {
     },
     /// More than [`MAX_FEATURES`] pieces.
     TooMany(usize),
-    /// A feature index at or above [`INPUTS`].
+    /// A feature index at or above the largest network's input count.
     OutOfRange(usize),
 }
 
@@ -69,7 +72,7 @@ impl std::fmt::Display for FeatureError {
                 "{side_to_move} features for the side to move but {other} for the other side"
             ),
             FeatureError::TooMany(n) => write!(f, "{n} features, more than {MAX_FEATURES}"),
-            FeatureError::OutOfRange(i) => write!(f, "feature index {i} is not below {INPUTS}"),
+            FeatureError::OutOfRange(i) => write!(f, "feature index {i} is not below {MAX_INPUTS}"),
         }
     }
 }
@@ -120,7 +123,7 @@ impl TrainingPosition {
 }
 
 fn checked_index(index: usize) -> Result<u16, FeatureError> {
-    if index < INPUTS {
+    if index < MAX_INPUTS {
         Ok(index as u16)
     } else {
         Err(FeatureError::OutOfRange(index))
@@ -163,8 +166,8 @@ mod tests {
             Err(FeatureError::CountMismatch { .. })
         ));
         assert_eq!(
-            TrainingPosition::new(&[INPUTS], &[0], 0, Wdl::Draw),
-            Err(FeatureError::OutOfRange(INPUTS))
+            TrainingPosition::new(&[MAX_INPUTS], &[0], 0, Wdl::Draw),
+            Err(FeatureError::OutOfRange(MAX_INPUTS))
         );
         let many: Vec<usize> = (0..33).collect();
         assert_eq!(

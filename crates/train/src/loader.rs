@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use xiangqi_engine::datagen::format::is_stored_mate;
 use xiangqi_engine::datagen::{DataError, DataErrorKind, DataReader, GameRecord};
-use xiangqi_engine::nnue::{active_features, feature_index};
+use xiangqi_engine::nnue::{active_features, features_of};
 use xiangqi_rules::{Color, Position, Square};
 
 /// Scores at or beyond this magnitude are mate scores.
@@ -32,6 +32,9 @@ pub struct LoadSettings {
     pub validation_fraction: f64,
     /// Seed of the validation split.
     pub seed: u64,
+    /// Palace buckets of the network the features are for (1, or
+    /// [`xiangqi_engine::nnue::PALACE_BUCKETS`]).
+    pub palace: usize,
 }
 
 impl Default for LoadSettings {
@@ -41,6 +44,7 @@ impl Default for LoadSettings {
             mirror: false,
             validation_fraction: 0.0,
             seed: 0,
+            palace: 1,
         }
     }
 }
@@ -211,13 +215,16 @@ fn mirrored(square: Square) -> Square {
     Square::new(8 - square.file(), square.rank()).expect("a mirrored point is on the board")
 }
 
-/// The active features of `position` from `perspective`, the board mirrored left to right.
-fn mirrored_features(position: &Position, perspective: Color, out: &mut Vec<usize>) {
-    for square in position.occupied() {
-        if let Some(piece) = position.piece_at(square) {
-            out.push(feature_index(perspective, piece, mirrored(square)));
-        }
-    }
+/// The active features of `position` from `perspective` in a network of `palace` palace
+/// buckets, the board mirrored left to right.
+fn mirrored_features(position: &Position, perspective: Color, palace: usize, out: &mut Vec<usize>) {
+    let pieces = position.occupied().filter_map(|square| {
+        position
+            .piece_at(square)
+            .map(|piece| (piece, mirrored(square)))
+    });
+    let general = mirrored(position.general(perspective));
+    features_of(pieces, perspective, general, palace, out);
 }
 
 fn outcome_for(game: &GameRecord, side: Color) -> Wdl {
@@ -229,10 +236,11 @@ fn outcome_for(game: &GameRecord, side: Color) -> Wdl {
 }
 
 /// The kept positions of one game, appended to `out` (and their mirror images to `mirror_out`
-/// when given).
+/// when given), with the features of a network of `palace` palace buckets.
 pub fn game_positions(
     game: &GameRecord,
     skip_plies: usize,
+    palace: usize,
     counts: &mut LoadCounts,
     out: &mut Vec<TrainingPosition>,
     mut mirror_out: Option<&mut Vec<TrainingPosition>>,
@@ -249,14 +257,14 @@ pub fn game_positions(
         let outcome = outcome_for(game, side);
         stm.clear();
         other.clear();
-        active_features(&position, side, &mut stm);
-        active_features(&position, side.opponent(), &mut other);
+        active_features(&position, side, palace, &mut stm);
+        active_features(&position, side.opponent(), palace, &mut other);
         out.push(TrainingPosition::new(&stm, &other, score, outcome)?);
         if let Some(mirror) = mirror_out.as_deref_mut() {
             stm.clear();
             other.clear();
-            mirrored_features(&position, side, &mut stm);
-            mirrored_features(&position, side.opponent(), &mut other);
+            mirrored_features(&position, side, palace, &mut stm);
+            mirrored_features(&position, side.opponent(), palace, &mut other);
             mirror.push(TrainingPosition::new(&stm, &other, score, outcome)?);
             counts.mirrored += 1;
         }
@@ -311,6 +319,7 @@ fn load_file(
             game_positions(
                 &game,
                 settings.skip_plies,
+                settings.palace,
                 counts,
                 &mut split.validation,
                 None,
@@ -322,6 +331,7 @@ fn load_file(
             game_positions(
                 &game,
                 settings.skip_plies,
+                settings.palace,
                 counts,
                 &mut split.train,
                 settings.mirror.then_some(&mut mirror),

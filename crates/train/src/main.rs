@@ -9,7 +9,7 @@ use xiangqi_engine::nnue::active_features;
 use xiangqi_rules::{Position, START_FEN};
 use xiangqi_train::checkpoint::Checkpoint;
 use xiangqi_train::loader::{LoadSettings, load_files};
-use xiangqi_train::model::Network;
+use xiangqi_train::model::{Network, Shape};
 use xiangqi_train::optimiser::Adam;
 use xiangqi_train::quantise::write_network;
 use xiangqi_train::train::{TrainConfig, Trainer};
@@ -27,6 +27,10 @@ struct Args {
     /// Output buckets by the number of pieces on the board (1 to 16; 1: one output layer).
     #[arg(long, default_value_t = 1)]
     buckets: usize,
+    /// Palace buckets: 1 (none), or 6 for inputs of their own for each point of the palace
+    /// where a side's general stands (mirror-reduced; trained factorised).
+    #[arg(long, default_value_t = 1)]
+    palace: usize,
     /// Epochs to train (a resumed run continues up to this epoch).
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -96,6 +100,13 @@ fn run(args: Args) -> Result<(), String> {
             xiangqi_engine::nnue::net::MAX_BUCKETS
         ));
     }
+    let palace_buckets = xiangqi_engine::nnue::PALACE_BUCKETS;
+    if args.palace != 1 && args.palace != palace_buckets {
+        return Err(format!(
+            "--palace {} is neither 1 nor {palace_buckets}",
+            args.palace
+        ));
+    }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) {
         return Err(format!(
             "--hidden {} is not a positive multiple of 16",
@@ -123,18 +134,25 @@ fn run(args: Args) -> Result<(), String> {
         p.push(".ckpt");
         PathBuf::from(p)
     });
+    let shape = Shape {
+        hidden: args.hidden,
+        buckets: args.buckets,
+        palace: args.palace,
+    };
     let (net, adam, epochs_done) = match &args.resume {
         Some(path) => {
             let c = Checkpoint::load(path).map_err(|e| e.to_string())?;
-            if c.net.hidden() != args.hidden || c.net.buckets() != args.buckets {
+            if c.net.shape() != shape {
                 return Err(format!(
-                    "checkpoint {} has hidden {} and {} buckets, but --hidden is {} and \
-                     --buckets {}",
+                    "checkpoint {} has hidden {}, {} buckets and {} palace buckets, but \
+                     --hidden is {}, --buckets {} and --palace {}",
                     path.display(),
                     c.net.hidden(),
                     c.net.buckets(),
+                    c.net.palace(),
                     args.hidden,
-                    args.buckets
+                    args.buckets,
+                    args.palace
                 ));
             }
             println!(
@@ -145,7 +163,7 @@ fn run(args: Args) -> Result<(), String> {
             (c.net, c.adam, c.epochs_done)
         }
         None => {
-            let net = Network::random(args.hidden, args.buckets, args.seed);
+            let net = Network::random(shape, args.seed);
             let adam = Adam::new(net.params().len());
             (net, adam, 0)
         }
@@ -157,6 +175,7 @@ fn run(args: Args) -> Result<(), String> {
         mirror: args.mirror,
         validation_fraction: args.val_fraction,
         seed: args.seed,
+        palace: args.palace,
     };
     let (split, counts) = load_files(&args.data, &settings, |w| eprintln!("warning: {w}"))
         .map_err(|e| e.to_string())?;
@@ -183,9 +202,10 @@ fn run(args: Args) -> Result<(), String> {
         seed: args.seed,
     };
     println!(
-        "hidden {}  buckets {}  batch {}  lr {} (×{} every {} epochs)  weight decay {}  lambda {}  mirror {}  threads {}  epochs {}..={}",
+        "hidden {}  buckets {}  palace {}  batch {}  lr {} (×{} every {} epochs)  weight decay {}  lambda {}  mirror {}  threads {}  epochs {}..={}",
         args.hidden,
         args.buckets,
+        args.palace,
         args.batch,
         args.lr,
         args.lr_gamma,
@@ -259,8 +279,8 @@ fn evaluate_fen(net: &Network, fen: &str) -> Result<f32, String> {
         .map_err(|e| format!("reference position {fen}: {e}"))?;
     let side = pos.side_to_move();
     let (mut stm, mut other) = (Vec::new(), Vec::new());
-    active_features(&pos, side, &mut stm);
-    active_features(&pos, side.opponent(), &mut other);
+    active_features(&pos, side, net.palace(), &mut stm);
+    active_features(&pos, side.opponent(), net.palace(), &mut other);
     let narrow = |v: Vec<usize>| v.into_iter().map(|f| f as u16).collect::<Vec<u16>>();
     Ok(net.evaluate_cp(&narrow(stm), &narrow(other)))
 }

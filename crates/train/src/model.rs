@@ -1,11 +1,18 @@
-//! The float network the trainer fits: `(1260 → H) × 2 perspectives → [side to move, other]
-//! → SCReLU → 1`, with one output layer per bucket of piece counts
-//! ([`xiangqi_engine::nnue::output_bucket`]), its forward pass, the loss, and the gradient of
-//! one position.
+//! The float network the trainer fits: `(1260 · P → H) × 2 perspectives → [side to move,
+//! other] → SCReLU → 1`, with one output layer per bucket of piece counts
+//! ([`xiangqi_engine::nnue::output_bucket`]) and P palace buckets (1, or
+//! [`xiangqi_engine::nnue::PALACE_BUCKETS`]), its forward pass, the loss, and the gradient of one position.
 //!
 //! All parameters live in one flat vector (first-layer weights feature-major, first-layer
 //! bias, output weights bucket by bucket, output biases) so the optimiser and checkpoints see
 //! a single slice.
+//!
+//! A network with palace buckets is trained factorised: beside each bucket's 1260 rows it keeps
+//! 1260 shared rows (after the output biases), and an active input adds its bucket's row and
+//! the shared row of the same piece and point. Every position thus also teaches the shared
+//! rows, which carry what the buckets have in common to buckets that are seen rarely (a
+//! general on its third rank). The exported network folds the shared rows into every bucket
+//! ([`Network::ft_weights`]).
 
 use crate::dataset::TrainingPosition;
 use crate::rng::{Rng, symmetric};
@@ -17,6 +24,13 @@ pub const EVAL_SCALE: f32 = 400.0;
 pub const SIGMOID_SCALE: f32 = 400.0;
 /// Every parameter is kept within ±this, so quantised accumulators cannot overflow `i16`.
 pub const WEIGHT_CLIP: f32 = 1.98;
+/// The first-layer rows of a factorised network (bucket and shared) are kept within ±this,
+/// so that their sum stays inside the engine's limit of 992 / 255 ≈ 3.89.
+pub const FACTORISED_CLIP: f32 = 1.94;
+const _: () = assert!(
+    2.0 * FACTORISED_CLIP * xiangqi_engine::nnue::net::QA as f32
+        <= xiangqi_engine::nnue::net::FT_LIMIT as f32
+);
 
 /// SCReLU: `clamp(x, 0, 1)²`.
 #[inline(always)]
@@ -46,21 +60,38 @@ pub fn target(position: &TrainingPosition, lambda: f32) -> f32 {
 /// The float network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    hidden: usize,
-    buckets: usize,
+    shape: Shape,
     params: Vec<f32>,
 }
 
-/// Where each parameter group starts in the flat vector.
-#[derive(Clone, Copy, Debug)]
-struct Layout {
-    hidden: usize,
-    buckets: usize,
+/// A network's shape; it also says where each parameter group starts in the flat vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Neurons per perspective.
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// Palace buckets: 1, or [`xiangqi_engine::nnue::PALACE_BUCKETS`] (trained factorised).
+    pub palace: usize,
 }
 
-impl Layout {
+impl Shape {
+    /// A shape without palace buckets.
+    pub fn flat(hidden: usize, buckets: usize) -> Shape {
+        Shape {
+            hidden,
+            buckets,
+            palace: 1,
+        }
+    }
+
+    /// Whether the first layer keeps shared rows beside the buckets' rows.
+    fn factorised(self) -> bool {
+        self.palace > 1
+    }
+    /// The bucketed first-layer rows end here (the engine's rows).
     fn ft_bias(self) -> usize {
-        INPUTS * self.hidden
+        self.palace * INPUTS * self.hidden
     }
     fn out_weights(self) -> usize {
         self.ft_bias() + self.hidden
@@ -73,8 +104,30 @@ impl Layout {
     fn out_bias(self) -> usize {
         self.out_weights() + self.buckets * 2 * self.hidden
     }
-    fn len(self) -> usize {
+    /// The shared first-layer rows of a factorised network start here.
+    fn shared(self) -> usize {
         self.out_bias() + self.buckets
+    }
+    /// The shared row of bucketed feature `feature`, if the network is factorised.
+    #[inline(always)]
+    fn shared_row(self, feature: usize) -> Option<std::ops::Range<usize>> {
+        self.factorised().then(|| {
+            let start = self.shared() + (feature % INPUTS) * self.hidden;
+            start..start + self.hidden
+        })
+    }
+    /// Number of parameters.
+    pub fn len(self) -> usize {
+        self.shared()
+            + if self.factorised() {
+                INPUTS * self.hidden
+            } else {
+                0
+            }
+    }
+    /// Whether a shape has no parameters (never: every shape has biases).
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -96,51 +149,52 @@ impl Scratch {
 }
 
 impl Network {
-    /// A network of `hidden` neurons per perspective and `buckets` output buckets with small
-    /// random weights from `seed`.
-    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
-        let layout = Layout { hidden, buckets };
+    /// A network of `shape` with small random weights from `seed`. A factorised network
+    /// starts with its buckets' rows at zero and random shared rows, so it starts as a network
+    /// without palace buckets would.
+    pub fn random(shape: Shape, seed: u64) -> Network {
         let mut rng = Rng::new(seed);
-        let mut params = vec![0.0; layout.len()];
+        let mut params = vec![0.0; shape.len()];
         // About 30 features are active: first-layer sums start spread around 0 with a deviation
         // near 0.3, so about half the neurons start inside SCReLU's sloped part.
-        for w in &mut params[..layout.ft_bias()] {
+        let first_layer = if shape.factorised() {
+            shape.shared()..shape.len()
+        } else {
+            0..shape.ft_bias()
+        };
+        for w in &mut params[first_layer] {
             *w = symmetric(&mut rng, 0.1);
         }
-        let out_limit = 1.0 / (2.0 * hidden as f32).sqrt();
-        for w in &mut params[layout.out_weights()..layout.out_bias()] {
+        let out_limit = 1.0 / (2.0 * shape.hidden as f32).sqrt();
+        for w in &mut params[shape.out_weights()..shape.out_bias()] {
             *w = symmetric(&mut rng, out_limit);
         }
-        Network {
-            hidden,
-            buckets,
-            params,
-        }
+        Network { shape, params }
     }
 
-    /// A network from its flat parameters; `None` when the length does not fit `hidden`
-    /// and `buckets`.
-    pub fn from_params(hidden: usize, buckets: usize, params: Vec<f32>) -> Option<Network> {
-        (params.len() == Layout { hidden, buckets }.len()).then_some(Network {
-            hidden,
-            buckets,
-            params,
-        })
+    /// A network from its flat parameters; `None` when the length does not fit `shape`.
+    pub fn from_params(shape: Shape, params: Vec<f32>) -> Option<Network> {
+        (params.len() == shape.len()).then_some(Network { shape, params })
+    }
+
+    /// The network's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// Neurons per perspective.
     pub fn hidden(&self) -> usize {
-        self.hidden
+        self.shape.hidden
     }
 
     /// Output buckets.
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.shape.buckets
     }
 
-    /// Number of parameters for a network of `hidden` neurons and `buckets` output buckets.
-    pub fn param_count(hidden: usize, buckets: usize) -> usize {
-        Layout { hidden, buckets }.len()
+    /// Palace buckets.
+    pub fn palace(&self) -> usize {
+        self.shape.palace
     }
 
     /// Every parameter, in the flat order.
@@ -153,16 +207,24 @@ impl Network {
         &mut self.params
     }
 
-    fn layout(&self) -> Layout {
-        Layout {
-            hidden: self.hidden,
-            buckets: self.buckets,
-        }
+    fn layout(&self) -> Shape {
+        self.shape
     }
 
-    /// First-layer weights, feature-major: feature `f`'s are `[f * H, f * H + H)`.
-    pub fn ft_weights(&self) -> &[f32] {
-        &self.params[..self.layout().ft_bias()]
+    /// First-layer weights as the engine uses them, feature-major: feature `f`'s are
+    /// `[f * H, f * H + H)`; a factorised network's shared rows are added to every bucket's.
+    pub fn ft_weights(&self) -> Vec<f32> {
+        let l = self.layout();
+        let mut weights = self.params[..l.ft_bias()].to_vec();
+        if l.factorised() {
+            let shared = &self.params[l.shared()..l.len()];
+            for bucket in weights.chunks_exact_mut(INPUTS * l.hidden) {
+                for (w, s) in bucket.iter_mut().zip(shared) {
+                    *w += s;
+                }
+            }
+        }
+        weights
     }
 
     /// First-layer bias.
@@ -181,31 +243,44 @@ impl Network {
     /// Output biases, one per bucket.
     pub fn out_bias(&self) -> &[f32] {
         let l = self.layout();
-        &self.params[l.out_bias()..l.len()]
+        &self.params[l.out_bias()..l.shared()]
     }
 
     /// The output bucket of a position with `pieces` pieces.
     #[inline(always)]
     fn bucket(&self, pieces: usize) -> usize {
-        output_bucket(pieces, self.buckets)
+        output_bucket(pieces, self.shape.buckets)
     }
 
-    /// Keeps every parameter within ±[`WEIGHT_CLIP`].
+    /// Keeps every parameter within ±[`WEIGHT_CLIP`] (a factorised network's first-layer
+    /// rows within ±[`FACTORISED_CLIP`]).
     pub fn clip(&mut self) {
-        for w in &mut self.params {
-            *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        let l = self.layout();
+        for (i, w) in self.params.iter_mut().enumerate() {
+            let first_layer = i < l.ft_bias() || i >= l.shared();
+            let limit = if l.factorised() && first_layer {
+                FACTORISED_CLIP
+            } else {
+                WEIGHT_CLIP
+            };
+            *w = w.clamp(-limit, limit);
         }
     }
 
     #[inline(always)]
     fn accumulate(&self, features: &[u16], acc: &mut [f32]) {
-        let h = self.hidden;
+        let l = self.layout();
+        let h = l.hidden;
         acc.copy_from_slice(self.ft_bias());
-        let weights = self.ft_weights();
         for &f in features {
-            let row = &weights[f as usize * h..f as usize * h + h];
-            for (a, w) in acc.iter_mut().zip(row) {
+            let f = f as usize;
+            for (a, w) in acc.iter_mut().zip(&self.params[f * h..f * h + h]) {
                 *a += w;
+            }
+            if let Some(shared) = l.shared_row(f) {
+                for (a, w) in acc.iter_mut().zip(&self.params[shared]) {
+                    *a += w;
+                }
             }
         }
     }
@@ -213,7 +288,7 @@ impl Network {
     #[inline(always)]
     fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
         let row = &self.params[self.layout().out_row(bucket)];
-        let (w_stm, w_other) = row.split_at(self.hidden);
+        let (w_stm, w_other) = row.split_at(self.hidden());
         let mut y = self.out_bias()[bucket];
         for (a, w) in scratch.stm.iter().zip(w_stm) {
             y += screlu(*a) * w;
@@ -234,7 +309,7 @@ impl Network {
 
     /// The evaluation in centipawns from the side to move's view.
     pub fn evaluate_cp(&self, side_to_move: &[u16], other: &[u16]) -> f32 {
-        let mut scratch = Scratch::new(self.hidden);
+        let mut scratch = Scratch::new(self.hidden());
         self.forward(side_to_move, other, &mut scratch) * EVAL_SCALE
     }
 
@@ -257,8 +332,8 @@ impl Network {
         scratch: &mut Scratch,
         grads: &mut [f32],
     ) -> f32 {
-        let h = self.hidden;
         let l = self.layout();
+        let h = l.hidden;
         let y = self.forward(position.side_to_move(), position.other(), scratch);
         let p = sigmoid(y * EVAL_SCALE / SIGMOID_SCALE);
         let error = p - target(position, lambda);
@@ -287,9 +362,14 @@ impl Network {
             (position.other(), &scratch.other),
         ] {
             for &f in features {
-                let row = &mut grads[f as usize * h..f as usize * h + h];
-                for (gr, d) in row.iter_mut().zip(delta.iter()) {
+                let f = f as usize;
+                for (gr, d) in grads[f * h..f * h + h].iter_mut().zip(delta.iter()) {
                     *gr += d;
+                }
+                if let Some(shared) = l.shared_row(f) {
+                    for (gr, d) in grads[shared].iter_mut().zip(delta.iter()) {
+                        *gr += d;
+                    }
                 }
             }
         }
@@ -383,7 +463,7 @@ mod tests {
 
     #[test]
     fn analytic_gradient_matches_finite_differences() {
-        let mut net = Network::random(16, 4, 9);
+        let mut net = Network::random(Shape::flat(16, 4), 9);
         // Biases away from zero so that some neurons sit inside SCReLU's sloped part.
         let l = net.layout();
         for (i, b) in net.params_mut()[l.ft_bias()..l.out_weights()]
@@ -434,12 +514,97 @@ mod tests {
     }
 
     #[test]
+    fn a_factorised_network_trains_shared_and_bucket_rows_and_exports_their_sum() {
+        let shape = Shape {
+            hidden: 16,
+            buckets: 2,
+            palace: 6,
+        };
+        let mut net = Network::random(shape, 3);
+        let l = net.layout();
+        for (i, w) in net.params_mut()[..l.ft_bias()].iter_mut().enumerate() {
+            *w = 0.01 * (i % 13) as f32;
+        }
+        for (i, b) in net.params_mut()[l.ft_bias()..l.out_weights()]
+            .iter_mut()
+            .enumerate()
+        {
+            *b = 0.1 + 0.05 * (i % 7) as f32;
+        }
+        // Features in buckets 0 and 3; 5 + 3·1260 shares its shared row with feature 5.
+        let p = TrainingPosition::new(
+            &[5, 3 * INPUTS + 700],
+            &[2 * INPUTS + 5, 12],
+            -40,
+            Wdl::Loss,
+        )
+        .unwrap();
+        let mut scratch = Scratch::new(16);
+        let mut grads = vec![0.0; net.params().len()];
+        net.accumulate_gradient(&p, 0.6, 1.0, &mut scratch, &mut grads);
+        let shared = |feature: usize, i: usize| l.shared() + feature * 16 + i;
+        let probes = [
+            5 * 16 + 1,
+            (3 * INPUTS + 700) * 16 + 4,
+            (2 * INPUTS + 5) * 16 + 6,
+            shared(5, 2),
+            shared(700, 9),
+            shared(12, 0),
+            l.out_weights() + 3,
+        ];
+        for &i in &probes {
+            let eps = 1e-3;
+            let mut plus = net.clone();
+            plus.params_mut()[i] += eps;
+            let mut minus = net.clone();
+            minus.params_mut()[i] -= eps;
+            let numeric = (plus.loss(&p, 0.6, &mut scratch) - minus.loss(&p, 0.6, &mut scratch))
+                / (2.0 * eps);
+            let analytic = grads[i];
+            assert!(
+                (numeric - analytic).abs() < 1e-3 + 0.05 * analytic.abs(),
+                "parameter {i}: numeric {numeric} analytic {analytic}"
+            );
+        }
+        // Feature 5 is active from both sides (buckets 0 and 2): its shared row gets both.
+        let own = |f: usize, i: usize| grads[f * 16 + i];
+        assert!((grads[shared(5, 2)] - own(5, 2) - own(2 * INPUTS + 5, 2)).abs() < 1e-6);
+        // An inactive feature's shared row gets nothing.
+        assert!((0..16).all(|i| grads[shared(100, i)] == 0.0));
+        // The exported rows are the bucket's plus the shared ones.
+        let exported = net.ft_weights();
+        assert_eq!(exported.len(), 6 * INPUTS * 16);
+        let f = 4 * INPUTS + 33;
+        assert_eq!(
+            exported[f * 16 + 7],
+            net.params()[f * 16 + 7] + net.params()[shared(33, 7)]
+        );
+    }
+
+    #[test]
     fn clip_keeps_weights_in_bounds() {
-        let mut net = Network::random(16, 1, 1);
+        let mut net = Network::random(Shape::flat(16, 1), 1);
         net.params_mut()[0] = 5.0;
         net.params_mut()[1] = -5.0;
         net.clip();
         assert_eq!(net.params()[0], WEIGHT_CLIP);
         assert_eq!(net.params()[1], -WEIGHT_CLIP);
+        // A factorised network's first-layer rows, bucket and shared, keep a sum the engine
+        // accepts; its other weights keep the common bound.
+        let shape = Shape {
+            hidden: 16,
+            buckets: 1,
+            palace: 6,
+        };
+        let mut net = Network::random(shape, 1);
+        let l = net.layout();
+        let last = net.params().len() - 1;
+        for i in [0, l.out_weights(), last] {
+            net.params_mut()[i] = 5.0;
+        }
+        net.clip();
+        assert_eq!(net.params()[0], FACTORISED_CLIP);
+        assert_eq!(net.params()[last], FACTORISED_CLIP);
+        assert_eq!(net.params()[l.out_weights()], WEIGHT_CLIP);
     }
 }

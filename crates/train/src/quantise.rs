@@ -11,7 +11,8 @@ use xiangqi_engine::nnue::{FloatNetwork, Network as EngineNetwork, NetworkError}
 pub fn float_network(net: &Network) -> FloatNetwork {
     FloatNetwork {
         hidden: net.hidden(),
-        ft_weights: net.ft_weights().to_vec(),
+        palace: net.palace(),
+        ft_weights: net.ft_weights(),
         ft_bias: net.ft_bias().to_vec(),
         out_weights: net.out_weights().to_vec(),
         out_bias: net.out_bias().to_vec(),

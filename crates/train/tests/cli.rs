@@ -140,7 +140,9 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
     let out = train(&other);
     assert!(!out.status.success());
     assert!(
-        text(&out).contains("4 buckets, but --hidden is 16 and --buckets 2"),
+        text(&out).contains(
+            "4 buckets and 1 palace buckets, but --hidden is 16, --buckets 2 and --palace 1"
+        ),
         "{}",
         text(&out)
     );
@@ -151,6 +153,19 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
         "{}",
         text(&out)
     );
+    let out = train(&[&common[..6], &["--palace", "5"]].concat());
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("--palace 5 is neither 1 nor 6"),
+        "{}",
+        text(&out)
+    );
+
+    // Palace buckets: the written network has them, and loads.
+    let out = train(&[&common[..6], &["--palace", "6", "--epochs", "1"]].concat());
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("palace 6"), "{}", text(&out));
+    assert_eq!(EngineNetwork::load(&net).unwrap().palace_buckets(), 6);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! epochs cut the held-out loss by more than half, with one thread or two alike.
 
 use xiangqi_train::dataset::{TrainingPosition, Wdl};
-use xiangqi_train::model::{Network, Scratch};
+use xiangqi_train::model::{Network, Scratch, Shape};
 use xiangqi_train::optimiser::Adam;
 use xiangqi_train::rng::{Rng, symmetric};
 use xiangqi_train::train::{TrainConfig, Trainer, mean_loss};
@@ -36,7 +36,7 @@ fn synthetic(count: usize, seed: u64) -> Vec<TrainingPosition> {
 fn loss_after_training(threads: usize) -> (f64, f64, Vec<f64>) {
     let train = synthetic(20_000, 2);
     let validation = synthetic(2_000, 3);
-    let net = Network::random(32, 1, 7);
+    let net = Network::random(Shape::flat(32, 1), 7);
     let mut scratches = vec![Scratch::new(32)];
     let before = mean_loss(&net, &validation, 0.75, &mut scratches);
     let config = TrainConfig {

@@ -117,8 +117,12 @@ fn sorted(v: &[u16]) -> Vec<u16> {
 }
 
 fn features(pos: &Position, side: Color) -> Vec<u16> {
+    palace_features(pos, side, 1)
+}
+
+fn palace_features(pos: &Position, side: Color, palace: usize) -> Vec<u16> {
     let mut v = Vec::new();
-    active_features(pos, side, &mut v);
+    active_features(pos, side, palace, &mut v);
     sorted(&v.iter().map(|&i| i as u16).collect::<Vec<_>>())
 }
 
@@ -127,7 +131,7 @@ fn kept_positions_carry_both_perspectives_score_and_result_for_the_side_to_move(
     let g = in_check_game();
     let mut counts = LoadCounts::default();
     let mut out = Vec::new();
-    game_positions(&g, 0, &mut counts, &mut out, None).unwrap();
+    game_positions(&g, 0, 1, &mut counts, &mut out, None).unwrap();
     assert_eq!(out.len(), 1);
     assert_eq!((counts.positions, counts.kept, counts.in_check), (2, 1, 1));
     // The kept position is Red to move after e9f9; Red won.
@@ -139,12 +143,12 @@ fn kept_positions_carry_both_perspectives_score_and_result_for_the_side_to_move(
 
     let g = capture_game();
     let mut out = Vec::new();
-    game_positions(&g, 0, &mut counts, &mut out, None).unwrap();
+    game_positions(&g, 0, 1, &mut counts, &mut out, None).unwrap();
     assert_eq!((out[0].score, out[0].outcome), (-20, Wdl::Draw));
 
     let g = repetition_game();
     let mut out = Vec::new();
-    game_positions(&g, 0, &mut counts, &mut out, None).unwrap();
+    game_positions(&g, 0, 1, &mut counts, &mut out, None).unwrap();
     // Black to move in a game Black won.
     assert_eq!(out[0].outcome, Wdl::Win);
 }
@@ -161,23 +165,46 @@ fn mirrored_fen(fen: &str) -> String {
 
 #[test]
 fn mirrored_copies_have_the_features_of_the_mirrored_board() {
+    // The red general steps to d1 and back, so that with palace buckets Red's view of the
+    // board and of its mirror image changes bucket and mirroring.
     let g = game(
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
         GameResult::Draw,
-        &[("b2e2", 20), ("h9g7", -15), ("h0g2", 25)],
+        &[
+            ("b2e2", 20),
+            ("h9g7", -15),
+            ("h0g2", 25),
+            ("g7h9", 0),
+            ("e0e1", 5),
+            ("h9g7", 0),
+            ("e1d1", 5),
+        ],
     );
+    for palace in [1, xiangqi_engine::nnue::PALACE_BUCKETS] {
+        mirrored_copies_agree(&g, palace);
+    }
+}
+
+fn mirrored_copies_agree(g: &GameRecord, palace: usize) {
     let mut counts = LoadCounts::default();
     let (mut out, mut mirror) = (Vec::new(), Vec::new());
-    game_positions(&g, 0, &mut counts, &mut out, Some(&mut mirror)).unwrap();
-    assert_eq!((out.len(), mirror.len(), counts.mirrored), (3, 3, 3));
+    game_positions(g, 0, palace, &mut counts, &mut out, Some(&mut mirror)).unwrap();
+    assert_eq!((out.len(), mirror.len(), counts.mirrored), (7, 7, 7));
     let mut pos = g.start.clone();
     for (i, &(m, _)) in g.plies.iter().enumerate() {
         let flipped: Position = mirrored_fen(&pos.to_fen()).parse().unwrap();
         let side = pos.side_to_move();
-        assert_eq!(sorted(mirror[i].side_to_move()), features(&flipped, side));
+        assert_eq!(
+            sorted(out[i].side_to_move()),
+            palace_features(&pos, side, palace)
+        );
+        assert_eq!(
+            sorted(mirror[i].side_to_move()),
+            palace_features(&flipped, side, palace)
+        );
         assert_eq!(
             sorted(mirror[i].other()),
-            features(&flipped, side.opponent())
+            palace_features(&flipped, side.opponent(), palace)
         );
         assert_eq!(mirror[i].score, out[i].score);
         pos.make_move(m);

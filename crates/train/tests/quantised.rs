@@ -3,43 +3,60 @@
 
 use xiangqi_engine::bench;
 use xiangqi_engine::eval::Evaluator;
-use xiangqi_engine::nnue::{Network as EngineNetwork, active_features};
+use xiangqi_engine::nnue::{Network as EngineNetwork, PALACE_BUCKETS, active_features};
 use xiangqi_rules::Position;
 use xiangqi_train::dataset::{TrainingPosition, Wdl};
-use xiangqi_train::model::Network;
+use xiangqi_train::model::{Network, Shape};
 use xiangqi_train::quantise::{float_network, network_bytes, write_network};
 
-fn position_features(pos: &Position) -> TrainingPosition {
+fn position_features(pos: &Position, palace: usize) -> TrainingPosition {
     let side = pos.side_to_move();
     let (mut stm, mut other) = (Vec::new(), Vec::new());
-    active_features(pos, side, &mut stm);
-    active_features(pos, side.opponent(), &mut other);
+    active_features(pos, side, palace, &mut stm);
+    active_features(pos, side.opponent(), palace, &mut other);
     TrainingPosition::new(&stm, &other, 0, Wdl::Draw).unwrap()
 }
 
-/// A network of `buckets` output buckets with larger weights than a fresh one, and biases
-/// that put accumulators in SCReLU's sloped part, so that evaluations spread over hundreds
-/// of centipawns.
-fn spread_network(buckets: usize) -> Network {
-    let mut net = Network::random(64, buckets, 21);
-    let hidden = net.hidden();
-    let len = net.params().len();
+/// A network of `buckets` output buckets and `palace` palace buckets with larger weights
+/// than a fresh one, and biases that put accumulators in SCReLU's sloped part, so that
+/// evaluations spread over hundreds of centipawns. A factorised network's bucket rows get
+/// weights of their own beside the shared rows, so that the buckets differ.
+fn spread_network(buckets: usize, palace: usize) -> Network {
+    let shape = Shape {
+        hidden: 64,
+        buckets,
+        palace,
+    };
+    let mut net = Network::random(shape, 21);
+    let hidden = shape.hidden;
+    let ft_end = palace * 1260 * hidden;
+    let out_bias = ft_end + hidden + buckets * 2 * hidden;
     let params = net.params_mut();
-    for w in &mut params[..1260 * hidden] {
+    for (i, w) in params[..ft_end].iter_mut().enumerate() {
+        *w = if palace > 1 {
+            0.1 * ((i * 7919 % 1000) as f32 / 500.0 - 1.0)
+        } else {
+            *w * 2.0
+        };
+    }
+    for w in &mut params[out_bias + buckets..] {
         *w *= 2.0;
     }
-    for (i, b) in params[1260 * hidden..1261 * hidden].iter_mut().enumerate() {
+    for (i, b) in params[ft_end..ft_end + hidden].iter_mut().enumerate() {
         *b = 0.2 + 0.01 * (i % 30) as f32;
     }
-    for w in &mut params[1261 * hidden..len - buckets] {
+    for w in &mut params[ft_end + hidden..out_bias] {
         *w *= 3.0;
     }
-    for (i, b) in params[len - buckets..].iter_mut().enumerate() {
+    for (i, b) in params[out_bias..out_bias + buckets].iter_mut().enumerate() {
         *b = 0.05 - 0.01 * i as f32;
     }
     net.clip();
     net
 }
+
+/// The shapes checked: the first architecture, output buckets, and palace buckets.
+const SHAPES: [(usize, usize); 3] = [(1, 1), (8, 1), (8, PALACE_BUCKETS)];
 
 /// Rounding every weight to 1/255 (feature layer) and 1/64 (output layer) moves each
 /// evaluation of these networks by a few centipawns, at most about 15 (one bucket) and 37
@@ -50,13 +67,13 @@ const MAX_DIFFERENCE_CP: f32 = 45.0;
 
 #[test]
 fn the_written_file_loads_and_evaluates_like_the_float_network() {
-    for buckets in [1, 8] {
-        written_file_agrees(buckets);
+    for (buckets, palace) in SHAPES {
+        written_file_agrees(buckets, palace);
     }
 }
 
-fn written_file_agrees(buckets: usize) {
-    let net = spread_network(buckets);
+fn written_file_agrees(buckets: usize, palace: usize) {
+    let net = spread_network(buckets, palace);
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("xqtrain-{}-agree.xqnn", std::process::id()));
     write_network(&path, &net).unwrap();
@@ -64,6 +81,7 @@ fn written_file_agrees(buckets: usize) {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(engine.hidden(), 64);
     assert_eq!(engine.buckets(), buckets);
+    assert_eq!(engine.palace_buckets(), palace);
     assert_eq!(engine.to_bytes(), network_bytes(&net).unwrap());
 
     let mut spread = (f32::MAX, f32::MIN);
@@ -71,7 +89,7 @@ fn written_file_agrees(buckets: usize) {
     let mut worst = 0.0f32;
     for fen in bench::positions() {
         let pos: Position = fen.parse().unwrap();
-        let p = position_features(&pos);
+        let p = position_features(&pos, palace);
         let float_cp = net.evaluate_cp(p.side_to_move(), p.other());
         let quantised_cp = engine.evaluate(&pos) as f32;
         assert!(
@@ -95,17 +113,17 @@ fn written_file_agrees(buckets: usize) {
 
 #[test]
 fn the_engine_float_network_reads_the_trained_weights_alike() {
-    for buckets in [1, 8] {
-        let net = spread_network(buckets);
+    for (buckets, palace) in SHAPES {
+        let net = spread_network(buckets, palace);
         let engine_float = float_network(&net);
         for fen in bench::positions() {
             let pos: Position = fen.parse().unwrap();
-            let p = position_features(&pos);
+            let p = position_features(&pos, palace);
             let ours = net.evaluate_cp(p.side_to_move(), p.other());
             let theirs = engine_float.evaluate_cp(&pos);
             assert!(
                 (ours - theirs).abs() < 0.05,
-                "{buckets} buckets, {fen}: trainer {ours} cp, engine float {theirs} cp"
+                "{buckets} buckets, {palace} palace buckets, {fen}: trainer {ours} cp, engine float {theirs} cp"
             );
         }
     }

@@ -2,13 +2,15 @@
 //! and popped on unmake. An entry records only what its move changed; its values are
 //! computed when a position on the line is first evaluated, from the nearest computed entry
 //! below it (a quiet move adds one row and takes one away per perspective, a capture takes
-//! one more away, a null move copies).
+//! one more away, a null move copies). A general's move that changes its side's view (its
+//! palace bucket, in a network that has them) refreshes that side's accumulator from the
+//! board at once, since every input of that side changes.
 
-use super::features::feature_index;
+use super::features::{View, feature_index};
 use super::net::Network;
 use super::simd::Chunk;
 use crate::score::Score;
-use xiangqi_rules::{Color, Piece, Position, Square};
+use xiangqi_rules::{Color, Piece, PieceKind, Position, Square};
 
 /// What the move into an entry changed on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +36,10 @@ pub struct AccumulatorStack {
     /// Entry `i`, perspective `p` (Red 0, Black 1) at `(2i + p) · chunks`.
     values: Vec<Chunk>,
     changes: Vec<Change>,
-    computed: Vec<bool>,
+    /// Entry `i`, perspective `p`: its values are up to date.
+    computed: Vec<[bool; 2]>,
+    /// Entry `i`, perspective `p`: how `p` sees that position.
+    views: Vec<[View; 2]>,
     /// Index of the current entry.
     top: usize,
 }
@@ -49,7 +54,8 @@ impl AccumulatorStack {
             chunks,
             values: vec![Chunk::default(); entries * 2 * chunks],
             changes: vec![Change::Root; entries],
-            computed: vec![false; entries],
+            computed: vec![[false; 2]; entries],
+            views: vec![[View::default(); 2]; entries],
             top: 0,
         }
     }
@@ -61,8 +67,9 @@ impl AccumulatorStack {
         for color in Color::ALL {
             let range = self.range(0, color);
             network.refresh(pos, color, &mut self.values[range]);
+            self.views[0][color.index()] = View::of(pos, color, network.palace_buckets());
         }
-        self.computed[0] = true;
+        self.computed[0] = [true; 2];
     }
 
     fn range(&self, entry: usize, perspective: Color) -> std::ops::Range<usize> {
@@ -78,22 +85,42 @@ impl AccumulatorStack {
             self.values
                 .resize(entries * 2 * self.chunks, Chunk::default());
             self.changes.resize(entries, Change::Root);
-            self.computed.resize(entries, false);
+            self.computed.resize(entries, [false; 2]);
+            self.views.resize(entries, [View::default(); 2]);
         }
         self.changes[self.top] = change;
-        self.computed[self.top] = false;
+        self.computed[self.top] = [false; 2];
+        self.views[self.top] = self.views[self.top - 1];
     }
 
-    /// Records the move of `piece` from `from` to `to`, capturing `captured`; call before or
-    /// after the position makes it.
+    /// Records the move of `piece` from `from` to `to`, capturing `captured`; `after` is the
+    /// position the move led to (read only when a general's move changes its side's view).
     #[inline]
-    pub fn push_move(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>) {
+    pub fn push_move(
+        &mut self,
+        network: &Network,
+        after: &Position,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+    ) {
         self.push(Change::Move {
             piece,
             from,
             to,
             captured,
         });
+        if piece.kind == PieceKind::General {
+            let side = piece.color;
+            let view = View::new(side, to, network.palace_buckets());
+            if view != self.views[self.top][side.index()] {
+                self.views[self.top][side.index()] = view;
+                let range = self.range(self.top, side);
+                network.refresh(after, side, &mut self.values[range]);
+                self.computed[self.top][side.index()] = true;
+            }
+        }
     }
 
     /// Records a null move.
@@ -109,51 +136,54 @@ impl AccumulatorStack {
         self.top = self.top.saturating_sub(1);
     }
 
-    /// Computes entry `entry` from entry `entry - 1`, which is computed.
-    fn compute(&mut self, network: &Network, entry: usize) {
+    /// Computes `perspective`'s side of entry `entry` from entry `entry - 1`, which is
+    /// computed and seen the same way (a change of view was refreshed when it was pushed).
+    fn compute(&mut self, network: &Network, entry: usize, perspective: Color) {
         let backend = network.backend();
-        let change = self.changes[entry];
-        for perspective in Color::ALL {
-            let src = self.range(entry - 1, perspective);
-            let dst_start = self.range(entry, perspective).start;
-            let (below, above) = self.values.split_at_mut(dst_start);
-            let src = &below[src];
-            let dst = &mut above[..self.chunks];
-            match change {
-                Change::Root | Change::Null => dst.copy_from_slice(src),
-                Change::Move {
-                    piece,
-                    from,
-                    to,
-                    captured,
-                } => {
-                    let add = network.row(feature_index(perspective, piece, to));
-                    let sub = network.row(feature_index(perspective, piece, from));
-                    match captured {
-                        None => backend.add_sub(dst, src, add, sub),
-                        Some(victim) => {
-                            let sub2 = network.row(feature_index(perspective, victim, to));
-                            backend.add_sub_sub(dst, src, add, sub, sub2);
-                        }
+        let view = self.views[entry][perspective.index()];
+        let src = self.range(entry - 1, perspective);
+        let dst_start = self.range(entry, perspective).start;
+        let (below, above) = self.values.split_at_mut(dst_start);
+        let src = &below[src];
+        let dst = &mut above[..self.chunks];
+        match self.changes[entry] {
+            Change::Root | Change::Null => dst.copy_from_slice(src),
+            Change::Move {
+                piece,
+                from,
+                to,
+                captured,
+            } => {
+                let add = network.row(feature_index(perspective, view, piece, to));
+                let sub = network.row(feature_index(perspective, view, piece, from));
+                match captured {
+                    None => backend.add_sub(dst, src, add, sub),
+                    Some(victim) => {
+                        let sub2 = network.row(feature_index(perspective, view, victim, to));
+                        backend.add_sub_sub(dst, src, add, sub, sub2);
                     }
                 }
             }
         }
-        self.computed[entry] = true;
+        self.computed[entry][perspective.index()] = true;
     }
 
-    /// Brings the current entry up to date from the nearest computed one below it.
+    /// Brings the current entry up to date from the nearest computed one below it, each
+    /// perspective on its own.
     #[inline]
     fn update(&mut self, network: &Network) {
-        if self.computed[self.top] {
-            return;
-        }
-        let mut base = self.top;
-        while !self.computed[base] {
-            base -= 1;
-        }
-        for entry in base + 1..=self.top {
-            self.compute(network, entry);
+        for perspective in Color::ALL {
+            let p = perspective.index();
+            if self.computed[self.top][p] {
+                continue;
+            }
+            let mut base = self.top;
+            while !self.computed[base][p] {
+                base -= 1;
+            }
+            for entry in base + 1..=self.top {
+                self.compute(network, entry, perspective);
+            }
         }
     }
 

@@ -1,17 +1,31 @@
 //! The network's input features: which piece stands on which point, seen from one side.
 //!
-//! Each perspective has [`INPUTS`] = 1260 inputs, `relation * 630 + kind * 90 + square`:
-//! `relation` is 0 for the perspective's own pieces and 1 for the opponent's, `kind` is
-//! [`PieceKind::index`] (K A B N R C P = 0..6), and `square` is [`Square::index`] for Red's
-//! perspective and the point with its rank turned (`(9 - rank) * 9 + file`, files kept) for
-//! Black's, so both sides see their own pieces from their own back rank. The trainer builds its
-//! inputs with these same functions, so training and inference cannot disagree.
+//! Each perspective has [`INPUTS`] = 1260 inputs per palace bucket,
+//! `bucket * 1260 + relation * 630 + kind * 90 + square`: `relation` is 0 for the
+//! perspective's own pieces and 1 for the opponent's, `kind` is [`PieceKind::index`]
+//! (K A B N R C P = 0..6), and `square` is [`Square::index`] for Red's perspective and the
+//! point with its rank turned (`(9 - rank) * 9 + file`) for Black's, so both sides see their
+//! own pieces from their own back rank.
+//!
+//! A network of one palace bucket (the first architecture) stops there. A network of
+//! [`PALACE_BUCKETS`] gives each point of the palace where the perspective's own general
+//! stands its own inputs, mirror-reduced: with the general on the `f` file the board is seen
+//! mirrored left to right (files `a` ↔ `i`), so the `d` and `f` files share buckets, and the
+//! bucket is `2 · rank + (file ≠ e)` with the rank counted from the perspective's back rank.
+//! The trainer builds its inputs with these same functions, so training and inference cannot
+//! disagree.
+//!
+//! [`PieceKind::index`]: xiangqi_rules::PieceKind::index
 
 use xiangqi_rules::square::SQUARE_COUNT;
 use xiangqi_rules::{Color, Piece, Position, Square};
 
-/// Inputs per perspective: 2 relations × 7 kinds × 90 points.
+/// Inputs per perspective and palace bucket: 2 relations × 7 kinds × 90 points.
 pub const INPUTS: usize = 2 * 7 * SQUARE_COUNT;
+
+/// The palace buckets of a network that has them: 3 ranks × (the `e` file, the `d` and `f`
+/// files mirrored together).
+pub const PALACE_BUCKETS: usize = 6;
 
 /// Inputs of one relation (own or opponent's pieces): 7 kinds × 90 points.
 const RELATION_STRIDE: usize = 7 * SQUARE_COUNT;
@@ -19,25 +33,98 @@ const RELATION_STRIDE: usize = 7 * SQUARE_COUNT;
 /// The most pieces that can stand on the board, hence the most active features per perspective.
 pub const MAX_ACTIVE: usize = 32;
 
-/// The input index of `piece` standing on `square`, seen from `perspective`'s side.
-#[inline]
-pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
-    let relation = usize::from(piece.color != perspective);
-    let point = match perspective {
-        Color::Red => square.index(),
-        Color::Black => (9 - square.rank() as usize) * 9 + square.file() as usize,
-    };
-    relation * RELATION_STRIDE + piece.kind.index() * SQUARE_COUNT + point
+/// How one side sees the board: the palace bucket of its general and whether the board is
+/// mirrored. Every input of that side changes when its view does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// The palace bucket, below the network's palace bucket count.
+    pub bucket: usize,
+    /// Files are seen mirrored (`a` ↔ `i`).
+    pub mirror: bool,
 }
 
-/// Appends to `out` the index of every input that is on in `pos` from `perspective`'s side,
-/// in the order of the points (`a0` first). `out` is not cleared first.
-pub fn active_features(pos: &Position, perspective: Color, out: &mut Vec<usize>) {
-    for square in pos.occupied() {
-        if let Some(piece) = pos.piece_at(square) {
-            out.push(feature_index(perspective, piece, square));
+impl View {
+    /// `perspective`'s view with its general on `general`, in a network of `palace_buckets`
+    /// buckets (1: the same view everywhere; otherwise [`PALACE_BUCKETS`]).
+    #[inline]
+    pub fn new(perspective: Color, general: Square, palace_buckets: usize) -> View {
+        if palace_buckets <= 1 {
+            return View::default();
+        }
+        let rank = match perspective {
+            Color::Red => general.rank(),
+            Color::Black => 9 - general.rank(),
+        };
+        let file = general.file();
+        View {
+            bucket: usize::from(rank.min(2)) * 2 + usize::from(file != 4),
+            mirror: file > 4,
         }
     }
+
+    /// `perspective`'s view of `pos`.
+    #[inline]
+    pub fn of(pos: &Position, perspective: Color, palace_buckets: usize) -> View {
+        View::new(perspective, pos.general(perspective), palace_buckets)
+    }
+}
+
+/// The input index of `piece` standing on `square`, seen from `perspective`'s side with
+/// `view`.
+#[inline]
+pub fn feature_index(perspective: Color, view: View, piece: Piece, square: Square) -> usize {
+    let relation = usize::from(piece.color != perspective);
+    let file = if view.mirror {
+        8 - square.file() as usize
+    } else {
+        square.file() as usize
+    };
+    let rank = match perspective {
+        Color::Red => square.rank() as usize,
+        Color::Black => 9 - square.rank() as usize,
+    };
+    view.bucket * INPUTS
+        + relation * RELATION_STRIDE
+        + piece.kind.index() * SQUARE_COUNT
+        + rank * 9
+        + file
+}
+
+/// Appends to `out` the index of every input that is on from `perspective`'s side when
+/// `pieces` stand on the board and `perspective`'s general on `general`, in a network of
+/// `palace_buckets` buckets. `out` is not cleared first.
+pub fn features_of(
+    pieces: impl IntoIterator<Item = (Piece, Square)>,
+    perspective: Color,
+    general: Square,
+    palace_buckets: usize,
+    out: &mut Vec<usize>,
+) {
+    let view = View::new(perspective, general, palace_buckets);
+    out.extend(
+        pieces
+            .into_iter()
+            .map(|(piece, square)| feature_index(perspective, view, piece, square)),
+    );
+}
+
+/// [`features_of`] the pieces of `pos`, in the order of the points (`a0` first).
+pub fn active_features(
+    pos: &Position,
+    perspective: Color,
+    palace_buckets: usize,
+    out: &mut Vec<usize>,
+) {
+    let pieces = pos
+        .occupied()
+        .filter_map(|square| pos.piece_at(square).map(|piece| (piece, square)));
+    features_of(
+        pieces,
+        perspective,
+        pos.general(perspective),
+        palace_buckets,
+        out,
+    );
 }
 
 #[cfg(test)]
@@ -51,8 +138,12 @@ mod tests {
     }
 
     fn sorted_features(pos: &Position, perspective: Color) -> Vec<usize> {
+        sorted_bucketed(pos, perspective, 1)
+    }
+
+    fn sorted_bucketed(pos: &Position, perspective: Color, palace_buckets: usize) -> Vec<usize> {
         let mut v = Vec::new();
-        active_features(pos, perspective, &mut v);
+        active_features(pos, perspective, palace_buckets, &mut v);
         v.sort_unstable();
         v
     }
@@ -71,19 +162,29 @@ mod tests {
         let red_general = Piece::new(Color::Red, PieceKind::General);
         let black_cannon = Piece::new(Color::Black, PieceKind::Cannon);
         let red_soldier = Piece::new(Color::Red, PieceKind::Soldier);
+        let flat = View::default();
         // Red general on e0 (index 4): own piece, kind 0.
-        assert_eq!(feature_index(Color::Red, red_general, sq("e0")), 4);
+        assert_eq!(feature_index(Color::Red, flat, red_general, sq("e0")), 4);
         // From Black's side it is an opponent's piece on the turned point e9 = 9*9+4 = 85.
-        assert_eq!(feature_index(Color::Black, red_general, sq("e0")), 630 + 85);
+        assert_eq!(
+            feature_index(Color::Black, flat, red_general, sq("e0")),
+            630 + 85
+        );
         // Black cannon on b7 (7*9+1 = 64): from Red, opponent, kind 5 → 630 + 450 + 64.
-        assert_eq!(feature_index(Color::Red, black_cannon, sq("b7")), 1144);
+        assert_eq!(
+            feature_index(Color::Red, flat, black_cannon, sq("b7")),
+            1144
+        );
         // From Black: own piece on the turned point b2 = 2*9+1 = 19 → 450 + 19.
-        assert_eq!(feature_index(Color::Black, black_cannon, sq("b7")), 469);
+        assert_eq!(
+            feature_index(Color::Black, flat, black_cannon, sq("b7")),
+            469
+        );
         // Red soldier on i6 (6*9+8 = 62): own, kind 6 → 540 + 62.
-        assert_eq!(feature_index(Color::Red, red_soldier, sq("i6")), 602);
+        assert_eq!(feature_index(Color::Red, flat, red_soldier, sq("i6")), 602);
         // Files are not mirrored: from Black, i6 turns to i3 = 3*9+8 = 35.
         assert_eq!(
-            feature_index(Color::Black, red_soldier, sq("i6")),
+            feature_index(Color::Black, flat, red_soldier, sq("i6")),
             630 + 540 + 35
         );
     }
@@ -95,7 +196,12 @@ mod tests {
             for color in Color::ALL {
                 for kind in PieceKind::ALL {
                     for square in Square::all() {
-                        let i = feature_index(perspective, Piece::new(color, kind), square);
+                        let i = feature_index(
+                            perspective,
+                            View::default(),
+                            Piece::new(color, kind),
+                            square,
+                        );
                         assert!(i < INPUTS);
                         assert!(!seen[i], "index {i} given twice");
                         seen[i] = true;
@@ -113,26 +219,150 @@ mod tests {
         let mut expected = vec![
             feature_index(
                 Color::Red,
+                View::default(),
                 Piece::new(Color::Red, PieceKind::General),
                 sq("d0"),
             ),
             feature_index(
                 Color::Red,
+                View::default(),
                 Piece::new(Color::Red, PieceKind::Chariot),
                 sq("f0"),
             ),
             feature_index(
                 Color::Red,
+                View::default(),
                 Piece::new(Color::Red, PieceKind::Advisor),
                 sq("e1"),
             ),
             feature_index(
                 Color::Red,
+                View::default(),
                 Piece::new(Color::Black, PieceKind::General),
                 sq("e9"),
             ),
         ];
         expected.sort_unstable();
         assert_eq!(red, expected);
+    }
+
+    #[test]
+    fn palace_buckets_worked_by_hand() {
+        let view = |perspective, square: &str| View::new(perspective, sq(square), PALACE_BUCKETS);
+        assert_eq!(
+            view(Color::Red, "e0"),
+            View {
+                bucket: 0,
+                mirror: false
+            }
+        );
+        assert_eq!(
+            view(Color::Red, "d0"),
+            View {
+                bucket: 1,
+                mirror: false
+            }
+        );
+        assert_eq!(
+            view(Color::Red, "f0"),
+            View {
+                bucket: 1,
+                mirror: true
+            }
+        );
+        assert_eq!(
+            view(Color::Red, "e1"),
+            View {
+                bucket: 2,
+                mirror: false
+            }
+        );
+        assert_eq!(
+            view(Color::Red, "d2"),
+            View {
+                bucket: 5,
+                mirror: false
+            }
+        );
+        // Black counts ranks from its own back rank: f8 is its second rank.
+        assert_eq!(
+            view(Color::Black, "e9"),
+            View {
+                bucket: 0,
+                mirror: false
+            }
+        );
+        assert_eq!(
+            view(Color::Black, "f8"),
+            View {
+                bucket: 3,
+                mirror: true
+            }
+        );
+        assert_eq!(
+            view(Color::Black, "d7"),
+            View {
+                bucket: 5,
+                mirror: false
+            }
+        );
+        // One bucket: one view wherever the general stands.
+        assert_eq!(View::new(Color::Red, sq("f2"), 1), View::default());
+        // A Red soldier on a3 seen by Red with its general on f1: bucket 3, mirrored to i3.
+        let soldier = Piece::new(Color::Red, PieceKind::Soldier);
+        let index = feature_index(Color::Red, view(Color::Red, "f1"), soldier, sq("a3"));
+        assert_eq!(index, 3 * INPUTS + 6 * 90 + 3 * 9 + 8);
+    }
+
+    #[test]
+    fn every_bucket_piece_and_point_has_its_own_index() {
+        for perspective in Color::ALL {
+            let mut seen = vec![false; PALACE_BUCKETS * INPUTS];
+            for bucket in 0..PALACE_BUCKETS {
+                let view = View {
+                    bucket,
+                    mirror: false,
+                };
+                for color in Color::ALL {
+                    for kind in PieceKind::ALL {
+                        for square in Square::all() {
+                            let i =
+                                feature_index(perspective, view, Piece::new(color, kind), square);
+                            assert!(!seen[i], "index {i} given twice");
+                            seen[i] = true;
+                        }
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn a_position_and_its_mirror_image_look_alike_with_palace_buckets() {
+        // The generals on d9 and f0, and the same position mirrored with them on f9 and d0.
+        let pos: Position = "3k5/4a4/2n6/9/2p6/9/6P2/2C6/4A4/5KR2 w - - 0 1"
+            .parse()
+            .unwrap();
+        let mirror: Position = "5k3/4a4/6n2/9/6p2/9/2P6/6C2/4A4/2RK5 w - - 0 1"
+            .parse()
+            .unwrap();
+        for perspective in Color::ALL {
+            assert_eq!(
+                sorted_bucketed(&pos, perspective, PALACE_BUCKETS),
+                sorted_bucketed(&mirror, perspective, PALACE_BUCKETS)
+            );
+            // Without buckets the two are different boards.
+            assert_ne!(
+                sorted_features(&pos, perspective),
+                sorted_features(&mirror, perspective)
+            );
+        }
+        // The start position looks the same from both sides.
+        let start = Position::startpos();
+        assert_eq!(
+            sorted_bucketed(&start, Color::Red, PALACE_BUCKETS),
+            sorted_bucketed(&start, Color::Black, PALACE_BUCKETS)
+        );
     }
 }

@@ -1,8 +1,10 @@
 //! The efficiently updatable neural network evaluation (NNUE): input features, the network
 //! file, accumulators kept up to date on make and unmake, and the SIMD kernels.
 //!
-//! Architecture: `(1260 → H) × 2 perspectives → [side to move, other side] → SCReLU → 1`,
-//! with one output layer per bucket of piece counts ([`output_bucket`]).
+//! Architecture: `(1260 · P → H) × 2 perspectives → [side to move, other side] → SCReLU → 1`,
+//! with one output layer per bucket of piece counts ([`output_bucket`]) and, when P is
+//! [`PALACE_BUCKETS`] rather than 1, inputs of their own for each bucket of the palace where a
+//! side's general stands ([`View`]).
 
 pub mod accumulator;
 pub mod features;
@@ -10,7 +12,7 @@ pub mod net;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;
-pub use features::{INPUTS, active_features, feature_index};
+pub use features::{INPUTS, PALACE_BUCKETS, View, active_features, feature_index, features_of};
 pub use net::{FloatNetwork, Network, NetworkError, output_bucket};
 pub use simd::Backend;
 

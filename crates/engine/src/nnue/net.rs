@@ -1,11 +1,13 @@
 //! The network: its quantised weights, the file that holds them (read and written byte for
 //! byte as below), and the float form it is trained in.
 //!
-//! File layout, all little-endian (version 2; version 1, which the engine still reads, has
-//! no `buckets` field and one output bucket):
+//! File layout, all little-endian (version 3; the engine still reads version 2, which has no
+//! `palace` field and one palace bucket, and version 1, which has no `buckets` field either
+//! and one output bucket):
 //! ```text
-//! b"XQNN"  u32 version = 2  u32 inputs = 1260  u32 hidden (multiple of 16)
+//! b"XQNN"  u32 version = 3  u32 inputs = 1260 * palace  u32 hidden (multiple of 16)
 //! u32 buckets (1 to 16)     output buckets by the number of pieces on the board
+//! u32 palace (1 or 6)       input buckets by where the perspective's general stands
 //! u32 scale = 400  u32 qa = 255  u32 qb = 64
 //! i16 ft_weights[inputs * hidden]   feature-major: feature f's row is [f*H .. f*H + H]
 //! i16 ft_bias[hidden]
@@ -14,13 +16,14 @@
 //! u64 checksum                      FNV-1a 64 of every byte before it
 //! ```
 //! A position is evaluated with the output bucket [`output_bucket`] gives for its number of
-//! pieces, so that openings, middlegames and endings each have their own last layer.
+//! pieces, so that openings, middlegames and endings each have their own last layer, and each
+//! side's inputs are those of its general's palace bucket ([`View`](super::View)).
 //! The loader also bounds the weights so that the integer evaluation cannot overflow:
 //! feature weights and biases within ±[`FT_LIMIT`] keep an accumulator (bias and at most 32
 //! pieces) inside i16; output weights within ±[`OUT_LIMIT`] keep `clamp · weight` inside i16;
 //! and at most [`MAX_HIDDEN`] hidden units keep every i32 lane of the output sum in range.
 
-use super::features::{INPUTS, MAX_ACTIVE, active_features};
+use super::features::{INPUTS, MAX_ACTIVE, PALACE_BUCKETS, active_features};
 use super::simd::{Backend, CHUNK_LEN, Chunk};
 use crate::eval::Evaluator;
 use crate::score::{MATE_BOUND, Score};
@@ -30,8 +33,11 @@ use xiangqi_rules::{Color, Position};
 
 /// The first four bytes of a network file.
 pub const MAGIC: [u8; 4] = *b"XQNN";
-/// The file version this engine writes; it also reads [`VERSION_ONE_BUCKET`].
-pub const VERSION: u32 = 2;
+/// The file version this engine writes for a network with palace buckets; it also reads
+/// [`VERSION_NO_PALACE`] and [`VERSION_ONE_BUCKET`], and writes them for networks they fit.
+pub const VERSION: u32 = 3;
+/// The second file version: output buckets, one palace bucket and no `palace` field.
+pub const VERSION_NO_PALACE: u32 = 2;
 /// The first file version: one output bucket and no `buckets` field.
 pub const VERSION_ONE_BUCKET: u32 = 1;
 /// The most output buckets a network may have.
@@ -51,12 +57,13 @@ pub const FT_LIMIT: i32 = i16::MAX as i32 / (MAX_ACTIVE as i32 + 1);
 pub const OUT_LIMIT: i32 = i16::MAX as i32 / QA as i32;
 /// The largest magnitude of a static evaluation, kept clear of mate scores.
 const MAX_EVAL: i64 = MATE_BOUND as i64 - 1;
-/// Bytes before the weights: magic and six u32 fields (version 1) or seven (version 2).
+/// Bytes before the weights: magic and six u32 fields (version 1), seven (version 2) or
+/// eight (version 3).
 const fn header_bytes(version: u32) -> usize {
-    if version == VERSION_ONE_BUCKET {
-        4 + 6 * 4
-    } else {
-        4 + 7 * 4
+    match version {
+        VERSION_ONE_BUCKET => 4 + 6 * 4,
+        VERSION_NO_PALACE => 4 + 7 * 4,
+        _ => 4 + 8 * 4,
     }
 }
 
@@ -83,12 +90,14 @@ pub enum NetworkError {
     NotANetwork,
     /// A version other than [`VERSION`].
     UnsupportedVersion(u32),
-    /// An input count other than [`INPUTS`].
+    /// An input count other than [`INPUTS`] per palace bucket.
     WrongInputs(u32),
     /// A hidden size that is zero, not a multiple of 16 or above [`MAX_HIDDEN`].
     BadHidden(u32),
     /// An output bucket count that is zero or above [`MAX_BUCKETS`].
     BadBuckets(u32),
+    /// A palace bucket count other than 1 and [`PALACE_BUCKETS`].
+    BadPalaceBuckets(u32),
     /// A quantisation constant or scale other than the one this engine uses.
     WrongConstant {
         /// `scale`, `qa` or `qb`.
@@ -156,14 +165,17 @@ impl fmt::Display for NetworkError {
             NetworkError::UnsupportedVersion(v) => {
                 write!(
                     f,
-                    "version {v} not supported (this engine reads versions {VERSION_ONE_BUCKET} and {VERSION})"
+                    "version {v} not supported (this engine reads versions {VERSION_ONE_BUCKET} to {VERSION})"
                 )
             }
             NetworkError::WrongInputs(n) => {
                 write!(
                     f,
-                    "the network has {n} inputs; this engine's features are {INPUTS}"
+                    "the network has {n} inputs; this engine's features are {INPUTS} per palace bucket"
                 )
+            }
+            NetworkError::BadPalaceBuckets(p) => {
+                write!(f, "{p} palace buckets; a network has 1 or {PALACE_BUCKETS}")
             }
             NetworkError::BadBuckets(b) => {
                 write!(f, "{b} output buckets; a network has 1 to {MAX_BUCKETS}")
@@ -220,16 +232,32 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// The file size of a `version` file for `hidden` units and `buckets` output buckets.
-const fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
-    header_bytes(version) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + 8
+/// The file size of a `version` file for `hidden` units, `buckets` output buckets and
+/// `palace` palace buckets.
+const fn file_size(version: u32, hidden: usize, buckets: usize, palace: usize) -> usize {
+    header_bytes(version)
+        + 2 * (palace * INPUTS * hidden + hidden + buckets * 2 * hidden)
+        + 4 * buckets
+        + 8
+}
+
+/// The oldest file version that holds a network of `buckets` output buckets and `palace`
+/// palace buckets.
+const fn version_for(buckets: usize, palace: usize) -> u32 {
+    if palace > 1 {
+        VERSION
+    } else if buckets > 1 {
+        VERSION_NO_PALACE
+    } else {
+        VERSION_ONE_BUCKET
+    }
 }
 
 /// A quantised network, ready to evaluate. Rows are stored in aligned [`Chunk`]s.
 #[derive(Clone)]
 pub struct Network {
     hidden: usize,
-    /// `INPUTS` rows of `hidden / 16` chunks.
+    /// `palace · INPUTS` rows of `hidden / 16` chunks.
     ft_weights: Vec<Chunk>,
     ft_bias: Vec<Chunk>,
     /// `buckets` rows of `2 · hidden / 16` chunks: the side to move's half, then the other
@@ -238,6 +266,8 @@ pub struct Network {
     /// One per bucket.
     out_bias: Vec<i32>,
     buckets: usize,
+    /// Palace buckets: 1 or [`PALACE_BUCKETS`].
+    palace: usize,
     backend: Backend,
 }
 
@@ -246,6 +276,7 @@ impl fmt::Debug for Network {
         f.debug_struct("Network")
             .field("hidden", &self.hidden)
             .field("buckets", &self.buckets)
+            .field("palace", &self.palace)
             .field("backend", &self.backend)
             .finish_non_exhaustive()
     }
@@ -304,6 +335,15 @@ fn check_buckets(buckets: usize) -> Result<(), NetworkError> {
     Ok(())
 }
 
+fn check_palace(palace: usize) -> Result<(), NetworkError> {
+    if palace != 1 && palace != PALACE_BUCKETS {
+        return Err(NetworkError::BadPalaceBuckets(
+            palace.min(u32::MAX as usize) as u32,
+        ));
+    }
+    Ok(())
+}
+
 fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
     if hidden == 0 || !hidden.is_multiple_of(CHUNK_LEN) || hidden > MAX_HIDDEN {
         return Err(NetworkError::BadHidden(hidden.min(u32::MAX as usize) as u32));
@@ -328,7 +368,7 @@ impl Network {
                 "not a regular file (a folder, pipe or device); a network is a file".into(),
             ));
         }
-        let largest = file_size(VERSION, MAX_HIDDEN, MAX_BUCKETS);
+        let largest = file_size(VERSION, MAX_HIDDEN, MAX_BUCKETS, PALACE_BUCKETS);
         if meta.len() > largest as u64 {
             return Err(io(format!(
                 "{} bytes is larger than any network (at most {largest})",
@@ -355,7 +395,7 @@ impl Network {
         }
         let mut r = Reader { bytes, at: 4 };
         let version = r.u32();
-        if version != VERSION && version != VERSION_ONE_BUCKET {
+        if !(VERSION_ONE_BUCKET..=VERSION).contains(&version) {
             return Err(NetworkError::UnsupportedVersion(version));
         }
         if bytes.len() < header_bytes(version) {
@@ -365,19 +405,25 @@ impl Network {
             });
         }
         let inputs = r.u32();
-        if inputs as usize != INPUTS {
-            return Err(NetworkError::WrongInputs(inputs));
-        }
         let hidden_field = r.u32();
         let hidden = hidden_field as usize;
-        check_hidden(hidden)?;
         let buckets = if version == VERSION_ONE_BUCKET {
             1
         } else {
             r.u32() as usize
         };
+        let palace = if version == VERSION {
+            r.u32() as usize
+        } else {
+            1
+        };
+        check_palace(palace)?;
+        if inputs as usize != palace * INPUTS {
+            return Err(NetworkError::WrongInputs(inputs));
+        }
+        check_hidden(hidden)?;
         check_buckets(buckets)?;
-        let expected = file_size(version, hidden, buckets);
+        let expected = file_size(version, hidden, buckets, palace);
         if bytes.len() < expected {
             return Err(NetworkError::Truncated {
                 expected,
@@ -406,15 +452,16 @@ impl Network {
                 });
             }
         }
-        let ft_weights = r.chunks(INPUTS * hidden);
+        let ft_weights = r.chunks(palace * INPUTS * hidden);
         let ft_bias = r.chunks(hidden);
         let out_weights = r.chunks(buckets * 2 * hidden);
         let out_bias = (0..buckets).map(|_| i32::from_le_bytes(r.take())).collect();
-        Network::checked(hidden, ft_weights, ft_bias, out_weights, out_bias)
+        Network::checked(hidden, palace, ft_weights, ft_bias, out_weights, out_bias)
     }
 
     fn checked(
         hidden: usize,
+        palace: usize,
         ft_weights: Vec<Chunk>,
         ft_bias: Vec<Chunk>,
         out_weights: Vec<Chunk>,
@@ -430,23 +477,27 @@ impl Network {
             out_weights,
             buckets: out_bias.len(),
             out_bias,
+            palace,
             backend: Backend::detect(),
         })
     }
 
-    /// The network file's bytes: version 1 for a network of one output bucket (so that a
-    /// network of the first architecture is written as it always was), version 2 otherwise.
+    /// The network file's bytes, in the oldest version that holds the network (so that a
+    /// network of an earlier architecture is written as it always was): version 1 for one
+    /// output bucket and one palace bucket, version 2 for output buckets alone, version 3
+    /// with palace buckets.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let version = if self.buckets == 1 {
-            VERSION_ONE_BUCKET
-        } else {
-            VERSION
-        };
-        let mut out = Vec::with_capacity(file_size(version, self.hidden, self.buckets));
+        let version = version_for(self.buckets, self.palace);
+        let size = file_size(version, self.hidden, self.buckets, self.palace);
+        let mut out = Vec::with_capacity(size);
         out.extend_from_slice(&MAGIC);
-        let mut header = vec![version, INPUTS as u32, self.hidden as u32];
+        let inputs = (self.palace * INPUTS) as u32;
+        let mut header = vec![version, inputs, self.hidden as u32];
         if version != VERSION_ONE_BUCKET {
             header.push(self.buckets as u32);
+        }
+        if version == VERSION {
+            header.push(self.palace as u32);
         }
         header.extend([SCALE, QA, QB]);
         for v in header {
@@ -472,8 +523,14 @@ impl Network {
         check_hidden(hidden)?;
         let buckets = float.out_bias.len();
         check_buckets(buckets)?;
+        let palace = float.palace;
+        check_palace(palace)?;
         let shapes = [
-            ("feature weight", &float.ft_weights, INPUTS * hidden),
+            (
+                "feature weight",
+                &float.ft_weights,
+                palace * INPUTS * hidden,
+            ),
             ("feature bias", &float.ft_bias, hidden),
             ("output weight", &float.out_weights, buckets * 2 * hidden),
         ];
@@ -507,6 +564,7 @@ impl Network {
         };
         Network::checked(
             hidden,
+            palace,
             quantise(&float.ft_weights, QA),
             quantise(&float.ft_bias, QA),
             quantise(&float.out_weights, QB),
@@ -526,6 +584,12 @@ impl Network {
     /// Output buckets (1 for a network of the first architecture).
     pub fn buckets(&self) -> usize {
         self.buckets
+    }
+
+    /// Palace buckets: 1, or [`PALACE_BUCKETS`] for a network whose inputs depend on where
+    /// each side's general stands.
+    pub fn palace_buckets(&self) -> usize {
+        self.palace
     }
 
     /// The kernels this network's evaluations run on.
@@ -555,7 +619,7 @@ impl Network {
     pub fn refresh(&self, pos: &Position, perspective: Color, acc: &mut [Chunk]) {
         acc.copy_from_slice(&self.ft_bias);
         let mut features = Vec::with_capacity(MAX_ACTIVE);
-        active_features(pos, perspective, &mut features);
+        active_features(pos, perspective, self.palace, &mut features);
         for f in features {
             self.backend.add(acc, self.row(f));
         }
@@ -601,7 +665,10 @@ impl Evaluator for Network {
 pub struct FloatNetwork {
     /// Hidden units per perspective (a multiple of 16).
     pub hidden: usize,
-    /// `INPUTS × hidden`, feature-major: feature f's weights are `[f*hidden .. f*hidden + hidden]`.
+    /// Palace buckets: 1 or [`PALACE_BUCKETS`].
+    pub palace: usize,
+    /// `palace × INPUTS × hidden`, feature-major: feature f's weights are
+    /// `[f*hidden .. f*hidden + hidden]`.
     pub ft_weights: Vec<f32>,
     /// `hidden` biases of the feature layer.
     pub ft_bias: Vec<f32>,
@@ -627,12 +694,27 @@ impl FloatNetwork {
         ft_range: f32,
         out_range: f32,
     ) -> FloatNetwork {
+        FloatNetwork::random_shaped(hidden, buckets, 1, seed, ft_range, out_range)
+    }
+
+    /// [`FloatNetwork::random`] with `buckets` output buckets and `palace` palace buckets.
+    pub fn random_shaped(
+        hidden: usize,
+        buckets: usize,
+        palace: usize,
+        seed: u64,
+        ft_range: f32,
+        out_range: f32,
+    ) -> FloatNetwork {
         let mut rng = crate::random::SplitMix64::new(seed);
         let mut next =
             |range: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * range;
         FloatNetwork {
             hidden,
-            ft_weights: (0..INPUTS * hidden).map(|_| next(ft_range)).collect(),
+            palace,
+            ft_weights: (0..palace * INPUTS * hidden)
+                .map(|_| next(ft_range))
+                .collect(),
             ft_bias: (0..hidden).map(|_| next(ft_range)).collect(),
             out_weights: (0..buckets * 2 * hidden).map(|_| next(out_range)).collect(),
             out_bias: (0..buckets).map(|_| next(out_range)).collect(),
@@ -643,7 +725,7 @@ impl FloatNetwork {
     pub fn accumulator(&self, pos: &Position, perspective: Color) -> Vec<f32> {
         let mut acc = self.ft_bias.clone();
         let mut features = Vec::with_capacity(MAX_ACTIVE);
-        active_features(pos, perspective, &mut features);
+        active_features(pos, perspective, self.palace, &mut features);
         for f in features {
             let row = &self.ft_weights[f * self.hidden..(f + 1) * self.hidden];
             for (a, w) in acc.iter_mut().zip(row) {
@@ -700,7 +782,7 @@ mod tests {
     fn a_written_network_reads_back_the_same() {
         let net = small();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(VERSION_ONE_BUCKET, 32, 1));
+        assert_eq!(bytes.len(), file_size(VERSION_ONE_BUCKET, 32, 1, 1));
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
         let pos = Position::startpos();

@@ -215,17 +215,21 @@ impl<'a> Worker<'a> {
         self.stack[ply].current = Some(m);
         let mover = self.pos.piece_at(m.from());
         self.stack[ply].moved = mover.map(|p| PieceTo::new(p, m.to()));
+        let captured = self.pos.piece_at(m.to());
+        let undo = self.pos.make_move(m);
         if let Some(nnue) = &mut self.nnue {
             match mover {
-                Some(piece) => {
-                    let captured = self.pos.piece_at(m.to());
-                    nnue.accumulators
-                        .push_move(piece, m.from(), m.to(), captured);
-                }
+                Some(piece) => nnue.accumulators.push_move(
+                    nnue.network,
+                    &self.pos,
+                    piece,
+                    m.from(),
+                    m.to(),
+                    captured,
+                ),
                 None => nnue.accumulators.push_null(),
             }
         }
-        let undo = self.pos.make_move(m);
         self.keys.push(self.pos.hash());
         self.path.push(Some(m));
         undo
