@@ -18,6 +18,42 @@ pub const ELO_RANGE: (u32, u32) = (800, 2600);
 /// The longest a level below full strength thinks about a move: learners do not wait.
 pub const LONGEST_THINK: Duration = Duration::from_secs(1);
 
+/// The playing levels' ladder as measured: `(level, Elo above level 0)`, chained from matches
+/// of each listed level against the one listed before it (`scripts/level-ladder`, and a fast
+/// clock for levels 18 and 20; `docs/results.md`, "Playing levels"). The labels are placed by
+/// it ([`Level::label_elo`]).
+pub const MEASURED_LADDER: [(u32, u32); 12] = [
+    (0, 0),
+    (1, 158),
+    (2, 564),
+    (4, 805),
+    (6, 1008),
+    (8, 1249),
+    (10, 1477),
+    (12, 1692),
+    (14, 2051),
+    (16, 2320),
+    (18, 2488),
+    (MAX_LEVEL, 2497),
+];
+
+/// A level's Elo above level 0 on the [`MEASURED_LADDER`]; a level it does not list lies on the
+/// straight line between the listed levels around it.
+fn measured_elo(level: u32) -> f64 {
+    let level = level.min(MAX_LEVEL);
+    let above = MEASURED_LADDER
+        .iter()
+        .position(|&(listed, _)| listed >= level)
+        .unwrap_or(MEASURED_LADDER.len() - 1);
+    let (high, high_elo) = MEASURED_LADDER[above];
+    if high == level || above == 0 {
+        return f64::from(high_elo);
+    }
+    let (low, low_elo) = MEASURED_LADDER[above - 1];
+    let share = f64::from(level - low) / f64::from(high - low);
+    f64::from(low_elo) + share * (f64::from(high_elo) - f64::from(low_elo))
+}
+
 /// A level the app names for learners: its key, its English name and its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NamedLevel {
@@ -78,18 +114,28 @@ impl Level {
         }
     }
 
-    /// The level for a requested Elo (`UCI_Elo`), linear over [`ELO_RANGE`].
+    /// The level for a requested Elo (`UCI_Elo`): the level below full strength whose label
+    /// ([`Level::label_elo`]) is nearest, the weaker one on a tie.
     pub fn from_elo(elo: u32) -> Level {
         let (lo, hi) = ELO_RANGE;
         let elo = elo.clamp(lo, hi);
-        Level::new(((elo - lo) * (MAX_LEVEL - 1) + (hi - lo) / 2) / (hi - lo))
+        (0..MAX_LEVEL)
+            .map(Level::new)
+            .min_by_key(|level| level.label_elo().abs_diff(elo))
+            .unwrap_or(Level::new(0))
     }
 
-    /// The approximate Elo the app's labels give this level: [`ELO_RANGE`] spread evenly
-    /// over levels 0 to 20 (`Beginner (~800)` … `Full strength (~2600)`).
+    /// The approximate Elo the app's labels give this level, to the nearest 10: the
+    /// [`MEASURED_LADDER`] stretched onto [`ELO_RANGE`], level 0 at its low end (a beginner who
+    /// knows the rules) and full strength at its high end, each level in between as far up as
+    /// its measured Elo above level 0 is up the ladder (`Beginner (~800)` … `Full strength
+    /// (~2600)`).
     pub fn label_elo(self) -> u32 {
         let (lo, hi) = ELO_RANGE;
-        lo + self.level * (hi - lo) / MAX_LEVEL
+        let top = MEASURED_LADDER[MEASURED_LADDER.len() - 1].1;
+        let measured = measured_elo(self.level);
+        let label = f64::from(lo) + f64::from(hi - lo) * measured / f64::from(top);
+        (label / 10.0).round() as u32 * 10
     }
 
     /// The level's name, when it is one of the [`NAMED_LEVELS`].
@@ -195,10 +241,30 @@ mod tests {
     #[test]
     fn levels_are_labelled_with_their_name_and_elo() {
         assert_eq!(Level::new(0).label(), "Beginner (~800)");
-        assert_eq!(Level::new(8).label(), "Club player (~1520)");
         assert_eq!(Level::new(MAX_LEVEL).label(), "Full strength (~2600)");
-        assert_eq!(Level::new(1).label(), "Level 1 (~890)");
+        // Level 8 stands 1249 Elo above level 0 on a ladder of 2497: 800 + 1800 × 1249 / 2497.
+        assert_eq!(Level::new(8).label(), "Club player (~1700)");
+        // Level 3 is not measured: halfway between level 2 (564) and level 4 (805).
+        assert_eq!(Level::new(3).label_elo(), 1290);
         assert_eq!(Level::new(16).named().map(|n| n.key), Some("expert"));
+    }
+
+    #[test]
+    fn labels_rise_with_the_level_from_one_end_of_the_range_to_the_other() {
+        assert!(
+            MEASURED_LADDER
+                .windows(2)
+                .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1)
+        );
+        assert_eq!(MEASURED_LADDER[0], (0, 0));
+        assert_eq!(MEASURED_LADDER[MEASURED_LADDER.len() - 1].0, MAX_LEVEL);
+        let labels: Vec<u32> = (0..=MAX_LEVEL).map(|l| Level::new(l).label_elo()).collect();
+        let (below_full, full) = labels.split_at(MAX_LEVEL as usize);
+        assert!(below_full.windows(2).all(|w| w[0] < w[1]), "{labels:?}");
+        // At the clock the top step was measured at, full strength stood within 10 Elo of level
+        // 18, so level 19 may round to the same label.
+        assert!(below_full[below_full.len() - 1] <= full[0]);
+        assert_eq!((labels[0], full[0]), ELO_RANGE);
     }
 
     fn line(score: Score, m: &str) -> SearchInfo {
@@ -220,7 +286,11 @@ mod tests {
     fn elo_maps_onto_levels() {
         assert_eq!(Level::from_elo(0).level, 0);
         assert_eq!(Level::from_elo(2600).level, 19);
-        assert!(Level::from_elo(1700).level > 5);
+        for level in 0..MAX_LEVEL {
+            assert_eq!(Level::from_elo(Level::new(level).label_elo()).level, level);
+        }
+        // 1500 lies between level 5 (~1450) and level 6 (~1530), nearer the second.
+        assert_eq!(Level::from_elo(1500).level, 6);
     }
 
     #[test]
