@@ -447,6 +447,31 @@ mod tests {
         TrainingPosition::new(&[3, 700, 1000], &[5, 650, 12], 120, Wdl::Win).unwrap()
     }
 
+    /// Checks the analytic gradient of each probed parameter against the loss's central
+    /// difference (λ 0.6).
+    fn assert_gradients_match_differences(
+        net: &Network,
+        p: &TrainingPosition,
+        grads: &[f32],
+        probes: &[usize],
+    ) {
+        let mut scratch = Scratch::new(net.hidden());
+        for &i in probes {
+            let eps = 1e-3;
+            let mut plus = net.clone();
+            plus.params_mut()[i] += eps;
+            let mut minus = net.clone();
+            minus.params_mut()[i] -= eps;
+            let numeric =
+                (plus.loss(p, 0.6, &mut scratch) - minus.loss(p, 0.6, &mut scratch)) / (2.0 * eps);
+            let analytic = grads[i];
+            assert!(
+                (numeric - analytic).abs() < 1e-3 + 0.05 * analytic.abs(),
+                "parameter {i}: numeric {numeric} analytic {analytic}"
+            );
+        }
+    }
+
     #[test]
     fn screlu_clamps_and_squares() {
         assert_eq!(screlu(-0.5), 0.0);
@@ -488,20 +513,7 @@ mod tests {
             l.out_weights() + 2 * 16 + 3,
             l.out_bias() + 1,
         ];
-        for &i in &probes {
-            let eps = 1e-3;
-            let mut plus = net.clone();
-            plus.params_mut()[i] += eps;
-            let mut minus = net.clone();
-            minus.params_mut()[i] -= eps;
-            let numeric = (plus.loss(&p, 0.6, &mut scratch) - minus.loss(&p, 0.6, &mut scratch))
-                / (2.0 * eps);
-            let analytic = grads[i];
-            assert!(
-                (numeric - analytic).abs() < 1e-3 + 0.05 * analytic.abs(),
-                "parameter {i}: numeric {numeric} analytic {analytic}"
-            );
-        }
+        assert_gradients_match_differences(&net, &p, &grads, &probes);
         assert!(grads[l.out_bias()].abs() > 0.0);
         assert_eq!(grads[l.out_bias() + 1], 0.0);
         assert!(
@@ -552,20 +564,7 @@ mod tests {
             shared(12, 0),
             l.out_weights() + 3,
         ];
-        for &i in &probes {
-            let eps = 1e-3;
-            let mut plus = net.clone();
-            plus.params_mut()[i] += eps;
-            let mut minus = net.clone();
-            minus.params_mut()[i] -= eps;
-            let numeric = (plus.loss(&p, 0.6, &mut scratch) - minus.loss(&p, 0.6, &mut scratch))
-                / (2.0 * eps);
-            let analytic = grads[i];
-            assert!(
-                (numeric - analytic).abs() < 1e-3 + 0.05 * analytic.abs(),
-                "parameter {i}: numeric {numeric} analytic {analytic}"
-            );
-        }
+        assert_gradients_match_differences(&net, &p, &grads, &probes);
         // Feature 5 is active from both sides (buckets 0 and 2): its shared row gets both.
         let own = |f: usize, i: usize| grads[f * 16 + i];
         assert!((grads[shared(5, 2)] - own(5, 2) - own(2 * INPUTS + 5, 2)).abs() < 1e-6);

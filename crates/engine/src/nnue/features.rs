@@ -249,63 +249,25 @@ mod tests {
     #[test]
     fn palace_buckets_worked_by_hand() {
         let view = |perspective, square: &str| View::new(perspective, sq(square), PALACE_BUCKETS);
-        assert_eq!(
-            view(Color::Red, "e0"),
-            View {
-                bucket: 0,
-                mirror: false
-            }
-        );
-        assert_eq!(
-            view(Color::Red, "d0"),
-            View {
-                bucket: 1,
-                mirror: false
-            }
-        );
-        assert_eq!(
-            view(Color::Red, "f0"),
-            View {
-                bucket: 1,
-                mirror: true
-            }
-        );
-        assert_eq!(
-            view(Color::Red, "e1"),
-            View {
-                bucket: 2,
-                mirror: false
-            }
-        );
-        assert_eq!(
-            view(Color::Red, "d2"),
-            View {
-                bucket: 5,
-                mirror: false
-            }
-        );
-        // Black counts ranks from its own back rank: f8 is its second rank.
-        assert_eq!(
-            view(Color::Black, "e9"),
-            View {
-                bucket: 0,
-                mirror: false
-            }
-        );
-        assert_eq!(
-            view(Color::Black, "f8"),
-            View {
-                bucket: 3,
-                mirror: true
-            }
-        );
-        assert_eq!(
-            view(Color::Black, "d7"),
-            View {
-                bucket: 5,
-                mirror: false
-            }
-        );
+        // (side, general's square, bucket, mirrored); Black counts ranks from its own back
+        // rank: f8 is its second rank.
+        let cases = [
+            (Color::Red, "e0", 0, false),
+            (Color::Red, "d0", 1, false),
+            (Color::Red, "f0", 1, true),
+            (Color::Red, "e1", 2, false),
+            (Color::Red, "d2", 5, false),
+            (Color::Black, "e9", 0, false),
+            (Color::Black, "f8", 3, true),
+            (Color::Black, "d7", 5, false),
+        ];
+        for (perspective, square, bucket, mirror) in cases {
+            assert_eq!(
+                view(perspective, square),
+                View { bucket, mirror },
+                "{perspective:?} general on {square}"
+            );
+        }
         // One bucket: one view wherever the general stands.
         assert_eq!(View::new(Color::Red, sq("f2"), 1), View::default());
         // A Red soldier on a3 seen by Red with its general on f1: bucket 3, mirrored to i3.
