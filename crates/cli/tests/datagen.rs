@@ -42,6 +42,18 @@ fn network(name: &str) -> String {
     format!("{}/../engine/nets/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The network file in `crates/engine/nets` whose bytes are the built-in network.
+fn built_in_network() -> String {
+    let embedded = xiangqi_engine::nnue::EMBEDDED_NET.expect("the binary has a built-in network");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/nets");
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| std::fs::read(path).is_ok_and(|bytes| bytes == embedded))
+        .map(|path| path.to_str().unwrap().to_string())
+        .unwrap_or_else(|| panic!("no file in {} holds the built-in network", dir.display()))
+}
+
 /// The games in the file, each checked by the reader.
 fn read_games(path: &Path) -> Vec<xiangqi_engine::datagen::GameRecord> {
     DataReader::open(path)
@@ -120,11 +132,7 @@ fn datagen_plays_with_the_network_file_it_is_given() {
     // The built-in network given as a file plays the same games; the first generation,
     // another network, plays other ones.
     let same = temp_file("same.xqdg");
-    let out = datagen_with(
-        &same,
-        "2",
-        &["--evalfile", &network("xq-256-20261203.xqnn")],
-    );
+    let out = datagen_with(&same, "2", &["--evalfile", &built_in_network()]);
     assert!(
         out.status.success(),
         "{}",
