@@ -88,7 +88,9 @@ fn a_hung_chariot_is_a_blunder_and_the_capture_explains_it() {
     assert!(red.accuracy < 40.0, "accuracy {}", red.accuracy);
     let black = review.summary(Color::Black);
     assert_eq!(black.count(Class::Best), 1);
-    assert!(black.accuracy > 99.0);
+    // The engine's own move loses only what two depth-5 searches, before and after it, disagree
+    // by: a few points of accuracy at most.
+    assert!(black.accuracy > 95.0, "accuracy {}", black.accuracy);
 }
 
 #[test]
