@@ -39,13 +39,18 @@ fn datagen_with(out: &Path, games: &str, more: &[&str]) -> std::process::Output 
 
 /// A network file kept in the engine's nets folder.
 fn network(name: &str) -> String {
-    format!("{}/../engine/nets/{name}", env!("CARGO_MANIFEST_DIR"))
+    nets_dir().join(name).to_str().unwrap().to_string()
+}
+
+/// The folder of the shipped network files, `crates/engine/nets`.
+fn nets_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/nets")
 }
 
 /// The network file in `crates/engine/nets` whose bytes are the built-in network.
 fn built_in_network() -> String {
     let embedded = xiangqi_engine::nnue::EMBEDDED_NET.expect("the binary has a built-in network");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/nets");
+    let dir = nets_dir();
     std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
