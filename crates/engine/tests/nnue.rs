@@ -37,6 +37,34 @@ fn random_palace_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     Network::from_float(&float).unwrap()
 }
 
+/// [`random_palace_network`] with a second hidden layer of `second` units.
+fn random_layered_network(hidden: usize, buckets: usize, second: usize, seed: u64) -> Network {
+    let float = layered_float(hidden, buckets, second, seed);
+    Network::from_float(&float).unwrap()
+}
+
+/// A float network with palace buckets and a second layer of `second` units whose neurons'
+/// biases leave about half of them inside the clipped ReLU's sloped part on a typical
+/// position (the random first-layer sums spread around a few units).
+fn layered_float(hidden: usize, buckets: usize, second: usize, seed: u64) -> FloatNetwork {
+    let mut float = FloatNetwork::random_layered(
+        hidden,
+        buckets,
+        PALACE_BUCKETS,
+        second,
+        seed,
+        0.5,
+        1.98 / (hidden as f32).sqrt(),
+    );
+    for (i, b) in float.out_bias.iter_mut().enumerate() {
+        *b = 0.1 * (i % 9) as f32;
+    }
+    for w in &mut float.top_weights {
+        *w *= 2.0;
+    }
+    float
+}
+
 /// What a random walk did.
 #[derive(Default)]
 struct Walked {
@@ -114,7 +142,11 @@ fn random_walk(
 
 #[test]
 fn incremental_accumulators_equal_fresh_ones_after_random_games() {
-    for net in [random_network(64, 8, 1), random_palace_network(64, 8, 1)] {
+    for net in [
+        random_network(64, 8, 1),
+        random_palace_network(64, 8, 1),
+        random_layered_network(64, 2, 16, 1),
+    ] {
         incremental_equals_fresh(&net);
     }
 }
@@ -164,7 +196,11 @@ fn incremental_equals_fresh(net: &Network) {
 
 #[test]
 fn avx2_and_scalar_give_the_same_accumulators_and_evaluations() {
-    for net in [random_network(128, 8, 2), random_palace_network(128, 8, 2)] {
+    for net in [
+        random_network(128, 8, 2),
+        random_palace_network(128, 8, 2),
+        random_layered_network(128, 2, 16, 2),
+    ] {
         avx2_equals_scalar(net);
     }
 }
@@ -217,26 +253,50 @@ fn avx2_equals_scalar(fast: Network) {
 /// The standard deviation, in centipawns, of the difference that rounding the weights to
 /// their quantised steps makes to `float`'s evaluation of `pos`: each output weight moves by
 /// up to 1/(2·QB) and each feature weight and bias by up to 1/(2·QA), uniformly, and an
-/// accumulator inside (0, 1) passes its error on with slope 2·clamp.
+/// accumulator inside (0, 1) passes its error on with slope 2·clamp. With a second layer,
+/// each neuron's sum errs so, and passes its error on with its output weight while inside
+/// (0, 1); the neurons' errors add up as independent ones (the feature weights they share
+/// make them correlated, so this can understate the spread).
 fn rounding_sigma_cp(float: &FloatNetwork, pos: &Position) -> f32 {
     let (qa, qb) = (255f32, 64f32);
     let us = pos.side_to_move();
     let count = pieces(pos);
-    let row = 2 * float.hidden * output_bucket(count, float.out_bias.len());
     let pieces = count as f32;
-    let mut variance = 0f32;
-    for (half, color) in [us, us.opponent()].into_iter().enumerate() {
-        let acc = float.accumulator(pos, color);
-        let weights =
-            &float.out_weights[row + half * float.hidden..row + (half + 1) * float.hidden];
-        for (a, w) in acc.iter().zip(weights) {
-            let c = a.clamp(0.0, 1.0);
-            variance += (c * c).powi(2) / (12.0 * qb * qb);
-            if *a > 0.0 && *a < 1.0 {
-                variance += (2.0 * c * w).powi(2) * (pieces + 1.0) / (12.0 * qa * qa);
+    let h = float.hidden;
+    let accs = [
+        float.accumulator(pos, us),
+        float.accumulator(pos, us.opponent()),
+    ];
+    // The variance of row `r`'s sum, and the sum itself.
+    let row = |r: usize| -> (f32, f32) {
+        let mut variance = 0f32;
+        let mut sum = float.out_bias[r];
+        for (half, acc) in accs.iter().enumerate() {
+            let start = 2 * h * r + half * h;
+            for (a, w) in acc.iter().zip(&float.out_weights[start..start + h]) {
+                let c = a.clamp(0.0, 1.0);
+                sum += c * c * w;
+                variance += (c * c).powi(2) / (12.0 * qb * qb);
+                if *a > 0.0 && *a < 1.0 {
+                    variance += (2.0 * c * w).powi(2) * (pieces + 1.0) / (12.0 * qa * qa);
+                }
             }
         }
-    }
+        (variance, sum)
+    };
+    let bucket = output_bucket(count, float.buckets());
+    let variance = if float.second == 0 {
+        row(bucket).0
+    } else {
+        let first = bucket * float.second;
+        (first..first + float.second)
+            .map(|r| {
+                let (variance, sum) = row(r);
+                let slope = if sum > 0.0 && sum < 1.0 { 1.0 } else { 0.0 };
+                variance * (slope * float.top_weights[r]).powi(2)
+            })
+            .sum()
+    };
     400.0 * variance.sqrt()
 }
 
@@ -250,8 +310,15 @@ fn float_and_quantised_evaluations_agree_on_the_bench_positions() {
         (13, 0.5, 8, 1),
         (14, 0.5, 8, PALACE_BUCKETS),
     ];
-    for (seed, ft_range, buckets, palace) in shapes {
-        let float = FloatNetwork::random_shaped(256, buckets, palace, seed, ft_range, 1.98);
+    let mut floats: Vec<(u64, FloatNetwork)> = shapes
+        .into_iter()
+        .map(|(seed, ft_range, buckets, palace)| {
+            let float = FloatNetwork::random_shaped(256, buckets, palace, seed, ft_range, 1.98);
+            (seed, float)
+        })
+        .collect();
+    floats.push((15, layered_float(256, 2, 16, 15)));
+    for (seed, float) in floats {
         let net = Network::from_float(&float).unwrap();
         let mut total = 0f32;
         let positions = bench_positions();
@@ -305,12 +372,12 @@ fn the_loader_names_what_is_wrong_with_a_bad_file() {
             .starts_with("not a network file")
     );
 
-    let version_4 = with_field(&bytes, 4, 4);
-    assert_eq!(error(&version_4), NetworkError::UnsupportedVersion(4));
+    let version_5 = with_field(&bytes, 4, 5);
+    assert_eq!(error(&version_5), NetworkError::UnsupportedVersion(5));
     assert!(
-        error(&version_4)
+        error(&version_5)
             .to_string()
-            .starts_with("version 4 not supported (this engine reads versions 1 to 3)")
+            .starts_with("version 5 not supported (this engine reads versions 1 to 4)")
     );
     // A version-1 file read as version 2 takes its hidden size for the bucket count and
     // finds the file the wrong length.
@@ -640,4 +707,84 @@ fn palace_networks_are_version_3_files_and_see_a_mirror_image_alike() {
     );
     let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
     assert!(changed > 24, "only {changed} of 32 values changed");
+}
+
+#[test]
+fn second_layer_networks_are_version_4_files_whose_neurons_each_count() {
+    let net = random_layered_network(32, 2, 8, 8);
+    assert_eq!(net.second_layer(), 8);
+    let bytes = net.to_bytes();
+    let field = |offset: usize| u32::from_le_bytes(bytes[offset..offset + 4].try_into().unwrap());
+    assert_eq!(field(4), 4, "version");
+    assert_eq!(field(8), 6 * 1260, "inputs");
+    assert_eq!(field(16), 2, "output buckets");
+    assert_eq!(field(20), 6, "palace buckets");
+    assert_eq!(field(24), 8, "second-layer units");
+    assert_eq!(
+        bytes.len(),
+        40 + 2 * (6 * 1260 * 32 + 32 + 2 * 8 * 64) + 4 * 2 * 8 + 4 * (2 * 8 + 2) + 8
+    );
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+
+    let error = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    assert_eq!(
+        error(&with_field(&bytes, 24, 0)),
+        NetworkError::BadSecondLayer(0)
+    );
+    assert_eq!(
+        error(&with_field(&bytes, 24, 33)).to_string(),
+        "a second hidden layer of 33 units; it has 1 to 32"
+    );
+    // Another unit count than the file holds: the file is the wrong length.
+    assert!(matches!(
+        error(&with_field(&bytes, 24, 9)),
+        NetworkError::Truncated { .. }
+    ));
+    // The output layer's floats are checked: a NaN weight is named.
+    let mut nan = bytes.clone();
+    let top = bytes.len() - 8 - 4 * (2 * 8 + 2);
+    nan[top + 4..top + 8].copy_from_slice(&f32::NAN.to_le_bytes());
+    let body = nan.len() - 8;
+    let checksum = xiangqi_engine::nnue::net::fnv1a64(&nan[..body]);
+    nan[body..].copy_from_slice(&checksum.to_le_bytes());
+    assert_eq!(
+        error(&nan),
+        NetworkError::NotFinite {
+            layer: "output weight",
+            index: 1
+        }
+    );
+
+    // Each neuron of the position's bucket counts: silencing one output weight at a time
+    // changes the evaluation of most positions, for each of the eight.
+    let float = layered_float(32, 1, 8, 9);
+    let positions = bench_positions();
+    let evaluate = |float: &FloatNetwork, pos: &Position| {
+        xiangqi_engine::eval::Evaluator::evaluate(&Network::from_float(float).unwrap(), pos)
+    };
+    for j in 0..8 {
+        let mut silenced = float.clone();
+        silenced.top_weights[j] = 0.0;
+        let differing = positions
+            .iter()
+            .filter(|pos| evaluate(&float, pos) != evaluate(&silenced, pos))
+            .count();
+        assert!(
+            differing * 4 > positions.len(),
+            "neuron {j}: {differing} of {}",
+            positions.len()
+        );
+    }
+    // A second layer of the wrong length is refused by name.
+    let mut short = float.clone();
+    short.top_weights.pop();
+    assert_eq!(
+        Network::from_float(&short).unwrap_err(),
+        NetworkError::WrongShape {
+            layer: "output weight",
+            expected: 8,
+            got: 7
+        }
+    );
 }

@@ -1,11 +1,12 @@
 //! Training checkpoints: the float parameters, Adam's moments and the epochs done, so that a
 //! run can resume where it stopped.
 //!
-//! Layout (little-endian): `b"XQTC"`, `u32` version 3, `u32` hidden, `u32` output buckets,
-//! `u32` palace buckets, `u32` epochs done, `u64` Adam steps, then parameters, first moments
-//! and second moments (`f32` each, one per parameter), then an FNV-1a 64 checksum of every
-//! byte before it. Version 2, still read, has no palace bucket count (one bucket); version 1
-//! has no output bucket count either (one bucket).
+//! Layout (little-endian): `b"XQTC"`, `u32` version 4, `u32` hidden, `u32` output buckets,
+//! `u32` palace buckets, `u32` second-layer units (0 for none), `u32` epochs done, `u64` Adam
+//! steps, then parameters, first moments and second moments (`f32` each, one per parameter),
+//! then an FNV-1a 64 checksum of every byte before it. Version 3, still read, has no
+//! second-layer count (no second layer); version 2 no palace bucket count either (one bucket);
+//! version 1 no output bucket count either (one bucket).
 
 use crate::model::{Network, Shape};
 use crate::optimiser::Adam;
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use xiangqi_engine::nnue::net::fnv1a64;
 
 const MAGIC: &[u8; 4] = b"XQTC";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 const VERSION_ONE_BUCKET: u32 = 1;
 
 /// Header bytes of a `version` checkpoint: magic, version, hidden, the bucket counts the
@@ -67,6 +68,7 @@ impl Checkpoint {
         out.extend_from_slice(&(self.net.hidden() as u32).to_le_bytes());
         out.extend_from_slice(&(self.net.buckets() as u32).to_le_bytes());
         out.extend_from_slice(&(self.net.palace() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.net.second() as u32).to_le_bytes());
         out.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         out.extend_from_slice(&self.adam.steps.to_le_bytes());
         for values in [self.net.params(), &self.adam.first, &self.adam.second] {
@@ -105,11 +107,8 @@ impl Checkpoint {
         } else {
             u32_at(12) as usize
         };
-        let palace = if version == VERSION {
-            u32_at(16) as usize
-        } else {
-            1
-        };
+        let palace = if version >= 3 { u32_at(16) as usize } else { 1 };
+        let second = if version >= 4 { u32_at(20) as usize } else { 0 };
         let rest = head - 12;
         if buckets == 0 || buckets > xiangqi_engine::nnue::net::MAX_BUCKETS {
             return Err(invalid(format!("{buckets} output buckets")));
@@ -117,12 +116,16 @@ impl Checkpoint {
         if palace != 1 && palace != xiangqi_engine::nnue::PALACE_BUCKETS {
             return Err(invalid(format!("{palace} palace buckets")));
         }
+        if second > xiangqi_engine::nnue::net::MAX_SECOND_LAYER {
+            return Err(invalid(format!("a second layer of {second} units")));
+        }
         let epochs_done = u32_at(rest) as usize;
         let steps = u64::from_le_bytes(bytes[rest + 4..rest + 12].try_into().unwrap());
         let shape = Shape {
             hidden,
             buckets,
             palace,
+            second,
         };
         let n = shape.len();
         let expected = head + 12 * n + 8;
@@ -197,6 +200,7 @@ mod tests {
                 hidden: 16,
                 buckets: 2,
                 palace: xiangqi_engine::nnue::PALACE_BUCKETS,
+                second: 0,
             },
             3,
         );
@@ -207,23 +211,50 @@ mod tests {
         };
         let back = Checkpoint::from_bytes(Path::new("x"), &palace.to_bytes()).unwrap();
         assert_eq!(back, palace);
+        let net = Network::random(
+            Shape {
+                hidden: 16,
+                buckets: 2,
+                palace: xiangqi_engine::nnue::PALACE_BUCKETS,
+                second: 8,
+            },
+            4,
+        );
+        let layered = Checkpoint {
+            adam: Adam::new(net.params().len()),
+            net,
+            epochs_done: 2,
+        };
+        let back = Checkpoint::from_bytes(Path::new("x"), &layered.to_bytes()).unwrap();
+        assert_eq!(back, layered);
     }
 
-    /// `checkpoint`'s bytes as an older version would have written them: without the palace
-    /// bucket count (version 2) and without the output bucket count too (version 1).
+    /// `checkpoint`'s bytes as an older version would have written them: without the
+    /// second-layer count (version 3), without the palace bucket count too (version 2) and
+    /// without the output bucket count too (version 1).
     fn older(checkpoint: &Checkpoint, version: u32) -> Vec<u8> {
-        let v3 = checkpoint.to_bytes();
+        let v4 = checkpoint.to_bytes();
         let mut old = Vec::new();
         old.extend_from_slice(MAGIC);
         old.extend_from_slice(&version.to_le_bytes());
-        old.extend_from_slice(&v3[8..12]);
-        if version == 2 {
-            old.extend_from_slice(&v3[12..16]);
+        old.extend_from_slice(&v4[8..12]);
+        if version >= 2 {
+            old.extend_from_slice(&v4[12..16]);
         }
-        old.extend_from_slice(&v3[20..v3.len() - 8]);
+        if version >= 3 {
+            old.extend_from_slice(&v4[16..20]);
+        }
+        old.extend_from_slice(&v4[24..v4.len() - 8]);
         let checksum = fnv1a64(&old);
         old.extend_from_slice(&checksum.to_le_bytes());
         old
+    }
+
+    #[test]
+    fn a_checkpoint_of_the_third_version_still_reads_without_a_second_layer() {
+        let c = checkpoint();
+        let back = Checkpoint::from_bytes(Path::new("v3.ckpt"), &older(&c, 3)).unwrap();
+        assert_eq!(back, c);
     }
 
     #[test]

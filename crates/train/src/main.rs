@@ -31,6 +31,10 @@ struct Args {
     /// where a side's general stands (mirror-reduced; trained factorised).
     #[arg(long, default_value_t = 1)]
     palace: usize,
+    /// Units of a second hidden layer between the first layer's SCReLU and the output (0:
+    /// none; at most 32), with a clipped ReLU.
+    #[arg(long, default_value_t = 0)]
+    second: usize,
     /// Epochs to train (a resumed run continues up to this epoch).
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -107,6 +111,13 @@ fn run(args: Args) -> Result<(), String> {
             args.palace
         ));
     }
+    let most = xiangqi_engine::nnue::net::MAX_SECOND_LAYER;
+    if args.second > most {
+        return Err(format!(
+            "--second {} is more than {most} units",
+            args.second
+        ));
+    }
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) {
         return Err(format!(
             "--hidden {} is not a positive multiple of 16",
@@ -138,21 +149,24 @@ fn run(args: Args) -> Result<(), String> {
         hidden: args.hidden,
         buckets: args.buckets,
         palace: args.palace,
+        second: args.second,
     };
     let (net, adam, epochs_done) = match &args.resume {
         Some(path) => {
             let c = Checkpoint::load(path).map_err(|e| e.to_string())?;
             if c.net.shape() != shape {
                 return Err(format!(
-                    "checkpoint {} has hidden {}, {} buckets and {} palace buckets, but \
-                     --hidden is {}, --buckets {} and --palace {}",
+                    "checkpoint {} has hidden {}, {} buckets, {} palace buckets and {} \
+                     second-layer units, but --hidden is {}, --buckets {}, --palace {} and --second {}",
                     path.display(),
                     c.net.hidden(),
                     c.net.buckets(),
                     c.net.palace(),
+                    c.net.second(),
                     args.hidden,
                     args.buckets,
-                    args.palace
+                    args.palace,
+                    args.second
                 ));
             }
             println!(
@@ -202,10 +216,11 @@ fn run(args: Args) -> Result<(), String> {
         seed: args.seed,
     };
     println!(
-        "hidden {}  buckets {}  palace {}  batch {}  lr {} (×{} every {} epochs)  weight decay {}  lambda {}  mirror {}  threads {}  epochs {}..={}",
+        "hidden {}  buckets {}  palace {}  second {}  batch {}  lr {} (×{} every {} epochs)  weight decay {}  lambda {}  mirror {}  threads {}  epochs {}..={}",
         args.hidden,
         args.buckets,
         args.palace,
+        args.second,
         args.batch,
         args.lr,
         args.lr_gamma,

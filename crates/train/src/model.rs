@@ -2,10 +2,14 @@
 //! other] → SCReLU → 1`, with one output layer per bucket of piece counts
 //! ([`xiangqi_engine::nnue::output_bucket`]) and P palace buckets (1, or
 //! [`xiangqi_engine::nnue::PALACE_BUCKETS`]), its forward pass, the loss, and the gradient of one position.
+//! With a second hidden layer of S units the SCReLU feeds S neurons per bucket, then a clipped
+//! ReLU (`clamp(x, 0, 1)`), then the output.
 //!
 //! All parameters live in one flat vector (first-layer weights feature-major, first-layer
-//! bias, output weights bucket by bucket, output biases) so the optimiser and checkpoints see
-//! a single slice.
+//! bias, the rows on the accumulators bucket by bucket — one per bucket, or one per bucket and
+//! neuron of the second layer — and their biases, then a factorised network's shared rows, then
+//! the second layer's output weights and biases) so the optimiser and checkpoints see a single
+//! slice; a network without a second layer is laid out as before there was one.
 //!
 //! A network with palace buckets is trained factorised: beside each bucket's 1260 rows it keeps
 //! 1260 shared rows (after the output biases), and an active input adds its bucket's row and
@@ -73,15 +77,18 @@ pub struct Shape {
     pub buckets: usize,
     /// Palace buckets: 1, or [`xiangqi_engine::nnue::PALACE_BUCKETS`] (trained factorised).
     pub palace: usize,
+    /// Units of the second hidden layer; 0 for none.
+    pub second: usize,
 }
 
 impl Shape {
-    /// A shape without palace buckets.
+    /// A shape without palace buckets or a second layer.
     pub fn flat(hidden: usize, buckets: usize) -> Shape {
         Shape {
             hidden,
             buckets,
             palace: 1,
+            second: 0,
         }
     }
 
@@ -96,17 +103,38 @@ impl Shape {
     fn out_weights(self) -> usize {
         self.ft_bias() + self.hidden
     }
-    /// The output weights of `bucket`: H for the side to move, then H for the other side.
-    fn out_row(self, bucket: usize) -> std::ops::Range<usize> {
-        let start = self.out_weights() + bucket * 2 * self.hidden;
+    /// Rows on the accumulators: one per bucket, or one per bucket and second-layer neuron.
+    fn rows(self) -> usize {
+        self.buckets * self.second.max(1)
+    }
+    /// The row of the accumulators' layer that `bucket` starts at.
+    fn first_row(self, bucket: usize) -> usize {
+        bucket * self.second.max(1)
+    }
+    /// The weights of row `row`: H for the side to move, then H for the other side.
+    fn out_row(self, row: usize) -> std::ops::Range<usize> {
+        let start = self.out_weights() + row * 2 * self.hidden;
         start..start + 2 * self.hidden
     }
     fn out_bias(self) -> usize {
-        self.out_weights() + self.buckets * 2 * self.hidden
+        self.out_weights() + self.rows() * 2 * self.hidden
     }
     /// The shared first-layer rows of a factorised network start here.
     fn shared(self) -> usize {
-        self.out_bias() + self.buckets
+        self.out_bias() + self.rows()
+    }
+    /// The second layer's output weights (S per bucket) start here.
+    fn top_weights(self) -> usize {
+        self.shared()
+            + if self.factorised() {
+                INPUTS * self.hidden
+            } else {
+                0
+            }
+    }
+    /// The second layer's output biases (one per bucket) start here.
+    fn top_bias(self) -> usize {
+        self.top_weights() + self.buckets * self.second
     }
     /// The shared row of bucketed feature `feature`, if the network is factorised.
     #[inline(always)]
@@ -118,12 +146,7 @@ impl Shape {
     }
     /// Number of parameters.
     pub fn len(self) -> usize {
-        self.shared()
-            + if self.factorised() {
-                INPUTS * self.hidden
-            } else {
-                0
-            }
+        self.top_bias() + if self.second > 0 { self.buckets } else { 0 }
     }
     /// Whether a shape has no parameters (never: every shape has biases).
     pub fn is_empty(self) -> bool {
@@ -136,6 +159,11 @@ impl Shape {
 pub struct Scratch {
     stm: Vec<f32>,
     other: Vec<f32>,
+    /// The second layer's sums before activation, when the network has one.
+    units: Vec<f32>,
+    /// The loss's gradient with respect to each accumulator.
+    grad_stm: Vec<f32>,
+    grad_other: Vec<f32>,
 }
 
 impl Scratch {
@@ -144,8 +172,17 @@ impl Scratch {
         Scratch {
             stm: vec![0.0; hidden],
             other: vec![0.0; hidden],
+            units: Vec::new(),
+            grad_stm: vec![0.0; hidden],
+            grad_other: vec![0.0; hidden],
         }
     }
+}
+
+/// The second layer's activation: `clamp(x, 0, 1)`.
+#[inline(always)]
+fn crelu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
 }
 
 impl Network {
@@ -168,6 +205,12 @@ impl Network {
         let out_limit = 1.0 / (2.0 * shape.hidden as f32).sqrt();
         for w in &mut params[shape.out_weights()..shape.out_bias()] {
             *w = symmetric(&mut rng, out_limit);
+        }
+        // A second layer starts with its biases at zero, so that about half its neurons
+        // start in the clipped ReLU's sloped part.
+        let top_limit = 1.0 / (shape.second.max(1) as f32).sqrt();
+        for w in &mut params[shape.top_weights()..shape.top_bias()] {
+            *w = symmetric(&mut rng, top_limit);
         }
         Network { shape, params }
     }
@@ -195,6 +238,11 @@ impl Network {
     /// Palace buckets.
     pub fn palace(&self) -> usize {
         self.shape.palace
+    }
+
+    /// Units of the second hidden layer; 0 for none.
+    pub fn second(&self) -> usize {
+        self.shape.second
     }
 
     /// Every parameter, in the flat order.
@@ -233,17 +281,30 @@ impl Network {
         &self.params[l.ft_bias()..l.out_weights()]
     }
 
-    /// Output weights, bucket by bucket: in each, the first H for the side to move, the next
-    /// H for the other side.
+    /// The rows on the accumulators, bucket by bucket (one per bucket, or one per bucket and
+    /// second-layer neuron): in each, the first H for the side to move, the next H for the
+    /// other side.
     pub fn out_weights(&self) -> &[f32] {
         let l = self.layout();
         &self.params[l.out_weights()..l.out_bias()]
     }
 
-    /// Output biases, one per bucket.
+    /// The biases of those rows.
     pub fn out_bias(&self) -> &[f32] {
         let l = self.layout();
         &self.params[l.out_bias()..l.shared()]
+    }
+
+    /// The second layer's output weights, S per bucket (empty without a second layer).
+    pub fn top_weights(&self) -> &[f32] {
+        let l = self.layout();
+        &self.params[l.top_weights()..l.top_bias()]
+    }
+
+    /// The second layer's output biases, one per bucket (empty without a second layer).
+    pub fn top_bias(&self) -> &[f32] {
+        let l = self.layout();
+        &self.params[l.top_bias()..l.len()]
     }
 
     /// The output bucket of a position with `pieces` pieces.
@@ -256,8 +317,9 @@ impl Network {
     /// rows within ±[`FACTORISED_CLIP`]).
     pub fn clip(&mut self) {
         let l = self.layout();
+        let shared = l.shared()..l.top_weights();
         for (i, w) in self.params.iter_mut().enumerate() {
-            let first_layer = i < l.ft_bias() || i >= l.shared();
+            let first_layer = i < l.ft_bias() || shared.contains(&i);
             let limit = if l.factorised() && first_layer {
                 FACTORISED_CLIP
             } else {
@@ -285,16 +347,36 @@ impl Network {
         }
     }
 
+    /// Row `row` of the accumulators' layer, with its bias.
     #[inline(always)]
-    fn output(&self, scratch: &Scratch, bucket: usize) -> f32 {
-        let row = &self.params[self.layout().out_row(bucket)];
-        let (w_stm, w_other) = row.split_at(self.hidden());
-        let mut y = self.out_bias()[bucket];
-        for (a, w) in scratch.stm.iter().zip(w_stm) {
+    fn row_sum(&self, stm: &[f32], other: &[f32], row: usize) -> f32 {
+        let weights = &self.params[self.layout().out_row(row)];
+        let (w_stm, w_other) = weights.split_at(self.hidden());
+        let mut y = self.out_bias()[row];
+        for (a, w) in stm.iter().zip(w_stm) {
             y += screlu(*a) * w;
         }
-        for (a, w) in scratch.other.iter().zip(w_other) {
+        for (a, w) in other.iter().zip(w_other) {
             y += screlu(*a) * w;
+        }
+        y
+    }
+
+    /// The output from the accumulators in `scratch`; a second layer's sums are left in
+    /// `scratch.units`.
+    #[inline(always)]
+    fn output(&self, scratch: &mut Scratch, bucket: usize) -> f32 {
+        let l = self.layout();
+        if l.second == 0 {
+            return self.row_sum(&scratch.stm, &scratch.other, bucket);
+        }
+        let first = l.first_row(bucket);
+        scratch.units.resize(l.second, 0.0);
+        let mut y = self.params[l.top_bias() + bucket];
+        for j in 0..l.second {
+            let z = self.row_sum(&scratch.stm, &scratch.other, first + j);
+            scratch.units[j] = z;
+            y += self.params[l.top_weights() + first + j] * crelu(z);
         }
         y
     }
@@ -339,27 +421,49 @@ impl Network {
         let error = p - target(position, lambda);
         let g = weight * 2.0 * error * p * (1.0 - p) * EVAL_SCALE / SIGMOID_SCALE;
         let bucket = self.bucket(position.side_to_move().len());
-        grads[l.out_bias() + bucket] += g;
-        let row = l.out_row(bucket);
-        let (w_stm, w_other) = self.params[row.clone()].split_at(h);
-        // The output weights' gradients, then each accumulator's gradient in place.
-        {
-            let (g_stm, g_other) = grads[row].split_at_mut(h);
+        // The gradient reaching each row on the accumulators: the output's itself, or through
+        // the second layer's output weights and clipped ReLU.
+        let first = l.first_row(bucket);
+        let mut rows = [(0usize, 0f32); xiangqi_engine::nnue::net::MAX_SECOND_LAYER];
+        let rows = if l.second == 0 {
+            rows[0] = (bucket, g);
+            &rows[..1]
+        } else {
+            grads[l.top_bias() + bucket] += g;
+            for (j, (row, &z)) in rows.iter_mut().zip(&scratch.units).enumerate() {
+                let top = l.top_weights() + first + j;
+                grads[top] += g * crelu(z);
+                let slope = if z > 0.0 && z < 1.0 { 1.0 } else { 0.0 };
+                *row = (first + j, g * self.params[top] * slope);
+            }
+            &rows[..l.second]
+        };
+        scratch.grad_stm.fill(0.0);
+        scratch.grad_other.fill(0.0);
+        // Each row's weights' gradients, and the accumulators' gradients before SCReLU.
+        for &(row, c) in rows {
+            if c == 0.0 {
+                continue;
+            }
+            grads[l.out_bias() + row] += c;
+            let range = l.out_row(row);
+            let (w_stm, w_other) = self.params[range.clone()].split_at(h);
+            let (g_stm, g_other) = grads[range].split_at_mut(h);
             for i in 0..h {
-                let a = scratch.stm[i];
-                g_stm[i] += g * screlu(a);
-                scratch.stm[i] = g * w_stm[i] * screlu_derivative(a);
-                let b = scratch.other[i];
-                g_other[i] += g * screlu(b);
-                scratch.other[i] = g * w_other[i] * screlu_derivative(b);
+                g_stm[i] += c * screlu(scratch.stm[i]);
+                scratch.grad_stm[i] += c * w_stm[i];
+                g_other[i] += c * screlu(scratch.other[i]);
+                scratch.grad_other[i] += c * w_other[i];
             }
         }
         for i in 0..h {
-            grads[l.ft_bias() + i] += scratch.stm[i] + scratch.other[i];
+            scratch.grad_stm[i] *= screlu_derivative(scratch.stm[i]);
+            scratch.grad_other[i] *= screlu_derivative(scratch.other[i]);
+            grads[l.ft_bias() + i] += scratch.grad_stm[i] + scratch.grad_other[i];
         }
         for (features, delta) in [
-            (position.side_to_move(), &scratch.stm),
-            (position.other(), &scratch.other),
+            (position.side_to_move(), &scratch.grad_stm),
+            (position.other(), &scratch.grad_other),
         ] {
             for &f in features {
                 let f = f as usize;
@@ -531,6 +635,7 @@ mod tests {
             hidden: 16,
             buckets: 2,
             palace: 6,
+            second: 0,
         };
         let mut net = Network::random(shape, 3);
         let l = net.layout();
@@ -581,6 +686,61 @@ mod tests {
     }
 
     #[test]
+    fn a_second_layer_gets_the_gradient_through_its_clipped_relu() {
+        let shape = Shape {
+            hidden: 16,
+            buckets: 2,
+            palace: 1,
+            second: 4,
+        };
+        let mut net = Network::random(shape, 5);
+        let l = net.layout();
+        for (i, b) in net.params_mut()[l.ft_bias()..l.out_weights()]
+            .iter_mut()
+            .enumerate()
+        {
+            *b = 0.1 + 0.05 * (i % 7) as f32;
+        }
+        // Neuron biases that leave the first bucket's neurons 0 and 1 in the sloped part, 2
+        // clipped at 0 and 3 clipped at 1.
+        for (j, b) in [0.3, 0.5, -5.0, 5.0].into_iter().enumerate() {
+            net.params_mut()[l.out_bias() + j] = b;
+        }
+        let p = sample();
+        let mut scratch = Scratch::new(16);
+        let mut grads = vec![0.0; net.params().len()];
+        net.accumulate_gradient(&p, 0.6, 1.0, &mut scratch, &mut grads);
+        let row = |j: usize, i: usize| l.out_weights() + j * 32 + i;
+        let probes = [
+            3 * 16 + 2,
+            700 * 16 + 5,
+            l.ft_bias() + 4,
+            row(0, 3),
+            row(1, 16 + 7),
+            l.out_bias(),
+            l.out_bias() + 1,
+            l.top_weights(),
+            l.top_weights() + 3,
+            l.top_bias(),
+        ];
+        assert_gradients_match_differences(&net, &p, &grads, &probes);
+        assert!(grads[l.out_bias()].abs() > 0.0 && grads[l.top_bias()].abs() > 0.0);
+        // Clipped neurons pass nothing back to their rows, though their output weights learn
+        // (neuron 3 is at 1; neuron 2 at 0 gives its output weight nothing either).
+        assert!((0..32).all(|i| grads[row(2, i)] == 0.0 && grads[row(3, i)] == 0.0));
+        assert_eq!(grads[l.top_weights() + 2], 0.0);
+        assert!(grads[l.top_weights() + 3].abs() > 0.0);
+        // The other bucket's neurons and output are untouched by a three-piece position.
+        assert!(grads[row(4, 0)..l.out_bias()].iter().all(|&g| g == 0.0));
+        assert_eq!(grads[l.top_bias() + 1], 0.0);
+        assert!(
+            grads[l.top_weights() + 4..l.top_bias()]
+                .iter()
+                .all(|&g| g == 0.0)
+        );
+    }
+
+    #[test]
     fn clip_keeps_weights_in_bounds() {
         let mut net = Network::random(Shape::flat(16, 1), 1);
         net.params_mut()[0] = 5.0;
@@ -594,6 +754,7 @@ mod tests {
             hidden: 16,
             buckets: 1,
             palace: 6,
+            second: 0,
         };
         let mut net = Network::random(shape, 1);
         let l = net.layout();

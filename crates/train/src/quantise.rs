@@ -16,6 +16,9 @@ pub fn float_network(net: &Network) -> FloatNetwork {
         ft_bias: net.ft_bias().to_vec(),
         out_weights: net.out_weights().to_vec(),
         out_bias: net.out_bias().to_vec(),
+        second: net.second(),
+        top_weights: net.top_weights().to_vec(),
+        top_bias: net.top_bias().to_vec(),
     }
 }
 

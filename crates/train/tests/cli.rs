@@ -141,8 +141,16 @@ fn trains_writes_a_loadable_network_and_resumes_from_its_checkpoint() {
     assert!(!out.status.success());
     assert!(
         text(&out).contains(
-            "4 buckets and 1 palace buckets, but --hidden is 16, --buckets 2 and --palace 1"
+            "4 buckets, 1 palace buckets and 0 second-layer units, but --hidden is 16, \
+             --buckets 2, --palace 1 and --second 0"
         ),
+        "{}",
+        text(&out)
+    );
+    let out = train(&[&common[..6], &["--second", "33"]].concat());
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("--second 33 is more than 32 units"),
         "{}",
         text(&out)
     );

@@ -4,7 +4,8 @@
 //! Architecture: `(1260 · P → H) × 2 perspectives → [side to move, other side] → SCReLU → 1`,
 //! with one output layer per bucket of piece counts ([`output_bucket`]) and, when P is
 //! [`PALACE_BUCKETS`] rather than 1, inputs of their own for each bucket of the palace where a
-//! side's general stands ([`View`]).
+//! side's general stands ([`View`]). A network may put a second hidden layer of a few units
+//! (clipped ReLU) between the SCReLU and the output.
 
 pub mod accumulator;
 pub mod features;

@@ -15,8 +15,25 @@
 //! i32 out_bias[buckets]             already multiplied by qa * qb
 //! u64 checksum                      FNV-1a 64 of every byte before it
 //! ```
+//! Version 4 adds a second hidden layer of S units (1 to [`MAX_SECOND_LAYER`]) between the
+//! SCReLU of the accumulators and the output, clipped ReLU, S neurons per output bucket:
+//! ```text
+//! b"XQNN"  u32 version = 4  u32 inputs  u32 hidden  u32 buckets  u32 palace
+//! u32 second (S)  u32 scale = 400  u32 qa = 255  u32 qb = 64
+//! i16 ft_weights[inputs * hidden]  i16 ft_bias[hidden]
+//! i16 out_weights[buckets * S * 2 * hidden]  per bucket, per neuron: H for the side to
+//!                                   move, H for the other
+//! i32 out_bias[buckets * S]         the neurons' biases, already multiplied by qa * qb
+//! f32 top_weights[buckets * S]      the output layer: per bucket, one weight per neuron
+//! f32 top_bias[buckets]
+//! u64 checksum
+//! ```
+//! The second layer's sums are exact integers like the one-layer output's; the output layer
+//! over them is a handful of floats added in a fixed order, so every backend gives the same
+//! evaluation.
+//!
 //! A position is evaluated with the output bucket [`output_bucket`] gives for its number of
-//! pieces, so that openings, middlegames and endings each have their own last layer, and each
+//! pieces, so that openings, middlegames and endings each have their own last layers, and each
 //! side's inputs are those of its general's palace bucket ([`View`](super::View)).
 //! The loader also bounds the weights so that the integer evaluation cannot overflow:
 //! feature weights and biases within ±[`FT_LIMIT`] keep an accumulator (bias and at most 32
@@ -33,15 +50,20 @@ use xiangqi_rules::{Color, Position};
 
 /// The first four bytes of a network file.
 pub const MAGIC: [u8; 4] = *b"XQNN";
-/// The file version this engine writes for a network with palace buckets; it also reads
-/// [`VERSION_NO_PALACE`] and [`VERSION_ONE_BUCKET`], and writes them for networks they fit.
-pub const VERSION: u32 = 3;
+/// The file version this engine writes for a network with a second hidden layer; it also
+/// reads [`VERSION_PALACE`], [`VERSION_NO_PALACE`] and [`VERSION_ONE_BUCKET`], and writes them
+/// for networks they fit.
+pub const VERSION: u32 = 4;
+/// The third file version: output and palace buckets, no second hidden layer.
+pub const VERSION_PALACE: u32 = 3;
 /// The second file version: output buckets, one palace bucket and no `palace` field.
 pub const VERSION_NO_PALACE: u32 = 2;
 /// The first file version: one output bucket and no `buckets` field.
 pub const VERSION_ONE_BUCKET: u32 = 1;
 /// The most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 16;
+/// The most units a second hidden layer may have.
+pub const MAX_SECOND_LAYER: usize = 32;
 /// Centipawns per unit of network output.
 pub const SCALE: u32 = 400;
 /// Quantisation of the feature layer: float weight × QA.
@@ -57,13 +79,14 @@ pub const FT_LIMIT: i32 = i16::MAX as i32 / (MAX_ACTIVE as i32 + 1);
 pub const OUT_LIMIT: i32 = i16::MAX as i32 / QA as i32;
 /// The largest magnitude of a static evaluation, kept clear of mate scores.
 const MAX_EVAL: i64 = MATE_BOUND as i64 - 1;
-/// Bytes before the weights: magic and six u32 fields (version 1), seven (version 2) or
-/// eight (version 3).
+/// Bytes before the weights: magic and six u32 fields (version 1), seven (version 2), eight
+/// (version 3) or nine (version 4).
 const fn header_bytes(version: u32) -> usize {
     match version {
         VERSION_ONE_BUCKET => 4 + 6 * 4,
         VERSION_NO_PALACE => 4 + 7 * 4,
-        _ => 4 + 8 * 4,
+        VERSION_PALACE => 4 + 8 * 4,
+        _ => 4 + 9 * 4,
     }
 }
 
@@ -98,6 +121,8 @@ pub enum NetworkError {
     BadBuckets(u32),
     /// A palace bucket count other than 1 and [`PALACE_BUCKETS`].
     BadPalaceBuckets(u32),
+    /// A second hidden layer of no units or more than [`MAX_SECOND_LAYER`].
+    BadSecondLayer(u32),
     /// A quantisation constant or scale other than the one this engine uses.
     WrongConstant {
         /// `scale`, `qa` or `qb`.
@@ -180,6 +205,10 @@ impl fmt::Display for NetworkError {
             NetworkError::BadBuckets(b) => {
                 write!(f, "{b} output buckets; a network has 1 to {MAX_BUCKETS}")
             }
+            NetworkError::BadSecondLayer(s) => write!(
+                f,
+                "a second hidden layer of {s} units; it has 1 to {MAX_SECOND_LAYER}"
+            ),
             NetworkError::BadHidden(h) => write!(
                 f,
                 "hidden size {h} is not a multiple of {CHUNK_LEN} between {CHUNK_LEN} and {MAX_HIDDEN}"
@@ -232,20 +261,54 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// The file size of a `version` file for `hidden` units, `buckets` output buckets and
-/// `palace` palace buckets.
-const fn file_size(version: u32, hidden: usize, buckets: usize, palace: usize) -> usize {
-    header_bytes(version)
-        + 2 * (palace * INPUTS * hidden + hidden + buckets * 2 * hidden)
-        + 4 * buckets
-        + 8
+/// The shape of a network: what its file's header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    hidden: usize,
+    buckets: usize,
+    palace: usize,
+    /// Units of the second hidden layer; 0 when there is none.
+    second: usize,
 }
 
-/// The oldest file version that holds a network of `buckets` output buckets and `palace`
-/// palace buckets.
-const fn version_for(buckets: usize, palace: usize) -> u32 {
-    if palace > 1 {
+impl Shape {
+    /// Rows of `2 · hidden` weights on the accumulators: one per output bucket, or one per
+    /// neuron of the second layer.
+    const fn rows(self) -> usize {
+        if self.second > 0 {
+            self.buckets * self.second
+        } else {
+            self.buckets
+        }
+    }
+
+    /// The file size of this shape in file version `version`.
+    const fn file_size(self, version: u32) -> usize {
+        let top = if self.second > 0 {
+            4 * (self.buckets * self.second + self.buckets)
+        } else {
+            0
+        };
+        header_bytes(version)
+            + 2 * (self.palace * INPUTS * self.hidden + self.hidden + self.rows() * 2 * self.hidden)
+            + 4 * self.rows()
+            + top
+            + 8
+    }
+
+    /// The oldest file version that holds this shape.
+    const fn version(self) -> u32 {
+        version_for(self.buckets, self.palace, self.second)
+    }
+}
+
+/// The oldest file version that holds a network of `buckets` output buckets, `palace`
+/// palace buckets and a second layer of `second` units.
+const fn version_for(buckets: usize, palace: usize, second: usize) -> u32 {
+    if second > 0 {
         VERSION
+    } else if palace > 1 {
+        VERSION_PALACE
     } else if buckets > 1 {
         VERSION_NO_PALACE
     } else {
@@ -260,14 +323,20 @@ pub struct Network {
     /// `palace · INPUTS` rows of `hidden / 16` chunks.
     ft_weights: Vec<Chunk>,
     ft_bias: Vec<Chunk>,
-    /// `buckets` rows of `2 · hidden / 16` chunks: the side to move's half, then the other
-    /// side's.
+    /// Rows of `2 · hidden / 16` chunks, the side to move's half, then the other side's: one
+    /// per output bucket, or with a second layer one per bucket and neuron, bucket by bucket.
     out_weights: Vec<Chunk>,
-    /// One per bucket.
+    /// One per row of `out_weights`.
     out_bias: Vec<i32>,
+    /// With a second layer: per bucket, the output weight of each neuron.
+    top_weights: Vec<f32>,
+    /// With a second layer: one output bias per bucket.
+    top_bias: Vec<f32>,
     buckets: usize,
     /// Palace buckets: 1 or [`PALACE_BUCKETS`].
     palace: usize,
+    /// Units of the second hidden layer; 0 when there is none.
+    second: usize,
     backend: Backend,
 }
 
@@ -277,6 +346,7 @@ impl fmt::Debug for Network {
             .field("hidden", &self.hidden)
             .field("buckets", &self.buckets)
             .field("palace", &self.palace)
+            .field("second", &self.second)
             .field("backend", &self.backend)
             .finish_non_exhaustive()
     }
@@ -298,6 +368,12 @@ impl Reader<'_> {
 
     fn u32(&mut self) -> u32 {
         u32::from_le_bytes(self.take())
+    }
+
+    fn f32s(&mut self, values: usize) -> Vec<f32> {
+        (0..values)
+            .map(|_| f32::from_le_bytes(self.take()))
+            .collect()
     }
 
     fn chunks(&mut self, values: usize) -> Vec<Chunk> {
@@ -344,6 +420,22 @@ fn check_palace(palace: usize) -> Result<(), NetworkError> {
     Ok(())
 }
 
+fn check_second(second: usize) -> Result<(), NetworkError> {
+    if second > MAX_SECOND_LAYER {
+        return Err(NetworkError::BadSecondLayer(
+            second.min(u32::MAX as usize) as u32
+        ));
+    }
+    Ok(())
+}
+
+fn check_finite(layer: &'static str, values: &[f32]) -> Result<(), NetworkError> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(index) => Err(NetworkError::NotFinite { layer, index }),
+        None => Ok(()),
+    }
+}
+
 fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
     if hidden == 0 || !hidden.is_multiple_of(CHUNK_LEN) || hidden > MAX_HIDDEN {
         return Err(NetworkError::BadHidden(hidden.min(u32::MAX as usize) as u32));
@@ -368,7 +460,13 @@ impl Network {
                 "not a regular file (a folder, pipe or device); a network is a file".into(),
             ));
         }
-        let largest = file_size(VERSION, MAX_HIDDEN, MAX_BUCKETS, PALACE_BUCKETS);
+        let largest = Shape {
+            hidden: MAX_HIDDEN,
+            buckets: MAX_BUCKETS,
+            palace: PALACE_BUCKETS,
+            second: MAX_SECOND_LAYER,
+        }
+        .file_size(VERSION);
         if meta.len() > largest as u64 {
             return Err(io(format!(
                 "{} bytes is larger than any network (at most {largest})",
@@ -412,10 +510,19 @@ impl Network {
         } else {
             r.u32() as usize
         };
-        let palace = if version == VERSION {
+        let palace = if version >= VERSION_PALACE {
             r.u32() as usize
         } else {
             1
+        };
+        let second = if version == VERSION {
+            let second = r.u32() as usize;
+            if second == 0 {
+                return Err(NetworkError::BadSecondLayer(0));
+            }
+            second
+        } else {
+            0
         };
         check_palace(palace)?;
         if inputs as usize != palace * INPUTS {
@@ -423,7 +530,14 @@ impl Network {
         }
         check_hidden(hidden)?;
         check_buckets(buckets)?;
-        let expected = file_size(version, hidden, buckets, palace);
+        check_second(second)?;
+        let shape = Shape {
+            hidden,
+            buckets,
+            palace,
+            second,
+        };
+        let expected = shape.file_size(version);
         if bytes.len() < expected {
             return Err(NetworkError::Truncated {
                 expected,
@@ -454,50 +568,82 @@ impl Network {
         }
         let ft_weights = r.chunks(palace * INPUTS * hidden);
         let ft_bias = r.chunks(hidden);
-        let out_weights = r.chunks(buckets * 2 * hidden);
-        let out_bias = (0..buckets).map(|_| i32::from_le_bytes(r.take())).collect();
-        Network::checked(hidden, palace, ft_weights, ft_bias, out_weights, out_bias)
+        let out_weights = r.chunks(shape.rows() * 2 * hidden);
+        let out_bias = (0..shape.rows())
+            .map(|_| i32::from_le_bytes(r.take()))
+            .collect();
+        let (top_weights, top_bias) = if second > 0 {
+            (r.f32s(buckets * second), r.f32s(buckets))
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        Network::checked(
+            shape,
+            Layers {
+                ft_weights,
+                ft_bias,
+                out_weights,
+                out_bias,
+                top_weights,
+                top_bias,
+            },
+        )
     }
 
-    fn checked(
-        hidden: usize,
-        palace: usize,
-        ft_weights: Vec<Chunk>,
-        ft_bias: Vec<Chunk>,
-        out_weights: Vec<Chunk>,
-        out_bias: Vec<i32>,
-    ) -> Result<Network, NetworkError> {
-        check_range("feature weight", &ft_weights, FT_LIMIT)?;
-        check_range("feature bias", &ft_bias, FT_LIMIT)?;
-        check_range("output weight", &out_weights, OUT_LIMIT)?;
+    fn checked(shape: Shape, layers: Layers) -> Result<Network, NetworkError> {
+        check_range("feature weight", &layers.ft_weights, FT_LIMIT)?;
+        check_range("feature bias", &layers.ft_bias, FT_LIMIT)?;
+        let rows = if shape.second > 0 {
+            "second-layer weight"
+        } else {
+            "output weight"
+        };
+        check_range(rows, &layers.out_weights, OUT_LIMIT)?;
+        check_finite("output weight", &layers.top_weights)?;
+        check_finite("output bias", &layers.top_bias)?;
         Ok(Network {
-            hidden,
-            ft_weights,
-            ft_bias,
-            out_weights,
-            buckets: out_bias.len(),
-            out_bias,
-            palace,
+            hidden: shape.hidden,
+            ft_weights: layers.ft_weights,
+            ft_bias: layers.ft_bias,
+            out_weights: layers.out_weights,
+            out_bias: layers.out_bias,
+            top_weights: layers.top_weights,
+            top_bias: layers.top_bias,
+            buckets: shape.buckets,
+            palace: shape.palace,
+            second: shape.second,
             backend: Backend::detect(),
         })
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            hidden: self.hidden,
+            buckets: self.buckets,
+            palace: self.palace,
+            second: self.second,
+        }
     }
 
     /// The network file's bytes, in the oldest version that holds the network (so that a
     /// network of an earlier architecture is written as it always was): version 1 for one
     /// output bucket and one palace bucket, version 2 for output buckets alone, version 3
-    /// with palace buckets.
+    /// with palace buckets, version 4 with a second hidden layer.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let version = version_for(self.buckets, self.palace);
-        let size = file_size(version, self.hidden, self.buckets, self.palace);
-        let mut out = Vec::with_capacity(size);
+        let shape = self.shape();
+        let version = shape.version();
+        let mut out = Vec::with_capacity(shape.file_size(version));
         out.extend_from_slice(&MAGIC);
         let inputs = (self.palace * INPUTS) as u32;
         let mut header = vec![version, inputs, self.hidden as u32];
         if version != VERSION_ONE_BUCKET {
             header.push(self.buckets as u32);
         }
-        if version == VERSION {
+        if version >= VERSION_PALACE {
             header.push(self.palace as u32);
+        }
+        if version == VERSION {
+            header.push(self.second as u32);
         }
         header.extend([SCALE, QA, QB]);
         for v in header {
@@ -511,6 +657,9 @@ impl Network {
         for bias in &self.out_bias {
             out.extend_from_slice(&bias.to_le_bytes());
         }
+        for v in self.top_weights.iter().chain(&self.top_bias) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
         let checksum = fnv1a64(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
         out
@@ -521,10 +670,28 @@ impl Network {
     pub fn from_float(float: &FloatNetwork) -> Result<Network, NetworkError> {
         let hidden = float.hidden;
         check_hidden(hidden)?;
-        let buckets = float.out_bias.len();
+        let buckets = float.buckets();
         check_buckets(buckets)?;
         let palace = float.palace;
         check_palace(palace)?;
+        let second = float.second;
+        check_second(second)?;
+        let shape = Shape {
+            hidden,
+            buckets,
+            palace,
+            second,
+        };
+        let (rows, row_biases) = if second > 0 {
+            ("second-layer weight", "second-layer bias")
+        } else {
+            ("output weight", "output bias")
+        };
+        let (top, top_bias) = if second > 0 {
+            (buckets * second, buckets)
+        } else {
+            (0, 0)
+        };
         let shapes = [
             (
                 "feature weight",
@@ -532,7 +699,10 @@ impl Network {
                 palace * INPUTS * hidden,
             ),
             ("feature bias", &float.ft_bias, hidden),
-            ("output weight", &float.out_weights, buckets * 2 * hidden),
+            (rows, &float.out_weights, shape.rows() * 2 * hidden),
+            (row_biases, &float.out_bias, shape.rows()),
+            ("output weight", &float.top_weights, top),
+            ("output bias", &float.top_bias, top_bias),
         ];
         for (layer, values, expected) in shapes {
             if values.len() != expected {
@@ -546,12 +716,6 @@ impl Network {
                 return Err(NetworkError::NotFinite { layer, index });
             }
         }
-        if let Some(index) = float.out_bias.iter().position(|v| !v.is_finite()) {
-            return Err(NetworkError::NotFinite {
-                layer: "output bias",
-                index,
-            });
-        }
         let quantise = |values: &[f32], factor: u32| -> Vec<Chunk> {
             let mut out = vec![Chunk::default(); values.len() / CHUNK_LEN];
             for (chunk, source) in out.iter_mut().zip(values.chunks_exact(CHUNK_LEN)) {
@@ -563,16 +727,19 @@ impl Network {
             out
         };
         Network::checked(
-            hidden,
-            palace,
-            quantise(&float.ft_weights, QA),
-            quantise(&float.ft_bias, QA),
-            quantise(&float.out_weights, QB),
-            float
-                .out_bias
-                .iter()
-                .map(|b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
+            shape,
+            Layers {
+                ft_weights: quantise(&float.ft_weights, QA),
+                ft_bias: quantise(&float.ft_bias, QA),
+                out_weights: quantise(&float.out_weights, QB),
+                out_bias: float
+                    .out_bias
+                    .iter()
+                    .map(|b| (b * (QA * QB) as f32).round() as i32)
+                    .collect(),
+                top_weights: float.top_weights.clone(),
+                top_bias: float.top_bias.clone(),
+            },
         )
     }
 
@@ -590,6 +757,11 @@ impl Network {
     /// each side's general stands.
     pub fn palace_buckets(&self) -> usize {
         self.palace
+    }
+
+    /// Units of the second hidden layer; 0 for a network without one.
+    pub fn second_layer(&self) -> usize {
+        self.second
     }
 
     /// The kernels this network's evaluations run on.
@@ -638,14 +810,44 @@ impl Network {
     #[inline]
     pub fn evaluate_accumulators(&self, us: &[Chunk], them: &[Chunk], pieces: usize) -> Score {
         let bucket = output_bucket(pieces, self.buckets);
-        let row = 2 * self.chunks();
-        let weights = &self.out_weights[bucket * row..bucket * row + row];
-        let sum = self.backend.output(us, them, weights);
         let qa = i64::from(QA);
-        let bias = i64::from(self.out_bias[bucket]);
-        let cp = (sum / qa + bias) * i64::from(SCALE) / (qa * i64::from(QB));
+        let qab = qa * i64::from(QB);
+        let cp = if self.second == 0 {
+            let len = 2 * self.chunks();
+            let row = &self.out_weights[bucket * len..(bucket + 1) * len];
+            let sum = self.backend.output(us, them, row) / qa + i64::from(self.out_bias[bucket]);
+            sum * i64::from(SCALE) / qab
+        } else {
+            let first = bucket * self.second;
+            let len = 2 * self.chunks();
+            let rows = &self.out_weights[first * len..(first + self.second) * len];
+            let mut sums = [0i64; MAX_SECOND_LAYER];
+            let sums = &mut sums[..self.second];
+            self.backend.outputs(us, them, rows, sums);
+            let mut y = self.top_bias[bucket];
+            for ((sum, bias), w) in sums
+                .iter()
+                .zip(&self.out_bias[first..])
+                .zip(&self.top_weights[first..])
+            {
+                let unit = ((sum / qa + i64::from(*bias)) as f32 / qab as f32).clamp(0.0, 1.0);
+                y += w * unit;
+            }
+            // Float-to-integer casts saturate; the clamp below keeps clear of mate scores.
+            (y * SCALE as f32) as i64
+        };
         cp.clamp(-MAX_EVAL, MAX_EVAL) as Score
     }
+}
+
+/// A network's layers in quantised form, as read from a file or quantised from floats.
+struct Layers {
+    ft_weights: Vec<Chunk>,
+    ft_bias: Vec<Chunk>,
+    out_weights: Vec<Chunk>,
+    out_bias: Vec<i32>,
+    top_weights: Vec<f32>,
+    top_bias: Vec<f32>,
 }
 
 /// A from-scratch evaluation (two refreshes); the search keeps accumulators instead.
@@ -672,10 +874,20 @@ pub struct FloatNetwork {
     pub ft_weights: Vec<f32>,
     /// `hidden` biases of the feature layer.
     pub ft_bias: Vec<f32>,
-    /// `buckets × 2 × hidden`: per output bucket, the side to move's half first.
+    /// The layer on the accumulators: `buckets × 2 × hidden` output weights (per output
+    /// bucket, the side to move's half first), or with a second hidden layer of S units
+    /// `buckets × S × 2 × hidden`, per bucket and neuron.
     pub out_weights: Vec<f32>,
-    /// One output bias per bucket; their number is the number of buckets.
+    /// One bias per row of `out_weights`: per output bucket, or per bucket and neuron of the
+    /// second layer.
     pub out_bias: Vec<f32>,
+    /// Units of the second hidden layer; 0 when there is none.
+    pub second: usize,
+    /// With a second layer: `buckets × S` output weights, one per neuron of each bucket.
+    pub top_weights: Vec<f32>,
+    /// With a second layer: one output bias per bucket; their number is the number of
+    /// buckets.
+    pub top_bias: Vec<f32>,
 }
 
 impl FloatNetwork {
@@ -706,9 +918,25 @@ impl FloatNetwork {
         ft_range: f32,
         out_range: f32,
     ) -> FloatNetwork {
+        FloatNetwork::random_layered(hidden, buckets, palace, 0, seed, ft_range, out_range)
+    }
+
+    /// [`FloatNetwork::random_shaped`] with a second hidden layer of `second` units (none
+    /// for 0); its weights, biases and the output layer's are drawn from `±out_range` too.
+    pub fn random_layered(
+        hidden: usize,
+        buckets: usize,
+        palace: usize,
+        second: usize,
+        seed: u64,
+        ft_range: f32,
+        out_range: f32,
+    ) -> FloatNetwork {
         let mut rng = crate::random::SplitMix64::new(seed);
         let mut next =
             |range: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * range;
+        let rows = buckets * second.max(1);
+        let top = if second > 0 { buckets } else { 0 };
         FloatNetwork {
             hidden,
             palace,
@@ -716,8 +944,20 @@ impl FloatNetwork {
                 .map(|_| next(ft_range))
                 .collect(),
             ft_bias: (0..hidden).map(|_| next(ft_range)).collect(),
-            out_weights: (0..buckets * 2 * hidden).map(|_| next(out_range)).collect(),
-            out_bias: (0..buckets).map(|_| next(out_range)).collect(),
+            out_weights: (0..rows * 2 * hidden).map(|_| next(out_range)).collect(),
+            out_bias: (0..rows).map(|_| next(out_range)).collect(),
+            second,
+            top_weights: (0..top * second).map(|_| next(out_range)).collect(),
+            top_bias: (0..top).map(|_| next(out_range)).collect(),
+        }
+    }
+
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        if self.second > 0 {
+            self.top_bias.len()
+        } else {
+            self.out_bias.len()
         }
     }
 
@@ -742,15 +982,27 @@ impl FloatNetwork {
             let c = a.clamp(0.0, 1.0);
             c * c
         };
-        let bucket = output_bucket(pos.occupied().count() as usize, self.out_bias.len());
-        let row = &self.out_weights[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
-        let (w_us, w_them) = row.split_at(self.hidden);
-        let dot = |acc: Vec<f32>, w: &[f32]| -> f32 {
-            acc.iter().zip(w).map(|(a, w)| screlu(*a) * w).sum()
+        let bucket = output_bucket(pos.occupied().count() as usize, self.buckets());
+        let acc_us = self.accumulator(pos, us);
+        let acc_them = self.accumulator(pos, us.opponent());
+        let h = self.hidden;
+        // Row `r` of the layer on the accumulators, with its bias.
+        let row_sum = |r: usize| -> f32 {
+            let (w_us, w_them) = self.out_weights[r * 2 * h..(r + 1) * 2 * h].split_at(h);
+            let dot = |acc: &[f32], w: &[f32]| -> f32 {
+                acc.iter().zip(w).map(|(a, w)| screlu(*a) * w).sum()
+            };
+            dot(&acc_us, w_us) + dot(&acc_them, w_them) + self.out_bias[r]
         };
-        dot(self.accumulator(pos, us), w_us)
-            + dot(self.accumulator(pos, us.opponent()), w_them)
-            + self.out_bias[bucket]
+        if self.second == 0 {
+            return row_sum(bucket);
+        }
+        let first = bucket * self.second;
+        (first..first + self.second)
+            .zip(&self.top_weights[first..])
+            .fold(self.top_bias[bucket], |y, (r, w)| {
+                y + w * row_sum(r).clamp(0.0, 1.0)
+            })
     }
 
     /// The evaluation in centipawns from the side to move's view.
@@ -782,7 +1034,13 @@ mod tests {
     fn a_written_network_reads_back_the_same() {
         let net = small();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(VERSION_ONE_BUCKET, 32, 1, 1));
+        let shape = Shape {
+            hidden: 32,
+            buckets: 1,
+            palace: 1,
+            second: 0,
+        };
+        assert_eq!(bytes.len(), shape.file_size(VERSION_ONE_BUCKET));
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
         let pos = Position::startpos();

@@ -107,7 +107,29 @@ impl Backend {
             Backend::Avx2(_) => unsafe { avx2::output(us, them, w_us, w_them) },
         }
     }
+
+    /// [`Backend::output`] for each of `sums.len()` rows of `2H` weights in `rows`, row `r`'s
+    /// into `sums[r]`: the second hidden layer's sums before their biases. The accumulators
+    /// are clamped once for all the rows.
+    #[inline]
+    pub fn outputs(self, us: &[Chunk], them: &[Chunk], rows: &[Chunk], sums: &mut [i64]) {
+        let n = us.len();
+        assert!(them.len() == n && n <= MAX_CHUNKS && rows.len() == sums.len() * 2 * n);
+        match self {
+            Backend::Scalar => {
+                for (sum, row) in sums.iter_mut().zip(rows.chunks_exact(2 * n)) {
+                    *sum = self.output(us, them, row);
+                }
+            }
+            // SAFETY: as in `add`; the lengths are checked above.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => unsafe { avx2::outputs(us, them, rows, sums) },
+        }
+    }
 }
+
+/// The most chunks in one accumulator.
+const MAX_CHUNKS: usize = super::net::MAX_HIDDEN / CHUNK_LEN;
 
 mod scalar {
     use super::{Chunk, QA};
@@ -251,6 +273,60 @@ mod avx2 {
         }
         lanes.iter().map(|&x| i64::from(x)).sum()
     }
+
+    /// # Safety
+    /// The processor must have AVX2, `us` and `them` at most `MAX_CHUNKS` chunks each, and
+    /// `rows` `sums.len()` rows of twice as many.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn outputs(us: &[Chunk], them: &[Chunk], rows: &[Chunk], sums: &mut [i64]) {
+        let n = us.len();
+        let mut clamped = [Chunk::default(); 2 * super::MAX_CHUNKS];
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let ceiling = _mm256_set1_epi16(QA);
+            for (c, a) in clamped.iter_mut().zip(us.iter().chain(them)) {
+                store(
+                    c,
+                    _mm256_min_epi16(_mm256_max_epi16(load(a), zero), ceiling),
+                );
+            }
+            let clamped = &clamped[..2 * n];
+            let len = 2 * n;
+            // Four rows at a time share each load of the activations.
+            let mut r = 0;
+            while r + 4 <= sums.len() {
+                let mut acc = [_mm256_setzero_si256(); 4];
+                for (k, v) in clamped.iter().enumerate() {
+                    let v = load(v);
+                    for (q, a) in acc.iter_mut().enumerate() {
+                        let w = load(&rows[(r + q) * len + k]);
+                        *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
+                    }
+                }
+                for (q, a) in acc.into_iter().enumerate() {
+                    sums[r + q] = lane_sum(a);
+                }
+                r += 4;
+            }
+            for (sum, row) in sums[r..].iter_mut().zip(rows[r * len..].chunks_exact(len)) {
+                let mut acc = _mm256_setzero_si256();
+                for (v, w) in clamped.iter().zip(row) {
+                    let v = load(v);
+                    acc =
+                        _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_mullo_epi16(v, load(w)), v));
+                }
+                *sum = lane_sum(acc);
+            }
+        }
+    }
+
+    /// The sum of a register's eight i32 lanes, widened.
+    #[inline(always)]
+    unsafe fn lane_sum(v: __m256i) -> i64 {
+        let mut lanes = [0i32; 8];
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+        lanes.iter().map(|&x| i64::from(x)).sum()
+    }
 }
 
 #[cfg(test)]
@@ -325,5 +401,16 @@ mod tests {
         let full = vec![Chunk([QA; 16]); n];
         let wmax = vec![Chunk([127; 16]); 2 * n];
         assert_eq!(a.output(&full, &full, &wmax), b.output(&full, &full, &wmax));
+        // The second layer's rows (four at a time and one left over): each sum is its row's
+        // output, on both backends.
+        let rows = chunks(8, 5 * 2 * n, -127, 127);
+        let (mut sa, mut sb) = (vec![0; 5], vec![0; 5]);
+        a.outputs(&us, &them, &rows, &mut sa);
+        b.outputs(&us, &them, &rows, &mut sb);
+        assert_eq!(sa, sb);
+        for (r, sum) in sa.iter().enumerate() {
+            let row = &rows[r * 2 * n..(r + 1) * 2 * n];
+            assert_eq!(*sum, a.output(&us, &them, row));
+        }
     }
 }
