@@ -1,9 +1,9 @@
 //! The network: its quantised weights, the file that holds them (read and written byte for
 //! byte as below), and the float form it is trained in.
 //!
-//! File layout, all little-endian (version 3; the engine still reads version 2, which has no
-//! `palace` field and one palace bucket, and version 1, which has no `buckets` field either
-//! and one output bucket):
+//! File layout, all little-endian, of a network without a second hidden layer (version 3;
+//! version 2 has no `palace` field and one palace bucket, and version 1 no `buckets` field
+//! either and one output bucket; the engine reads and writes all three):
 //! ```text
 //! b"XQNN"  u32 version = 3  u32 inputs = 1260 * palace  u32 hidden (multiple of 16)
 //! u32 buckets (1 to 16)     output buckets by the number of pieces on the board
