@@ -272,6 +272,25 @@ struct Shape {
 }
 
 impl Shape {
+    /// The shape of these sizes, when this engine runs such a network.
+    fn checked(
+        hidden: usize,
+        buckets: usize,
+        palace: usize,
+        second: usize,
+    ) -> Result<Shape, NetworkError> {
+        check_palace(palace)?;
+        check_hidden(hidden)?;
+        check_buckets(buckets)?;
+        check_second(second)?;
+        Ok(Shape {
+            hidden,
+            buckets,
+            palace,
+            second,
+        })
+    }
+
     /// Rows of `2 · hidden` weights on the accumulators: one per output bucket, or one per
     /// neuron of the second layer.
     const fn rows(self) -> usize {
@@ -524,19 +543,10 @@ impl Network {
         } else {
             0
         };
-        check_palace(palace)?;
+        let shape = Shape::checked(hidden, buckets, palace, second)?;
         if inputs as usize != palace * INPUTS {
             return Err(NetworkError::WrongInputs(inputs));
         }
-        check_hidden(hidden)?;
-        check_buckets(buckets)?;
-        check_second(second)?;
-        let shape = Shape {
-            hidden,
-            buckets,
-            palace,
-            second,
-        };
         let expected = shape.file_size(version);
         if bytes.len() < expected {
             return Err(NetworkError::Truncated {
@@ -669,19 +679,9 @@ impl Network {
     /// output biases × QA·QB, each rounded to the nearest integer.
     pub fn from_float(float: &FloatNetwork) -> Result<Network, NetworkError> {
         let hidden = float.hidden;
-        check_hidden(hidden)?;
         let buckets = float.buckets();
-        check_buckets(buckets)?;
-        let palace = float.palace;
-        check_palace(palace)?;
-        let second = float.second;
-        check_second(second)?;
-        let shape = Shape {
-            hidden,
-            buckets,
-            palace,
-            second,
-        };
+        let (palace, second) = (float.palace, float.second);
+        let shape = Shape::checked(hidden, buckets, palace, second)?;
         let (rows, row_biases) = if second > 0 {
             ("second-layer weight", "second-layer bias")
         } else {
