@@ -313,18 +313,6 @@ impl Network {
         output_bucket(pieces, self.shape.buckets)
     }
 
-    /// The parameters that weight decay leaves alone: a second layer's (its rows on the
-    /// accumulators, their biases, its output weights and biases). Shrinking them toward zero
-    /// at every step erases the random start that tells its neurons apart, and they collapse
-    /// into copies of each other.
-    pub fn undecayed(&self) -> Vec<std::ops::Range<usize>> {
-        let l = self.layout();
-        if l.second == 0 {
-            return Vec::new();
-        }
-        vec![l.out_weights()..l.shared(), l.top_weights()..l.len()]
-    }
-
     /// Keeps every parameter within ±[`WEIGHT_CLIP`] (a factorised network's first-layer
     /// rows within ±[`FACTORISED_CLIP`]).
     pub fn clip(&mut self) {
@@ -749,18 +737,6 @@ mod tests {
             grads[l.top_weights() + 4..l.top_bias()]
                 .iter()
                 .all(|&g| g == 0.0)
-        );
-        // Weight decay leaves the second layer alone, and only it.
-        let undecayed = net.undecayed();
-        assert_eq!(
-            undecayed,
-            vec![l.out_weights()..l.shared(), l.top_weights()..l.len()]
-        );
-        assert_eq!(undecayed[1].len(), 2 * 4 + 2);
-        assert!(
-            Network::random(Shape::flat(16, 2), 1)
-                .undecayed()
-                .is_empty()
         );
     }
 

@@ -1,8 +1,6 @@
 //! Adam: per-parameter step sizes from running averages of the gradient and its square, with
 //! optional decoupled weight decay (AdamW).
 
-use std::ops::Range;
-
 /// Adam's state: the running first and second moments and the step count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Adam {
@@ -33,16 +31,9 @@ impl Adam {
         }
     }
 
-    /// One step of size `lr` along `grads`; each parameter outside the `undecayed` ranges
-    /// (sorted, disjoint) also shrinks by `lr · weight_decay` of itself (0: plain Adam).
-    pub fn step(
-        &mut self,
-        params: &mut [f32],
-        grads: &[f32],
-        lr: f32,
-        weight_decay: f32,
-        undecayed: &[Range<usize>],
-    ) {
+    /// One step of size `lr` along `grads`; each parameter also shrinks by `lr · weight_decay`
+    /// of itself (0: plain Adam).
+    pub fn step(&mut self, params: &mut [f32], grads: &[f32], lr: f32, weight_decay: f32) {
         assert_eq!(params.len(), grads.len(), "one gradient per parameter");
         assert_eq!(
             params.len(),
@@ -54,27 +45,16 @@ impl Adam {
         let correction2 = 1.0 - self.beta2.powi(self.steps.min(i32::MAX as u64) as i32);
         let step_size = lr * correction2.sqrt() / correction1;
         let (b1, b2, eps) = (self.beta1, self.beta2, self.epsilon);
-        let decayed = 1.0 - lr * weight_decay;
-        // Runs of parameters with one shrink factor each.
-        let mut runs = Vec::with_capacity(2 * undecayed.len() + 1);
-        let mut start = 0;
-        for range in undecayed {
-            runs.push((start..range.start, decayed));
-            runs.push((range.clone(), 1.0));
-            start = range.end;
-        }
-        runs.push((start..params.len(), decayed));
-        for (run, keep) in runs {
-            for (((p, &g), m), v) in params[run.clone()]
-                .iter_mut()
-                .zip(&grads[run.clone()])
-                .zip(&mut self.first[run.clone()])
-                .zip(&mut self.second[run])
-            {
-                *m = b1 * *m + (1.0 - b1) * g;
-                *v = b2 * *v + (1.0 - b2) * g * g;
-                *p = *p * keep - step_size * *m / (v.sqrt() + eps);
-            }
+        let keep = 1.0 - lr * weight_decay;
+        for (((p, &g), m), v) in params
+            .iter_mut()
+            .zip(grads)
+            .zip(&mut self.first)
+            .zip(&mut self.second)
+        {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *p = *p * keep - step_size * *m / (v.sqrt() + eps);
         }
     }
 }
@@ -87,21 +67,16 @@ mod tests {
     fn weight_decay_shrinks_parameters_without_gradient() {
         let mut adam = Adam::new(2);
         let mut params = [1.0, -2.0];
-        adam.step(&mut params, &[0.0, 0.0], 0.1, 0.5, &[]);
+        adam.step(&mut params, &[0.0, 0.0], 0.1, 0.5);
         assert!((params[0] - 0.95).abs() < 1e-6, "{params:?}");
         assert!((params[1] + 1.9).abs() < 1e-6, "{params:?}");
-        // Parameters in an undecayed range keep their size.
-        let mut adam = Adam::new(5);
-        let mut params = [1.0; 5];
-        adam.step(&mut params, &[0.0; 5], 0.1, 0.5, &[1..2, 3..4]);
-        assert_eq!(params, [0.95, 1.0, 0.95, 1.0, 0.95]);
     }
 
     #[test]
     fn first_step_moves_each_parameter_by_the_learning_rate_against_its_gradient() {
         let mut adam = Adam::new(3);
         let mut params = [1.0, 1.0, 1.0];
-        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.01, 0.0, &[]);
+        adam.step(&mut params, &[0.5, -2.0, 0.0], 0.01, 0.0);
         assert!((params[0] - 0.99).abs() < 1e-5);
         assert!((params[1] - 1.01).abs() < 1e-5);
         assert_eq!(params[2], 1.0);
@@ -113,7 +88,7 @@ mod tests {
         let mut params = [3.0f32, -4.0];
         for _ in 0..2000 {
             let grads = [2.0 * (params[0] - 1.0), 2.0 * (params[1] + 2.0)];
-            adam.step(&mut params, &grads, 0.05, 0.0, &[]);
+            adam.step(&mut params, &grads, 0.05, 0.0);
         }
         assert!((params[0] - 1.0).abs() < 0.01, "{params:?}");
         assert!((params[1] + 2.0).abs() < 0.01, "{params:?}");

@@ -160,13 +160,11 @@ impl Trainer {
         let mut loss_sum = 0.0;
         for batch in order.chunks(self.config.batch.max(1)) {
             loss_sum += self.batch_gradient(data, batch);
-            let undecayed = self.net.undecayed();
             self.adam.step(
                 self.net.params_mut(),
                 &self.buffers[0],
                 lr,
                 self.config.weight_decay,
-                &undecayed,
             );
             self.net.clip();
         }
