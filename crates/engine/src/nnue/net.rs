@@ -338,34 +338,18 @@ const fn version_for(buckets: usize, palace: usize, second: usize) -> u32 {
 /// A quantised network, ready to evaluate. Rows are stored in aligned [`Chunk`]s.
 #[derive(Clone)]
 pub struct Network {
-    hidden: usize,
-    /// `palace · INPUTS` rows of `hidden / 16` chunks.
-    ft_weights: Vec<Chunk>,
-    ft_bias: Vec<Chunk>,
-    /// Rows of `2 · hidden / 16` chunks, the side to move's half, then the other side's: one
-    /// per output bucket, or with a second layer one per bucket and neuron, bucket by bucket.
-    out_weights: Vec<Chunk>,
-    /// One per row of `out_weights`.
-    out_bias: Vec<i32>,
-    /// With a second layer: per bucket, the output weight of each neuron.
-    top_weights: Vec<f32>,
-    /// With a second layer: one output bias per bucket.
-    top_bias: Vec<f32>,
-    buckets: usize,
-    /// Palace buckets: 1 or [`PALACE_BUCKETS`].
-    palace: usize,
-    /// Units of the second hidden layer; 0 when there is none.
-    second: usize,
+    shape: Shape,
+    layers: Layers,
     backend: Backend,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Network")
-            .field("hidden", &self.hidden)
-            .field("buckets", &self.buckets)
-            .field("palace", &self.palace)
-            .field("second", &self.second)
+            .field("hidden", &self.shape.hidden)
+            .field("buckets", &self.shape.buckets)
+            .field("palace", &self.shape.palace)
+            .field("second", &self.shape.second)
             .field("backend", &self.backend)
             .finish_non_exhaustive()
     }
@@ -612,27 +596,10 @@ impl Network {
         check_finite("output weight", &layers.top_weights)?;
         check_finite("output bias", &layers.top_bias)?;
         Ok(Network {
-            hidden: shape.hidden,
-            ft_weights: layers.ft_weights,
-            ft_bias: layers.ft_bias,
-            out_weights: layers.out_weights,
-            out_bias: layers.out_bias,
-            top_weights: layers.top_weights,
-            top_bias: layers.top_bias,
-            buckets: shape.buckets,
-            palace: shape.palace,
-            second: shape.second,
+            shape,
+            layers,
             backend: Backend::detect(),
         })
-    }
-
-    fn shape(&self) -> Shape {
-        Shape {
-            hidden: self.hidden,
-            buckets: self.buckets,
-            palace: self.palace,
-            second: self.second,
-        }
     }
 
     /// The network file's bytes, in the oldest version that holds the network (so that a
@@ -640,34 +607,38 @@ impl Network {
     /// output bucket and one palace bucket, version 2 for output buckets alone, version 3
     /// with palace buckets, version 4 with a second hidden layer.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let shape = self.shape();
+        let shape = self.shape;
         let version = shape.version();
         let mut out = Vec::with_capacity(shape.file_size(version));
         out.extend_from_slice(&MAGIC);
-        let inputs = (self.palace * INPUTS) as u32;
-        let mut header = vec![version, inputs, self.hidden as u32];
+        let inputs = (self.shape.palace * INPUTS) as u32;
+        let mut header = vec![version, inputs, self.shape.hidden as u32];
         if version != VERSION_ONE_BUCKET {
-            header.push(self.buckets as u32);
+            header.push(self.shape.buckets as u32);
         }
         if version >= VERSION_PALACE {
-            header.push(self.palace as u32);
+            header.push(self.shape.palace as u32);
         }
         if version == VERSION {
-            header.push(self.second as u32);
+            header.push(self.shape.second as u32);
         }
         header.extend([SCALE, QA, QB]);
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        for chunks in [&self.ft_weights, &self.ft_bias, &self.out_weights] {
+        for chunks in [
+            &self.layers.ft_weights,
+            &self.layers.ft_bias,
+            &self.layers.out_weights,
+        ] {
             for v in chunks.iter().flat_map(|c| c.0) {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        for bias in &self.out_bias {
+        for bias in &self.layers.out_bias {
             out.extend_from_slice(&bias.to_le_bytes());
         }
-        for v in self.top_weights.iter().chain(&self.top_bias) {
+        for v in self.layers.top_weights.iter().chain(&self.layers.top_bias) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         let checksum = fnv1a64(&out);
@@ -745,23 +716,23 @@ impl Network {
 
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
-        self.hidden
+        self.shape.hidden
     }
 
     /// Output buckets (1 for a network of the first architecture).
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.shape.buckets
     }
 
     /// Palace buckets: 1, or [`PALACE_BUCKETS`] for a network whose inputs depend on where
     /// each side's general stands.
     pub fn palace_buckets(&self) -> usize {
-        self.palace
+        self.shape.palace
     }
 
     /// Units of the second hidden layer; 0 for a network without one.
     pub fn second_layer(&self) -> usize {
-        self.second
+        self.shape.second
     }
 
     /// The kernels this network's evaluations run on.
@@ -777,21 +748,21 @@ impl Network {
 
     /// Chunks in one accumulator.
     pub(super) fn chunks(&self) -> usize {
-        self.hidden / CHUNK_LEN
+        self.shape.hidden / CHUNK_LEN
     }
 
     /// The weights of input `feature`.
     #[inline]
     pub(super) fn row(&self, feature: usize) -> &[Chunk] {
         let n = self.chunks();
-        &self.ft_weights[feature * n..feature * n + n]
+        &self.layers.ft_weights[feature * n..feature * n + n]
     }
 
     /// Fills `acc` from scratch with `perspective`'s view of `pos`.
     pub fn refresh(&self, pos: &Position, perspective: Color, acc: &mut [Chunk]) {
-        acc.copy_from_slice(&self.ft_bias);
+        acc.copy_from_slice(&self.layers.ft_bias);
         let mut features = Vec::with_capacity(MAX_ACTIVE);
-        active_features(pos, perspective, self.palace, &mut features);
+        active_features(pos, perspective, self.shape.palace, &mut features);
         for f in features {
             self.backend.add(acc, self.row(f));
         }
@@ -809,26 +780,27 @@ impl Network {
     /// the other side (`them`) of a position with `pieces` pieces on the board.
     #[inline]
     pub fn evaluate_accumulators(&self, us: &[Chunk], them: &[Chunk], pieces: usize) -> Score {
-        let bucket = output_bucket(pieces, self.buckets);
+        let bucket = output_bucket(pieces, self.shape.buckets);
         let qa = i64::from(QA);
         let qab = qa * i64::from(QB);
-        let cp = if self.second == 0 {
+        let cp = if self.shape.second == 0 {
             let len = 2 * self.chunks();
-            let row = &self.out_weights[bucket * len..(bucket + 1) * len];
-            let sum = self.backend.output(us, them, row) / qa + i64::from(self.out_bias[bucket]);
+            let row = &self.layers.out_weights[bucket * len..(bucket + 1) * len];
+            let sum =
+                self.backend.output(us, them, row) / qa + i64::from(self.layers.out_bias[bucket]);
             sum * i64::from(SCALE) / qab
         } else {
-            let first = bucket * self.second;
+            let first = bucket * self.shape.second;
             let len = 2 * self.chunks();
-            let rows = &self.out_weights[first * len..(first + self.second) * len];
+            let rows = &self.layers.out_weights[first * len..(first + self.shape.second) * len];
             let mut sums = [0i64; MAX_SECOND_LAYER];
-            let sums = &mut sums[..self.second];
+            let sums = &mut sums[..self.shape.second];
             self.backend.outputs(us, them, rows, sums);
-            let mut y = self.top_bias[bucket];
+            let mut y = self.layers.top_bias[bucket];
             for ((sum, bias), w) in sums
                 .iter()
-                .zip(&self.out_bias[first..])
-                .zip(&self.top_weights[first..])
+                .zip(&self.layers.out_bias[first..])
+                .zip(&self.layers.top_weights[first..])
             {
                 let unit = ((sum / qa + i64::from(*bias)) as f32 / qab as f32).clamp(0.0, 1.0);
                 y += w * unit;
@@ -841,12 +813,19 @@ impl Network {
 }
 
 /// A network's layers in quantised form, as read from a file or quantised from floats.
+#[derive(Clone)]
 struct Layers {
+    /// `palace · INPUTS` rows of `hidden / 16` chunks.
     ft_weights: Vec<Chunk>,
     ft_bias: Vec<Chunk>,
+    /// Rows of `2 · hidden / 16` chunks, the side to move's half, then the other side's: one
+    /// per output bucket, or with a second layer one per bucket and neuron, bucket by bucket.
     out_weights: Vec<Chunk>,
+    /// One per row of `out_weights`.
     out_bias: Vec<i32>,
+    /// With a second layer: per bucket, the output weight of each neuron.
     top_weights: Vec<f32>,
+    /// With a second layer: one output bias per bucket.
     top_bias: Vec<f32>,
 }
 
@@ -1055,10 +1034,10 @@ mod tests {
         float.out_weights[2] = 1.98; // 126.72 → 127
         float.out_bias = vec![0.25]; // 4080
         let net = Network::from_float(&float).unwrap();
-        assert_eq!(net.ft_weights[0].0[0], 128);
-        assert_eq!(net.ft_bias[0].0[1], -26);
-        assert_eq!(net.out_weights[0].0[2], 127);
-        assert_eq!(net.out_bias, vec![4080]);
+        assert_eq!(net.layers.ft_weights[0].0[0], 128);
+        assert_eq!(net.layers.ft_bias[0].0[1], -26);
+        assert_eq!(net.layers.out_weights[0].0[2], 127);
+        assert_eq!(net.layers.out_bias, vec![4080]);
     }
 
     #[test]
