@@ -301,17 +301,31 @@ impl Shape {
         }
     }
 
+    /// The second layer's output weights: one per neuron of each bucket (none without it).
+    const fn top_weights(self) -> usize {
+        self.buckets * self.second
+    }
+
+    /// The second layer's output biases: one per bucket (none without it).
+    const fn top_biases(self) -> usize {
+        if self.second > 0 { self.buckets } else { 0 }
+    }
+
+    /// The names of the rows on the accumulators and of their biases, for errors.
+    const fn row_layers(self) -> (&'static str, &'static str) {
+        if self.second > 0 {
+            ("second-layer weight", "second-layer bias")
+        } else {
+            ("output weight", "output bias")
+        }
+    }
+
     /// The file size of this shape in file version `version`.
     const fn file_size(self, version: u32) -> usize {
-        let top = if self.second > 0 {
-            4 * (self.buckets * self.second + self.buckets)
-        } else {
-            0
-        };
         header_bytes(version)
             + 2 * (self.palace * INPUTS * self.hidden + self.hidden + self.rows() * 2 * self.hidden)
             + 4 * self.rows()
-            + top
+            + 4 * (self.top_weights() + self.top_biases())
             + 8
     }
 
@@ -566,11 +580,8 @@ impl Network {
         let out_bias = (0..shape.rows())
             .map(|_| i32::from_le_bytes(r.take()))
             .collect();
-        let (top_weights, top_bias) = if second > 0 {
-            (r.f32s(buckets * second), r.f32s(buckets))
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        let top_weights = r.f32s(shape.top_weights());
+        let top_bias = r.f32s(shape.top_biases());
         Network::checked(
             shape,
             Layers {
@@ -587,12 +598,7 @@ impl Network {
     fn checked(shape: Shape, layers: Layers) -> Result<Network, NetworkError> {
         check_range("feature weight", &layers.ft_weights, FT_LIMIT)?;
         check_range("feature bias", &layers.ft_bias, FT_LIMIT)?;
-        let rows = if shape.second > 0 {
-            "second-layer weight"
-        } else {
-            "output weight"
-        };
-        check_range(rows, &layers.out_weights, OUT_LIMIT)?;
+        check_range(shape.row_layers().0, &layers.out_weights, OUT_LIMIT)?;
         check_finite("output weight", &layers.top_weights)?;
         check_finite("output bias", &layers.top_bias)?;
         Ok(Network {
@@ -611,16 +617,16 @@ impl Network {
         let version = shape.version();
         let mut out = Vec::with_capacity(shape.file_size(version));
         out.extend_from_slice(&MAGIC);
-        let inputs = (self.shape.palace * INPUTS) as u32;
-        let mut header = vec![version, inputs, self.shape.hidden as u32];
+        let inputs = (shape.palace * INPUTS) as u32;
+        let mut header = vec![version, inputs, shape.hidden as u32];
         if version != VERSION_ONE_BUCKET {
-            header.push(self.shape.buckets as u32);
+            header.push(shape.buckets as u32);
         }
         if version >= VERSION_PALACE {
-            header.push(self.shape.palace as u32);
+            header.push(shape.palace as u32);
         }
         if version == VERSION {
-            header.push(self.shape.second as u32);
+            header.push(shape.second as u32);
         }
         header.extend([SCALE, QA, QB]);
         for v in header {
@@ -653,16 +659,7 @@ impl Network {
         let buckets = float.buckets();
         let (palace, second) = (float.palace, float.second);
         let shape = Shape::checked(hidden, buckets, palace, second)?;
-        let (rows, row_biases) = if second > 0 {
-            ("second-layer weight", "second-layer bias")
-        } else {
-            ("output weight", "output bias")
-        };
-        let (top, top_bias) = if second > 0 {
-            (buckets * second, buckets)
-        } else {
-            (0, 0)
-        };
+        let (rows, row_biases) = shape.row_layers();
         let shapes = [
             (
                 "feature weight",
@@ -672,8 +669,8 @@ impl Network {
             ("feature bias", &float.ft_bias, hidden),
             (rows, &float.out_weights, shape.rows() * 2 * hidden),
             (row_biases, &float.out_bias, shape.rows()),
-            ("output weight", &float.top_weights, top),
-            ("output bias", &float.top_bias, top_bias),
+            ("output weight", &float.top_weights, shape.top_weights()),
+            ("output bias", &float.top_bias, shape.top_biases()),
         ];
         for (layer, values, expected) in shapes {
             if values.len() != expected {
@@ -783,15 +780,14 @@ impl Network {
         let bucket = output_bucket(pieces, self.shape.buckets);
         let qa = i64::from(QA);
         let qab = qa * i64::from(QB);
+        let len = 2 * self.chunks();
         let cp = if self.shape.second == 0 {
-            let len = 2 * self.chunks();
             let row = &self.layers.out_weights[bucket * len..(bucket + 1) * len];
             let sum =
                 self.backend.output(us, them, row) / qa + i64::from(self.layers.out_bias[bucket]);
             sum * i64::from(SCALE) / qab
         } else {
             let first = bucket * self.shape.second;
-            let len = 2 * self.chunks();
             let rows = &self.layers.out_weights[first * len..(first + self.shape.second) * len];
             let mut sums = [0i64; MAX_SECOND_LAYER];
             let sums = &mut sums[..self.shape.second];

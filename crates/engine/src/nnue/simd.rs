@@ -244,16 +244,27 @@ mod avx2 {
     #[inline(always)]
     unsafe fn screlu_dot(sum: __m256i, acc: &[Chunk], weights: &[Chunk]) -> __m256i {
         let mut sum = sum;
-        unsafe {
-            let zero = _mm256_setzero_si256();
-            let ceiling = _mm256_set1_epi16(QA);
-            for (a, w) in acc.iter().zip(weights) {
-                let v = _mm256_min_epi16(_mm256_max_epi16(load(a), zero), ceiling);
-                let vw = _mm256_mullo_epi16(v, load(w));
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
-            }
+        for (a, w) in acc.iter().zip(weights) {
+            unsafe { sum = _mm256_add_epi32(sum, squared_times(clamp(load(a)), load(w))) };
         }
         sum
+    }
+
+    /// Each i16 lane clamped to `0..=QA`.
+    #[inline(always)]
+    unsafe fn clamp(v: __m256i) -> __m256i {
+        unsafe {
+            _mm256_min_epi16(
+                _mm256_max_epi16(v, _mm256_setzero_si256()),
+                _mm256_set1_epi16(QA),
+            )
+        }
+    }
+
+    /// `v² · w` for clamped activations `v`, pairs of lanes added into i32 lanes.
+    #[inline(always)]
+    unsafe fn squared_times(v: __m256i, w: __m256i) -> __m256i {
+        unsafe { _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v) }
     }
 
     /// # Safety
@@ -265,13 +276,10 @@ mod avx2 {
         w_us: &[Chunk],
         w_them: &[Chunk],
     ) -> i64 {
-        let mut lanes = [0i32; 8];
         unsafe {
             let sum = screlu_dot(_mm256_setzero_si256(), us, w_us);
-            let sum = screlu_dot(sum, them, w_them);
-            _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum);
+            lane_sum(screlu_dot(sum, them, w_them))
         }
-        lanes.iter().map(|&x| i64::from(x)).sum()
     }
 
     /// # Safety
@@ -282,13 +290,8 @@ mod avx2 {
         let n = us.len();
         let mut clamped = [Chunk::default(); 2 * super::MAX_CHUNKS];
         unsafe {
-            let zero = _mm256_setzero_si256();
-            let ceiling = _mm256_set1_epi16(QA);
             for (c, a) in clamped.iter_mut().zip(us.iter().chain(them)) {
-                store(
-                    c,
-                    _mm256_min_epi16(_mm256_max_epi16(load(a), zero), ceiling),
-                );
+                store(c, clamp(load(a)));
             }
             let clamped = &clamped[..2 * n];
             let len = 2 * n;
@@ -300,7 +303,7 @@ mod avx2 {
                     let v = load(v);
                     for (q, a) in acc.iter_mut().enumerate() {
                         let w = load(&rows[(r + q) * len + k]);
-                        *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
+                        *a = _mm256_add_epi32(*a, squared_times(v, w));
                     }
                 }
                 for (q, a) in acc.into_iter().enumerate() {
@@ -311,9 +314,7 @@ mod avx2 {
             for (sum, row) in sums[r..].iter_mut().zip(rows[r * len..].chunks_exact(len)) {
                 let mut acc = _mm256_setzero_si256();
                 for (v, w) in clamped.iter().zip(row) {
-                    let v = load(v);
-                    acc =
-                        _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_mullo_epi16(v, load(w)), v));
+                    acc = _mm256_add_epi32(acc, squared_times(load(v), load(w)));
                 }
                 *sum = lane_sum(acc);
             }
