@@ -19,22 +19,22 @@ pub const ELO_RANGE: (u32, u32) = (800, 2600);
 pub const LONGEST_THINK: Duration = Duration::from_secs(1);
 
 /// The playing levels' ladder as measured: `(level, Elo above level 0)`, chained from matches
-/// of each listed level against the one listed before it (`scripts/level-ladder`, and a fast
-/// clock for levels 18 and 20; `docs/results.md`, "Playing levels"). The labels are placed by
-/// it ([`Level::label_elo`]).
+/// of each listed level against the one listed before it (`scripts/level-ladder`, and a
+/// 10 s + 0.1 s clock for levels 18 and 20; `docs/results.md`, "Playing levels"). The labels
+/// are placed by it ([`Level::label_elo`]).
 pub const MEASURED_LADDER: [(u32, u32); 12] = [
     (0, 0),
-    (1, 158),
-    (2, 564),
-    (4, 805),
-    (6, 1008),
-    (8, 1249),
-    (10, 1477),
-    (12, 1692),
-    (14, 2051),
-    (16, 2320),
-    (18, 2488),
-    (MAX_LEVEL, 2497),
+    (1, 228),
+    (2, 470),
+    (4, 755),
+    (6, 1056),
+    (8, 1375),
+    (10, 1616),
+    (12, 1935),
+    (14, 2236),
+    (16, 2383),
+    (18, 2563),
+    (MAX_LEVEL, 2864),
 ];
 
 /// A level's Elo above level 0 on the [`MEASURED_LADDER`]; a level it does not list lies on the
@@ -242,10 +242,10 @@ mod tests {
     fn levels_are_labelled_with_their_name_and_elo() {
         assert_eq!(Level::new(0).label(), "Beginner (~800)");
         assert_eq!(Level::new(MAX_LEVEL).label(), "Full strength (~2600)");
-        // Level 8 stands 1249 Elo above level 0 on a ladder of 2497: 800 + 1800 × 1249 / 2497.
-        assert_eq!(Level::new(8).label(), "Club player (~1700)");
-        // Level 3 is not measured: halfway between level 2 (564) and level 4 (805).
-        assert_eq!(Level::new(3).label_elo(), 1290);
+        // Level 8 stands 1375 Elo above level 0 on a ladder of 2864: 800 + 1800 × 1375 / 2864.
+        assert_eq!(Level::new(8).label(), "Club player (~1660)");
+        // Level 3 is not measured: halfway between level 2 (470) and level 4 (755).
+        assert_eq!(Level::new(3).label_elo(), 1180);
         assert_eq!(Level::new(16).named().map(|n| n.key), Some("expert"));
     }
 
@@ -259,12 +259,8 @@ mod tests {
         assert_eq!(MEASURED_LADDER[0], (0, 0));
         assert_eq!(MEASURED_LADDER[MEASURED_LADDER.len() - 1].0, MAX_LEVEL);
         let labels: Vec<u32> = (0..=MAX_LEVEL).map(|l| Level::new(l).label_elo()).collect();
-        let (below_full, full) = labels.split_at(MAX_LEVEL as usize);
-        assert!(below_full.windows(2).all(|w| w[0] < w[1]), "{labels:?}");
-        // At the clock the top step was measured at, full strength stood within 10 Elo of level
-        // 18, so level 19 may round to the same label.
-        assert!(below_full[below_full.len() - 1] <= full[0]);
-        assert_eq!((labels[0], full[0]), ELO_RANGE);
+        assert!(labels.windows(2).all(|w| w[0] < w[1]), "{labels:?}");
+        assert_eq!((labels[0], labels[MAX_LEVEL as usize]), ELO_RANGE);
     }
 
     fn line(score: Score, m: &str) -> SearchInfo {
@@ -289,7 +285,7 @@ mod tests {
         for level in 0..MAX_LEVEL {
             assert_eq!(Level::from_elo(Level::new(level).label_elo()).level, level);
         }
-        // 1500 lies between level 5 (~1450) and level 6 (~1530), nearer the second.
+        // 1500 lies between level 6 (~1460) and level 7 (~1560), nearer the first.
         assert_eq!(Level::from_elo(1500).level, 6);
     }
 
