@@ -1,7 +1,8 @@
-//! Move-ordering memory of one search thread: killer moves, history, counter-moves and
-//! continuation history (how well a quiet move did after a given move one and two plies
-//! before).
+//! What one search thread remembers from search to search: killer moves, history,
+//! counter-moves and continuation history (how well a quiet move did after a given move one
+//! and two plies before), and the static evaluation's corrections.
 
+use crate::correction::Correction;
 use crate::score::Score;
 use crate::search::params::HISTORY_MAX;
 use xiangqi_rules::{Color, Move, Piece, Square};
@@ -27,13 +28,15 @@ impl PieceTo {
 /// The moves one and two plies before a node, as continuation history keys.
 pub type Continuation = [Option<PieceTo>; 2];
 
-/// Killers per ply, butterfly history per side, counter-move per previous move, and
-/// continuation history per (earlier move, this move).
+/// Killers per ply, butterfly history per side, counter-move per previous move,
+/// continuation history per (earlier move, this move), and the evaluation's corrections.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     butterfly: Vec<i32>,
     counter: Vec<Option<Move>>,
     continuation: Vec<i16>,
+    /// How far searches found the static evaluation off (kept whole from search to search).
+    pub correction: Correction,
     /// Whether any score was ever set: halving the scores of a history that never learned
     /// anything changes nothing, and would only touch its few megabytes for the first time.
     learned: bool,
@@ -70,6 +73,7 @@ impl History {
             butterfly: vec![0; 2 * 90 * 90],
             counter: vec![None; 90 * 90],
             continuation: vec![0; PIECE_TO * PIECE_TO],
+            correction: Correction::new(),
             learned: false,
         }
     }

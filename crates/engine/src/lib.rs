@@ -5,6 +5,7 @@
 //! `docs/results.md`, each with its command and the `Bench:` signature it was taken at.
 pub mod bench;
 pub mod book;
+mod correction;
 pub mod datagen;
 mod engine;
 pub mod eval;
@@ -24,5 +25,6 @@ pub mod tune;
 
 pub use engine::{Engine, EngineOptions, Evaluation, SearchRequest};
 pub use limits::SearchLimits;
+pub use search::params::SearchParams;
 pub use search::{SearchInfo, SearchResult};
 pub use see::SEE_VALUE;

@@ -89,8 +89,10 @@ fn a_hung_chariot_is_a_blunder_and_the_capture_explains_it() {
     let black = review.summary(Color::Black);
     assert_eq!(black.count(Class::Best), 1);
     // The engine's own move loses only what two depth-5 searches, before and after it, disagree
-    // by: a few points of accuracy at most.
-    assert!(black.accuracy > 95.0, "accuracy {}", black.accuracy);
+    // by: a few points of accuracy at most. (The second search starts from the evaluation
+    // corrections the first one learned for the same advisors and elephants with a chariot
+    // more on the board, so the two differ by some 30 cp of the 500 Black is up.)
+    assert!(black.accuracy > 90.0, "accuracy {}", black.accuracy);
 }
 
 #[test]

@@ -122,6 +122,11 @@ search_params! {
     /// [`ASPIRATION_GROWTH_DIVISOR`] plus this.
     aspiration_growth_step: "AspirationGrowthStep" = 10, 0..=60;
 
+    // Correction history (`crate::correction`).
+    /// The largest correction of the static evaluation either way; 0 turns the correction
+    /// off (the puzzle proofs do, so that they stay the searches the puzzles were proven by).
+    correction_limit: "CorrectionLimit" = 48, 0..=128;
+
     // History.
     /// A quiet move that causes a cut gains `depth² × history_bonus_scale` in its history,
     /// and each quiet move tried before it loses as much (the malus).

@@ -289,11 +289,13 @@ impl<'a> Worker<'a> {
         }
         let mut best;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            stand_pat = self.history.correction.corrected(&self.pos, raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -353,7 +355,7 @@ impl<'a> Worker<'a> {
             TtEntry {
                 best_move,
                 score: to_table(best, ply),
-                eval: if in_check { 0 } else { stand_pat },
+                eval: raw_eval,
                 depth: 0,
                 bound,
             },
@@ -408,10 +410,13 @@ impl<'a> Worker<'a> {
         }
 
         let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            -INFINITE
+        // The table keeps the evaluation as the network gives it; the search prunes on it
+        // corrected by what searches of the same placement found.
+        let (raw_eval, static_eval) = if in_check {
+            (0, -INFINITE)
         } else {
-            entry.map_or_else(|| self.evaluate(), |e| e.eval)
+            let raw = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            (raw, self.history.correction.corrected(&self.pos, raw))
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -658,12 +663,29 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
+        // A quiet (or no) best move with a score its bound vouches for, away from the static
+        // evaluation, teaches the correction.
+        let quiet_best = best_move.is_none_or(|m| self.pos.is_empty(m.to()));
+        let bound_agrees = match bound {
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+            Bound::Exact => true,
+        };
+        if !in_check && !is_mate(best) && quiet_best && bound_agrees {
+            self.history.correction.learn(
+                &self.pos,
+                depth,
+                raw_eval,
+                best,
+                self.params.correction_limit,
+            );
+        }
         self.shared.tt.store(
             key,
             TtEntry {
                 best_move,
                 score: to_table(best, ply),
-                eval: if in_check { 0 } else { static_eval },
+                eval: raw_eval,
                 depth,
                 bound,
             },

@@ -17,7 +17,7 @@
 
 use std::fmt;
 use xiangqi_engine::score::Reported;
-use xiangqi_engine::{Engine, EngineOptions, SEE_VALUE, SearchLimits, SearchRequest};
+use xiangqi_engine::{Engine, EngineOptions, SEE_VALUE, SearchLimits, SearchParams, SearchRequest};
 use xiangqi_rules::{Color, Move, Position};
 
 /// The depth of the fixed search behind every material and defence proof.
@@ -63,13 +63,19 @@ impl TopTwo {
 /// An engine that searches two lines on one thread with a small table, as the proofs and the
 /// miner's quick look use it. It evaluates with the handcrafted evaluation, the one the
 /// shipped puzzles were proven with, so `xiangqi puzzles verify` re-runs the same proofs
-/// whichever evaluation the engine plays with.
+/// whichever evaluation the engine plays with. It does not correct the evaluation by what
+/// earlier searches found (`CorrectionLimit` 0): a proof is a search of its own, the same
+/// whatever was searched before, and the search the set was proven with.
 pub(super) fn two_line_engine() -> Engine {
     Engine::new(EngineOptions {
         use_nnue: false,
         hash_mb: 16,
         threads: 1,
         multipv: 2,
+        search_params: SearchParams {
+            correction_limit: 0,
+            ..SearchParams::default()
+        },
         ..EngineOptions::default()
     })
 }
