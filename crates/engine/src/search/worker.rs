@@ -3,6 +3,7 @@
 
 use super::Shared;
 use super::params::*;
+use crate::correction::Slot;
 use crate::eval::Evaluator;
 use crate::history::{Continuation, History, MAX_PLY, PieceTo};
 use crate::limits::TimeBudget;
@@ -295,7 +296,10 @@ impl<'a> Worker<'a> {
             stand_pat = -INFINITE;
         } else {
             raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
-            stand_pat = self.history.correction.corrected(&self.pos, raw_eval);
+            stand_pat = self
+                .history
+                .correction
+                .corrected(Slot::of(&self.pos), raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -412,11 +416,15 @@ impl<'a> Worker<'a> {
         let in_check = self.pos.in_check();
         // The table keeps the evaluation as the network gives it; the search prunes on it
         // corrected by what searches of the same placement found.
-        let (raw_eval, static_eval) = if in_check {
-            (0, -INFINITE)
-        } else {
-            let raw = entry.map_or_else(|| self.evaluate(), |e| e.eval);
-            (raw, self.history.correction.corrected(&self.pos, raw))
+        // Out of check, the node's correction slot: it corrects the evaluation now and learns
+        // from the search at the end.
+        let correction_slot = (!in_check).then(|| Slot::of(&self.pos));
+        let (raw_eval, static_eval) = match correction_slot {
+            None => (0, -INFINITE),
+            Some(slot) => {
+                let raw = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+                (raw, self.history.correction.corrected(slot, raw))
+            }
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -671,9 +679,13 @@ impl<'a> Worker<'a> {
             Bound::Upper => best < static_eval,
             Bound::Exact => true,
         };
-        if !in_check && !is_mate(best) && quiet_best && bound_agrees {
+        if let Some(slot) = correction_slot
+            && !is_mate(best)
+            && quiet_best
+            && bound_agrees
+        {
             self.history.correction.learn(
-                &self.pos,
+                slot,
                 depth,
                 raw_eval,
                 best,
