@@ -1,6 +1,7 @@
 //! The staged move picker: the table move first, then winning captures, killers and the
 //! counter-move, quiet moves by history, and losing captures last. Every move it yields is
-//! legal, and each at most once.
+//! legal, and each at most once. For the quiescence search it yields only the captures that do
+//! not lose material.
 
 use crate::history::{Continuation, History};
 use crate::search::params::{GOOD_CAPTURE_SEE_THRESHOLD, LVA_DIVISOR, MVV_WEIGHT};
@@ -90,8 +91,9 @@ impl MovePicker {
         self
     }
 
-    /// A picker for quiescence search: captures only (all moves when in check, by the caller's
-    /// choice of [`MovePicker::new`]).
+    /// A picker for quiescence search: only the captures that do not lose material by the
+    /// exchange, the table move included (all moves when in check, by the caller's choice of
+    /// [`MovePicker::new`]).
     pub fn captures(pos: &Position, table_move: Option<Move>) -> MovePicker {
         let table_move = table_move.filter(|&m| !pos.is_empty(m.to()));
         let mut picker = MovePicker::new(pos, table_move, [None; 2], None);
@@ -127,7 +129,9 @@ impl MovePicker {
             match self.stage {
                 Stage::TableMove => {
                     self.stage = Stage::GenerateCaptures;
-                    if let Some(m) = self.table_move {
+                    if let Some(m) = self.table_move
+                        && (!self.captures_only || see_ge(pos, m, GOOD_CAPTURE_SEE_THRESHOLD))
+                    {
                         return Some(m);
                     }
                 }
@@ -151,7 +155,7 @@ impl MovePicker {
                     }
                     None => {
                         self.stage = if self.captures_only {
-                            Stage::BadCaptures
+                            Stage::Done
                         } else {
                             Stage::Killers
                         };
@@ -276,5 +280,61 @@ mod tests {
             let m = pick(&mut state);
             pos.make_move(m);
         }
+    }
+
+    /// The quiescence picker yields exactly the legal captures that do not lose material,
+    /// each once, whether or not its table move is one of them.
+    #[test]
+    fn capture_picker_yields_the_captures_that_hold_their_exchange() {
+        let mut pos = Position::startpos();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let history = History::new();
+        let mut captures_seen = 0;
+        let mut losing_seen = 0;
+        for _ in 0..600 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() || pos.in_check() {
+                pos = Position::startpos();
+                continue;
+            }
+            let mut next = || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            let captures: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| !pos.is_empty(m.to()))
+                .collect();
+            let hint = if captures.is_empty() || next() % 3 == 0 {
+                None
+            } else {
+                Some(captures[(next() % captures.len() as u64) as usize])
+            };
+            let mut expected: Vec<Move> = captures
+                .iter()
+                .copied()
+                .filter(|&m| see_ge(&pos, m, GOOD_CAPTURE_SEE_THRESHOLD))
+                .collect();
+            captures_seen += captures.len();
+            losing_seen += captures.len() - expected.len();
+            let mut picker = MovePicker::captures(&pos, hint);
+            let mut seen = Vec::new();
+            while let Some(m) = picker.next(&pos, &history) {
+                seen.push(m);
+            }
+            expected.sort();
+            seen.sort();
+            assert_eq!(seen, expected, "{pos:?} table move {hint:?}");
+            let m = legal[(next() % legal.len() as u64) as usize];
+            pos.make_move(m);
+        }
+        // The walk met both kinds of capture.
+        assert!(
+            captures_seen > 100 && losing_seen > 10,
+            "{captures_seen} {losing_seen}"
+        );
     }
 }

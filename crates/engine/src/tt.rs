@@ -43,7 +43,9 @@ const SLOTS_PER_BUCKET: usize = 4;
 /// plies for each search since it was written.
 const AGE_WEIGHT: i32 = 8;
 
+/// One cache line, so that a probe reads one line from memory.
 #[derive(Default)]
+#[repr(align(64))]
 struct Bucket {
     slots: [Slot; SLOTS_PER_BUCKET],
 }
@@ -164,6 +166,21 @@ impl TranspositionTable {
     fn bucket(&self, key: u64) -> &Bucket {
         let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
+    }
+
+    /// Starts loading `key`'s bucket into the cache, so that a probe soon after finds it
+    /// there; a hint that changes nothing else.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch reads nothing the program sees and cannot fault.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry for `key`, if stored.

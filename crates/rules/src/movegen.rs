@@ -114,7 +114,7 @@ impl Position {
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.is_general_attacked(self.side)
+        self.checked
     }
 
     /// Whether the pseudo-legal move `m` for the side to move leaves its own general safe.

@@ -22,6 +22,9 @@ pub struct Position {
     pub(crate) halfmove_clock: u32,
     pub(crate) fullmove_number: u32,
     pub(crate) hash: u64,
+    /// Whether the side to move's general is attacked, kept by every change of the side to
+    /// move.
+    pub(crate) checked: bool,
 }
 
 /// What [`Position::make_move`] needs to take a move back.
@@ -30,6 +33,7 @@ pub struct Undo {
     captured: Cell,
     halfmove_clock: u32,
     hash: u64,
+    checked: bool,
 }
 
 impl Undo {
@@ -65,10 +69,12 @@ impl Position {
             halfmove_clock: 0,
             fullmove_number: 1,
             hash: if side == Color::Black { SIDE_KEY } else { 0 },
+            checked: false,
         }
     }
 
-    /// Puts `piece` on the empty point `sq`, keeping every index and the hash in step.
+    /// Puts `piece` on the empty point `sq`, keeping every index and the hash in step (the
+    /// check flag waits for [`Position::set_side`], which ends every build).
     pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
         debug_assert_eq!(self.board[sq.index()], EMPTY);
         let bit = 1u128 << sq.index();
@@ -165,6 +171,7 @@ impl Position {
             captured,
             halfmove_clock: self.halfmove_clock,
             hash: self.hash,
+            checked: self.checked,
         };
         let us = self.side.index();
         let mp = moving as usize - 1;
@@ -191,6 +198,7 @@ impl Position {
             self.fullmove_number += 1;
         }
         self.side = self.side.opponent();
+        self.checked = self.is_general_attacked(self.side);
         undo
     }
 
@@ -221,6 +229,7 @@ impl Position {
         }
         self.halfmove_clock = undo.halfmove_clock;
         self.hash = undo.hash;
+        self.checked = undo.checked;
     }
 
     /// Passes the move to the opponent without moving a piece (for search).
@@ -229,6 +238,7 @@ impl Position {
             captured: EMPTY,
             halfmove_clock: self.halfmove_clock,
             hash: self.hash,
+            checked: self.checked,
         };
         self.hash ^= SIDE_KEY;
         self.halfmove_clock += 1;
@@ -236,6 +246,7 @@ impl Position {
             self.fullmove_number += 1;
         }
         self.side = self.side.opponent();
+        self.checked = self.is_general_attacked(self.side);
         undo
     }
 
@@ -247,6 +258,7 @@ impl Position {
         }
         self.halfmove_clock = undo.halfmove_clock;
         self.hash = undo.hash;
+        self.checked = undo.checked;
     }
 
     /// A copy with `m` played.
@@ -256,12 +268,14 @@ impl Position {
         p
     }
 
-    /// Sets the side to move, keeping the hash in step (used by FEN parsing).
+    /// Sets the side to move, keeping the hash and the check flag in step (used by FEN
+    /// parsing, last after the pieces are put).
     pub(crate) fn set_side(&mut self, side: Color) {
         if side != self.side {
             self.side = side;
             self.hash ^= SIDE_KEY;
         }
+        self.checked = self.is_general_attacked(side);
     }
 
     /// Sets the clocks (used by FEN parsing).

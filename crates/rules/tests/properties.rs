@@ -128,6 +128,8 @@ proptest! {
                 prop_assert_eq!(work.hash(), work.compute_hash(), "{} after {}", fen, m);
                 prop_assert_ne!(work.side_to_move(), pos.side_to_move());
                 prop_assert_eq!(undo.captured(), pos.piece_at(m.to()), "{} {}", fen, m);
+                // The check flag kept by the move agrees with the board.
+                prop_assert_eq!(work.in_check(), mover_in_check(&work), "{} after {}", fen, m);
                 work.unmake_move(m, undo);
                 prop_assert_eq!(&work, &pos, "{} after {} and back", fen, m);
                 prop_assert_eq!(work.to_fen(), fen.clone());
@@ -135,6 +137,7 @@ proptest! {
             }
             let undo = work.make_null_move();
             prop_assert_eq!(work.hash(), work.compute_hash(), "{} after a null move", fen);
+            prop_assert_eq!(work.in_check(), mover_in_check(&work), "{} after a null move", fen);
             work.unmake_null_move(undo);
             prop_assert_eq!(&work, &pos, "{} after a null move and back", fen);
         }

@@ -252,12 +252,11 @@ impl Reductions {
 
 // The numbers below stay fixed: tuning leaves them alone.
 
-/// A capture the quiescence search tries must win at least this much by the exchange.
-pub const QSEARCH_SEE_THRESHOLD: Score = 0;
 /// A check is extended only when the checking move loses no more than this by the exchange.
 pub const CHECK_EXTENSION_SEE_THRESHOLD: Score = 0;
 /// A capture the move picker yields early (a good capture) wins at least this much by the
-/// exchange; worse ones come after the quiet moves.
+/// exchange; worse ones come after the quiet moves, and the quiescence search never tries
+/// them.
 pub const GOOD_CAPTURE_SEE_THRESHOLD: Score = 0;
 
 /// The singular test searches the other moves to the node's depth less one, divided by this.

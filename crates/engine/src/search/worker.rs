@@ -218,6 +218,7 @@ impl<'a> Worker<'a> {
         self.stack[ply].moved = mover.map(|p| PieceTo::new(p, m.to()));
         let captured = self.pos.piece_at(m.to());
         let undo = self.pos.make_move(m);
+        self.shared.tt.prefetch(self.pos.hash());
         if let Some(nnue) = &mut self.nnue {
             match mover {
                 Some(piece) => nnue.accumulators.push_move(
@@ -317,9 +318,6 @@ impl<'a> Worker<'a> {
         while let Some(m) = picker.next(&self.pos, &self.history) {
             any = true;
             if !in_check {
-                if !see_ge(&self.pos, m, QSEARCH_SEE_THRESHOLD) {
-                    continue;
-                }
                 // Delta pruning: even winning this piece cannot lift the score to alpha.
                 let gain = self
                     .pos
