@@ -241,12 +241,13 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::SplitMix64;
 
     /// The picker yields exactly the legal moves, each once, whatever hints it gets.
     #[test]
     fn picker_yields_every_legal_move_once() {
         let mut pos = Position::startpos();
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
         let history = History::new();
         for _ in 0..400 {
             let legal = pos.legal_moves();
@@ -254,13 +255,8 @@ mod tests {
                 pos = Position::startpos();
                 continue;
             }
-            let pick = |state: &mut u64| {
-                *state ^= *state << 13;
-                *state ^= *state >> 7;
-                *state ^= *state << 17;
-                legal[(*state % legal.len() as u64) as usize]
-            };
-            let hints = [pick(&mut state), pick(&mut state), pick(&mut state)];
+            let pick = |rng: &mut SplitMix64| legal[rng.below(legal.len())];
+            let hints = [pick(&mut rng), pick(&mut rng), pick(&mut rng)];
             // A hint from another position may be illegal here: the picker must drop it.
             let stale = Move::new(hints[0].to(), hints[0].from());
             let mut picker = MovePicker::new(
@@ -277,7 +273,7 @@ mod tests {
             expected.sort();
             seen.sort();
             assert_eq!(seen, expected, "{pos:?}");
-            let m = pick(&mut state);
+            let m = pick(&mut rng);
             pos.make_move(m);
         }
     }
@@ -287,7 +283,7 @@ mod tests {
     #[test]
     fn capture_picker_yields_the_captures_that_hold_their_exchange() {
         let mut pos = Position::startpos();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
         let history = History::new();
         let mut captures_seen = 0;
         let mut losing_seen = 0;
@@ -297,21 +293,15 @@ mod tests {
                 pos = Position::startpos();
                 continue;
             }
-            let mut next = || {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state
-            };
             let captures: Vec<Move> = legal
                 .iter()
                 .copied()
                 .filter(|m| !pos.is_empty(m.to()))
                 .collect();
-            let hint = if captures.is_empty() || next() % 3 == 0 {
+            let hint = if captures.is_empty() || rng.below(3) == 0 {
                 None
             } else {
-                Some(captures[(next() % captures.len() as u64) as usize])
+                Some(captures[rng.below(captures.len())])
             };
             let mut expected: Vec<Move> = captures
                 .iter()
@@ -328,7 +318,7 @@ mod tests {
             expected.sort();
             seen.sort();
             assert_eq!(seen, expected, "{pos:?} table move {hint:?}");
-            let m = legal[(next() % legal.len() as u64) as usize];
+            let m = legal[rng.below(legal.len())];
             pos.make_move(m);
         }
         // The walk met both kinds of capture.
