@@ -25,16 +25,16 @@ pub const LONGEST_THINK: Duration = Duration::from_secs(1);
 pub const MEASURED_LADDER: [(u32, u32); 12] = [
     (0, 0),
     (1, 228),
-    (2, 470),
-    (4, 755),
-    (6, 1056),
-    (8, 1375),
-    (10, 1616),
-    (12, 1935),
-    (14, 2236),
-    (16, 2383),
-    (18, 2563),
-    (MAX_LEVEL, 2864),
+    (2, 564),
+    (4, 902),
+    (6, 1221),
+    (8, 1603),
+    (10, 1941),
+    (12, 2260),
+    (14, 2667),
+    (16, 2952),
+    (18, 3110),
+    (MAX_LEVEL, 3546),
 ];
 
 /// A level's Elo above level 0 on the [`MEASURED_LADDER`]; a level it does not list lies on the
@@ -242,10 +242,10 @@ mod tests {
     fn levels_are_labelled_with_their_name_and_elo() {
         assert_eq!(Level::new(0).label(), "Beginner (~800)");
         assert_eq!(Level::new(MAX_LEVEL).label(), "Full strength (~2600)");
-        // Level 8 stands 1375 Elo above level 0 on a ladder of 2864: 800 + 1800 × 1375 / 2864.
-        assert_eq!(Level::new(8).label(), "Club player (~1660)");
-        // Level 3 is not measured: halfway between level 2 (470) and level 4 (755).
-        assert_eq!(Level::new(3).label_elo(), 1180);
+        // Level 8 stands 1603 Elo above level 0 on a ladder of 3546: 800 + 1800 × 1603 / 3546.
+        assert_eq!(Level::new(8).label(), "Club player (~1610)");
+        // Level 3 is not measured: halfway between level 2 (564) and level 4 (902).
+        assert_eq!(Level::new(3).label_elo(), 1170);
         assert_eq!(Level::new(16).named().map(|n| n.key), Some("expert"));
     }
 
@@ -285,8 +285,8 @@ mod tests {
         for level in 0..MAX_LEVEL {
             assert_eq!(Level::from_elo(Level::new(level).label_elo()).level, level);
         }
-        // 1500 lies between level 6 (~1460) and level 7 (~1560), nearer the first.
-        assert_eq!(Level::from_elo(1500).level, 6);
+        // 1500 lies between level 6 (~1420) and level 7 (~1520), nearer the second.
+        assert_eq!(Level::from_elo(1500).level, 7);
     }
 
     #[test]

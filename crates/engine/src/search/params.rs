@@ -293,7 +293,7 @@ pub const LVA_DIVISOR: i32 = 64;
 // Shares are fractions of a duration, (numerator, denominator).
 
 /// Moves left to plan for when the time control does not say.
-pub const PLANNED_MOVES_TO_GO: u32 = 24;
+pub const PLANNED_MOVES_TO_GO: u32 = 20;
 /// Plan for at most this many moves left, however many the time control names.
 pub const MOVES_TO_GO_MAX: u32 = 40;
 /// The target is the usable time split over the moves left plus this many.
@@ -309,7 +309,7 @@ pub const HARD_LIMIT_TARGETS: u32 = 4;
 /// …but never more than this share of the usable time.
 pub const HARD_LIMIT_CAP_SHARE: (u32, u32) = (2, 5);
 /// No iteration starts after this share of the target (a late one rarely finishes in time).
-pub const SOFT_LIMIT_SHARE: (u32, u32) = (3, 5);
+pub const SOFT_LIMIT_SHARE: (u32, u32) = (7, 10);
 
 // Time management between iterations (see `soft_limit`).
 
