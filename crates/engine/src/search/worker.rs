@@ -131,6 +131,20 @@ fn has_big_pieces(pos: &Position) -> bool {
         .any(|&k| !pos.pieces(xiangqi_rules::Piece::new(us, k)).is_empty())
 }
 
+/// Whether `m` may check the opponent's general: a check needs a point of the move on the
+/// general's file or rank (a chariot's or cannon's line, a screen placed or removed, the
+/// generals facing) or within two points of it (a horse's attack or freed leg, a soldier).
+#[inline]
+fn may_give_check(pos: &Position, m: Move) -> bool {
+    let general = pos.general(pos.side_to_move().opponent());
+    let near = |sq: xiangqi_rules::Square| {
+        sq.file() == general.file()
+            || sq.rank() == general.rank()
+            || (sq.file().abs_diff(general.file()) <= 2 && sq.rank().abs_diff(general.rank()) <= 2)
+    };
+    near(m.from()) || near(m.to())
+}
+
 impl<'a> Worker<'a> {
     fn check_limits(&mut self) {
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
@@ -244,6 +258,19 @@ impl<'a> Worker<'a> {
         self.keys.pop();
         self.path.pop();
         self.pos.unmake_move(m, undo);
+    }
+
+    /// Whether the move `m` checks the opponent: points far from the opponent's general and
+    /// off its file and rank cannot give or uncover a check, and the rest are played to see.
+    #[inline]
+    fn gives_check(&mut self, m: Move) -> bool {
+        if !may_give_check(&self.pos, m) {
+            return false;
+        }
+        let undo = self.pos.make_move(m);
+        let check = self.pos.in_check();
+        self.pos.unmake_move(m, undo);
+        check
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -525,15 +552,16 @@ impl<'a> Worker<'a> {
             let mover = self.pos.piece_at(m.from());
             if !pv_node && !in_check && best > -MATE_BOUND && ply > 0 {
                 if quiet {
-                    if depth <= self.params.late_move_max_depth && moves_tried > late_move_limit {
-                        continue;
-                    }
-                    if depth <= self.params.futility_max_depth
+                    // A late or hopeless quiet move is skipped unless it checks: a quiet
+                    // check is how a side far behind mates.
+                    let late =
+                        depth <= self.params.late_move_max_depth && moves_tried > late_move_limit;
+                    let futile = depth <= self.params.futility_max_depth
                         && static_eval
                             + self.params.futility_base
                             + self.params.futility_per_depth * depth
-                            <= alpha
-                    {
+                            <= alpha;
+                    if (late || futile) && !self.gives_check(m) {
                         continue;
                     }
                 } else if depth <= self.params.see_capture_max_depth
