@@ -85,6 +85,10 @@ search_params! {
     /// The futility margin per ply of depth left.
     futility_per_depth: "FutilityPerDepth" = 90, 20..=300;
 
+    /// Whether late-move and futility pruning keep quiet moves that check (1) or skip them
+    /// like any other quiet move (0: the search the shipped puzzles were proven with).
+    quiet_checks_kept: "QuietChecksKept" = 1, 0..=1;
+
     // Exchange (SEE) pruning of captures.
     /// Deepest node where captures losing material by the static exchange are skipped.
     see_capture_max_depth: "SeeCaptureMaxDepth" = 4, 1..=10;

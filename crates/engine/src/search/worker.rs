@@ -561,7 +561,9 @@ impl<'a> Worker<'a> {
                             + self.params.futility_base
                             + self.params.futility_per_depth * depth
                             <= alpha;
-                    if (late || futile) && !self.gives_check(m) {
+                    if (late || futile)
+                        && (self.params.quiet_checks_kept == 0 || !self.gives_check(m))
+                    {
                         continue;
                     }
                 } else if depth <= self.params.see_capture_max_depth

@@ -65,7 +65,8 @@ impl TopTwo {
 /// shipped puzzles were proven with, so `xiangqi puzzles verify` re-runs the same proofs
 /// whichever evaluation the engine plays with. It does not correct the evaluation by what
 /// earlier searches found (`CorrectionLimit` 0): a proof is a search of its own, the same
-/// whatever was searched before, and the search the set was proven with.
+/// whatever was searched before, and the search the set was proven with, which pruned quiet
+/// checks like other quiet moves (`QuietChecksKept` 0).
 pub(super) fn two_line_engine() -> Engine {
     Engine::new(EngineOptions {
         use_nnue: false,
@@ -74,6 +75,7 @@ pub(super) fn two_line_engine() -> Engine {
         multipv: 2,
         search_params: SearchParams {
             correction_limit: 0,
+            quiet_checks_kept: 0,
             ..SearchParams::default()
         },
         ..EngineOptions::default()
