@@ -794,3 +794,34 @@ impl<'a> Worker<'a> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::SplitMix64;
+
+    /// The quick test never rules out a move that checks: over random games, every legal move
+    /// that leaves the opponent in check passes it.
+    #[test]
+    fn every_checking_move_may_give_check() {
+        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
+        let mut pos = Position::startpos();
+        let mut checks = 0;
+        for _ in 0..3000 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() || pos.halfmove_clock() > 60 {
+                pos = Position::startpos();
+                continue;
+            }
+            for &m in legal.iter() {
+                let after = pos.after(m);
+                if after.in_check() {
+                    checks += 1;
+                    assert!(may_give_check(&pos, m), "{m} checks in {pos:?}");
+                }
+            }
+            pos.make_move(legal[rng.below(legal.len())]);
+        }
+        assert!(checks > 100, "only {checks} checking moves seen");
+    }
+}
