@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 use xiangqi_engine::score::Reported;
-use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
+use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchParams, SearchRequest};
 use xiangqi_rules::{Move, Position};
 
 fn mv(s: &str) -> Move {
@@ -28,6 +28,40 @@ fn finds_mate_in_one() {
     let r = search("3k5/9/3P5/9/9/9/9/9/9/R3K4 w", depth(3));
     assert_eq!(r.best_move, Some(mv("a0a9")));
     assert_eq!(r.score, Reported::Mate(1));
+}
+
+/// Quiet checks at the leaves of the main search (`QsearchChecks` 2) see a mate in two a
+/// one-ply search misses when its quiescence search tries only captures: the chariot's
+/// check f1d1, the forced capture d6d1, and the cannon's quiet mate c1c0.
+#[test]
+fn quiet_checks_at_the_leaves_see_a_mate_in_two_at_depth_one() {
+    let fen = "2bak1b2/4a4/9/pNNRp1p1p/9/2P6/9/2C1B1C2/2r2r3/3K3R1 b";
+    let at_depth_one = |qsearch_checks| {
+        let engine = Engine::new(EngineOptions {
+            search_params: SearchParams {
+                qsearch_checks,
+                ..SearchParams::default()
+            },
+            ..EngineOptions::default()
+        });
+        let request = SearchRequest::new(Position::from_fen(fen).unwrap(), depth(1));
+        engine.think(&request, &mut |_| {})
+    };
+    let with_checks = at_depth_one(2);
+    assert_eq!(
+        with_checks.score,
+        Reported::Mate(2),
+        "pv {:?}",
+        with_checks.pv
+    );
+    assert_eq!(with_checks.best_move, Some(mv("f1d1")));
+    let captures_only = at_depth_one(0);
+    assert!(
+        !matches!(captures_only.score, Reported::Mate(_)),
+        "score {:?} pv {:?}",
+        captures_only.score,
+        captures_only.pv
+    );
 }
 
 #[test]

@@ -88,6 +88,10 @@ search_params! {
     /// Whether late-move and futility pruning keep quiet moves that check (1) or skip them
     /// like any other quiet move (0: the search the shipped puzzles were proven with).
     quiet_checks_kept: "QuietChecksKept" = 1, 0..=1;
+    /// Where the quiescence search also tries quiet moves that check, at its first ply
+    /// only: nowhere (0), when razoring asks it whether a position far below alpha holds
+    /// (1), or also at every leaf of the main search (2).
+    qsearch_checks: "QsearchChecks" = 0, 0..=2;
 
     // Exchange (SEE) pruning of captures.
     /// Deepest node where captures losing material by the static exchange are skipped.

@@ -18,7 +18,7 @@ use crate::tt::{Bound, TtEntry};
 use std::sync::atomic::Ordering;
 use xiangqi_rules::draw::NO_CAPTURE_PLIES;
 use xiangqi_rules::repetition::{RuleSet, judge_cycle};
-use xiangqi_rules::{Move, PieceKind, Position};
+use xiangqi_rules::{GenKind, Move, MoveList, PieceKind, Position};
 
 /// Nodes a thread searches between two looks at the clock and the stop signal; its count is
 /// added to the shared total in steps of this size.
@@ -304,7 +304,9 @@ impl<'a> Worker<'a> {
         self.tables?.node_score(&self.pos, ply, self.table_draws)
     }
 
-    fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// The quiescence search: captures that hold their exchange, every move when in check,
+    /// and with `checks` also the quiet moves that check and hold their exchange.
+    fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: usize, checks: bool) -> Score {
         if let Some(score) = self.enter_node(ply) {
             return score;
         }
@@ -355,7 +357,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let undo = self.make(m, ply);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.unmake(m, undo);
             if self.stopped {
                 return 0;
@@ -373,6 +375,31 @@ impl<'a> Worker<'a> {
         }
         if in_check && !any {
             return mated_in(ply);
+        }
+        if checks && !in_check && best < beta {
+            let mut quiets = MoveList::new();
+            self.pos.generate_legal(GenKind::Quiets, &mut quiets);
+            for &m in quiets.iter() {
+                if !self.gives_check(m) || !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+                let undo = self.make(m, ply);
+                let score = -self.qsearch(-beta, -alpha, ply + 1, false);
+                self.unmake(m, undo);
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        best_move = Some(m);
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -404,7 +431,7 @@ impl<'a> Worker<'a> {
     ) -> Score {
         let pv_node = N::PV;
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch(alpha, beta, ply, self.params.qsearch_checks >= 2);
         }
         if let Some(score) = self.enter_node(ply) {
             return score;
@@ -468,7 +495,7 @@ impl<'a> Worker<'a> {
             if depth <= self.params.razor_max_depth
                 && static_eval + self.params.razor_margin * depth <= alpha
             {
-                let q = self.qsearch(alpha, alpha + 1, ply);
+                let q = self.qsearch(alpha, alpha + 1, ply, self.params.qsearch_checks >= 1);
                 if q <= alpha {
                     return q;
                 }

@@ -66,7 +66,8 @@ impl TopTwo {
 /// whichever evaluation the engine plays with. It does not correct the evaluation by what
 /// earlier searches found (`CorrectionLimit` 0): a proof is a search of its own, the same
 /// whatever was searched before, and the search the set was proven with, which pruned quiet
-/// checks like other quiet moves (`QuietChecksKept` 0).
+/// checks like other quiet moves (`QuietChecksKept` 0) and tried no quiet checks in the
+/// quiescence search (`QsearchChecks` 0).
 pub(super) fn two_line_engine() -> Engine {
     Engine::new(EngineOptions {
         use_nnue: false,
@@ -76,6 +77,7 @@ pub(super) fn two_line_engine() -> Engine {
         search_params: SearchParams {
             correction_limit: 0,
             quiet_checks_kept: 0,
+            qsearch_checks: 0,
             ..SearchParams::default()
         },
         ..EngineOptions::default()
