@@ -273,6 +273,17 @@ impl<'a> Worker<'a> {
         check
     }
 
+    /// The next of `quiets` from `index` on that checks and holds its exchange.
+    fn next_quiet_check(&mut self, quiets: &MoveList, index: &mut usize) -> Option<Move> {
+        while let Some(&m) = quiets.get(*index) {
+            *index += 1;
+            if self.gives_check(m) && see_ge(&self.pos, m, 0) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -344,18 +355,35 @@ impl<'a> Worker<'a> {
         };
         let mut best_move = None;
         let mut any = false;
-        while let Some(m) = picker.next(&self.pos, &self.history) {
-            any = true;
-            if !in_check {
-                // Delta pruning: even winning this piece cannot lift the score to alpha.
-                let gain = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(0, |p| crate::see::SEE_VALUE[p.kind.index()]);
-                if stand_pat + gain + self.params.delta_margin <= alpha {
-                    continue;
+        // With `checks`, the quiet moves that check follow the captures.
+        let mut quiets: Option<(MoveList, usize)> = None;
+        loop {
+            let m = if let Some(m) = picker.next(&self.pos, &self.history) {
+                any = true;
+                if !in_check {
+                    // Delta pruning: even winning this piece cannot lift the score to alpha.
+                    let gain = self
+                        .pos
+                        .piece_at(m.to())
+                        .map_or(0, |p| crate::see::SEE_VALUE[p.kind.index()]);
+                    if stand_pat + gain + self.params.delta_margin <= alpha {
+                        continue;
+                    }
                 }
-            }
+                m
+            } else if checks && !in_check {
+                let (list, index) = quiets.get_or_insert_with(|| {
+                    let mut list = MoveList::new();
+                    self.pos.generate_legal(GenKind::Quiets, &mut list);
+                    (list, 0)
+                });
+                match self.next_quiet_check(list, index) {
+                    Some(m) => m,
+                    None => break,
+                }
+            } else {
+                break;
+            };
             let undo = self.make(m, ply);
             let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.unmake(m, undo);
@@ -375,31 +403,6 @@ impl<'a> Worker<'a> {
         }
         if in_check && !any {
             return mated_in(ply);
-        }
-        if checks && !in_check && best < beta {
-            let mut quiets = MoveList::new();
-            self.pos.generate_legal(GenKind::Quiets, &mut quiets);
-            for &m in quiets.iter() {
-                if !self.gives_check(m) || !see_ge(&self.pos, m, 0) {
-                    continue;
-                }
-                let undo = self.make(m, ply);
-                let score = -self.qsearch(-beta, -alpha, ply + 1, false);
-                self.unmake(m, undo);
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        best_move = Some(m);
-                        if score >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
         }
         let bound = if best >= beta {
             Bound::Lower
