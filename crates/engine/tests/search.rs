@@ -11,7 +11,18 @@ fn mv(s: &str) -> Move {
 }
 
 fn search(fen: &str, limits: SearchLimits) -> xiangqi_engine::SearchResult {
-    let engine = Engine::new(EngineOptions::default());
+    search_with(SearchParams::default(), fen, limits)
+}
+
+fn search_with(
+    search_params: SearchParams,
+    fen: &str,
+    limits: SearchLimits,
+) -> xiangqi_engine::SearchResult {
+    let engine = Engine::new(EngineOptions {
+        search_params,
+        ..EngineOptions::default()
+    });
     let request = SearchRequest::new(Position::from_fen(fen).unwrap(), limits);
     engine.think(&request, &mut |_| {})
 }
@@ -37,15 +48,11 @@ fn finds_mate_in_one() {
 fn quiet_checks_at_the_leaves_see_a_mate_in_two_at_depth_one() {
     let fen = "2bak1b2/4a4/9/pNNRp1p1p/9/2P6/9/2C1B1C2/2r2r3/3K3R1 b";
     let at_depth_one = |qsearch_checks| {
-        let engine = Engine::new(EngineOptions {
-            search_params: SearchParams {
-                qsearch_checks,
-                ..SearchParams::default()
-            },
-            ..EngineOptions::default()
-        });
-        let request = SearchRequest::new(Position::from_fen(fen).unwrap(), depth(1));
-        engine.think(&request, &mut |_| {})
+        let params = SearchParams {
+            qsearch_checks,
+            ..SearchParams::default()
+        };
+        search_with(params, fen, depth(1))
     };
     let with_checks = at_depth_one(2);
     assert_eq!(
