@@ -118,6 +118,16 @@ impl History {
         score
     }
 
+    /// Whether the quiet move `m` of `piece` did badly after each of the two earlier moves
+    /// in `context`: both are known and its continuation history after each is below zero.
+    #[inline]
+    pub fn unpromising(&self, piece: Piece, m: Move, context: &Continuation) -> bool {
+        let here = PieceTo::new(piece, m.to()).0 as usize;
+        context.iter().all(|earlier| {
+            earlier.is_some_and(|e| self.continuation[e.0 as usize * PIECE_TO + here] < 0)
+        })
+    }
+
     /// The reply that refuted `previous` last time.
     #[inline]
     pub fn counter_move(&self, previous: Option<Move>) -> Option<Move> {
@@ -204,5 +214,35 @@ mod tests {
         h.new_search();
         assert_eq!(h.quiet_score(chariot, best, &after_horse), same / 2);
         assert_eq!(h.killers(3), [None; 2]);
+    }
+
+    /// A quiet move is unpromising only when it did badly after both earlier moves.
+    #[test]
+    fn a_move_is_unpromising_after_failing_behind_both_earlier_moves() {
+        let chariot = Piece::new(Color::Red, PieceKind::Chariot);
+        let horse = Piece::new(Color::Black, PieceKind::Horse);
+        let cannon = Piece::new(Color::Red, PieceKind::Cannon);
+        let both: Continuation = [
+            Some(PieceTo::new(horse, mv("b9c7").to())),
+            Some(PieceTo::new(cannon, mv("h2e2").to())),
+        ];
+        let one_known: Continuation = [both[0], None];
+        let (best, tried) = (mv("a0a1"), mv("i0i1"));
+        let mut h = History::new();
+        assert!(
+            !h.unpromising(chariot, tried, &both),
+            "an empty history condemns nothing"
+        );
+        h.update_quiet(
+            4,
+            SearchParams::default().history_bonus(5),
+            (chariot, best),
+            &[Some((chariot, tried))],
+            None,
+            &both,
+        );
+        assert!(h.unpromising(chariot, tried, &both));
+        assert!(!h.unpromising(chariot, best, &both));
+        assert!(!h.unpromising(chariot, tried, &one_known));
     }
 }

@@ -93,6 +93,18 @@ search_params! {
     /// (1), or also at every leaf of the main search (2).
     qsearch_checks: "QsearchChecks" = 0, 0..=2;
 
+    // Exchange (SEE) pruning of quiet moves that do not check.
+    /// Deepest node where a quiet move that loses material by the exchange is skipped; 0
+    /// skips none.
+    see_quiet_max_depth: "SeeQuietMaxDepth" = 6, 0..=10;
+    /// The material a quiet move may lose, per ply of depth left squared, and still be
+    /// searched.
+    see_quiet_margin: "SeeQuietMargin" = 25, 5..=100;
+
+    /// Deepest node where a quiet move that did badly after both earlier moves (its
+    /// continuation history below zero after each) is skipped; 0 skips none.
+    continuation_prune_max_depth: "ContPruneMaxDepth" = 3, 0..=6;
+
     // Exchange (SEE) pruning of captures.
     /// Deepest node where captures losing material by the static exchange are skipped.
     see_capture_max_depth: "SeeCaptureMaxDepth" = 4, 1..=10;

@@ -591,7 +591,17 @@ impl<'a> Worker<'a> {
                             + self.params.futility_base
                             + self.params.futility_per_depth * depth
                             <= alpha;
-                    if (late || futile)
+                    // A move that hangs material, or that did badly after both earlier
+                    // moves, is skipped at shallow depth like a late one.
+                    let losing = || {
+                        depth <= self.params.see_quiet_max_depth
+                            && !see_ge(&self.pos, m, -self.params.see_quiet_margin * depth * depth)
+                    };
+                    let unpromising = || {
+                        depth <= self.params.continuation_prune_max_depth
+                            && mover.is_some_and(|p| self.history.unpromising(p, m, &context))
+                    };
+                    if (late || futile || unpromising() || losing())
                         && (self.params.quiet_checks_kept == 0 || !self.gives_check(m))
                     {
                         continue;

@@ -66,8 +66,9 @@ impl TopTwo {
 /// whichever evaluation the engine plays with. It does not correct the evaluation by what
 /// earlier searches found (`CorrectionLimit` 0): a proof is a search of its own, the same
 /// whatever was searched before, and the search the set was proven with, which pruned quiet
-/// checks like other quiet moves (`QuietChecksKept` 0) and tried no quiet checks in the
-/// quiescence search (`QsearchChecks` 0).
+/// checks like other quiet moves (`QuietChecksKept` 0), tried no quiet checks in the
+/// quiescence search (`QsearchChecks` 0), and pruned no quiet move for losing material or for
+/// its continuation history (`SeeQuietMaxDepth` 0, `ContPruneMaxDepth` 0).
 pub(super) fn two_line_engine() -> Engine {
     Engine::new(EngineOptions {
         use_nnue: false,
@@ -78,6 +79,8 @@ pub(super) fn two_line_engine() -> Engine {
             correction_limit: 0,
             quiet_checks_kept: 0,
             qsearch_checks: 0,
+            see_quiet_max_depth: 0,
+            continuation_prune_max_depth: 0,
             ..SearchParams::default()
         },
         ..EngineOptions::default()
