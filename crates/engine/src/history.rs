@@ -60,6 +60,12 @@ fn gravity(entry: i32, bonus: i32) -> i32 {
     entry + bonus - entry * bonus.abs() / HISTORY_MAX
 }
 
+/// The continuation-history slot of the move `here` played after the move `earlier`.
+#[inline]
+fn continuation_index(earlier: PieceTo, here: PieceTo) -> usize {
+    earlier.0 as usize * PIECE_TO + here.0 as usize
+}
+
 #[inline]
 fn counter_index(previous: Move) -> usize {
     previous.from().index() * 90 + previous.to().index()
@@ -110,10 +116,10 @@ impl History {
     /// side plus its continuation history after each of the earlier moves in `context`.
     #[inline]
     pub fn quiet_score(&self, piece: Piece, m: Move, context: &Continuation) -> Score {
-        let here = PieceTo::new(piece, m.to()).0 as usize;
+        let here = PieceTo::new(piece, m.to());
         let mut score = self.butterfly[butterfly_index(piece.color, m)];
         for earlier in context.iter().flatten() {
-            score += self.continuation[earlier.0 as usize * PIECE_TO + here] as i32;
+            score += self.continuation[continuation_index(*earlier, here)] as i32;
         }
         score
     }
@@ -122,9 +128,9 @@ impl History {
     /// in `context`: both are known and its continuation history after each is below zero.
     #[inline]
     pub fn unpromising(&self, piece: Piece, m: Move, context: &Continuation) -> bool {
-        let here = PieceTo::new(piece, m.to()).0 as usize;
+        let here = PieceTo::new(piece, m.to());
         context.iter().all(|earlier| {
-            earlier.is_some_and(|e| self.continuation[e.0 as usize * PIECE_TO + here] < 0)
+            earlier.is_some_and(|e| self.continuation[continuation_index(e, here)] < 0)
         })
     }
 
@@ -138,9 +144,9 @@ impl History {
         self.learned = true;
         let entry = &mut self.butterfly[butterfly_index(piece.color, m)];
         *entry = gravity(*entry, bonus);
-        let here = PieceTo::new(piece, m.to()).0 as usize;
+        let here = PieceTo::new(piece, m.to());
         for earlier in context.iter().flatten() {
-            let entry = &mut self.continuation[earlier.0 as usize * PIECE_TO + here];
+            let entry = &mut self.continuation[continuation_index(*earlier, here)];
             *entry = gravity(*entry as i32, bonus) as i16;
         }
     }
