@@ -4,7 +4,8 @@
 //! in the opening (the first K plies, if asked), in check, where the recorded move captures,
 //! with a mate score, or inside a repeated cycle (a position whose hash occurs again in the
 //! game, and every position between the two occurrences: perpetual-check and -chase rules make
-//! those scores and results unreliable). Each kept position stores both perspectives' active
+//! those scores and results unreliable). If asked, it is also dropped late in a drawn game's
+//! long run without a capture, where both sides only shuffle pieces towards the draw. Each kept position stores both perspectives' active
 //! features from [`xiangqi_engine::nnue`], so training and inference build inputs alike.
 //! Whole games are held out for validation. Optionally each training position is added a
 //! second time mirrored left to right (the rules and the board are symmetric).
@@ -21,11 +22,21 @@ use xiangqi_rules::{Color, Position, Square};
 /// Scores at or beyond this magnitude are mate scores.
 pub const MATE_THRESHOLD: i16 = 20_000;
 
+/// Which positions of a game to drop beyond those whose label is unreliable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filters {
+    /// Drop the first this many plies of every game.
+    pub skip_plies: usize,
+    /// In a drawn game, drop the positions more than this many plies after the last capture
+    /// (`None`: keep them).
+    pub drawn_ending_plies: Option<u32>,
+}
+
 /// Which positions to keep and how to split them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadSettings {
-    /// Drop the first this many plies of every game.
-    pub skip_plies: usize,
+    /// Which positions of a game to drop.
+    pub filters: Filters,
     /// Add every training position a second time mirrored left to right.
     pub mirror: bool,
     /// About this fraction of games goes to the validation set.
@@ -40,7 +51,7 @@ pub struct LoadSettings {
 impl Default for LoadSettings {
     fn default() -> LoadSettings {
         LoadSettings {
-            skip_plies: 0,
+            filters: Filters::default(),
             mirror: false,
             validation_fraction: 0.0,
             seed: 0,
@@ -62,6 +73,8 @@ pub enum SkipReason {
     MateScore,
     /// The position lies inside a repeated cycle.
     Repetition,
+    /// Late in a drawn game's run without a capture.
+    DrawnEnding,
 }
 
 /// How many games and positions were read, kept and dropped.
@@ -83,6 +96,8 @@ pub struct LoadCounts {
     pub mate_score: u64,
     /// Dropped inside a repeated cycle.
     pub repetition: u64,
+    /// Dropped late in a drawn game's run without a capture.
+    pub drawn_ending: u64,
     /// Truncated games at file ends, skipped.
     pub truncated_games: u64,
     /// Kept positions held out for validation.
@@ -100,6 +115,7 @@ impl LoadCounts {
             Some(SkipReason::Capture) => &mut self.capture,
             Some(SkipReason::MateScore) => &mut self.mate_score,
             Some(SkipReason::Repetition) => &mut self.repetition,
+            Some(SkipReason::DrawnEnding) => &mut self.drawn_ending,
         };
         *slot += 1;
     }
@@ -111,14 +127,15 @@ impl fmt::Display for LoadCounts {
         writeln!(
             f,
             "kept {} ({} for validation)  skipped: opening {}  in check {}  capture {}  \
-             mate score {}  repetition {}",
+             mate score {}  repetition {}  drawn ending {}",
             self.kept,
             self.validation,
             self.opening,
             self.in_check,
             self.capture,
             self.mate_score,
-            self.repetition
+            self.repetition,
+            self.drawn_ending
         )?;
         write!(
             f,
@@ -158,12 +175,13 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 /// For each ply of `game`, why its position is dropped (`None`: kept).
-pub fn classify(game: &GameRecord, skip_plies: usize) -> Vec<Option<SkipReason>> {
+pub fn classify(game: &GameRecord, filters: &Filters) -> Vec<Option<SkipReason>> {
     let cycles = repetition_cycles(game);
+    let drawn = game.result.winner().is_none();
     game.positions()
         .enumerate()
         .map(|(ply, (position, mv, score))| {
-            if ply < skip_plies {
+            if ply < filters.skip_plies {
                 Some(SkipReason::Opening)
             } else if position.in_check() {
                 Some(SkipReason::InCheck)
@@ -173,6 +191,12 @@ pub fn classify(game: &GameRecord, skip_plies: usize) -> Vec<Option<SkipReason>>
                 Some(SkipReason::MateScore)
             } else if cycles[ply] {
                 Some(SkipReason::Repetition)
+            } else if drawn
+                && filters
+                    .drawn_ending_plies
+                    .is_some_and(|limit| position.halfmove_clock() > limit)
+            {
+                Some(SkipReason::DrawnEnding)
             } else {
                 None
             }
@@ -235,17 +259,17 @@ fn outcome_for(game: &GameRecord, side: Color) -> Wdl {
     }
 }
 
-/// The kept positions of one game, appended to `out` (and their mirror images to `mirror_out`
-/// when given), with the features of a network of `palace` palace buckets.
+/// The positions of one game that `filters` keep, appended to `out` (and their mirror images
+/// to `mirror_out` when given), with the features of a network of `palace` palace buckets.
 pub fn game_positions(
     game: &GameRecord,
-    skip_plies: usize,
+    filters: &Filters,
     palace: usize,
     counts: &mut LoadCounts,
     out: &mut Vec<TrainingPosition>,
     mut mirror_out: Option<&mut Vec<TrainingPosition>>,
 ) -> Result<(), FeatureError> {
-    let verdicts = classify(game, skip_plies);
+    let verdicts = classify(game, filters);
     let (mut stm, mut other) = (Vec::with_capacity(32), Vec::with_capacity(32));
     for ((position, _, score), verdict) in game.positions().zip(verdicts) {
         counts.positions += 1;
@@ -318,7 +342,7 @@ fn load_file(
         if held_out {
             game_positions(
                 &game,
-                settings.skip_plies,
+                &settings.filters,
                 settings.palace,
                 counts,
                 &mut split.validation,
@@ -330,7 +354,7 @@ fn load_file(
             let mut mirror = Vec::new();
             game_positions(
                 &game,
-                settings.skip_plies,
+                &settings.filters,
                 settings.palace,
                 counts,
                 &mut split.train,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use xiangqi_engine::nnue::active_features;
 use xiangqi_rules::{Position, START_FEN};
 use xiangqi_train::checkpoint::Checkpoint;
-use xiangqi_train::loader::{LoadSettings, load_files};
+use xiangqi_train::loader::{Filters, LoadSettings, load_files};
 use xiangqi_train::model::{Network, Shape};
 use xiangqi_train::optimiser::Adam;
 use xiangqi_train::quantise::write_network;
@@ -71,6 +71,9 @@ struct Args {
     /// Drop the first this many plies of every game.
     #[arg(long, default_value_t = 0)]
     skip_plies: usize,
+    /// In drawn games, drop the positions more than this many plies after the last capture.
+    #[arg(long)]
+    drawn_ending_plies: Option<u32>,
     /// The quantised network to write (rewritten after every epoch).
     #[arg(long)]
     out: PathBuf,
@@ -185,7 +188,10 @@ fn run(args: Args) -> Result<(), String> {
 
     let load_start = Instant::now();
     let settings = LoadSettings {
-        skip_plies: args.skip_plies,
+        filters: Filters {
+            skip_plies: args.skip_plies,
+            drawn_ending_plies: args.drawn_ending_plies,
+        },
         mirror: args.mirror,
         validation_fraction: args.val_fraction,
         seed: args.seed,

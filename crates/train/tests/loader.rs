@@ -1,5 +1,5 @@
 //! The loader drops exactly the positions it should (in check, a capture, a mate score, a
-//! repeated cycle, the opening plies), keeps quiet ones with the right features and results,
+//! repeated cycle, the opening plies, a drawn game's long run without a capture), keeps quiet ones with the right features and results,
 //! mirrors on request, skips a truncated last game, and names a file that is not data.
 
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use xiangqi_engine::nnue::active_features;
 use xiangqi_rules::{Color, GameResult, Move, Position, Square};
 use xiangqi_train::dataset::Wdl;
 use xiangqi_train::loader::{
-    LoadCounts, LoadSettings, SkipReason, classify, game_positions, load_files,
+    Filters, LoadCounts, LoadSettings, SkipReason, classify, game_positions, load_files,
 };
 
 fn mv(text: &str) -> Move {
@@ -71,7 +71,7 @@ fn repetition_game() -> GameRecord {
 #[test]
 fn a_position_in_check_is_dropped_and_the_quiet_reply_kept() {
     assert_eq!(
-        classify(&in_check_game(), 0),
+        classify(&in_check_game(), &Filters::default()),
         [Some(SkipReason::InCheck), None]
     );
 }
@@ -79,7 +79,7 @@ fn a_position_in_check_is_dropped_and_the_quiet_reply_kept() {
 #[test]
 fn a_capture_is_dropped_and_the_quiet_reply_kept() {
     assert_eq!(
-        classify(&capture_game(), 0),
+        classify(&capture_game(), &Filters::default()),
         [Some(SkipReason::Capture), None]
     );
 }
@@ -87,7 +87,7 @@ fn a_capture_is_dropped_and_the_quiet_reply_kept() {
 #[test]
 fn mate_scores_are_dropped_and_a_score_below_the_threshold_kept() {
     assert_eq!(
-        classify(&mate_game(), 0),
+        classify(&mate_game(), &Filters::default()),
         [
             Some(SkipReason::MateScore),
             Some(SkipReason::MateScore),
@@ -99,15 +99,61 @@ fn mate_scores_are_dropped_and_a_score_below_the_threshold_kept() {
 #[test]
 fn every_position_of_a_repeated_cycle_is_dropped() {
     let r = Some(SkipReason::Repetition);
-    assert_eq!(classify(&repetition_game(), 0), [r, r, r, r, r, None]);
+    assert_eq!(
+        classify(&repetition_game(), &Filters::default()),
+        [r, r, r, r, r, None]
+    );
 }
 
 #[test]
 fn opening_plies_are_dropped_when_asked() {
     assert_eq!(
-        classify(&mate_game(), 2),
+        classify(
+            &mate_game(),
+            &Filters {
+                skip_plies: 2,
+                ..Filters::default()
+            }
+        ),
         [Some(SkipReason::Opening), Some(SkipReason::Opening), None]
     );
+}
+
+/// Chariots shuffle without a capture from a start 40 plies after the last one.
+fn shuffling_game(result: GameResult) -> GameRecord {
+    game(
+        "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 40 30",
+        result,
+        &[("a0a1", 10), ("e9e8", 0), ("a1b1", 10), ("e8e9", 0)],
+    )
+}
+
+#[test]
+fn a_drawn_game_drops_its_positions_long_after_the_last_capture_when_asked() {
+    let filters = Filters {
+        drawn_ending_plies: Some(41),
+        ..Filters::default()
+    };
+    let late = Some(SkipReason::DrawnEnding);
+    // Positions 40, 41 plies after the last capture are kept; 42 and 43 are not.
+    assert_eq!(
+        classify(&shuffling_game(GameResult::Draw), &filters),
+        [None, None, late, late]
+    );
+    // A decided game keeps them, and so does a drawn one without the filter.
+    assert_eq!(
+        classify(&shuffling_game(GameResult::RedWins), &filters),
+        [None; 4]
+    );
+    assert_eq!(
+        classify(&shuffling_game(GameResult::Draw), &Filters::default()),
+        [None; 4]
+    );
+    let mut counts = LoadCounts::default();
+    let mut out = Vec::new();
+    let g = shuffling_game(GameResult::Draw);
+    game_positions(&g, &filters, 1, &mut counts, &mut out, None).unwrap();
+    assert_eq!((out.len(), counts.kept, counts.drawn_ending), (2, 2, 2));
 }
 
 fn sorted(v: &[u16]) -> Vec<u16> {
@@ -131,7 +177,7 @@ fn kept_positions_carry_both_perspectives_score_and_result_for_the_side_to_move(
     let g = in_check_game();
     let mut counts = LoadCounts::default();
     let mut out = Vec::new();
-    game_positions(&g, 0, 1, &mut counts, &mut out, None).unwrap();
+    game_positions(&g, &Filters::default(), 1, &mut counts, &mut out, None).unwrap();
     assert_eq!(out.len(), 1);
     assert_eq!((counts.positions, counts.kept, counts.in_check), (2, 1, 1));
     // The kept position is Red to move after e9f9; Red won.
@@ -143,12 +189,12 @@ fn kept_positions_carry_both_perspectives_score_and_result_for_the_side_to_move(
 
     let g = capture_game();
     let mut out = Vec::new();
-    game_positions(&g, 0, 1, &mut counts, &mut out, None).unwrap();
+    game_positions(&g, &Filters::default(), 1, &mut counts, &mut out, None).unwrap();
     assert_eq!((out[0].score, out[0].outcome), (-20, Wdl::Draw));
 
     let g = repetition_game();
     let mut out = Vec::new();
-    game_positions(&g, 0, 1, &mut counts, &mut out, None).unwrap();
+    game_positions(&g, &Filters::default(), 1, &mut counts, &mut out, None).unwrap();
     // Black to move in a game Black won.
     assert_eq!(out[0].outcome, Wdl::Win);
 }
@@ -188,7 +234,15 @@ fn mirrored_copies_have_the_features_of_the_mirrored_board() {
 fn mirrored_copies_agree(g: &GameRecord, palace: usize) {
     let mut counts = LoadCounts::default();
     let (mut out, mut mirror) = (Vec::new(), Vec::new());
-    game_positions(g, 0, palace, &mut counts, &mut out, Some(&mut mirror)).unwrap();
+    game_positions(
+        g,
+        &Filters::default(),
+        palace,
+        &mut counts,
+        &mut out,
+        Some(&mut mirror),
+    )
+    .unwrap();
     assert_eq!((out.len(), mirror.len(), counts.mirrored), (7, 7, 7));
     let mut pos = g.start.clone();
     for (i, &(m, _)) in g.plies.iter().enumerate() {
