@@ -1,6 +1,11 @@
 //! Adam: per-parameter step sizes from running averages of the gradient and its square, with
 //! optional decoupled weight decay (AdamW).
 
+/// Moments smaller than this are set to zero. They no longer move a parameter, and a moment
+/// left to decay ends up subnormal, where each step on it is many times slower (the rounding of
+/// a subnormal times 0.9 or 0.999 can keep it there for good).
+const MOMENT_FLOOR: f32 = 1e-30;
+
 /// Adam's state: the running first and second moments and the step count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Adam {
@@ -54,6 +59,12 @@ impl Adam {
         {
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
+            if m.abs() < MOMENT_FLOOR {
+                *m = 0.0;
+            }
+            if *v < MOMENT_FLOOR {
+                *v = 0.0;
+            }
             *p = *p * keep - step_size * *m / (v.sqrt() + eps);
         }
     }
@@ -80,6 +91,22 @@ mod tests {
         assert!((params[0] - 0.99).abs() < 1e-5);
         assert!((params[1] - 1.01).abs() < 1e-5);
         assert_eq!(params[2], 1.0);
+    }
+
+    /// A parameter whose gradient stops sees its moments decay to exactly zero, never
+    /// lingering as subnormal numbers.
+    #[test]
+    fn moments_without_gradient_decay_to_zero_not_to_subnormals() {
+        let mut adam = Adam::new(1);
+        let mut params = [0.5f32];
+        adam.step(&mut params, &[1e-3], 0.001, 0.0);
+        for _ in 0..100_000 {
+            adam.step(&mut params, &[0.0], 0.001, 0.0);
+            for moment in [adam.first[0], adam.second[0]] {
+                assert!(moment == 0.0 || moment.is_normal(), "{moment:e}");
+            }
+        }
+        assert_eq!((adam.first[0], adam.second[0]), (0.0, 0.0));
     }
 
     #[test]
