@@ -5,8 +5,9 @@
 //! with a mate score, or inside a repeated cycle (a position whose hash occurs again in the
 //! game, and every position between the two occurrences: perpetual-check and -chase rules make
 //! those scores and results unreliable). If asked, it is also dropped late in a drawn game's
-//! long run without a capture, where both sides only shuffle pieces towards the draw. Each kept position stores both perspectives' active
-//! features from [`xiangqi_engine::nnue`], so training and inference build inputs alike.
+//! long run without a capture, where both sides only shuffle pieces towards the draw. Each
+//! kept position stores both perspectives' active features from [`xiangqi_engine::nnue`], so
+//! training and inference build inputs alike.
 //! Whole games are held out for validation. Optionally each training position is added a
 //! second time mirrored left to right (the rules and the board are symmetric).
 

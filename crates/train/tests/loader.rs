@@ -1,6 +1,7 @@
 //! The loader drops exactly the positions it should (in check, a capture, a mate score, a
-//! repeated cycle, the opening plies, a drawn game's long run without a capture), keeps quiet ones with the right features and results,
-//! mirrors on request, skips a truncated last game, and names a file that is not data.
+//! repeated cycle, the opening plies, a drawn game's long run without a capture), keeps quiet
+//! ones with the right features and results, mirrors on request, skips a truncated last game,
+//! and names a file that is not data.
 
 use std::path::PathBuf;
 use xiangqi_engine::datagen::{GameRecord, write_game, write_header};
@@ -119,7 +120,7 @@ fn opening_plies_are_dropped_when_asked() {
     );
 }
 
-/// Chariots shuffle without a capture from a start 40 plies after the last one.
+/// Chariot and generals shuffle without a capture from a start 40 plies after the last one.
 fn shuffling_game(result: GameResult) -> GameRecord {
     game(
         "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 40 30",
