@@ -316,17 +316,31 @@ impl Network {
     /// Keeps every parameter within ±[`WEIGHT_CLIP`] (a factorised network's first-layer
     /// rows within ±[`FACTORISED_CLIP`]).
     pub fn clip(&mut self) {
-        let l = self.layout();
-        let shared = l.shared()..l.top_weights();
-        for (i, w) in self.params.iter_mut().enumerate() {
-            let first_layer = i < l.ft_bias() || shared.contains(&i);
-            let limit = if l.factorised() && first_layer {
-                FACTORISED_CLIP
-            } else {
-                WEIGHT_CLIP
-            };
-            *w = w.clamp(-limit, limit);
+        for (range, limit) in self.clip_limits() {
+            for w in &mut self.params[range] {
+                *w = w.clamp(-limit, limit);
+            }
         }
+    }
+
+    /// The parameters' limits as [`Network::clip`] keeps them: ranges of parameters in order,
+    /// together covering them all, each with its limit.
+    pub fn clip_limits(&self) -> Vec<(std::ops::Range<usize>, f32)> {
+        let l = self.layout();
+        let first_layer = if l.factorised() {
+            FACTORISED_CLIP
+        } else {
+            WEIGHT_CLIP
+        };
+        [
+            (0..l.ft_bias(), first_layer),
+            (l.ft_bias()..l.shared(), WEIGHT_CLIP),
+            (l.shared()..l.top_weights(), first_layer),
+            (l.top_weights()..l.len(), WEIGHT_CLIP),
+        ]
+        .into_iter()
+        .filter(|(range, _)| !range.is_empty())
+        .collect()
     }
 
     #[inline(always)]

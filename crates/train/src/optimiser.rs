@@ -45,18 +45,55 @@ impl Adam {
             self.first.len(),
             "optimiser state sized for these parameters"
         );
+        let step = self.next_step(lr, weight_decay);
+        step.apply(
+            params,
+            grads,
+            &mut self.first,
+            &mut self.second,
+            f32::INFINITY,
+        );
+    }
+
+    /// Counts a step and returns its constants, to apply to the parameters part by part
+    /// (e.g. on several threads) with [`Step::apply`].
+    pub fn next_step(&mut self, lr: f32, weight_decay: f32) -> Step {
         self.steps += 1;
         let correction1 = 1.0 - self.beta1.powi(self.steps.min(i32::MAX as u64) as i32);
         let correction2 = 1.0 - self.beta2.powi(self.steps.min(i32::MAX as u64) as i32);
-        let step_size = lr * correction2.sqrt() / correction1;
+        Step {
+            beta1: self.beta1,
+            beta2: self.beta2,
+            epsilon: self.epsilon,
+            step_size: lr * correction2.sqrt() / correction1,
+            keep: 1.0 - lr * weight_decay,
+        }
+    }
+}
+
+/// The constants of one Adam step, the same for every parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    beta1: f32,
+    beta2: f32,
+    epsilon: f32,
+    step_size: f32,
+    keep: f32,
+}
+
+impl Step {
+    /// Moves each of `params` along its gradient in `grads`, updating its moments in `first`
+    /// and `second` (the same part of the optimiser's state), then keeps it within ±`limit`.
+    pub fn apply(
+        &self,
+        params: &mut [f32],
+        grads: &[f32],
+        first: &mut [f32],
+        second: &mut [f32],
+        limit: f32,
+    ) {
         let (b1, b2, eps) = (self.beta1, self.beta2, self.epsilon);
-        let keep = 1.0 - lr * weight_decay;
-        for (((p, &g), m), v) in params
-            .iter_mut()
-            .zip(grads)
-            .zip(&mut self.first)
-            .zip(&mut self.second)
-        {
+        for (((p, &g), m), v) in params.iter_mut().zip(grads).zip(first).zip(second) {
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
             if m.abs() < MOMENT_FLOOR {
@@ -65,7 +102,7 @@ impl Adam {
             if *v < MOMENT_FLOOR {
                 *v = 0.0;
             }
-            *p = *p * keep - step_size * *m / (v.sqrt() + eps);
+            *p = (*p * self.keep - self.step_size * *m / (v.sqrt() + eps)).clamp(-limit, limit);
         }
     }
 }

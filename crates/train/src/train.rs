@@ -4,7 +4,7 @@
 
 use crate::dataset::TrainingPosition;
 use crate::model::{GradientJob, Network, Scratch};
-use crate::optimiser::Adam;
+use crate::optimiser::{Adam, Step};
 use crate::rng::Rng;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -160,13 +160,7 @@ impl Trainer {
         let mut loss_sum = 0.0;
         for batch in order.chunks(self.config.batch.max(1)) {
             loss_sum += self.batch_gradient(data, batch);
-            self.adam.step(
-                self.net.params_mut(),
-                &self.buffers[0],
-                lr,
-                self.config.weight_decay,
-            );
-            self.net.clip();
+            self.optimiser_step(lr);
         }
         if data.is_empty() {
             0.0
@@ -175,15 +169,15 @@ impl Trainer {
         }
     }
 
-    /// Leaves the mean gradient of `batch` in the first buffer; returns the batch's summed loss.
+    /// Leaves the mean gradient of `batch` spread over the buffers (each thread's share in its
+    /// own, added to the zeros the last step left); returns the batch's summed loss.
     fn batch_gradient(&mut self, data: &[TrainingPosition], batch: &[u32]) -> f64 {
         let threads = self.buffers.len();
         let chunk = batch.len().div_ceil(threads).max(1);
-        let used = batch.len().div_ceil(chunk).max(1);
         let weight = 1.0 / batch.len() as f32;
         let lambda = self.config.lambda;
         let net = &self.net;
-        let loss = thread::scope(|s| {
+        thread::scope(|s| {
             let workers: Vec<_> = self
                 .buffers
                 .iter_mut()
@@ -191,7 +185,6 @@ impl Trainer {
                 .zip(batch.chunks(chunk))
                 .map(|((grads, scratch), part)| {
                     s.spawn(move || {
-                        grads.fill(0.0);
                         let job = GradientJob {
                             data,
                             indices: part,
@@ -206,37 +199,85 @@ impl Trainer {
                 .into_iter()
                 .map(|w| w.join().expect("a gradient worker panicked"))
                 .sum()
-        });
-        if batch.is_empty() {
-            self.buffers[0].fill(0.0);
+        })
+    }
+
+    /// One Adam step along the sum of the buffers, each parameter then clipped, on every
+    /// thread: the parameters go in segments of [`SEGMENT`] (each within one clip range), a
+    /// thread takes a run of segments, and sums, steps and zeroes the buffers segment by
+    /// segment while they are in its cache. The sums and steps are the same in any order.
+    fn optimiser_step(&mut self, lr: f32) {
+        let step = self.adam.next_step(lr, self.config.weight_decay);
+        let limits = self.net.clip_limits();
+        let mut params = self.net.params_mut();
+        let mut first = &mut self.adam.first[..];
+        let mut second = &mut self.adam.second[..];
+        let mut buffers: Vec<&mut [f32]> = self.buffers.iter_mut().map(|b| &mut b[..]).collect();
+        let mut segments = Vec::new();
+        for (range, limit) in limits {
+            let mut left = range.len();
+            while left > 0 {
+                let n = left.min(SEGMENT);
+                left -= n;
+                segments.push(Segment {
+                    params: take_front(&mut params, n),
+                    first: take_front(&mut first, n),
+                    second: take_front(&mut second, n),
+                    grads: buffers.iter_mut().map(|b| take_front(b, n)).collect(),
+                    limit,
+                });
+            }
         }
-        sum_into_first(&mut self.buffers[..used]);
-        loss
+        let per_thread = segments.len().div_ceil(self.config.threads.max(1)).max(1);
+        thread::scope(|s| {
+            for run in segments.chunks_mut(per_thread) {
+                s.spawn(move || {
+                    for segment in run {
+                        segment.apply(&step);
+                    }
+                });
+            }
+        });
     }
 }
 
-/// Adds every buffer after the first into the first, in parallel over slices of the buffers.
-fn sum_into_first(buffers: &mut [Vec<f32>]) {
-    let Some((total, rest)) = buffers.split_first_mut() else {
-        return;
-    };
-    if rest.is_empty() {
-        return;
-    }
-    let part = total.len().div_ceil(rest.len() + 1);
-    let rest: &[Vec<f32>] = rest;
-    thread::scope(|s| {
-        for (k, slice) in total.chunks_mut(part).enumerate() {
-            s.spawn(move || {
-                let start = k * part;
-                for other in rest {
-                    for (t, o) in slice.iter_mut().zip(&other[start..]) {
-                        *t += o;
-                    }
-                }
-            });
+/// Parameters per segment of [`Trainer::optimiser_step`]: small enough that a segment's
+/// parameters, moments and gradients stay in a core's cache.
+const SEGMENT: usize = 8192;
+
+/// One segment of the parameters with their moments, their gradients in every buffer and
+/// their clip limit.
+struct Segment<'a> {
+    params: &'a mut [f32],
+    first: &'a mut [f32],
+    second: &'a mut [f32],
+    grads: Vec<&'a mut [f32]>,
+    limit: f32,
+}
+
+impl Segment<'_> {
+    /// Sums the gradients into the first buffer, takes the step and leaves every buffer zero.
+    fn apply(&mut self, step: &Step) {
+        let (total, rest) = self
+            .grads
+            .split_first_mut()
+            .expect("at least one gradient buffer");
+        for other in rest.iter_mut() {
+            for (t, o) in total.iter_mut().zip(other.iter_mut()) {
+                *t += *o;
+                *o = 0.0;
+            }
         }
-    });
+        step.apply(self.params, total, self.first, self.second, self.limit);
+        total.fill(0.0);
+    }
+}
+
+/// Splits the first `n` elements off the front of `slice`.
+fn take_front<'a>(slice: &mut &'a mut [f32], n: usize) -> &'a mut [f32] {
+    let (front, back) = std::mem::take(slice).split_at_mut(n);
+    *slice = back;
+    front
 }
 
 /// The mean loss of `net` over `data`, computed in parallel with one scratch per thread.
@@ -268,4 +309,70 @@ pub fn mean_loss(
             .sum()
     });
     sum / data.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Shape;
+    use crate::rng::symmetric;
+
+    /// The step on three threads, segment by segment, moves every parameter exactly as one
+    /// Adam step along the summed gradients followed by the clip, and leaves every buffer zero.
+    #[test]
+    fn the_threaded_step_equals_one_adam_step_and_clip_and_zeroes_the_buffers() {
+        let shape = Shape {
+            hidden: 16,
+            buckets: 2,
+            palace: 6,
+            second: 0,
+        };
+        let mut net = Network::random(shape, 4);
+        let len = net.params().len();
+        for (range, _) in net.clip_limits() {
+            for w in net.params_mut()[range].iter_mut().step_by(997) {
+                *w = 3.0;
+            }
+        }
+        assert!(len > 3 * SEGMENT, "several segments per thread: {len}");
+        let config = TrainConfig {
+            epochs: 1,
+            batch: 8,
+            lr: 0.01,
+            lr_step: 0,
+            lr_gamma: 1.0,
+            lambda: 0.5,
+            weight_decay: 1.0,
+            threads: 3,
+            seed: 1,
+        };
+        let mut trainer = Trainer::new(net.clone(), Adam::new(len), 0, config);
+        let mut rng = Rng::new(8);
+        let limits = trainer.net.clip_limits();
+        assert!(limits.len() >= 3, "{limits:?}");
+        for round in 0..3 {
+            for buffer in &mut trainer.buffers {
+                for g in buffer.iter_mut() {
+                    *g = symmetric(&mut rng, 40.0);
+                }
+            }
+            let sum: Vec<f32> = (0..len)
+                .map(|i| trainer.buffers.iter().fold(0.0, |t, b| t + b[i]))
+                .collect();
+            let mut expected = trainer.net.clone();
+            let mut adam = trainer.adam.clone();
+            adam.step(expected.params_mut(), &sum, 0.01, 1.0);
+            expected.clip();
+            trainer.optimiser_step(0.01);
+            assert!(trainer.net.params() == expected.params());
+            assert!(trainer.adam == adam);
+            assert!(trainer.buffers.iter().all(|b| b.iter().all(|&g| g == 0.0)));
+            if round == 0 {
+                for (range, limit) in &limits {
+                    let clipped = trainer.net.params()[range.clone()].iter();
+                    assert!(clipped.clone().any(|w| w.abs() == *limit), "{range:?}");
+                }
+            }
+        }
+    }
 }
