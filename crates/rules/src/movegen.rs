@@ -203,6 +203,61 @@ impl Position {
         let base = us.index() * 7;
         let occ = own | theirs;
 
+        if kind == GenKind::Captures {
+            // Only the first piece on a ray (a chariot's) or the second (a cannon's) can be
+            // taken: found from the ray's blockers without walking its empty points.
+            for (kind, skip) in [(PieceKind::Chariot, 0), (PieceKind::Cannon, 1)] {
+                for from in Bitboard(self.by_piece[base + kind.index()]) {
+                    for (dir, ray) in RAYS[from.index()].iter().enumerate() {
+                        let mut blockers = ray.mask & occ;
+                        for _ in 0..skip {
+                            if let Some(screen) = nearest(blockers, dir) {
+                                blockers &= !bit(screen);
+                            }
+                        }
+                        if let Some(t) = nearest(blockers, dir)
+                            && theirs & bit(t) != 0
+                        {
+                            list.push(Move::new(from, Square::from_index_unchecked(t)));
+                        }
+                    }
+                }
+            }
+        } else {
+            self.push_line_moves(kind, list, base, occ, theirs);
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Horse.index()]) {
+            push_blockable(list, from, &HORSE_MOVES[from.index()], occ, targets);
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Elephant.index()]) {
+            push_blockable(list, from, &ELEPHANT_MOVES[from.index()], occ, targets);
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Advisor.index()]) {
+            push_steps(list, from, &ADVISOR_MOVES[from.index()], targets);
+        }
+        for from in Bitboard(self.by_piece[base + PieceKind::Soldier.index()]) {
+            push_steps(
+                list,
+                from,
+                &SOLDIER_MOVES[us.index()][from.index()],
+                targets,
+            );
+        }
+        let general = self.generals[us.index()];
+        push_steps(list, general, &GENERAL_MOVES[general.index()], targets);
+    }
+
+    /// Appends the chariots' and cannons' moves of `kind` (all, or quiet moves only) by
+    /// walking each ray point by point.
+    #[inline]
+    fn push_line_moves(
+        &self,
+        kind: GenKind,
+        list: &mut MoveList,
+        base: usize,
+        occ: u128,
+        theirs: u128,
+    ) {
         for from in Bitboard(self.by_piece[base + PieceKind::Chariot.index()]) {
             for ray in &RAYS[from.index()] {
                 for &t in &ray.squares[..ray.len as usize] {
@@ -251,25 +306,6 @@ impl Position {
                 }
             }
         }
-        for from in Bitboard(self.by_piece[base + PieceKind::Horse.index()]) {
-            push_blockable(list, from, &HORSE_MOVES[from.index()], occ, targets);
-        }
-        for from in Bitboard(self.by_piece[base + PieceKind::Elephant.index()]) {
-            push_blockable(list, from, &ELEPHANT_MOVES[from.index()], occ, targets);
-        }
-        for from in Bitboard(self.by_piece[base + PieceKind::Advisor.index()]) {
-            push_steps(list, from, &ADVISOR_MOVES[from.index()], targets);
-        }
-        for from in Bitboard(self.by_piece[base + PieceKind::Soldier.index()]) {
-            push_steps(
-                list,
-                from,
-                &SOLDIER_MOVES[us.index()][from.index()],
-                targets,
-            );
-        }
-        let general = self.generals[us.index()];
-        push_steps(list, general, &GENERAL_MOVES[general.index()], targets);
     }
 
     /// Appends the legal moves of the given kind to `list`.
