@@ -5,7 +5,7 @@
 
 use crate::history::{Continuation, History};
 use crate::search::params::{GOOD_CAPTURE_SEE_THRESHOLD, LVA_DIVISOR, MVV_WEIGHT};
-use crate::see::{SEE_VALUE, see_ge};
+use crate::see::{see_ge, value_at};
 use xiangqi_rules::{GenKind, Move, MoveList, Position};
 
 /// Where the picker stands.
@@ -40,6 +40,8 @@ pub struct MovePicker {
     /// The earlier moves whose continuation history orders the quiet moves.
     context: Continuation,
     captures_only: bool,
+    /// In the quiescence search, captures whose victim is worth less are passed over.
+    min_gain: i32,
     /// Captures, then (after the losing captures kept at its front) quiet moves.
     list: MoveList,
     scores: [i32; xiangqi_rules::moves::MAX_MOVES],
@@ -52,12 +54,8 @@ pub struct MovePicker {
 
 /// Most valuable victim first, then least valuable attacker.
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = pos
-        .piece_at(m.to())
-        .map_or(0, |p| SEE_VALUE[p.kind.index()]);
-    let attacker = pos
-        .piece_at(m.from())
-        .map_or(0, |p| SEE_VALUE[p.kind.index()]);
+    let victim = value_at(pos, m.to());
+    let attacker = value_at(pos, m.from());
     victim * MVV_WEIGHT - attacker / LVA_DIVISOR
 }
 
@@ -76,6 +74,7 @@ impl MovePicker {
             counter,
             context: [None; 2],
             captures_only: false,
+            min_gain: i32::MIN,
             list: MoveList::new(),
             scores: [0; xiangqi_rules::moves::MAX_MOVES],
             index: 0,
@@ -123,6 +122,24 @@ impl MovePicker {
         Some(picked)
     }
 
+    /// The quiescence search's next capture that takes a piece worth at least `min_gain` and
+    /// holds its exchange: the others are passed over before their exchange is weighed (delta
+    /// pruning).
+    pub fn next_gaining(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        min_gain: i32,
+    ) -> Option<Move> {
+        self.min_gain = min_gain;
+        self.next(pos, history)
+    }
+
+    /// Whether the quiescence search passes over capture `m` for its victim's worth.
+    fn gains_too_little(&self, pos: &Position, m: Move) -> bool {
+        self.captures_only && value_at(pos, m.to()) < self.min_gain
+    }
+
     /// The next move, or `None` when all are done.
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
         loop {
@@ -130,6 +147,7 @@ impl MovePicker {
                 Stage::TableMove => {
                     self.stage = Stage::GenerateCaptures;
                     if let Some(m) = self.table_move
+                        && !self.gains_too_little(pos, m)
                         && (!self.captures_only || see_ge(pos, m, GOOD_CAPTURE_SEE_THRESHOLD))
                     {
                         return Some(m);
@@ -145,6 +163,7 @@ impl MovePicker {
                 }
                 Stage::GoodCaptures => match self.take_best() {
                     Some((m, _)) if Some(m) == self.table_move => {}
+                    Some((m, _)) if self.gains_too_little(pos, m) => {}
                     Some((m, _)) => {
                         if see_ge(pos, m, GOOD_CAPTURE_SEE_THRESHOLD) {
                             return Some(m);
@@ -318,6 +337,19 @@ mod tests {
             expected.sort();
             seen.sort();
             assert_eq!(seen, expected, "{pos:?} table move {hint:?}");
+            // Asked for a least gain, it passes over the captures of cheaper pieces.
+            let min_gain = [i32::MIN, 100, 201, 450, 901][rng.below(5)];
+            expected.retain(|m| value_at(&pos, m.to()) >= min_gain);
+            let mut picker = MovePicker::captures(&pos, hint);
+            let mut seen = Vec::new();
+            while let Some(m) = picker.next_gaining(&pos, &history, min_gain) {
+                seen.push(m);
+            }
+            seen.sort();
+            assert_eq!(
+                seen, expected,
+                "{pos:?} table move {hint:?} gain {min_gain}"
+            );
             let m = legal[rng.below(legal.len())];
             pos.make_move(m);
         }

@@ -9,7 +9,7 @@ pub const SEE_VALUE: [Score; 7] = [10_000, 200, 200, 400, 900, 450, 100];
 
 /// The exchange value of the piece on a point, 0 when empty.
 #[inline]
-fn value_at(pos: &Position, sq: xiangqi_rules::Square) -> Score {
+pub fn value_at(pos: &Position, sq: xiangqi_rules::Square) -> Score {
     pos.piece_at(sq).map_or(0, |p| SEE_VALUE[p.kind.index()])
 }
 

@@ -294,11 +294,7 @@ pub fn search(
     let report: &mut dyn FnMut(&SearchInfo) = &mut drawn_report;
 
     // Order the first iteration by a quick look: captures by value, then the rest.
-    root_moves.sort_by_key(|rm| {
-        -(pos
-            .piece_at(rm.mv.to())
-            .map_or(0, |p| crate::see::SEE_VALUE[p.kind.index()]))
-    });
+    root_moves.sort_by_key(|rm| -crate::see::value_at(pos, rm.mv.to()));
 
     let mut keys: Vec<u64> = history.to_vec();
     keys.push(pos.hash());

@@ -358,18 +358,15 @@ impl<'a> Worker<'a> {
         // With `checks`, the quiet moves that check follow the captures.
         let mut quiets: Option<(MoveList, usize)> = None;
         loop {
-            let m = if let Some(m) = picker.next(&self.pos, &self.history) {
+            // Delta pruning: a capture whose piece, even won, cannot lift the score above
+            // alpha is passed over.
+            let min_gain = if in_check {
+                i32::MIN
+            } else {
+                alpha.saturating_sub(stand_pat + self.params.delta_margin) + 1
+            };
+            let m = if let Some(m) = picker.next_gaining(&self.pos, &self.history, min_gain) {
                 any = true;
-                if !in_check {
-                    // Delta pruning: even winning this piece cannot lift the score to alpha.
-                    let gain = self
-                        .pos
-                        .piece_at(m.to())
-                        .map_or(0, |p| crate::see::SEE_VALUE[p.kind.index()]);
-                    if stand_pat + gain + self.params.delta_margin <= alpha {
-                        continue;
-                    }
-                }
                 m
             } else if checks && !in_check {
                 let (list, index) = quiets.get_or_insert_with(|| {
