@@ -12,6 +12,7 @@ pub mod eval;
 mod history;
 pub mod levels;
 mod limits;
+pub mod memory;
 mod movepick;
 pub mod nnue;
 pub mod protocol;

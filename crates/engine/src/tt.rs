@@ -119,6 +119,7 @@ impl TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::with_capacity(count);
+        crate::memory::advise_huge_pages(&mut buckets);
         buckets.resize_with(count, Bucket::default);
         TranspositionTable {
             buckets,
@@ -137,6 +138,7 @@ impl TranspositionTable {
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count).map_err(|_| too_large)?;
+        crate::memory::advise_huge_pages(&mut buckets);
         buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
             buckets,

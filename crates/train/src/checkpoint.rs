@@ -13,6 +13,7 @@ use crate::optimiser::Adam;
 use crate::quantise::write_atomically;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use xiangqi_engine::memory::filled_in_huge_pages;
 use xiangqi_engine::nnue::net::fnv1a64;
 
 const MAGIC: &[u8; 4] = b"XQTC";
@@ -143,10 +144,12 @@ impl Checkpoint {
             ));
         }
         let floats = |k: usize| -> Vec<f32> {
-            body[head + 4 * n * k..head + 4 * n * (k + 1)]
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-                .collect()
+            let mut floats = filled_in_huge_pages(n, 0.0);
+            let bytes = body[head + 4 * n * k..head + 4 * n * (k + 1)].chunks_exact(4);
+            for (f, c) in floats.iter_mut().zip(bytes) {
+                *f = f32::from_le_bytes(c.try_into().unwrap());
+            }
+            floats
         };
         let net = Network::from_params(shape, floats(0)).expect("length checked above");
         let mut adam = Adam::new(n);

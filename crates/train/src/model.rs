@@ -20,6 +20,7 @@
 
 use crate::dataset::TrainingPosition;
 use crate::rng::{Rng, symmetric};
+use xiangqi_engine::memory::filled_in_huge_pages;
 use xiangqi_engine::nnue::{INPUTS, output_bucket};
 
 /// Centipawns per unit of network output (the file's `scale`).
@@ -191,7 +192,7 @@ impl Network {
     /// without palace buckets would.
     pub fn random(shape: Shape, seed: u64) -> Network {
         let mut rng = Rng::new(seed);
-        let mut params = vec![0.0; shape.len()];
+        let mut params = filled_in_huge_pages(shape.len(), 0.0);
         // About 30 features are active: first-layer sums start spread around 0 with a deviation
         // near 0.3, so about half the neurons start inside SCReLU's sloped part.
         let first_layer = if shape.factorised() {

@@ -1,6 +1,8 @@
 //! Adam: per-parameter step sizes from running averages of the gradient and its square, with
 //! optional decoupled weight decay (AdamW).
 
+use xiangqi_engine::memory::filled_in_huge_pages;
+
 /// Moments smaller than this are set to zero. They no longer move a parameter, and a moment
 /// left to decay ends up subnormal, where each step on it is many times slower (the rounding of
 /// a subnormal times 0.9 or 0.999 can keep it there for good).
@@ -30,8 +32,8 @@ impl Adam {
             beta1: 0.9,
             beta2: 0.999,
             epsilon: 1e-8,
-            first: vec![0.0; params],
-            second: vec![0.0; params],
+            first: filled_in_huge_pages(params, 0.0),
+            second: filled_in_huge_pages(params, 0.0),
             steps: 0,
         }
     }

@@ -8,6 +8,7 @@ use crate::optimiser::{Adam, Step};
 use crate::rng::Rng;
 use std::thread;
 use std::time::{Duration, Instant};
+use xiangqi_engine::memory::filled_in_huge_pages;
 
 /// How to train.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,7 +105,9 @@ impl Trainer {
             adam,
             epochs_done,
             config,
-            buffers: vec![vec![0.0; params]; threads],
+            buffers: (0..threads)
+                .map(|_| filled_in_huge_pages(params, 0.0))
+                .collect(),
             scratches: vec![Scratch::new(hidden); threads],
         }
     }
