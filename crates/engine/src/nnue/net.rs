@@ -43,6 +43,7 @@
 use super::features::{INPUTS, MAX_ACTIVE, PALACE_BUCKETS, active_features};
 use super::simd::{Backend, CHUNK_LEN, Chunk};
 use crate::eval::Evaluator;
+use crate::memory::filled_in_huge_pages;
 use crate::score::{MATE_BOUND, Score};
 use std::fmt;
 use std::path::Path;
@@ -394,7 +395,7 @@ impl Reader<'_> {
     }
 
     fn chunks(&mut self, values: usize) -> Vec<Chunk> {
-        let mut out = vec![Chunk::default(); values / CHUNK_LEN];
+        let mut out = filled_in_huge_pages(values / CHUNK_LEN, Chunk::default());
         for chunk in &mut out {
             for v in &mut chunk.0 {
                 *v = i16::from_le_bytes(self.take());
@@ -685,7 +686,7 @@ impl Network {
             }
         }
         let quantise = |values: &[f32], factor: u32| -> Vec<Chunk> {
-            let mut out = vec![Chunk::default(); values.len() / CHUNK_LEN];
+            let mut out = filled_in_huge_pages(values.len() / CHUNK_LEN, Chunk::default());
             for (chunk, source) in out.iter_mut().zip(values.chunks_exact(CHUNK_LEN)) {
                 for (v, &w) in chunk.0.iter_mut().zip(source) {
                     // Float-to-integer casts saturate; the range check below reports it.
