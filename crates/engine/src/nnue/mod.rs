@@ -21,11 +21,11 @@ use std::sync::{Arc, LazyLock};
 
 /// The network file built into the binary, used when no `EvalFile` is given (`None` would
 /// leave the engine without one). `UseNNUE` is on by default exactly when it is `Some`.
-/// `xq-512-20261205b`, palace buckets and 512 hidden units: each side's inputs chosen by where
-/// its general stands (6 buckets), trained by `scripts/train-nnue` on 9.95 M positions, the
-/// first generation's data and the first three networks' own self-play (see
-/// `crates/engine/nets/README.md`).
-pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("../../nets/xq-512-20261205b.xqnn"));
+/// `xq-512-20261206`, palace buckets and 512 hidden units: each side's inputs chosen by where
+/// its general stands (6 buckets), trained by `scripts/train-nnue` on 12.91 M positions, the
+/// first generation's data and the first three networks' own self-play, without the long
+/// drawn endings (see `crates/engine/nets/README.md`).
+pub const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!("../../nets/xq-512-20261206.xqnn"));
 
 static EMBEDDED: LazyLock<Option<Arc<Network>>> =
     LazyLock::new(|| EMBEDDED_NET.and_then(|bytes| Network::from_bytes(bytes).ok().map(Arc::new)));
