@@ -325,10 +325,8 @@ mod tests {
     #[test]
     fn the_threaded_step_equals_one_adam_step_and_clip_and_zeroes_the_buffers() {
         let shape = Shape {
-            hidden: 16,
-            buckets: 2,
             palace: 6,
-            second: 0,
+            ..Shape::flat(16, 2)
         };
         let mut net = Network::random(shape, 4);
         let len = net.params().len();
