@@ -39,6 +39,14 @@ fn nearest(mask: u128, dir: usize) -> Option<usize> {
     }
 }
 
+/// The nearest point of `mask` to the ray's origin and the one after it, for ray direction
+/// `dir`: on the blockers of a ray, the piece a chariot reaches and the one a cannon reaches.
+#[inline]
+fn first_two(mask: u128, dir: usize) -> Option<(usize, Option<usize>)> {
+    let first = nearest(mask, dir)?;
+    Some((first, nearest(mask & !bit(first), dir)))
+}
+
 impl Position {
     #[inline]
     fn piece_mask(&self, color: Color, kind: PieceKind) -> u128 {
@@ -79,8 +87,7 @@ impl Position {
             if ray & straight == 0 {
                 continue;
             }
-            let blockers = ray & occ;
-            let Some(first) = nearest(blockers, dir) else {
+            let Some((first, second)) = first_two(ray & occ, dir) else {
                 continue;
             };
             let direct = if dir == NORTH || dir == SOUTH {
@@ -88,12 +95,7 @@ impl Position {
             } else {
                 chariots
             };
-            if direct & bit(first) != 0 {
-                return true;
-            }
-            if let Some(second) = nearest(blockers & !bit(first), dir)
-                && cannons & bit(second) != 0
-            {
+            if direct & bit(first) != 0 || second.is_some_and(|s| cannons & bit(s) != 0) {
                 return true;
             }
         }
@@ -148,16 +150,10 @@ impl Position {
             }
         }
         for (dir, ray) in RAYS[target].iter().enumerate() {
-            let blockers = ray.mask & occ;
-            let Some(first) = nearest(blockers, dir) else {
+            let Some((first, second)) = first_two(ray.mask & occ, dir) else {
                 continue;
             };
-            if chariots & bit(first) != 0 {
-                return true;
-            }
-            if let Some(second) = nearest(blockers & !bit(first), dir)
-                && cannons & bit(second) != 0
-            {
+            if chariots & bit(first) != 0 || second.is_some_and(|s| cannons & bit(s) != 0) {
                 return true;
             }
         }
@@ -206,16 +202,16 @@ impl Position {
         if kind == GenKind::Captures {
             // Only the first piece on a ray (a chariot's) or the second (a cannon's) can be
             // taken: found from the ray's blockers without walking its empty points.
-            for (kind, skip) in [(PieceKind::Chariot, 0), (PieceKind::Cannon, 1)] {
+            for (kind, over_screen) in [(PieceKind::Chariot, false), (PieceKind::Cannon, true)] {
                 for from in Bitboard(self.by_piece[base + kind.index()]) {
                     for (dir, ray) in RAYS[from.index()].iter().enumerate() {
-                        let mut blockers = ray.mask & occ;
-                        for _ in 0..skip {
-                            if let Some(screen) = nearest(blockers, dir) {
-                                blockers &= !bit(screen);
-                            }
-                        }
-                        if let Some(t) = nearest(blockers, dir)
+                        let blockers = ray.mask & occ;
+                        let target = if over_screen {
+                            first_two(blockers, dir).and_then(|(_, second)| second)
+                        } else {
+                            nearest(blockers, dir)
+                        };
+                        if let Some(t) = target
                             && theirs & bit(t) != 0
                         {
                             list.push(Move::new(from, Square::from_index_unchecked(t)));
@@ -247,8 +243,8 @@ impl Position {
         push_steps(list, general, &GENERAL_MOVES[general.index()], targets);
     }
 
-    /// Appends the chariots' and cannons' moves of `kind` (all, or quiet moves only) by
-    /// walking each ray point by point.
+    /// Appends the chariots' and cannons' moves of `kind` (all, or quiet moves only: never
+    /// captures only) by walking each ray point by point.
     #[inline]
     fn push_line_moves(
         &self,
@@ -263,9 +259,7 @@ impl Position {
                 for &t in &ray.squares[..ray.len as usize] {
                     let t = t as usize;
                     if occ & bit(t) == 0 {
-                        if kind != GenKind::Captures {
-                            list.push(Move::new(from, Square::from_index_unchecked(t)));
-                        }
+                        list.push(Move::new(from, Square::from_index_unchecked(t)));
                     } else {
                         if theirs & bit(t) != 0 && kind != GenKind::Quiets {
                             list.push(Move::new(from, Square::from_index_unchecked(t)));
@@ -284,9 +278,7 @@ impl Position {
                     if occ & bit(t) != 0 {
                         break;
                     }
-                    if kind != GenKind::Captures {
-                        list.push(Move::new(from, Square::from_index_unchecked(t)));
-                    }
+                    list.push(Move::new(from, Square::from_index_unchecked(t)));
                     i += 1;
                 }
                 if kind == GenKind::Quiets {
@@ -458,8 +450,7 @@ impl Position {
                 let mut m = 0u128;
                 for (dir, ray) in RAYS[from].iter().enumerate() {
                     let ray = ray.mask;
-                    let blockers = ray & occ;
-                    let Some(first) = nearest(blockers, dir) else {
+                    let Some((first, second)) = first_two(ray & occ, dir) else {
                         m |= ray;
                         continue;
                     };
@@ -467,10 +458,7 @@ impl Position {
                     if piece.kind == PieceKind::Chariot {
                         m |= before | bit(first);
                     } else {
-                        m |= before;
-                        if let Some(second) = nearest(blockers & !bit(first), dir) {
-                            m |= bit(second);
-                        }
+                        m |= before | second.map_or(0, bit);
                     }
                 }
                 m
@@ -492,14 +480,10 @@ impl Position {
         let cannons = mine(PieceKind::Cannon);
         if LINES[target] & (chariots | cannons) != 0 {
             for (dir, ray) in RAYS[target].iter().enumerate() {
-                let blockers = ray.mask & occ;
-                let Some(first) = nearest(blockers, dir) else {
+                let Some((first, second)) = first_two(ray.mask & occ, dir) else {
                     continue;
                 };
-                attackers |= chariots & bit(first);
-                if let Some(second) = nearest(blockers & !bit(first), dir) {
-                    attackers |= cannons & bit(second);
-                }
+                attackers |= (chariots & bit(first)) | second.map_or(0, |s| cannons & bit(s));
             }
         }
         // Elephant steps are symmetric: the points it comes from are the points it goes to.
