@@ -100,6 +100,11 @@ impl MovePicker {
         picker
     }
 
+    /// Whether the move last yielded was a capture that loses material by the exchange.
+    pub fn yielded_losing_capture(&self) -> bool {
+        self.stage == Stage::BadCaptures
+    }
+
     fn is_special(&self, m: Move) -> bool {
         Some(m) == self.table_move
             || (!self.captures_only && (self.killers.contains(&Some(m)) || Some(m) == self.counter))
@@ -295,6 +300,34 @@ mod tests {
             let m = pick(&mut rng);
             pos.make_move(m);
         }
+    }
+
+    /// The main-search picker says a move is a losing capture exactly when it is a capture
+    /// that fails its exchange, the table move aside (yielded first, whatever it is).
+    #[test]
+    fn picker_names_the_losing_captures() {
+        let mut pos = Position::startpos();
+        let mut rng = SplitMix64::new(0x5851_F42D_4C95_7F2D);
+        let history = History::new();
+        let mut losing_seen = 0;
+        for _ in 0..600 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                pos = Position::startpos();
+                continue;
+            }
+            let table_move = (rng.below(2) == 0).then(|| legal[rng.below(legal.len())]);
+            let mut picker = MovePicker::new(&pos, table_move, [None; 2], None);
+            while let Some(m) = picker.next(&pos, &history) {
+                let losing = Some(m) != table_move
+                    && !pos.is_empty(m.to())
+                    && !see_ge(&pos, m, GOOD_CAPTURE_SEE_THRESHOLD);
+                assert_eq!(picker.yielded_losing_capture(), losing, "{pos:?} {m:?}");
+                losing_seen += losing as usize;
+            }
+            pos.make_move(legal[rng.below(legal.len())]);
+        }
+        assert!(losing_seen > 10, "{losing_seen}");
     }
 
     /// The quiescence picker yields exactly the legal captures that do not lose material,

@@ -674,6 +674,13 @@ impl<'a> Worker<'a> {
                     r -= (history / self.params.lmr_history_divisor)
                         .clamp(-self.params.lmr_history_max, self.params.lmr_history_max);
                     r = r.clamp(0, new_depth - 1);
+                } else if depth >= LMR_MIN_DEPTH
+                    && !in_check
+                    && self.params.lmr_losing_captures > 0
+                    && picker.yielded_losing_capture()
+                {
+                    r = (self.params.lmr_losing_captures - gives_check as i32)
+                        .clamp(0, new_depth - 1);
                 }
                 score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {

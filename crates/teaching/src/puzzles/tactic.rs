@@ -67,8 +67,9 @@ impl TopTwo {
 /// earlier searches found (`CorrectionLimit` 0): a proof is a search of its own, the same
 /// whatever was searched before, and the search the set was proven with, which pruned quiet
 /// checks like other quiet moves (`QuietChecksKept` 0), tried no quiet checks in the
-/// quiescence search (`QsearchChecks` 0), and pruned no quiet move for losing material or for
-/// its continuation history (`SeeQuietMaxDepth` 0, `ContPruneMaxDepth` 0).
+/// quiescence search (`QsearchChecks` 0), pruned no quiet move for losing material or for
+/// its continuation history (`SeeQuietMaxDepth` 0, `ContPruneMaxDepth` 0), and reduced no
+/// capture (`LmrLosingCaptures` 0).
 pub(super) fn two_line_engine() -> Engine {
     Engine::new(EngineOptions {
         use_nnue: false,
@@ -81,6 +82,7 @@ pub(super) fn two_line_engine() -> Engine {
             qsearch_checks: 0,
             see_quiet_max_depth: 0,
             continuation_prune_max_depth: 0,
+            lmr_losing_captures: 0,
             ..SearchParams::default()
         },
         ..EngineOptions::default()
