@@ -8,7 +8,8 @@
 //! games differ); then the side to move plays the first move (in ICCS order) of a chariot
 //! or horse that the engine's best reply captures on its new point and that drops the
 //! engine's evaluation by at least 400 cp from a level position (|score| ≤ 150 before);
-//! then the engine plays itself 4 more plies. Games where no such move exists are skipped.
+//! then the engine plays itself 4 more plies. Games where no such move exists are skipped,
+//! and the next ones tried, up to four times as many as the games wanted.
 
 mod support;
 
@@ -174,7 +175,11 @@ fn the_move_that_throws_away_a_piece_is_flagged_as_the_blunder() {
         threads: 1,
         ..EngineOptions::default()
     });
-    let made: Vec<Generated> = (0..count).filter_map(|i| make_game(&engine, i)).collect();
+    // Games without such a move are skipped: up to four times as many are tried.
+    let made: Vec<Generated> = (0..count * 4)
+        .filter_map(|i| make_game(&engine, i))
+        .take(count)
+        .collect();
     assert!(made.len() * 2 >= count, "only {} games made", made.len());
     let dir = scratch("blunders");
     let games: Vec<Game> = made.iter().map(|g| g.game.clone()).collect();
