@@ -134,10 +134,10 @@ search_params! {
     lmr_history_divisor: "LmrHistoryDivisor" = 8000, 1000..=30000;
     /// …by at most this many plies either way.
     lmr_history_max: "LmrHistoryMax" = 2, 0..=4;
-
     /// Plies of reduction for a late capture that loses material by the exchange (the
     /// picker's last stage), one less when it checks; 0 reduces none.
     lmr_losing_captures: "LmrLosingCaptures" = 1, 0..=3;
+
     // Aspiration windows around the previous iteration's score.
     /// The window's first half-width.
     aspiration_window: "AspirationWindow" = 30, 5..=150;

@@ -664,23 +664,20 @@ impl<'a> Worker<'a> {
                 };
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && quiet && !in_check {
-                    r = self.reductions.get(depth, moves_tried);
-                    r += cut_node as i32;
-                    r -= pv_node as i32;
-                    r -= gives_check as i32;
-                    let history =
-                        mover.map_or(0, |piece| self.history.quiet_score(piece, m, &context));
-                    r -= (history / self.params.lmr_history_divisor)
-                        .clamp(-self.params.lmr_history_max, self.params.lmr_history_max);
+                if depth >= LMR_MIN_DEPTH && !in_check {
+                    if quiet {
+                        r = self.reductions.get(depth, moves_tried);
+                        r += cut_node as i32;
+                        r -= pv_node as i32;
+                        r -= gives_check as i32;
+                        let history =
+                            mover.map_or(0, |piece| self.history.quiet_score(piece, m, &context));
+                        r -= (history / self.params.lmr_history_divisor)
+                            .clamp(-self.params.lmr_history_max, self.params.lmr_history_max);
+                    } else if picker.yielded_losing_capture() {
+                        r = self.params.lmr_losing_captures - gives_check as i32;
+                    }
                     r = r.clamp(0, new_depth - 1);
-                } else if depth >= LMR_MIN_DEPTH
-                    && !in_check
-                    && self.params.lmr_losing_captures > 0
-                    && picker.yielded_losing_capture()
-                {
-                    r = (self.params.lmr_losing_captures - gives_check as i32)
-                        .clamp(0, new_depth - 1);
                 }
                 score = -self.search::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
