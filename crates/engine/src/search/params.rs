@@ -110,6 +110,9 @@ search_params! {
     see_capture_max_depth: "SeeCaptureMaxDepth" = 4, 1..=10;
     /// The material a capture may lose, per ply of depth left, and still be searched.
     see_capture_margin: "SeeCaptureMargin" = 120, 20..=400;
+    /// Whether exchange pruning keeps captures that check (1: a sacrifice with check starts
+    /// many mates) or skips them like any other losing capture (0).
+    capture_checks_kept: "CaptureChecksKept" = 0, 0..=1;
 
     /// Delta pruning in the quiescence search: a capture is skipped when the standing
     /// evaluation plus the captured piece plus this margin stays at or below alpha.
@@ -123,6 +126,10 @@ search_params! {
     singular_table_depth_slack: "SingularDepthSlack" = 3, 1..=6;
     /// How far below the stored score the other moves must stay, per ply of depth.
     singular_margin_per_depth: "SingularMarginPerDepth" = 2, 1..=10;
+
+    /// A check is extended only when the checking move loses no more than this by the
+    /// exchange (a sacrifice with check starts many mates).
+    check_extension_see_margin: "CheckExtensionSeeMargin" = 0, 0..=1000;
 
     // Late-move reductions: `lmr_base + ln(depth) ln(move number) / lmr_divisor` plies
     // (both in hundredths), from a table ([`Reductions`]), adjusted per move.
@@ -275,8 +282,6 @@ impl Reductions {
 
 // The numbers below stay fixed: tuning leaves them alone.
 
-/// A check is extended only when the checking move loses no more than this by the exchange.
-pub const CHECK_EXTENSION_SEE_THRESHOLD: Score = 0;
 /// A capture the move picker yields early (a good capture) wins at least this much by the
 /// exchange; worse ones come after the quiet moves, and the quiescence search never tries
 /// them.

@@ -605,6 +605,7 @@ impl<'a> Worker<'a> {
                     }
                 } else if depth <= self.params.see_capture_max_depth
                     && !see_ge(&self.pos, m, -self.params.see_capture_margin * depth)
+                    && (self.params.capture_checks_kept == 0 || !self.gives_check(m))
                 {
                     continue;
                 }
@@ -646,7 +647,7 @@ impl<'a> Worker<'a> {
             // Extend checks that do not simply give material away.
             let safe = gives_check && {
                 self.unmake(m, undo);
-                let safe = see_ge(&self.pos, m, CHECK_EXTENSION_SEE_THRESHOLD);
+                let safe = see_ge(&self.pos, m, -self.params.check_extension_see_margin);
                 undo = self.make(m, ply);
                 safe
             };
