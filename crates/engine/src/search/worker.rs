@@ -644,7 +644,8 @@ impl<'a> Worker<'a> {
             }
             let mut undo = self.make(m, ply);
             let gives_check = self.pos.in_check();
-            // Extend checks that do not simply give material away.
+            // Extend checks that give away no more than `CheckExtensionSeeMargin` by the
+            // exchange.
             let safe = gives_check && {
                 self.unmake(m, undo);
                 let safe = see_ge(&self.pos, m, -self.params.check_extension_see_margin);
