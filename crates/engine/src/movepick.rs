@@ -267,66 +267,81 @@ mod tests {
     use super::*;
     use crate::random::SplitMix64;
 
-    /// The picker yields exactly the legal moves, each once, whatever hints it gets.
-    #[test]
-    fn picker_yields_every_legal_move_once() {
+    /// A random game of `steps` moves from the start, begun again where `restart` holds or
+    /// no move is left; `visit` sees each other position with its legal moves before the
+    /// walk plays one of them at random.
+    fn random_walk(
+        seed: u64,
+        steps: usize,
+        restart: fn(&Position) -> bool,
+        mut visit: impl FnMut(&Position, &MoveList, &mut SplitMix64),
+    ) {
         let mut pos = Position::startpos();
-        let mut rng = SplitMix64::new(0x2545_F491_4F6C_DD1D);
-        let history = History::new();
-        for _ in 0..400 {
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..steps {
             let legal = pos.legal_moves();
-            if legal.is_empty() {
+            if legal.is_empty() || restart(&pos) {
                 pos = Position::startpos();
                 continue;
             }
-            let pick = |rng: &mut SplitMix64| legal[rng.below(legal.len())];
-            let hints = [pick(&mut rng), pick(&mut rng), pick(&mut rng)];
-            // A hint from another position may be illegal here: the picker must drop it.
-            let stale = Move::new(hints[0].to(), hints[0].from());
-            let mut picker = MovePicker::new(
-                &pos,
-                Some(hints[0]),
-                [Some(hints[1]), Some(stale)],
-                Some(hints[2]),
-            );
-            let mut seen = Vec::new();
-            while let Some(m) = picker.next(&pos, &history) {
-                seen.push(m);
-            }
-            let mut expected: Vec<Move> = legal.iter().copied().collect();
-            expected.sort();
-            seen.sort();
-            assert_eq!(seen, expected, "{pos:?}");
-            let m = pick(&mut rng);
-            pos.make_move(m);
+            visit(&pos, &legal, &mut rng);
+            pos.make_move(legal[rng.below(legal.len())]);
         }
+    }
+
+    /// The picker yields exactly the legal moves, each once, whatever hints it gets.
+    #[test]
+    fn picker_yields_every_legal_move_once() {
+        let history = History::new();
+        random_walk(
+            0x2545_F491_4F6C_DD1D,
+            400,
+            |_| false,
+            |pos, legal, rng| {
+                let mut pick = || legal[rng.below(legal.len())];
+                let hints = [pick(), pick(), pick()];
+                // A hint from another position may be illegal here: the picker must drop it.
+                let stale = Move::new(hints[0].to(), hints[0].from());
+                let mut picker = MovePicker::new(
+                    pos,
+                    Some(hints[0]),
+                    [Some(hints[1]), Some(stale)],
+                    Some(hints[2]),
+                );
+                let mut seen = Vec::new();
+                while let Some(m) = picker.next(pos, &history) {
+                    seen.push(m);
+                }
+                let mut expected: Vec<Move> = legal.iter().copied().collect();
+                expected.sort();
+                seen.sort();
+                assert_eq!(seen, expected, "{pos:?}");
+            },
+        );
     }
 
     /// The main-search picker says a move is a losing capture exactly when it is a capture
     /// that fails its exchange, the table move aside (yielded first, whatever it is).
     #[test]
     fn picker_names_the_losing_captures() {
-        let mut pos = Position::startpos();
-        let mut rng = SplitMix64::new(0x5851_F42D_4C95_7F2D);
         let history = History::new();
         let mut losing_seen = 0;
-        for _ in 0..600 {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                pos = Position::startpos();
-                continue;
-            }
-            let table_move = (rng.below(2) == 0).then(|| legal[rng.below(legal.len())]);
-            let mut picker = MovePicker::new(&pos, table_move, [None; 2], None);
-            while let Some(m) = picker.next(&pos, &history) {
-                let losing = Some(m) != table_move
-                    && !pos.is_empty(m.to())
-                    && !see_ge(&pos, m, GOOD_CAPTURE_SEE_THRESHOLD);
-                assert_eq!(picker.yielded_losing_capture(), losing, "{pos:?} {m:?}");
-                losing_seen += losing as usize;
-            }
-            pos.make_move(legal[rng.below(legal.len())]);
-        }
+        random_walk(
+            0x5851_F42D_4C95_7F2D,
+            600,
+            |_| false,
+            |pos, legal, rng| {
+                let table_move = (rng.below(2) == 0).then(|| legal[rng.below(legal.len())]);
+                let mut picker = MovePicker::new(pos, table_move, [None; 2], None);
+                while let Some(m) = picker.next(pos, &history) {
+                    let losing = Some(m) != table_move
+                        && !pos.is_empty(m.to())
+                        && !see_ge(pos, m, GOOD_CAPTURE_SEE_THRESHOLD);
+                    assert_eq!(picker.yielded_losing_capture(), losing, "{pos:?} {m:?}");
+                    losing_seen += losing as usize;
+                }
+            },
+        );
         assert!(losing_seen > 10, "{losing_seen}");
     }
 
@@ -334,58 +349,54 @@ mod tests {
     /// each once, whether or not its table move is one of them.
     #[test]
     fn capture_picker_yields_the_captures_that_hold_their_exchange() {
-        let mut pos = Position::startpos();
-        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
         let history = History::new();
         let mut captures_seen = 0;
         let mut losing_seen = 0;
-        for _ in 0..600 {
-            let legal = pos.legal_moves();
-            if legal.is_empty() || pos.in_check() {
-                pos = Position::startpos();
-                continue;
-            }
-            let captures: Vec<Move> = legal
-                .iter()
-                .copied()
-                .filter(|m| !pos.is_empty(m.to()))
-                .collect();
-            let hint = if captures.is_empty() || rng.below(3) == 0 {
-                None
-            } else {
-                Some(captures[rng.below(captures.len())])
-            };
-            let mut expected: Vec<Move> = captures
-                .iter()
-                .copied()
-                .filter(|&m| see_ge(&pos, m, GOOD_CAPTURE_SEE_THRESHOLD))
-                .collect();
-            captures_seen += captures.len();
-            losing_seen += captures.len() - expected.len();
-            let mut picker = MovePicker::captures(&pos, hint);
-            let mut seen = Vec::new();
-            while let Some(m) = picker.next(&pos, &history) {
-                seen.push(m);
-            }
-            expected.sort();
-            seen.sort();
-            assert_eq!(seen, expected, "{pos:?} table move {hint:?}");
-            // Asked for a least gain, it passes over the captures of cheaper pieces.
-            let min_gain = [i32::MIN, 100, 201, 450, 901][rng.below(5)];
-            expected.retain(|m| value_at(&pos, m.to()) >= min_gain);
-            let mut picker = MovePicker::captures(&pos, hint);
-            let mut seen = Vec::new();
-            while let Some(m) = picker.next_gaining(&pos, &history, min_gain) {
-                seen.push(m);
-            }
-            seen.sort();
-            assert_eq!(
-                seen, expected,
-                "{pos:?} table move {hint:?} gain {min_gain}"
-            );
-            let m = legal[rng.below(legal.len())];
-            pos.make_move(m);
-        }
+        random_walk(
+            0x9E37_79B9_7F4A_7C15,
+            600,
+            Position::in_check,
+            |pos, legal, rng| {
+                let captures: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| !pos.is_empty(m.to()))
+                    .collect();
+                let hint = if captures.is_empty() || rng.below(3) == 0 {
+                    None
+                } else {
+                    Some(captures[rng.below(captures.len())])
+                };
+                let mut expected: Vec<Move> = captures
+                    .iter()
+                    .copied()
+                    .filter(|&m| see_ge(pos, m, GOOD_CAPTURE_SEE_THRESHOLD))
+                    .collect();
+                captures_seen += captures.len();
+                losing_seen += captures.len() - expected.len();
+                let mut picker = MovePicker::captures(pos, hint);
+                let mut seen = Vec::new();
+                while let Some(m) = picker.next(pos, &history) {
+                    seen.push(m);
+                }
+                expected.sort();
+                seen.sort();
+                assert_eq!(seen, expected, "{pos:?} table move {hint:?}");
+                // Asked for a least gain, it passes over the captures of cheaper pieces.
+                let min_gain = [i32::MIN, 100, 201, 450, 901][rng.below(5)];
+                expected.retain(|m| value_at(pos, m.to()) >= min_gain);
+                let mut picker = MovePicker::captures(pos, hint);
+                let mut seen = Vec::new();
+                while let Some(m) = picker.next_gaining(pos, &history, min_gain) {
+                    seen.push(m);
+                }
+                seen.sort();
+                assert_eq!(
+                    seen, expected,
+                    "{pos:?} table move {hint:?} gain {min_gain}"
+                );
+            },
+        );
         // The walk met both kinds of capture.
         assert!(
             captures_seen > 100 && losing_seen > 10,
