@@ -2,16 +2,16 @@
 //! the page itself (HTML, CSS, ES modules, an SVG board) embedded in the binary.
 //!
 //! Each feature is a module with its routes: [`play`], [`records`], [`archive`] (My games),
-//! [`learn`] (the courses), [`endgames`] (the endgame course on the tables), [`puzzles`], [`trainer`], [`review`], [`openings`] and [`rooms`] (play a friend). They share
+//! [`learn`] (the courses), [`endgames`] (the endgame course on the tables), [`puzzles`], [`trainer`], [`review`], [`explorer`] (the opening explorer) and [`rooms`] (play a friend). They share
 //! the [`kit`]: the one error type, the request readers, the games being played, the search
 //! pool, the archive's writer and the views, and use the domain crates for every decision; no
 //! feature uses another. [`server`] puts the routes behind the server's layers and serves them.
 
 mod archive;
 mod endgames;
+mod explorer;
 pub mod kit;
 mod learn;
-mod openings;
 mod play;
 mod puzzles;
 mod records;
@@ -43,6 +43,6 @@ fn routes() -> axum::Router<kit::state::AppState> {
         .merge(puzzles::routes())
         .merge(trainer::routes())
         .merge(review::routes())
-        .merge(openings::routes())
+        .merge(explorer::routes())
         .merge(rooms::routes())
 }

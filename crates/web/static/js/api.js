@@ -190,7 +190,7 @@ export const analyse = (id, lines, millis) => gameCall('POST', id, '/analyse', {
 /** The address of the streamed analysis of game `id` (server-sent `lines` events). */
 export const analysisUrl = (id, lines, millis) => `/api/games/${encodeURIComponent(currentId(id))}/analysis?lines=${lines}&millis=${millis}`;
 /** The opening explorer's continuations from the position after `ply`: `{ply, version, opening, rows}`. */
-export const openings = (id, ply) => gameCall('GET', id, `/openings?ply=${ply}`);
+export const explorer = (id, ply) => gameCall('GET', id, `/explorer?ply=${ply}`);
 /** Checks a FEN: `{valid, message, fen}`. */
 export const checkFen = (fen) => call('POST', '/api/fen', { fen });
 /** The named levels: `[{level, key, elo}]`. */

@@ -61,7 +61,7 @@ export class Explorer {
 
   async fetch(id, ply, key) {
     try {
-      const answer = await api.openings(id, ply);
+      const answer = await api.explorer(id, ply);
       if (this.key !== key) return;
       this.answer = answer;
     } catch (e) {

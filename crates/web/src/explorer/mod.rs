@@ -1,6 +1,6 @@
 //! The opening explorer: from a position in the first 20 moves of a game from the initial
 //! position, each move that leads to an ECCO code, with the code's names and the engine's
-//! short look at the move (`GET /api/games/{id}/openings?ply=N`).
+//! short look at the move (`GET /api/games/{id}/explorer?ply=N`).
 //!
 //! A move counts when it enters another named code than the position's own (the catch-all
 //! `A00`, "other openings", is no line to follow), or when a line of the classification from
@@ -124,7 +124,7 @@ fn order_key(row: &ExplorerRow, mover: Color) -> (std::cmp::Reverse<usize>, i64)
     (std::cmp::Reverse(row.lines), -score)
 }
 
-/// `GET /api/games/{id}/openings?ply=N`: the named continuations from the game's position
+/// `GET /api/games/{id}/explorer?ply=N`: the named continuations from the game's position
 /// after ply `N` (its current one when absent). Refused with `opening-not-from-start` for a
 /// game set up from another position, `opening-too-late` beyond move 20 and `bad-ply` for a
 /// ply the game has not reached.
@@ -258,5 +258,5 @@ pub async fn explore(
 
 /// The opening explorer's route.
 pub(crate) fn routes() -> Router<AppState> {
-    Router::new().route("/api/games/{id}/openings", get(explore))
+    Router::new().route("/api/games/{id}/explorer", get(explore))
 }

@@ -14,7 +14,7 @@ fn app() -> Router {
 }
 
 async fn explore(app: &Router, game: &Value, query: &str) -> (StatusCode, Value) {
-    let path = format!("/api/games/{}/openings{query}", id(game));
+    let path = format!("/api/games/{}/explorer{query}", id(game));
     send(app, "GET", &path, None).await
 }
 
@@ -237,6 +237,6 @@ async fn positions_the_explorer_does_not_cover_are_refused_by_code() {
 #[tokio::test]
 async fn an_unknown_game_is_refused() {
     let app = app();
-    let (status, answer) = send(&app, "GET", "/api/games/nope/openings", None).await;
+    let (status, answer) = send(&app, "GET", "/api/games/nope/explorer", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
 }
