@@ -14,6 +14,9 @@
 //! - [`Game::from_played`] and [`Game::replay`]: a game of the rules as a record and back;
 //!   a record's result is the rules' own, `None` when not known ([`result`] writes and reads
 //!   each format's form of it).
+//! - [`PlayedGame`]: a game being played with its lines — play from any earlier position
+//!   (replacing the moves after it or starting a variation), undo and redo, switch to,
+//!   promote or delete a line — and its record with every line.
 //!
 //! Readers never panic: bad input gives a [`RecordError`] that says where (line and column,
 //! or byte offset) and what was expected; a game cut off keeps what was read as a partial
@@ -28,6 +31,7 @@ mod game;
 pub mod pgn;
 mod piece_slots;
 mod played;
+mod played_game;
 pub mod result;
 mod tags;
 mod text;
@@ -42,6 +46,7 @@ pub use error::{
 pub use format::{OutputFormat, RecordFormat};
 pub use game::{Game, Line, MAX_VARIATION_DEPTH, MoveNode, MoveNumber, Nag, TreeError};
 pub use played::end_comment;
+pub use played_game::{Branch, LineAction, PlayError, PlayedGame, TreeMove};
 pub use result::ResultForms;
 pub use tags::Tags;
 pub use warning::{Warning, WarningKind};

@@ -1,7 +1,8 @@
-//! Moves played from an earlier position through the router: replacing the rest of the game
-//! or starting a variation, the move tree in the game's view, switching, promoting and
-//! deleting lines, undo and redo across them, the record with its variations, and the
-//! safety net's answer for a move that leaves a piece hanging.
+//! A game's lines through the router: the move tree in the game's view, the requests that
+//! play from an earlier position and change lines with the codes of their refusals, the
+//! engine's reply in a variation, the record with its variations, and the safety net's answer
+//! for a move that leaves a piece hanging. What the lines do is tested with the type that
+//! keeps them (`xiangqi_records::PlayedGame`, `crates/records/tests/played_game.rs`).
 
 mod common;
 
@@ -51,22 +52,6 @@ fn line_of(nodes: &Value) -> Vec<String> {
 
 async fn ten_moves(app: &Router) -> Value {
     new_game(app, json!({"moves": GAME})).await
-}
-
-#[tokio::test]
-async fn replace_drops_the_rest_of_the_game() {
-    let app = app();
-    let game = ten_moves(&app).await;
-    let game = play_from(&app, &game, 3, "b9c7", "replace").await;
-    assert_eq!(moves(&game), ["h2e2", "h9g7", "h0g2", "b9c7"]);
-    assert!(game["tree"].is_null(), "one line: no tree");
-    assert_eq!(game["redo"].as_array().unwrap().len(), 0);
-    // Undo and redo step through the new line only.
-    let (_, undone) = post(&app, &game, "undo", json!({"count": 2})).await;
-    assert_eq!(moves(&undone), ["h2e2", "h9g7"]);
-    assert_eq!(undone["redo"], json!(["h0g2", "b9c7"]));
-    let (_, redone) = post(&app, &game, "redo", json!({"count": 2})).await;
-    assert_eq!(moves(&redone), ["h2e2", "h9g7", "h0g2", "b9c7"]);
 }
 
 #[tokio::test]
@@ -141,18 +126,6 @@ async fn a_main_line_move_switches_back_and_lines_can_be_promoted_and_deleted() 
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(missing["error"]["code"], "no-line");
     assert_eq!(missing["error"]["params"]["lines"], 1);
-}
-
-#[tokio::test]
-async fn playing_the_next_move_of_the_line_needs_no_choice() {
-    let app = app();
-    let game = ten_moves(&app).await;
-    let body = json!({"from": "h0", "to": "g2", "ply": 2});
-    let (status, game) = post(&app, &game, "move", body).await;
-    assert_eq!(status, StatusCode::OK, "{game}");
-    assert_eq!(moves(&game), GAME[..3]);
-    assert_eq!(game["redo"].as_array().unwrap().len(), 7);
-    assert!(game["tree"].is_null());
 }
 
 #[tokio::test]
@@ -256,42 +229,4 @@ async fn a_hanging_move_is_answered_not_played_when_asked() {
     let game = new_game(&app, json!({"fen": "5k3/9/9/9/9/r8/9/2N6/9/4K4 w - - 0 1"})).await;
     let (_, played) = post(&app, &game, "move", json!({"from": "c2", "to": "d4"})).await;
     assert_eq!(moves(&played), ["c2d4"]);
-}
-
-#[tokio::test]
-async fn a_new_move_after_undo_drops_the_variations_of_the_moves_taken_back() {
-    let app = app();
-    let game = ten_moves(&app).await;
-    let game = play_from(&app, &game, 3, "b9c7", "variation").await;
-    let (_, main) = post(&app, &game, "line", json!({"line": 0, "action": "switch"})).await;
-    let (_, undone) = post(&app, &main, "undo", json!({"count": 8})).await;
-    assert_eq!(moves(&undone), GAME[..2]);
-    assert!(undone["tree"].is_array(), "undo keeps the variation");
-    let (status, game) = post(&app, &main, "move", json!({"from": "b0", "to": "c2"})).await;
-    assert_eq!(status, StatusCode::OK, "{game}");
-    assert_eq!(moves(&game), ["h2e2", "h9g7", "b0c2"]);
-    assert!(
-        game["tree"].is_null(),
-        "the variation left a move taken back: {game}"
-    );
-    assert_eq!(game["redo"].as_array().unwrap().len(), 0);
-}
-
-#[tokio::test]
-async fn a_variation_played_into_the_main_line_follows_it() {
-    let app = app();
-    let game = ten_moves(&app).await;
-    let game = play_from(&app, &game, 3, "b9c7", "variation").await;
-    let (_, undone) = post(&app, &game, "undo", json!({"count": 1})).await;
-    assert_eq!(
-        undone["redo"],
-        json!(["b9c7"]),
-        "redo replays the variation"
-    );
-    // The main line's own move instead: play follows the main line, its rest ready for redo.
-    let (_, game) = post(&app, &game, "move", json!({"from": "i9", "to": "h9"})).await;
-    assert_eq!(moves(&game), GAME[..4]);
-    assert_eq!(game["line"], 0);
-    assert_eq!(game["redo"].as_array().unwrap().len(), 6);
-    assert!(game["tree"].is_null(), "the variation was replaced: {game}");
 }

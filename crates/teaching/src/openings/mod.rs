@@ -11,10 +11,12 @@
 //! any order, so transposed move orders reach the same code.
 //!
 //! Beside [`classify`], [`continuations`] names the code each legal move from a position
-//! leads to (for an opening explorer) and [`fill_tags`] writes a record's ECCO tags.
+//! leads to, [`explorer`] lists and ranks them for the opening explorer, and [`fill_tags`]
+//! writes a record's ECCO tags.
 
 pub mod book;
 mod classify;
+pub mod explorer;
 mod table;
 mod tags;
 pub mod trainer;

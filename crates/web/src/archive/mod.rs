@@ -35,6 +35,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, PreparedImport, StoredGame};
+use xiangqi_records::PlayedGame;
 use xiangqi_records::{RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules};
@@ -545,7 +546,7 @@ pub async fn open(
     let game = replay_stored(&stored)?;
     let summary = &stored.summary;
     let link = stored_link(summary.key.clone(), summary, summary.finished);
-    let view = start_linked_session(&sessions, game, Vec::new(), link)?;
+    let view = start_linked_session(&sessions, PlayedGame::new(game), link)?;
     Ok((
         StatusCode::CREATED,
         Json(OpenedView {
@@ -607,9 +608,9 @@ pub async fn resume(
         }
         Err(e) => return Err(e),
     };
-    let (game, redo) = match (&req.fen, &row) {
+    let played = match (&req.fen, &row) {
         (Some(fen), _) => game_from_moves(Some(fen), &req.moves, &req.redo)?,
-        (None, Some(stored)) => (replay_stored(stored)?, Vec::new()),
+        (None, Some(stored)) => PlayedGame::new(replay_stored(stored)?),
         (None, None) => {
             let mut err = ApiError::new(
                 ErrorCode::ArchiveNoGame,
@@ -619,6 +620,7 @@ pub async fn resume(
             return Err(err);
         }
     };
+    let game = played.game();
     let link = match &row {
         Some(stored) => {
             let finished = stored.summary.finished && game.outcome().is_some();
@@ -633,7 +635,7 @@ pub async fn resume(
         }
         None => ArchiveLink::resumed(key, Players::default(), None),
     };
-    let view = start_linked_session(&sessions, game, redo, link)?;
+    let view = start_linked_session(&sessions, played, link)?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -709,7 +711,7 @@ pub async fn session(
         if let Some(players) = players {
             s.archive.set_players(players);
         }
-        if flagged.is_some() && s.game.outcome().is_none() {
+        if flagged.is_some() && s.game().outcome().is_none() {
             s.archive.set_flagged(flagged);
         }
         Ok((

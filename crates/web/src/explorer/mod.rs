@@ -2,12 +2,9 @@
 //! position, each move that leads to an ECCO code, with the code's names and the engine's
 //! short look at the move (`GET /api/games/{id}/explorer?ply=N`).
 //!
-//! A move counts when it enters another named code than the position's own (the catch-all
-//! `A00`, "other openings", is no line to follow), or when a line of the classification from
-//! the position's code needs it on the way to a deeper code (e.g. 马二进三 after 中炮对进左马
-//! heads for the Screen Horses codes). The rows come main lines first: the moves whose codes
-//! the classification's lines go on from most (the more general openings), then the engine's
-//! evaluation for the side to move.
+//! Which moves are listed and in what order is teaching's
+//! [`xiangqi_teaching::openings::explorer`]; this module asks the engine of the pool for
+//! their scores and writes the answer.
 
 use axum::Router;
 use axum::routing::get;
@@ -23,19 +20,10 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
-use xiangqi_rules::{Color, Move, Position};
-use xiangqi_teaching::openings::{self, Continuation, Opening};
-
-/// The explorer covers the first 20 moves of each side (40 plies).
-pub const EXPLORER_PLIES: usize = 40;
-/// Depth of the engine's search of the position after each continuation.
-const EXPLORER_DEPTH: i32 = 7;
-/// The longest the engine looks at all continuations together.
-const EXPLORER_TIME: Duration = Duration::from_millis(1500);
+use xiangqi_teaching::openings::explorer::{self, EXPLORER_PLIES, Exploration, ExplorerError};
 
 /// Which position to explore.
 #[derive(Deserialize)]
@@ -82,48 +70,6 @@ pub struct Explorer {
     pub rows: Vec<ExplorerRow>,
 }
 
-/// How many codes `opening` stands for: itself and those its lines go on to.
-fn width(opening: &Opening) -> usize {
-    1 + openings::lines_below(opening.code).len()
-}
-
-/// The code that classifies games no line of the classification names.
-const OTHER_OPENINGS: &str = "A00";
-
-/// A move the explorer lists: the code it enters, or the codes it heads for.
-struct Found {
-    mv: Move,
-    enters: bool,
-    /// Never empty; the most general first.
-    toward: Vec<Opening>,
-}
-
-/// `c` as the explorer lists it after `moves` at the `current` code, if it does.
-fn found(current: Option<&Opening>, moves: &[Move], c: Continuation) -> Option<Found> {
-    if current != Some(&c.opening) {
-        return (c.opening.code != OTHER_OPENINGS).then(|| Found {
-            mv: c.mv,
-            enters: true,
-            toward: vec![c.opening],
-        });
-    }
-    let toward = openings::heads_toward(current?.code, moves, c.mv);
-    (!toward.is_empty()).then_some(Found {
-        mv: c.mv,
-        enters: false,
-        toward,
-    })
-}
-
-/// Sort key for a row: the more general codes first, then the better evaluation for the
-/// side to move (`mover`).
-fn order_key(row: &ExplorerRow, mover: Color) -> (std::cmp::Reverse<usize>, i64) {
-    let score = row.score_red.map_or(i64::MIN / 2, |s| {
-        i64::from(if mover == Color::Red { s } else { -s }.centipawns())
-    });
-    (std::cmp::Reverse(row.lines), -score)
-}
-
 /// `GET /api/games/{id}/explorer?ply=N`: the named continuations from the game's position
 /// after ply `N` (its current one when absent). Refused with `opening-not-from-start` for a
 /// game set up from another position, `opening-too-late` beyond move 20 and `bad-ply` for a
@@ -133,55 +79,29 @@ pub async fn explore(
     Path(id): Path<String>,
     Params(req): Params<ExplorerQuery>,
 ) -> Result<Json<Explorer>, ApiError> {
-    let (moves, version, request, stop) = with_game(&sessions, &id, |s| {
-        if !openings::is_initial(s.game.start()) {
-            return Err(ApiError::new(
-                ErrorCode::OpeningNotFromStart,
-                "openings are explored only in games from the initial position",
-            ));
-        }
-        let played = s.game.moves().len();
+    let (ply, exploration, version, request, stop) = with_game(&sessions, &id, |s| {
+        let played = s.game().moves().len();
         let ply = req.ply.unwrap_or(played);
         if ply > played {
             return Err(ApiError::new(
                 ErrorCode::BadPly,
                 format!("the game has {played} plies, not {ply}"),
-            ));
-        }
-        if ply >= EXPLORER_PLIES {
-            return Err(ApiError::new(
-                ErrorCode::OpeningTooLate,
-                format!(
-                    "openings are explored in the first {} moves only",
-                    EXPLORER_PLIES / 2
-                ),
             )
-            .with_params(serde_json::json!({ "moves": EXPLORER_PLIES / 2 })));
+            .with_params(serde_json::json!({ "ply": ply, "moves": played })));
         }
-        let moves: Vec<Move> = s.game.moves()[..ply].to_vec();
+        let exploration =
+            Exploration::new(s.game().start(), &s.game().moves()[..ply]).map_err(explorer_error)?;
         let mut request = request_for(s, SearchLimits::default());
-        let mut pos = Position::startpos();
-        for &m in &moves {
-            pos.make_move(m);
-        }
-        request.position = pos;
+        request.position = exploration.position.clone();
         // Browsing back: the game's later history does not belong to the position.
         if ply < played {
             request.history.clear();
             request.history_moves.clear();
         }
-        Ok((moves, s.version, request, s.start_search()))
+        Ok((ply, exploration, s.version, request, s.start_search()))
     })?;
-    let pos = request.position.clone();
-    let current = openings::classify(&moves).ok().flatten();
-    let found: Vec<Found> = openings::continuations(&moves)
-        .map_err(|e| ApiError::new(ErrorCode::OpeningError, e.to_string()))?
-        .into_iter()
-        .filter_map(|c| found(current.as_ref(), &moves, c))
-        .collect();
-    let search_moves: Vec<Move> = found.iter().map(|c| c.mv).collect();
-    // Scores from Red's point of view, with the depth searched from the explored position.
-    let scores: HashMap<Move, (Reported, i32)> = if search_moves.is_empty() {
+    let moves = exploration.moves();
+    let scores = if moves.is_empty() {
         HashMap::new()
     } else {
         run_search(&pool, &id, SearchKind::Analysis, &stop, move |engine| {
@@ -190,70 +110,42 @@ pub async fn explore(
                 multipv: 1,
                 ..engine.options().clone()
             });
-            // Each move searched on its own, so that one line's search does not shape the
-            // next one's; the moves left when the time is up get no evaluation.
-            let deadline = Instant::now() + EXPLORER_TIME;
-            let mut scores = HashMap::new();
-            for mv in search_moves {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    break;
-                }
-                // The position after the move, searched for the other side.
-                let mut history = request.history.clone();
-                history.push(request.position.hash());
-                let mut history_moves = request.history_moves.clone();
-                history_moves.push(mv);
-                let request = xiangqi_engine::SearchRequest {
-                    position: request.position.after(mv),
-                    history,
-                    history_moves,
-                    limits: SearchLimits {
-                        depth: Some(EXPLORER_DEPTH),
-                        movetime: Some(left),
-                        ..SearchLimits::default()
-                    },
-                    ..request.clone()
-                };
-                let result = engine.think(&request, &mut |_| {});
-                if let Some(line) = result.lines.first() {
-                    let score_red = line.score.for_red(request.position.side_to_move());
-                    scores.insert(mv, (score_red, line.depth + 1));
-                }
-            }
-            scores
+            explorer::evaluate(engine, &request, &moves)
         })
         .await?
     };
-    let mover = pos.side_to_move();
-    let mut rows: Vec<ExplorerRow> = found
+    let pos = &exploration.position;
+    let rows = exploration
+        .rank(&scores)
         .iter()
-        .map(|c| {
-            let seen = scores.get(&c.mv);
-            ExplorerRow {
-                mv: MoveView::new(&pos, c.mv),
-                opening: OpeningView::from(&c.toward[0]),
-                enters: c.enters,
-                toward: if c.enters {
-                    Vec::new()
-                } else {
-                    let mut toward: Vec<_> = c.toward.iter().map(OpeningView::from).collect();
-                    toward.sort_unstable_by_key(|o| o.code);
-                    toward
-                },
-                lines: c.toward.iter().map(width).sum(),
-                score_red: seen.map(|&(s, _)| s),
-                depth: seen.map_or(0, |&(_, d)| d),
-            }
+        .map(|row| ExplorerRow {
+            mv: MoveView::new(pos, row.mv),
+            opening: OpeningView::from(&row.opening),
+            enters: row.enters,
+            toward: row.toward.iter().map(OpeningView::from).collect(),
+            lines: row.lines,
+            score_red: row.score_red,
+            depth: row.depth,
         })
         .collect();
-    rows.sort_by_key(|r| order_key(r, mover));
     Ok(Json(Explorer {
-        ply: moves.len(),
+        ply,
         version,
-        opening: current.as_ref().map(OpeningView::from),
+        opening: exploration.opening.as_ref().map(OpeningView::from),
         rows,
     }))
+}
+
+/// The answer for a position the explorer refuses: `opening-not-from-start`,
+/// `opening-too-late` (blank `moves`) or `opening-error`.
+fn explorer_error(e: ExplorerError) -> ApiError {
+    let message = e.to_string();
+    match e {
+        ExplorerError::NotFromStart => ApiError::new(ErrorCode::OpeningNotFromStart, message),
+        ExplorerError::TooLate => ApiError::new(ErrorCode::OpeningTooLate, message)
+            .with_params(serde_json::json!({ "moves": EXPLORER_PLIES / 2 })),
+        ExplorerError::Classification(_) => ApiError::new(ErrorCode::OpeningError, message),
+    }
 }
 
 /// The opening explorer's route.

@@ -455,14 +455,17 @@ impl ArchiveService {
         if link.mark(session.version) == before || link.key.is_none() {
             return;
         }
-        if !link.saved && session.game.moves().is_empty() {
+        if !link.saved && session.game().moves().is_empty() {
             return;
         }
         if !self.is_available() {
             return;
         }
         let record = session.record();
-        let ending = session.game.outcome().map(|o| (o.result, o.reason.code()));
+        let ending = session
+            .game()
+            .outcome()
+            .map(|o| (o.result, o.reason.code()));
         let link = &mut session.archive;
         if link.fork_on_change {
             link.fork_on_change = false;
@@ -475,12 +478,12 @@ impl ArchiveService {
         if self.is_deleted(&key) {
             return;
         }
-        link.row_revision = match self.claim(&key, link.row_revision, &session.game) {
+        link.row_revision = match self.claim(&key, link.row_revision, session.played.game()) {
             Some(revision) => revision,
             None => {
                 link.fork();
                 key = link.key.clone().unwrap_or_default();
-                self.claim(&key, 0, &session.game).unwrap_or(1)
+                self.claim(&key, 0, session.played.game()).unwrap_or(1)
             }
         };
         link.saved = true;

@@ -300,6 +300,25 @@ pub fn internal_play(error: &xiangqi_rules::explain::IllegalMove) -> ApiError {
         .with_params(serde_json::json!({ "reason": error.code() }))
 }
 
+/// A change to a game being played that its lines refuse: 400 `bad-ply`, 422
+/// `choice-needed`, `no-line` or `main-line`, each with its blanks, or the move's rule.
+impl From<xiangqi_records::PlayError> for ApiError {
+    fn from(e: xiangqi_records::PlayError) -> ApiError {
+        use xiangqi_records::PlayError;
+        let message = e.to_string();
+        match e {
+            PlayError::BadPly { ply, moves } => ApiError::new(ErrorCode::BadPly, message)
+                .with_params(serde_json::json!({ "ply": ply, "moves": moves })),
+            PlayError::ChoiceNeeded { ply } => ApiError::new(ErrorCode::ChoiceNeeded, message)
+                .with_params(serde_json::json!({ "ply": ply })),
+            PlayError::NoLine { line, lines } => ApiError::new(ErrorCode::NoLine, message)
+                .with_params(serde_json::json!({ "line": line, "lines": lines })),
+            PlayError::MainLine => ApiError::new(ErrorCode::MainLine, message),
+            PlayError::Illegal(reason) => ApiError::illegal_move(&reason, reason.message()),
+        }
+    }
+}
+
 impl ApiError {
     fn detail(&self) -> ErrorDetail<'_> {
         ErrorDetail {

@@ -6,7 +6,8 @@ use crate::kit::extract::{illegal, legal};
 use crate::kit::session::{GameSession, Sessions};
 use crate::kit::view::{GameView, session_view};
 use crate::kit::wire::{Fen, Iccs};
-use xiangqi_rules::{Game, GameRules, Move, Position};
+use xiangqi_records::PlayedGame;
+use xiangqi_rules::{Game, GameRules, Position};
 
 pub(crate) fn with_game<R>(
     sessions: &Sessions,
@@ -17,50 +18,36 @@ pub(crate) fn with_game<R>(
 }
 
 /// The game a page sends: from `fen` (the start position when none) with `moves` played,
-/// each legal; and the `redo` moves (next first, ICCS) kept while they replay legally, turned
-/// next last.
+/// each legal; and the `redo` moves (next first, ICCS) kept while they replay legally.
 pub(crate) fn game_from_moves(
     fen: Option<&Fen>,
     moves: &[Iccs],
     redo: &[Iccs],
-) -> Result<(Game, Vec<Move>), ApiError> {
+) -> Result<PlayedGame, ApiError> {
     let start = fen.map_or_else(Position::startpos, |f| f.0.clone());
     let mut game = Game::with_rules(start, GameRules::default());
     for &Iccs(m) in moves {
         let m = legal(game.position(), m)?;
         game.play(m).map_err(|e| illegal(&e))?;
     }
-    let mut kept = Vec::new();
-    let mut pos = game.position().clone();
-    for &Iccs(m) in redo {
-        let Ok(m) = legal(&pos, m) else { break };
-        pos = pos.after(m);
-        kept.push(m);
-    }
-    kept.reverse();
-    Ok((game, kept))
+    Ok(PlayedGame::with_redo(
+        game,
+        redo.iter().map(|&Iccs(m)| m).collect(),
+    ))
 }
 
-/// Stores `game`, with `redo` moves to replay (next last), as a new session that is saved to
-/// a new row of the archive; its view.
-pub(crate) fn start_session(
-    sessions: &Sessions,
-    game: Game,
-    redo: Vec<Move>,
-) -> Result<GameView, ApiError> {
-    start_linked_session(sessions, game, redo, ArchiveLink::new())
+/// Stores `played` as a new session that is saved to a new row of the archive; its view.
+pub(crate) fn start_session(sessions: &Sessions, played: PlayedGame) -> Result<GameView, ApiError> {
+    start_linked_session(sessions, played, ArchiveLink::new())
 }
 
-/// Stores `game`, with `redo` moves to replay (next last), as a new session linked to the
-/// archive by `link`; its view.
+/// Stores `played` as a new session linked to the archive by `link`; its view.
 pub(crate) fn start_linked_session(
     sessions: &Sessions,
-    game: Game,
-    redo: Vec<Move>,
+    played: PlayedGame,
     link: ArchiveLink,
 ) -> Result<GameView, ApiError> {
-    let mut session = GameSession::new(game);
-    session.redo = redo;
+    let mut session = GameSession::new(played);
     session.archive = sessions.archive().link_now(link);
     let id = sessions.insert(session);
     with_game(sessions, &id, |s| Ok(session_view(&id, s)))

@@ -3,6 +3,7 @@
 //! streamed searches, the server's limits and host check, the answers' views, and the state
 //! handlers get.
 
+pub mod analysis;
 pub mod archive_store;
 pub mod assets;
 pub mod error;
@@ -17,6 +18,5 @@ pub mod search_pool;
 pub mod session;
 pub mod state;
 pub mod stream;
-pub mod variations;
 pub mod view;
 pub mod wire;

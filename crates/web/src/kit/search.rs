@@ -8,7 +8,7 @@ use xiangqi_engine::{Engine, EngineOptions, SearchLimits, SearchRequest};
 use xiangqi_rules::Game;
 
 pub(crate) fn request_for(s: &GameSession, limits: SearchLimits) -> SearchRequest {
-    request_for_game(&s.game, limits)
+    request_for_game(s.game(), limits)
 }
 
 /// A search of `game`'s position within `limits`, with the positions since the last capture
@@ -39,7 +39,7 @@ pub(crate) fn prepare_search(
     s: &mut GameSession,
     limits: SearchLimits,
 ) -> Result<Prepared, ApiError> {
-    if let Some(outcome) = s.game.outcome() {
+    if let Some(outcome) = s.game().outcome() {
         return Err(crate::kit::error::game_over(outcome));
     }
     Ok(Prepared {

@@ -1,5 +1,5 @@
-//! The games being played: one per browser tab, each with its redo stack and the searches
-//! running for it. The engines themselves belong to the [`SearchPool`](crate::kit::search_pool).
+//! The games being played: one per browser tab, each a [`PlayedGame`] (the game with its
+//! lines, from the records crate) with the searches running for it. The engines themselves belong to the [`SearchPool`](crate::kit::search_pool).
 //!
 //! A game is small (its record and nothing else), so many are kept; beyond [`MAX_GAMES`] the
 //! least recently used is dropped, and the page that played it sends it again (start position,
@@ -11,26 +11,25 @@
 
 use crate::kit::archive_store::{ArchiveLink, ArchiveService};
 use crate::kit::search_pool::SearchStop;
-use crate::kit::variations::Variations;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use xiangqi_rules::{Game, Move};
+use xiangqi_records::PlayedGame;
+use xiangqi_rules::Game;
+
+/// The event tag of a game's record.
+const EVENT: &str = "Casual game";
 
 /// Most games kept at once when no other number is given; the least recently used is dropped
 /// beyond it.
 pub const MAX_GAMES: usize = 1024;
 
-/// One game: the record, the moves taken back (for redo), and its searches in progress.
+/// One game: the game with its lines, its change count, and its searches in progress.
 pub struct GameSession {
-    /// The record from its start position.
-    pub game: Game,
-    /// Moves taken back, the next one to redo last.
-    pub redo: Vec<Move>,
+    /// The game, the moves taken back and every line.
+    pub played: PlayedGame,
     /// Bumped on every change, so a reply computed for an older state is not played.
     pub version: u64,
-    /// The main line and the variations, and which of them is being played.
-    pub variations: Variations,
     /// The searches started for the game and not yet finished.
     searches: Vec<SearchStop>,
     /// Its row in the games archive: the key, the players, whether it was saved.
@@ -38,16 +37,34 @@ pub struct GameSession {
 }
 
 impl GameSession {
-    /// A session for `game`.
-    pub fn new(game: Game) -> GameSession {
+    /// A session for `played`.
+    pub fn new(played: PlayedGame) -> GameSession {
         GameSession {
-            game,
-            redo: Vec::new(),
+            played,
             version: 0,
-            variations: Variations::default(),
             searches: Vec::new(),
             archive: ArchiveLink::new(),
         }
+    }
+
+    /// The line being played, up to the position shown.
+    pub fn game(&self) -> &Game {
+        self.played.game()
+    }
+
+    /// The game's record: every line (see [`PlayedGame::record`]), the event and today's
+    /// date, and for a game from the initial position its opening's ECCO, Opening and
+    /// Variation tags.
+    pub fn record(&self) -> xiangqi_records::Game {
+        let mut record = self.played.record();
+        let (year, month, day) = xiangqi_records::date::today();
+        record.tags.set("Event", EVENT);
+        record
+            .tags
+            .set("Date", &format!("{year:04}.{month:02}.{day:02}"));
+        // A game from the initial position names its opening as ECCO does.
+        let _ = xiangqi_teaching::openings::fill_tags(&mut record);
+        record
     }
 
     /// Records a change: stops the searches in progress and bumps the version.

@@ -1,41 +1,65 @@
-//! Searches streamed to a page: an engine of the pool held for the stream, and the watch that
-//! stops the search when the page goes away.
+//! Searches streamed to a page as server-sent events: an engine of the pool held for the
+//! stream, the events the search sends, and the watch that stops the search when the page
+//! goes away.
 
 use crate::kit::error::ApiError;
-use crate::kit::search_pool::{Lease, SearchKind, SearchPool, SearchStop};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
+use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
 use futures_util::Stream;
+use serde::Serialize;
 use std::convert::Infallible;
+use std::pin::Pin;
 use std::time::Duration;
+use tokio::sync::mpsc;
+use xiangqi_engine::Engine;
 
-/// What a streamed search holds: an engine of the pool, the channel of its events, and the
-/// signal to send when the search ends.
-pub(crate) struct StreamSearch {
-    /// The engine borrowed from the pool, given back when dropped.
-    pub lease: Lease,
-    /// Where the search sends its events.
-    pub tx: tokio::sync::mpsc::Sender<Event>,
-    /// What the page's stream reads.
-    pub rx: tokio::sync::mpsc::Receiver<Event>,
-    /// Send (or drop) once the search has ended, to end the watch on the page.
-    pub finished: tokio::sync::oneshot::Sender<()>,
+/// The stream a page reads.
+pub type EventStream =
+    Sse<KeepAliveStream<Pin<Box<dyn Stream<Item = Result<Event, Infallible>> + Send>>>>;
+
+/// Where a streamed search sends its events.
+pub struct Events {
+    tx: mpsc::Sender<Event>,
 }
 
-/// Borrows an engine of `pool` for a search of game `id` streamed to a page, and watches the
-/// page: a page that leaves while the stream waits for an engine drops this future and its
-/// place in the queue; a page that stops listening stops the search (`stop`).
+/// The event `name` with `data` as its JSON.
+pub fn event(name: &str, data: &impl Serialize) -> Event {
+    Event::default()
+        .event(name)
+        .json_data(data)
+        .unwrap_or_else(|_| Event::default().event(name).data("{}"))
+}
+
+impl Events {
+    /// Sends `event` unless the page is not keeping up: a later update replaces it, and a
+    /// page that left only means it is not seen.
+    pub fn update(&self, event: Event) {
+        let _ = self.tx.try_send(event);
+    }
+
+    /// Sends `event`, waiting for room: the last event of a search, which the page must see.
+    pub fn last(&self, event: Event) {
+        let _ = self.tx.blocking_send(event);
+    }
+}
+
+/// Borrows an engine of `pool` for a search for `key` (a game's id) and streams what
+/// `search` sends to the page; the stream ends when `search` returns. A page that leaves
+/// while the stream waits for an engine drops this future and its place in the queue; a page
+/// that stops listening stops the search (`stop`).
 pub(crate) async fn stream_search(
     pool: &SearchPool,
-    id: &str,
+    key: &str,
     stop: &SearchStop,
-) -> Result<StreamSearch, ApiError> {
+    search: impl FnOnce(&mut Engine, &Events) + Send + 'static,
+) -> Result<EventStream, ApiError> {
     let lease = {
         let stop_when_dropped = stop.on_drop();
-        let lease = pool.acquire(id, SearchKind::Analysis, stop).await?;
+        let lease = pool.acquire(key, SearchKind::Analysis, stop).await?;
         stop_when_dropped.disarm();
         lease
     };
-    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(8);
+    let (tx, rx) = mpsc::channel::<Event>(8);
     let (finished, mut ended) = tokio::sync::oneshot::channel::<()>();
     let (watch, stopper) = (tx.clone(), stop.clone());
     tokio::spawn(async move {
@@ -44,27 +68,36 @@ pub(crate) async fn stream_search(
             _ = &mut ended => {}
         }
     });
-    Ok(StreamSearch {
-        lease,
-        tx,
-        rx,
-        finished,
-    })
+    let work = lease.run(move |engine| {
+        let events = Events { tx };
+        search(engine, &events);
+        // The watch ends, and with the search's own sender gone the page's stream too.
+        let _ = finished.send(());
+    });
+    // The search runs on its own; the stream ends when it does.
+    tokio::spawn(work);
+    Ok(events(rx))
+}
+
+/// A stream of the one event `event`, for an answer found without a search.
+pub fn one_event(event: Event) -> EventStream {
+    let (tx, rx) = mpsc::channel::<Event>(1);
+    let _ = tx.try_send(event);
+    events(rx)
 }
 
 /// How often a stream to a page writes when nothing else is sent: a page that left is
 /// noticed at the next write, so that its search stops within seconds.
 const KEEP_ALIVE: Duration = Duration::from_secs(2);
 
-/// The page's stream of the events `rx` receives, ending when the search drops its sender,
-/// kept alive meanwhile.
-pub fn events(
-    rx: tokio::sync::mpsc::Receiver<Event>,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+/// The page's stream of the events `rx` receives, ending when every sender is dropped, kept
+/// alive meanwhile.
+fn events(rx: mpsc::Receiver<Event>) -> EventStream {
     let stream =
         futures_util::stream::unfold(
             rx,
             |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
         );
-    Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+    Sse::new(Box::pin(stream) as Pin<Box<dyn Stream<Item = _> + Send>>)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
 }

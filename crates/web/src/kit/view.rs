@@ -3,9 +3,9 @@
 
 use crate::kit::reasons::end_reason_params;
 use crate::kit::session::GameSession;
-use crate::kit::variations::TreeMove;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use xiangqi_records::TreeMove;
 use xiangqi_rules::notation::{Notation, format_move};
 use xiangqi_rules::{Color, Game, Move, PieceKind, Position, Square};
 use xiangqi_teaching::Lang;
@@ -156,7 +156,7 @@ pub struct GameView {
     /// The move tree when the game has variations: the main line, each move with the lines
     /// that leave it; absent when there is one line.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tree: Option<Vec<TreeMove>>,
+    pub tree: Option<Vec<TreeMoveView>>,
     /// The line being played (0: the main line).
     pub line: usize,
 }
@@ -202,8 +202,9 @@ pub fn side_code(side: Color) -> &'static str {
     }
 }
 
-/// The view of `game` with id `id`, `redo` moves taken back and change count `version`.
-pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView {
+/// The view of `game` with id `id`, the moves `ahead` that redo replays (next first) and
+/// change count `version`.
+pub fn game_view(id: &str, version: u64, game: &Game, ahead: &[Move]) -> GameView {
     let pos = game.position();
     let moves: Vec<MoveView> = game
         .moves()
@@ -231,7 +232,7 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
         turn: side_code(us),
         last_move: moves.last().cloned(),
         moves,
-        redo: redo.iter().rev().map(|m| m.to_string()).collect(),
+        redo: ahead.iter().map(|m| m.to_string()).collect(),
         check: pos.in_check().then(|| pos.general(us).to_string()),
         legal,
         outcome,
@@ -244,13 +245,49 @@ pub fn game_view(id: &str, version: u64, game: &Game, redo: &[Move]) -> GameView
 
 /// The view of session `s` with id `id`: its game, and its move tree when it has variations.
 pub fn session_view(id: &str, s: &GameSession) -> GameView {
-    let mut view = game_view(id, s.version, &s.game, &s.redo);
-    let tree = s.tree_view();
+    let mut view = game_view(id, s.version, s.game(), &s.played.ahead());
+    let tree = s.played.tree_moves();
     if tree.iter().any(|m| !m.variations.is_empty()) {
-        view.tree = Some(tree);
-        view.line = s.variations.current();
+        view.tree = Some(tree.iter().map(TreeMoveView::of).collect());
+        view.line = s.played.current_line();
     }
     view
+}
+
+/// One move of the lines as the page gets it.
+#[derive(Serialize, Debug, Clone)]
+pub struct TreeMoveView {
+    /// The move in every notation, with the position after it.
+    #[serde(flatten)]
+    pub view: MoveView,
+    /// How many moves lead to the position after it, this one included.
+    pub ply: usize,
+    /// The lowest-numbered line through it (0: the main line), to switch to.
+    pub line: usize,
+    /// Whether the line being played passes through it up to the position shown.
+    pub played: bool,
+    /// Whether the line being played passes through it (played, or ahead for redo).
+    pub on_current_line: bool,
+    /// The lines that could have been played instead of it, each from its first move.
+    pub variations: Vec<Vec<TreeMoveView>>,
+}
+
+impl TreeMoveView {
+    /// The view of `m`, with its variations.
+    fn of(m: &TreeMove) -> TreeMoveView {
+        TreeMoveView {
+            view: MoveView::new(&m.before, m.mv),
+            ply: m.ply,
+            line: m.line,
+            played: m.played,
+            on_current_line: m.on_current_line,
+            variations: m
+                .variations
+                .iter()
+                .map(|v| v.iter().map(TreeMoveView::of).collect())
+                .collect(),
+        }
+    }
 }
 
 /// The pieces (generals aside) that the side to move can capture by a legal move, and those

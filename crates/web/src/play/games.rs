@@ -3,7 +3,6 @@
 
 use crate::kit::error::{ApiError, ErrorCode, game_over};
 use crate::kit::extract::Body;
-use crate::kit::extract::illegal;
 use crate::kit::extract::legal;
 use crate::kit::games::game_from_moves;
 use crate::kit::games::start_session;
@@ -15,7 +14,6 @@ use crate::kit::search::{Prepared, prepare_search};
 use crate::kit::search_pool::SearchKind;
 use crate::kit::session::Sessions;
 use crate::kit::state::AppState;
-use crate::kit::variations::{Branch, LineAction};
 use crate::kit::view::{GameView, MoveView, Threat, session_view};
 use crate::kit::wire::{Fen, Iccs, Point, fen_or_blank};
 use crate::play::safety::{HangingPiece, hanging_piece};
@@ -29,6 +27,7 @@ use xiangqi_engine::levels::NAMED_LEVELS;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
+use xiangqi_records::{Branch, LineAction, PlayError};
 use xiangqi_rules::Position;
 use xiangqi_teaching::openings::book::EccoBook;
 
@@ -59,8 +58,8 @@ pub async fn new_game(
     State(sessions): State<Sessions>,
     Body(req): Body<NewGame>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
-    let (game, redo) = game_from_moves(req.fen.as_ref(), &req.moves, &req.redo)?;
-    let view = start_session(&sessions, game, redo)?;
+    let played = game_from_moves(req.fen.as_ref(), &req.moves, &req.redo)?;
+    let view = start_session(&sessions, played)?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -100,7 +99,7 @@ pub struct MoveRequest {
     /// keeps them and plays on in a new line. Needed when the move is not the one the line
     /// goes on with.
     #[serde(default)]
-    pub choice: Option<Branch>,
+    pub choice: Option<BranchChoice>,
     /// When true, a move that leaves a piece of the mover's to be won is not played: the
     /// answer is `{hanging: {piece, square, loss, defended}}`.
     #[serde(default)]
@@ -132,15 +131,15 @@ pub async fn play_move(
 ) -> ApiResult<MoveAnswer> {
     let (Point(from), Point(to)) = (req.from, req.to);
     with_game(&sessions, &id, |s| {
-        let played = s.game.moves().len();
+        let played = s.game().moves().len();
         let ply = req.ply.unwrap_or(played);
         let pos = s
-            .game
+            .game()
             .position_at(ply)
-            .ok_or_else(|| crate::kit::variations::bad_ply(ply, played))?
+            .ok_or(PlayError::BadPly { ply, moves: played })?
             .clone();
         if ply == played
-            && let Some(o) = s.game.outcome()
+            && let Some(o) = s.game().outcome()
         {
             return Err(game_over(o));
         }
@@ -150,42 +149,53 @@ pub async fn play_move(
         {
             return Ok(MoveAnswer::Hanging { hanging });
         }
-        if ply < played {
-            let next = s.game.moves()[ply];
-            let choice = match req.choice {
-                Some(choice) => choice,
-                None if m == next => Branch::Replace,
-                None => return Err(choice_needed(ply)),
-            };
-            s.play_from(ply, m, choice)?;
-        } else {
-            s.game.play(m).map_err(|e| illegal(&e))?;
-            // A move that is the one redo would play keeps the rest of the redo line.
-            if s.redo.last() == Some(&m) {
-                s.redo.pop();
-            } else {
-                s.redo.clear();
-            }
-            s.follow_game();
-        }
+        s.played.play_at(ply, m, req.choice.map(Branch::from))?;
         s.changed();
         Ok(MoveAnswer::Played(Box::new(session_view(&id, s))))
     })
     .map(Json)
 }
 
-/// 422 `choice-needed`: a move from an earlier position must say whether it replaces the
-/// moves after it or starts a variation.
-fn choice_needed(ply: usize) -> ApiError {
-    let mut err = ApiError::new(
-        ErrorCode::ChoiceNeeded,
-        format!(
-            "the move is played from the position after move {ply}: say whether it replaces \
-             the moves after it (`replace`) or starts a variation (`variation`)"
-        ),
-    );
-    err.params = serde_json::json!({ "ply": ply });
-    err
+/// What a move played from an earlier position does to the moves after it, as a request
+/// names it.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BranchChoice {
+    /// The moves after that position are dropped ([`Branch::Replace`]).
+    Replace,
+    /// The move starts a variation ([`Branch::Variation`]).
+    Variation,
+}
+
+impl From<BranchChoice> for Branch {
+    fn from(choice: BranchChoice) -> Branch {
+        match choice {
+            BranchChoice::Replace => Branch::Replace,
+            BranchChoice::Variation => Branch::Variation,
+        }
+    }
+}
+
+/// What is done to a line, as a request names it ([`LineAction`]).
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineRequestAction {
+    /// Play follows the line.
+    Switch,
+    /// The line becomes the main line.
+    Promote,
+    /// The line is dropped.
+    Delete,
+}
+
+impl From<LineRequestAction> for LineAction {
+    fn from(action: LineRequestAction) -> LineAction {
+        match action {
+            LineRequestAction::Switch => LineAction::Switch,
+            LineRequestAction::Promote => LineAction::Promote,
+            LineRequestAction::Delete => LineAction::Delete,
+        }
+    }
 }
 
 /// Which line a request changes, and how.
@@ -195,7 +205,7 @@ pub struct LineRequest {
     /// The line, 0 being the main line.
     pub line: usize,
     /// `switch`, `promote` or `delete`.
-    pub action: LineAction,
+    pub action: LineRequestAction,
 }
 
 /// `POST /api/games/{id}/line`: plays on in another line (from its end), makes a variation
@@ -206,7 +216,7 @@ pub async fn change_line(
     Body(req): Body<LineRequest>,
 ) -> ApiResult<GameView> {
     with_game(&sessions, &id, |s| {
-        s.change_line(req.line, req.action)?;
+        s.played.change_line(req.line, req.action.into())?;
         s.changed();
         Ok(session_view(&id, s))
     })
@@ -259,14 +269,7 @@ pub async fn undo(
 ) -> ApiResult<GameView> {
     let count = step_count(&payload)?;
     with_game(&sessions, &id, |s| {
-        let mut stepped = 0;
-        while stepped < count {
-            let Some(m) = s.game.undo() else { break };
-            s.redo.push(m);
-            stepped += 1;
-        }
-        if stepped > 0 {
-            s.follow_game();
+        if s.played.undo(count) > 0 {
             s.changed();
         }
         Ok(session_view(&id, s))
@@ -282,19 +285,7 @@ pub async fn redo(
 ) -> ApiResult<GameView> {
     let count = step_count(&payload)?;
     with_game(&sessions, &id, |s| {
-        let mut stepped = 0;
-        while stepped < count {
-            let Some(m) = s.redo.pop() else { break };
-            if s.game.play(m).is_err() {
-                // A redo stack that no longer fits the game is dropped: that is a change too.
-                s.redo.clear();
-                stepped += 1;
-                break;
-            }
-            stepped += 1;
-        }
-        if stepped > 0 {
-            s.follow_game();
+        if s.played.redo(count) > 0 {
             s.changed();
         }
         Ok(session_view(&id, s))
@@ -373,8 +364,8 @@ pub async fn engine_move(
         let book = book::proposals(
             &EccoBook,
             level,
-            s.game.start(),
-            s.game.moves(),
+            s.game().start(),
+            s.game().moves(),
             book::seed_of(&id),
         );
         Ok((prepared, book))
@@ -396,12 +387,11 @@ pub async fn engine_move(
         }
         let m = result
             .ok_or_else(|| ApiError::new(ErrorCode::NoMove, "the engine has no legal move"))?;
-        let reply = MoveView::new(s.game.position(), m);
-        s.game
-            .play(m)
-            .map_err(|e| crate::kit::error::internal_play(&e))?;
-        s.redo.clear();
-        s.follow_game();
+        let reply = MoveView::new(s.game().position(), m);
+        s.played.play(m).map_err(|e| match e {
+            PlayError::Illegal(e) => crate::kit::error::internal_play(&e),
+            e => e.into(),
+        })?;
         s.changed();
         Ok(EngineReply {
             game: session_view(&id, s),

@@ -29,6 +29,7 @@ use axum::response::{IntoResponse, Response};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::json;
+use xiangqi_records::PlayedGame;
 use xiangqi_records::{
     Collection, OutputFormat, RecordError, RecordFormat, ResultForms, Tags, UnplayableMove,
 };
@@ -341,7 +342,7 @@ pub async fn import(
         warnings,
         unreadable,
     } = loaded;
-    let view = start_session(&sessions, game, Vec::new())?;
+    let view = start_session(&sessions, PlayedGame::new(game))?;
     Ok((
         StatusCode::CREATED,
         Json(Imported {

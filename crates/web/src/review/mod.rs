@@ -19,13 +19,11 @@ use crate::kit::limits::{self, REVIEW_DEPTH_MAX, REVIEW_MS_MAX};
 use crate::kit::search::set_judging;
 use crate::kit::search_pool::SearchStop;
 use crate::kit::state::AppState;
-use crate::kit::stream::{self, StreamSearch, stream_search};
+use crate::kit::stream::{EventStream, event, stream_search};
 use crate::kit::view::{MoveView, side_code};
 use axum::extract::{Path, State};
-use axum::response::sse::{Event, Sse};
-use futures_util::Stream;
+use axum::response::sse::Event;
 use serde::{Deserialize, Serialize};
-use std::convert::Infallible;
 use std::time::Duration;
 use xiangqi_egtb::Value;
 use xiangqi_engine::score::Reported;
@@ -337,13 +335,6 @@ fn limits_of(query: &ReviewQuery, positions: usize) -> Result<ReviewLimits, ApiE
     })
 }
 
-fn event<T: Serialize>(name: &'static str, data: &T) -> Event {
-    Event::default()
-        .event(name)
-        .json_data(data)
-        .unwrap_or_else(|_| Event::default().event(name).data("{}"))
-}
-
 /// `GET /api/games/{id}/review?millis=T&depth=D`: server-sent events, a `progress` event
 /// `{done, total}` after each move is judged and a last `review` event ([`ReviewView`]). The
 /// review waits for an engine of the pool (503 when the queue is full), holds it until the
@@ -357,45 +348,36 @@ pub async fn review_stream(
     }): State<AppState>,
     Path(id): Path<String>,
     Params(query): Params<ReviewQuery>,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+) -> Result<EventStream, ApiError> {
     let (start, moves, version, stop): (Position, Vec<Move>, u64, SearchStop) =
         with_game(&sessions, &id, |s| {
             Ok((
-                s.game.start().clone(),
-                s.game.moves().to_vec(),
+                s.game().start().clone(),
+                s.game().moves().to_vec(),
                 s.version,
                 s.start_search(),
             ))
         })?;
     // Each move may search its position a second time, for the only-move check.
     let limits = limits_of(&query, 2 * moves.len() + 1)?;
-    // A page that stops listening stops the review; a review that ends stops the watch.
-    let StreamSearch {
-        lease,
-        tx,
-        rx,
-        finished,
-    } = stream_search(&pool, &id, &stop).await?;
     let keeper = crate::kit::archive_store::ReviewKeeper::of(&sessions, &id);
     let tables = endgames.present();
-
-    let work = lease.run(move |engine| {
+    // A page that stops listening stops the review.
+    let review_stop = stop.clone();
+    stream_search(&pool, &id, &review_stop, move |engine, events| {
         set_judging(engine);
         let total = moves.len();
-        let _ = tx.try_send(event("progress", &ProgressView { done: 0, total }));
+        events.update(event("progress", &ProgressView { done: 0, total }));
         let result = review_until(
             engine,
             &start,
             &moves,
             limits,
             tables.as_deref().map(|t| t as &dyn EndgameTables),
-            &mut |done, total| {
-                // A full channel only means the page sees a later count.
-                let _ = tx.try_send(event("progress", &ProgressView { done, total }));
-            },
+            // The page sees a later count when it is not keeping up.
+            &mut |done, total| events.update(event("progress", &ProgressView { done, total })),
             &|| stop.is_stopped(),
         );
-        let _ = finished.send(());
         let last = match result {
             Ok(Some(review)) => {
                 let view = review_view(&review, version);
@@ -407,11 +389,9 @@ pub async fn review_stream(
             Ok(None) => return,
             Err(e) => Event::default().event("failed").data(e.to_string()),
         };
-        let _ = tx.blocking_send(last);
-    });
-    // The review runs on its own; the stream ends when it does.
-    tokio::spawn(work);
-    Ok(stream::events(rx))
+        events.last(last);
+    })
+    .await
 }
 
 /// The review route.

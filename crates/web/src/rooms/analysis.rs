@@ -4,17 +4,15 @@
 //! when the players turn the analysis off, when its time is up or when the page stops
 //! listening.
 
+use crate::kit::analysis::{StreamRequest, lines_and_time, stream_lines};
 use crate::kit::error::{ApiError, ErrorCode, game_over};
 use crate::kit::extract::Params;
 use crate::kit::search::request_for_game;
 use crate::kit::search_pool::SearchStop;
 use crate::kit::state::AppState;
-use crate::play::analysis::{StreamRequest, lines_and_time, stream_lines};
+use crate::kit::stream::EventStream;
 use crate::rooms::hub::{Live, RoomCell};
 use axum::extract::{Path, State};
-use axum::response::sse::{Event, Sse};
-use futures_util::Stream;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
@@ -50,7 +48,7 @@ pub async fn analysis_stream(
     }): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+) -> Result<EventStream, ApiError> {
     let (lines, time) = lines_and_time(req.lines, req.millis)?;
     let cell = rooms.get(&id)?;
     let mut states = cell.states.subscribe();
