@@ -12,9 +12,10 @@
 //!   the exact mate prover and the engine's proofs of material and defence, the motifs, the
 //!   miner, ratings from how hard the engine finds a puzzle, and solving move by move.
 //! - **Openings** ([`openings`]): the ECCO classification (`openings/`) with names in three
-//!   languages, the code each move heads for (for the explorer), the record tags, the book the
-//!   learner levels open from ([`openings::book`]) and the opening trainer's lines, walk and
-//!   spaced-repetition schedule ([`openings::trainer`]).
+//!   languages, the record tags, the opening explorer's choosing and ranking of the moves that
+//!   lead to a code ([`openings::explorer`]), the book the learner levels open from
+//!   ([`openings::book`]) and the opening trainer's lines, walk and spaced-repetition
+//!   schedule ([`openings::trainer`]).
 //! - **Game review** ([`review`]): every move of a game judged by the engine, classified by
 //!   the expected score it lost, with the refutation of each mistake, exact judgements where
 //!   the endgame tables cover a position, and the learner's safety net (a move that leaves a
