@@ -165,6 +165,56 @@ pub enum Ending {
     },
 }
 
+impl Ending {
+    /// The ending's code: `time`, `resignation`, `agreement` or `abandoned`; `None` for an
+    /// ending of the rules, whose outcome has its own.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            Ending::Rules => None,
+            Ending::Time { .. } => Some("time"),
+            Ending::Resignation { .. } => Some("resignation"),
+            Ending::Agreement => Some("agreement"),
+            Ending::Abandoned { .. } => Some("abandoned"),
+        }
+    }
+
+    /// The side that lost by it, for an ending one side loses by.
+    pub fn loser(&self) -> Option<Color> {
+        match self {
+            Ending::Time { loser }
+            | Ending::Resignation { loser }
+            | Ending::Abandoned { loser } => Some(*loser),
+            Ending::Rules | Ending::Agreement => None,
+        }
+    }
+
+    /// The result it gives, the rules' `outcome` for an ending of the rules.
+    fn result(&self, outcome: Option<&Outcome>) -> Option<GameResult> {
+        Some(match self {
+            Ending::Rules => outcome?.result,
+            Ending::Agreement => GameResult::Draw,
+            Ending::Time { loser }
+            | Ending::Resignation { loser }
+            | Ending::Abandoned { loser } => GameResult::win_for(loser.opponent()),
+        })
+    }
+}
+
+/// The ending in English words (`red lost on time`); the page words it from its code and
+/// the loser in the reader's language.
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let loser = self.loser().map_or("", side_name);
+        match self {
+            Ending::Rules => write!(f, "the rules ended the game"),
+            Ending::Time { .. } => write!(f, "{loser} lost on time"),
+            Ending::Resignation { .. } => write!(f, "{loser} resigned"),
+            Ending::Agreement => write!(f, "drawn by agreement"),
+            Ending::Abandoned { .. } => write!(f, "{loser} left the game"),
+        }
+    }
+}
+
 /// How a game ended: the result and its reason's code, for the page to word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoomResult {
@@ -614,31 +664,20 @@ impl Room {
         self.s.updated_ms = now;
     }
 
+    /// How the game ended, once it is over.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.s.ending.as_ref()
+    }
+
     /// The result, once the game is over.
     pub fn result(&self) -> Option<RoomResult> {
-        Some(match self.s.ending.as_ref()? {
-            Ending::Rules => {
-                let o = self.game.outcome()?;
-                RoomResult {
-                    result: o.result,
-                    code: o.reason.code(),
-                }
-            }
-            Ending::Time { loser } => RoomResult {
-                result: GameResult::win_for(loser.opponent()),
-                code: "time",
-            },
-            Ending::Resignation { loser } => RoomResult {
-                result: GameResult::win_for(loser.opponent()),
-                code: "resignation",
-            },
-            Ending::Agreement => RoomResult {
-                result: GameResult::Draw,
-                code: "agreement",
-            },
-            Ending::Abandoned { loser } => RoomResult {
-                result: GameResult::win_for(loser.opponent()),
-                code: "abandoned",
+        let ending = self.s.ending.as_ref()?;
+        let outcome = self.game.outcome();
+        Some(RoomResult {
+            result: ending.result(outcome)?,
+            code: match ending.code() {
+                Some(code) => code,
+                None => outcome?.reason.code(),
             },
         })
     }

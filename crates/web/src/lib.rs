@@ -2,10 +2,14 @@
 //! the page itself (HTML, CSS, ES modules, an SVG board) embedded in the binary.
 //!
 //! Each feature is a module with its routes: [`play`], [`records`], [`archive`] (My games),
-//! [`learn`] (the courses), [`endgames`] (the endgame course on the tables), [`puzzles`], [`trainer`], [`review`], [`explorer`] (the opening explorer) and [`rooms`] (play a friend). They share
-//! the [`kit`]: the one error type, the request readers, the games being played, the search
-//! pool, the archive's writer and the views, and use the domain crates for every decision; no
-//! feature uses another. [`server`] puts the routes behind the server's layers and serves them.
+//! [`learn`] (the courses), [`endgames`] (the endgame course on the tables), [`puzzles`],
+//! [`trainer`] (the opening trainer), [`review`], [`explorer`] (the opening explorer) and
+//! [`rooms`] (play a friend). They share the [`kit`] (the one error type, the request
+//! readers, the games being played, the search pool and streamed searches, the endgame
+//! tables, the archive's writer, the limits and the views) and the [`state`] handlers get,
+//! and use the domain crates for every decision. No feature names another, and the kit names
+//! no feature (`tests/layers.rs` reads the sources to hold both). [`server`] puts the routes
+//! behind the server's layers and serves them.
 
 mod archive;
 mod endgames;
@@ -18,22 +22,21 @@ mod records;
 mod review;
 mod rooms;
 mod server;
+mod state;
 mod trainer;
 
 pub use kit::archive_store::{ARCHIVE_FILE, archive_reasons};
 pub use kit::assets;
 pub use kit::error::ErrorCode;
 pub use kit::host_guard::AllowedHosts;
+pub use kit::limits::{HEADER_READ_TIME, MAX_CONNECTIONS};
 pub use kit::records::RecordFault;
 pub use kit::search_pool::PoolOptions;
-pub use kit::state::ServerOptions;
-pub use server::{
-    DRAIN_TIME, FLUSH_TIME, HEADER_READ_TIME, MAX_CONNECTIONS, Shutdown, bind, router, router_with,
-    serve, url,
-};
+pub use server::{DRAIN_TIME, FLUSH_TIME, Shutdown, bind, router, router_with, serve, url};
+pub use state::ServerOptions;
 
 /// Every feature's routes, merged.
-fn routes() -> axum::Router<kit::state::AppState> {
+fn routes() -> axum::Router<state::AppState> {
     axum::Router::new()
         .merge(play::routes())
         .merge(records::routes())

@@ -10,7 +10,8 @@
 use crate::kit::archive_store;
 use crate::kit::assets;
 use crate::kit::host_guard::{AllowedHosts, check_host};
-use crate::kit::state::{AppState, ServerOptions};
+use crate::kit::limits::MAX_BODY;
+use crate::state::{AppState, ServerOptions};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
@@ -20,20 +21,12 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-/// Largest request body accepted, in bytes (imports take more: `kit::records::MAX_IMPORT`).
-pub(crate) const MAX_BODY: usize = 64 * 1024;
 /// Ports tried after the requested one when it is taken.
 const PORT_TRIES: u16 = 20;
 /// How long a shutdown waits for the open connections to finish their requests.
 pub const DRAIN_TIME: Duration = Duration::from_secs(5);
 /// How long a shutdown waits at most for the archive to save what is queued.
 pub const FLUSH_TIME: Duration = Duration::from_secs(4);
-/// Most connections served at once by default (fewer when the limit on open files leaves
-/// less room); more wait in the listener's queue.
-pub const MAX_CONNECTIONS: usize = 1024;
-/// How long a connection may take by default to send a whole request head, counted from when
-/// it opened or got its last answer: an idle or half-sent connection is closed after it.
-pub const HEADER_READ_TIME: Duration = Duration::from_secs(10);
 /// The pause after a failed accept (out of file descriptors) before the next one.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 

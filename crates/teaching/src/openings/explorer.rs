@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn only_games_from_the_start_and_their_first_twenty_moves_are_explored() {
-        let other = Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
+        let other = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap();
         assert_eq!(
             Exploration::new(&other, &[]).unwrap_err(),
             ExplorerError::NotFromStart
@@ -284,25 +284,35 @@ mod tests {
 
     #[test]
     fn among_equal_codes_the_better_score_for_the_mover_comes_first() {
-        // Black to move after the central cannon: scores are Red's, so lower is better.
-        let e = Exploration::new(&Position::startpos(), &moves(&["h2e2"])).unwrap();
-        let scores: HashMap<Move, (Reported, i32)> = e
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| (m, (Reported::Cp((i as i32 * 37) % 101 - 50), 7)))
-            .collect();
-        let ranked = e.rank(&scores);
-        let mut ties = 0;
-        for w in ranked.windows(2) {
-            assert!(w[0].lines >= w[1].lines);
-            if w[0].lines == w[1].lines {
-                ties += 1;
-                let cp = |r: &ExplorerMove| r.score_red.unwrap().centipawns();
-                assert!(cp(&w[0]) <= cp(&w[1]), "{:?} before {:?}", w[0].mv, w[1].mv);
+        // Red to move at the start, Black after the third-file soldier; scores are Red's.
+        for (played, mover) in [(vec![], Color::Red), (moves(&["c3c4"]), Color::Black)] {
+            let e = Exploration::new(&Position::startpos(), &played).unwrap();
+            let scores: HashMap<Move, (Reported, i32)> = e
+                .moves()
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| (m, (Reported::Cp((i as i32 * 37) % 101 - 50), 7)))
+                .collect();
+            let ranked = e.rank(&scores);
+            let for_mover = |r: &ExplorerMove| {
+                let cp = r.score_red.unwrap().centipawns();
+                if mover == Color::Red { cp } else { -cp }
+            };
+            let mut ties = 0;
+            for w in ranked.windows(2) {
+                assert!(w[0].lines >= w[1].lines);
+                if w[0].lines == w[1].lines {
+                    ties += 1;
+                    assert!(
+                        for_mover(&w[0]) >= for_mover(&w[1]),
+                        "{:?} before {:?}",
+                        w[0].mv,
+                        w[1].mv
+                    );
+                }
             }
+            assert!(ties > 0, "some moves lead to as many codes as another");
+            assert!(ranked.iter().all(|r| r.depth == 7));
         }
-        assert!(ties > 0, "some replies lead to as many codes as another");
-        assert!(ranked.iter().all(|r| r.depth == 7));
     }
 }

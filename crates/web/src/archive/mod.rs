@@ -23,9 +23,9 @@ use crate::kit::records::{
     RecordFault, Said, add_params, bad_record, extension, file_body, record_error,
 };
 use crate::kit::session::Sessions;
-use crate::kit::state::AppState;
 use crate::kit::view::GameView;
 use crate::kit::wire::{Fen, Iccs, Language, fen_or_blank};
+use crate::state::AppState;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

@@ -48,7 +48,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
 fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
     payload.map(|Json(v)| v).map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            let max = crate::server::MAX_BODY;
+            let max = crate::kit::limits::MAX_BODY;
             let mut err = ApiError::new(
                 ErrorCode::TooLarge,
                 format!("the request body is larger than {} KiB", max / 1024),

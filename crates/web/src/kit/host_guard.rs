@@ -2,7 +2,8 @@
 //! page elsewhere cannot reach the app through DNS rebinding, and requests that would change
 //! something when a browser says they come from another site (its `Origin`, or failing that
 //! its `Sec-Fetch-Site`), so that a page elsewhere cannot write to the app (cross-site request
-//! forgery). A request with neither header comes from a program, not from a page, and passes.
+//! forgery). A request with neither header comes from a program, not from a page, and passes;
+//! a WebSocket must name the app's own page as its `Origin` (a browser always names one).
 
 use crate::kit::error::{ApiError, ErrorCode};
 use axum::extract::{Request, State};
@@ -106,15 +107,26 @@ pub async fn check_host(
         )
         .into_response();
     }
-    if may_change(request.method())
-        && let Some(from) = other_site(headers, &allowed)
-    {
-        let mut err = ApiError::new(
-            ErrorCode::CrossSite,
-            format!("a request from another site ({from}) may not change anything here"),
-        );
-        err.params = serde_json::json!({ "from": from });
-        return err.into_response();
+    let refused = if is_socket(headers) {
+        socket_from_elsewhere(headers, &allowed).map(|from| {
+            (
+                format!("a socket opens only from the app's own page ({from})"),
+                from,
+            )
+        })
+    } else if may_change(request.method()) {
+        other_site(headers, &allowed).map(|from| {
+            let message =
+                format!("a request from another site ({from}) may not change anything here");
+            (message, from)
+        })
+    } else {
+        None
+    };
+    if let Some((message, from)) = refused {
+        return ApiError::new(ErrorCode::CrossSite, message)
+            .with_params(serde_json::json!({ "from": from }))
+            .into_response();
     }
     next.run(request).await
 }
@@ -123,6 +135,25 @@ pub async fn check_host(
 /// `OPTIONS`.
 pub(crate) fn may_change(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Whether the request asks to become a WebSocket.
+fn is_socket(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"))
+}
+
+/// Where a socket request comes from when that is not the app's own page: a browser always
+/// names the page's origin, so a socket that names none, or another, is refused.
+fn socket_from_elsewhere(headers: &HeaderMap, allowed: &AllowedHosts) -> Option<String> {
+    let origin = headers
+        .get(header::ORIGIN)
+        .map(|o| o.to_str().unwrap_or(""))
+        .unwrap_or("");
+    let shown = if origin.is_empty() { "none" } else { origin };
+    (!allowed.allows_origin(origin)).then(|| format!("Origin {shown}"))
 }
 
 /// The other site a browser says the request comes from, if it does.

@@ -1,4 +1,6 @@
-//! The limits the server puts on the searches a request may ask for, in one table, so that
+//! The server's limits: the size of a request, the connections served at once and the time
+//! a request head may take, and the limits on the searches a request may ask for, in one
+//! table, so that
 //! no request holds an engine of the pool for long, and a value past a limit is refused with
 //! 400 `over-limit` naming the limit (`params: {field, value, max}`).
 //!
@@ -14,6 +16,15 @@
 
 use crate::kit::error::{ApiError, ErrorCode};
 use std::time::Duration;
+
+/// Largest request body accepted, in bytes (imports take more: `kit::records::MAX_IMPORT`).
+pub const MAX_BODY: usize = 64 * 1024;
+/// Most connections served at once by default (fewer when the limit on open files leaves
+/// less room); more wait in the listener's queue.
+pub const MAX_CONNECTIONS: usize = 1024;
+/// How long a connection may take by default to send a whole request head, counted from when
+/// it opened or got its last answer: an idle or half-sent connection is closed after it.
+pub const HEADER_READ_TIME: Duration = Duration::from_secs(10);
 
 /// The longest an engine reply searches, however much time its clock leaves.
 pub const REPLY_TIME_MAX: Duration = Duration::from_secs(60);

@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod archive_store;
 pub mod assets;
+pub mod endgame_tables;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -16,7 +17,6 @@ pub mod records;
 pub mod search;
 pub mod search_pool;
 pub mod session;
-pub mod state;
 pub mod stream;
 pub mod view;
 pub mod wire;

@@ -5,7 +5,7 @@
 
 mod drill;
 
-use crate::kit::state::AppState;
+use crate::state::AppState;
 use axum::Router;
 use axum::routing::{get, post};
 

@@ -5,7 +5,7 @@ pub(crate) mod analysis;
 mod games;
 mod safety;
 
-use crate::kit::state::AppState;
+use crate::state::AppState;
 use axum::Router;
 use axum::routing::{get, post};
 

@@ -16,7 +16,7 @@
 //! The solution of a mate puzzle is proven unique for its first move, so any other first move
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
 
-use crate::kit::state::AppState;
+use crate::state::AppState;
 use axum::Router;
 use axum::routing::{get, post};
 

@@ -1,7 +1,7 @@
 //! Games as files: a game's record in PGN, XQF or DhtmlXQ to download, and a record file read
 //! into a new game.
 
-use crate::kit::state::AppState;
+use crate::state::AppState;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};

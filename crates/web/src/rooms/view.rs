@@ -99,7 +99,6 @@ fn seat_view(live: &Live, side: Color) -> Option<SeatView> {
 }
 
 fn result_view(room: &Room) -> Option<OutcomeView> {
-    let result = room.result()?;
     if let Some(o) = room.rules_outcome() {
         return Some(OutcomeView {
             result: o.result.as_str(),
@@ -108,18 +107,12 @@ fn result_view(room: &Room) -> Option<OutcomeView> {
             params: end_reason_params(&o.reason),
         });
     }
-    let loser = result.result.winner().map(|w| side_code(w.opponent()));
-    let message = match result.code {
-        "time" => format!("{} lost on time", loser.unwrap_or("")),
-        "resignation" => format!("{} resigned", loser.unwrap_or("")),
-        "abandoned" => format!("{} left the game", loser.unwrap_or("")),
-        _ => "drawn by agreement".to_string(),
-    };
+    let (ending, result) = (room.ending()?, room.result()?);
     Some(OutcomeView {
         result: result.result.as_str(),
         code: result.code,
-        message,
-        params: serde_json::json!({ "loser": loser }),
+        message: ending.to_string(),
+        params: serde_json::json!({ "loser": ending.loser().map(side_code) }),
     })
 }
 

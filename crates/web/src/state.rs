@@ -1,9 +1,14 @@
-//! What every handler shares: the games, the search pool, and the games archive (which the
-//! games hold, as every change of a game is saved through them).
+//! What every handler shares: the games, the search pool, the games archive (which the games
+//! hold, as every change of a game is saved through them), the endgame tables and the rooms.
+//! The kit's parts and the rooms' hub come together here, outside the kit, so that the kit
+//! names no feature.
 
 use crate::kit::archive_store::ArchiveService;
+use crate::kit::endgame_tables::EndgameTables;
+use crate::kit::limits;
 use crate::kit::search_pool::{PoolOptions, SearchPool};
 use crate::kit::session::{MAX_GAMES, Sessions};
+use crate::rooms::hub::RoomHub;
 use axum::extract::FromRef;
 use std::path::PathBuf;
 
@@ -32,8 +37,8 @@ impl Default for ServerOptions {
             pool: PoolOptions::default(),
             max_games: MAX_GAMES,
             data: None,
-            header_read_time: crate::server::HEADER_READ_TIME,
-            max_connections: crate::server::MAX_CONNECTIONS,
+            header_read_time: limits::HEADER_READ_TIME,
+            max_connections: limits::MAX_CONNECTIONS,
         }
     }
 }
@@ -46,9 +51,9 @@ pub struct AppState {
     /// The engines, shared by all games.
     pub pool: SearchPool,
     /// The rooms of games between two people, kept in the data folder.
-    pub rooms: crate::rooms::hub::RoomHub,
+    pub rooms: RoomHub,
     /// The endgame course's tables, kept in the data folder's `egtb`.
-    pub endgames: crate::endgames::EndgameTables,
+    pub endgames: EndgameTables,
 }
 
 impl AppState {
@@ -59,9 +64,9 @@ impl AppState {
             Some(folder) => ArchiveService::open(folder),
             None => ArchiveService::off(),
         };
-        let rooms = crate::rooms::hub::RoomHub::open(options.data.as_deref(), archive.clone());
+        let rooms = RoomHub::open(options.data.as_deref(), archive.clone());
         AppState {
-            endgames: crate::endgames::EndgameTables::new(options.data.as_deref()),
+            endgames: EndgameTables::new(options.data.as_deref()),
             rooms,
             sessions: Sessions::with_capacity(options.max_games).archived_to(archive),
             pool: SearchPool::new(options.pool.clone()),
@@ -87,8 +92,8 @@ impl FromRef<AppState> for ArchiveService {
     }
 }
 
-impl FromRef<AppState> for crate::rooms::hub::RoomHub {
-    fn from_ref(state: &AppState) -> crate::rooms::hub::RoomHub {
+impl FromRef<AppState> for RoomHub {
+    fn from_ref(state: &AppState) -> RoomHub {
         state.rooms.clone()
     }
 }
