@@ -4,7 +4,7 @@
 //! names no feature.
 
 use crate::kit::archive_store::ArchiveService;
-use crate::kit::endgame_tables::EndgameTables;
+use crate::kit::endgame_tables::TableFolder;
 use crate::kit::limits;
 use crate::kit::search_pool::{PoolOptions, SearchPool};
 use crate::kit::session::{MAX_GAMES, Sessions};
@@ -53,7 +53,7 @@ pub struct AppState {
     /// The rooms of games between two people, kept in the data folder.
     pub rooms: RoomHub,
     /// The endgame course's tables, kept in the data folder's `egtb`.
-    pub endgames: EndgameTables,
+    pub endgames: TableFolder,
 }
 
 impl AppState {
@@ -66,7 +66,7 @@ impl AppState {
         };
         let rooms = RoomHub::open(options.data.as_deref(), archive.clone());
         AppState {
-            endgames: EndgameTables::new(options.data.as_deref()),
+            endgames: TableFolder::new(options.data.as_deref()),
             rooms,
             sessions: Sessions::with_capacity(options.max_games).archived_to(archive),
             pool: SearchPool::new(options.pool.clone()),

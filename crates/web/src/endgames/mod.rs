@@ -7,7 +7,7 @@
 //! `xiangqi_egtb::default_dir()`). An ending's table, with the tables its captures lead to, is
 //! generated on first use in a blocking task, one generation at a time, and kept.
 
-use crate::kit::endgame_tables::EndgameTables;
+use crate::kit::endgame_tables::TableFolder;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
 use crate::kit::view::MoveView;
@@ -78,7 +78,7 @@ pub struct EndgameView {
     pub positions: Vec<PositionView>,
 }
 
-fn endgame_view(e: &Endgame, lang: Lang, tables: &EndgameTables) -> EndgameView {
+fn endgame_view(e: &Endgame, lang: Lang, tables: &TableFolder) -> EndgameView {
     let table = e.material().map_or("failed", |m| tables.state(m).0);
     EndgameView {
         id: e.id.clone(),

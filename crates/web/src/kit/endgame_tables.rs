@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use xiangqi_egtb::{Ending, Options, Tablebases, generate};
 
-/// The tables of the course: where they live, which are being made, and the lock that lets
-/// one generation run at a time.
+/// The folder of endgame tables: where it is, the tables opened from it, which are being
+/// made, and the lock that lets one generation run at a time.
 #[derive(Clone)]
-pub struct EndgameTables {
+pub struct TableFolder {
     inner: Arc<Inner>,
 }
 
@@ -28,13 +28,13 @@ enum Prep {
     Failed(String),
 }
 
-impl EndgameTables {
+impl TableFolder {
     /// The tables in `data`'s `egtb` folder, else in `xiangqi_egtb::default_dir()`.
-    pub fn new(data: Option<&Path>) -> EndgameTables {
+    pub fn new(data: Option<&Path>) -> TableFolder {
         let dir = data
             .map(|d| d.join("egtb"))
             .or_else(xiangqi_egtb::default_dir);
-        EndgameTables {
+        TableFolder {
             inner: Arc::new(Inner {
                 dir,
                 tables: Mutex::new(None),

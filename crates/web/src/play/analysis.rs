@@ -59,22 +59,17 @@ fn prepare(sessions: &Sessions, id: &str, time: Duration) -> Result<Prepared, Ap
 /// `POST /api/games/{id}/analyse`: the best lines from the current position after the time
 /// asked for.
 pub async fn analyse(
-    State(AppState {
-        sessions,
-        pool,
-        endgames,
-        ..
-    }): State<AppState>,
+    State(app): State<AppState>,
     Path(id): Path<String>,
     Body(req): Body<AnalyseRequest>,
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
     let (lines, time) = lines_and_time(req.lines, req.millis)?;
-    let Prepared { request, stop, .. } = prepare(&sessions, &id, time)?;
+    let Prepared { request, stop, .. } = prepare(&app.sessions, &id, time)?;
     let pos = request.position.clone();
-    if let Some((_, shown)) = probe_tables(endgames.present(), &pos, lines).await {
+    if let Some((_, shown)) = probe_tables(app.endgames.present(), &pos, lines).await {
         return Ok(Json(shown));
     }
-    let result = run_search(&pool, &id, SearchKind::Analysis, &stop, move |engine| {
+    let result = run_search(&app.pool, &id, SearchKind::Analysis, &stop, move |engine| {
         analyst(engine, lines);
         engine.think(&request, &mut |_| {})
     })
@@ -94,12 +89,7 @@ pub async fn analyse(
 /// changes, when `millis` have passed, or when the page closes the stream. The stream waits
 /// for an engine of the pool before it starts (503 when the queue is full).
 pub async fn analysis_stream(
-    State(AppState {
-        sessions,
-        pool,
-        endgames,
-        ..
-    }): State<AppState>,
+    State(app): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<EventStream, ApiError> {
@@ -108,7 +98,7 @@ pub async fn analysis_stream(
         request,
         version,
         stop,
-    } = prepare(&sessions, &id, time)?;
-    let tables = endgames.present();
-    stream_lines(pool, tables, id, request, version, stop, lines).await
+    } = prepare(&app.sessions, &id, time)?;
+    let tables = app.endgames.present();
+    stream_lines(app.pool, tables, id, request, version, stop, lines).await
 }

@@ -27,7 +27,7 @@ use xiangqi_engine::levels::NAMED_LEVELS;
 use xiangqi_engine::levels::{Level, MAX_LEVEL};
 use xiangqi_engine::score::Reported;
 use xiangqi_engine::{EngineOptions, SearchLimits};
-use xiangqi_records::{Branch, LineAction, PlayError};
+use xiangqi_records::{Branch, LineAction, PlayError, PlayedGame};
 use xiangqi_rules::Position;
 use xiangqi_teaching::openings::book::EccoBook;
 
@@ -267,14 +267,7 @@ pub async fn undo(
     Path(id): Path<String>,
     payload: axum::body::Bytes,
 ) -> ApiResult<GameView> {
-    let count = step_count(&payload)?;
-    with_game(&sessions, &id, |s| {
-        if s.played.undo(count) > 0 {
-            s.changed();
-        }
-        Ok(session_view(&id, s))
-    })
-    .map(Json)
+    step(&sessions, &id, &payload, PlayedGame::undo)
 }
 
 /// `POST /api/games/{id}/redo`: replays `count` moves taken back (body as for undo).
@@ -283,12 +276,23 @@ pub async fn redo(
     Path(id): Path<String>,
     payload: axum::body::Bytes,
 ) -> ApiResult<GameView> {
-    let count = step_count(&payload)?;
-    with_game(&sessions, &id, |s| {
-        if s.played.redo(count) > 0 {
+    step(&sessions, &id, &payload, PlayedGame::redo)
+}
+
+/// Steps game `id` over the moves `payload` counts with `stepper` (undo or redo); a game
+/// that moved is changed.
+fn step(
+    sessions: &Sessions,
+    id: &str,
+    payload: &[u8],
+    stepper: fn(&mut PlayedGame, usize) -> usize,
+) -> ApiResult<GameView> {
+    let count = step_count(payload)?;
+    with_game(sessions, id, |s| {
+        if stepper(&mut s.played, count) > 0 {
             s.changed();
         }
-        Ok(session_view(&id, s))
+        Ok(session_view(id, s))
     })
     .map(Json)
 }

@@ -340,17 +340,12 @@ fn limits_of(query: &ReviewQuery, positions: usize) -> Result<ReviewLimits, ApiE
 /// review waits for an engine of the pool (503 when the queue is full), holds it until the
 /// end, and stops when the page closes the stream or the game changes.
 pub async fn review_stream(
-    State(AppState {
-        sessions,
-        pool,
-        endgames,
-        ..
-    }): State<AppState>,
+    State(app): State<AppState>,
     Path(id): Path<String>,
     Params(query): Params<ReviewQuery>,
 ) -> Result<EventStream, ApiError> {
     let (start, moves, version, stop): (Position, Vec<Move>, u64, SearchStop) =
-        with_game(&sessions, &id, |s| {
+        with_game(&app.sessions, &id, |s| {
             Ok((
                 s.game().start().clone(),
                 s.game().moves().to_vec(),
@@ -360,11 +355,11 @@ pub async fn review_stream(
         })?;
     // Each move may search its position a second time, for the only-move check.
     let limits = limits_of(&query, 2 * moves.len() + 1)?;
-    let keeper = crate::kit::archive_store::ReviewKeeper::of(&sessions, &id);
-    let tables = endgames.present();
+    let keeper = crate::kit::archive_store::ReviewKeeper::of(&app.sessions, &id);
+    let tables = app.endgames.present();
     // A page that stops listening stops the review.
     let review_stop = stop.clone();
-    stream_search(&pool, &id, &review_stop, move |engine, events| {
+    stream_search(&app.pool, &id, &review_stop, move |engine, events| {
         set_judging(engine);
         let total = moves.len();
         events.update(event("progress", &ProgressView { done: 0, total }));

@@ -40,17 +40,12 @@ fn position_of(live: &Live) -> (u32, usize) {
 
 /// `GET /api/rooms/{id}/analysis`: the room's position analysed, as server-sent events.
 pub async fn analysis_stream(
-    State(AppState {
-        pool,
-        rooms,
-        endgames,
-        ..
-    }): State<AppState>,
+    State(app): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<EventStream, ApiError> {
     let (lines, time) = lines_and_time(req.lines, req.millis)?;
-    let cell = rooms.get(&id)?;
+    let cell = app.rooms.get(&id)?;
     let mut states = cell.states.subscribe();
     let (request, seen) = {
         let live = cell.lock();
@@ -94,9 +89,9 @@ pub async fn analysis_stream(
         }
     });
     let version = seen.1 as u64;
-    let tables = endgames.present();
+    let tables = app.endgames.present();
     stream_lines(
-        pool,
+        app.pool,
         tables,
         format!("room-{id}"),
         request,
