@@ -35,6 +35,10 @@ pub struct PlayArgs {
     /// `$XDG_DATA_HOME/xiangqi` or `~/.local/share/xiangqi` unless given; created on start.
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// Rooms (play a friend) one client address may make at once, after which it may make one
+    /// every 30 s (10 unless given).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rooms_burst: Option<u32>,
 }
 
 impl Default for PlayArgs {
@@ -46,6 +50,7 @@ impl Default for PlayArgs {
             searchers: None,
             search_queue: None,
             data: None,
+            rooms_burst: None,
         }
     }
 }
@@ -69,7 +74,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
             .local_addr()
             .map_err(|e| format!("cannot read the listening address: {e}"))?;
         let url = xiangqi_web::url(&args.host, addr);
-        println!("Xiangqi is served at {url}  (Ctrl+C to stop)");
+        xiangqi_web::say!("Xiangqi is served at {url}  (Ctrl+C to stop)");
         let data = data_folder(args);
         report_archive(data.as_deref());
         if args.open {
@@ -83,7 +88,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
             .await
             .map_err(|e| format!("the server stopped: {e}"))?;
         if !shutdown.drained {
-            println!("Some connections were still open; they were closed.");
+            xiangqi_web::say!("Some connections were still open; they were closed.");
         }
         if shutdown.unsaved > 0 {
             return Err(format!(
@@ -91,7 +96,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
                 shutdown.unsaved
             ));
         }
-        println!("Stopped; every game is saved.");
+        xiangqi_web::say!("Stopped; every game is saved.");
         Ok(())
     });
     // Searches still on their threads are dropped with the process.
@@ -115,7 +120,7 @@ fn stop_requests() -> std::io::Result<tokio::sync::mpsc::UnboundedReceiver<()>> 
                     _ = terminate.recv() => {}
                 }
                 if first {
-                    println!(
+                    xiangqi_web::say!(
                         "Stopping: finishing the requests and saving the games (Ctrl+C again to skip the wait)…"
                     );
                     first = false;
@@ -137,7 +142,7 @@ fn stop_requests() -> std::io::Result<tokio::sync::mpsc::UnboundedReceiver<()>> 
     Ok(rx)
 }
 
-/// The server's size from the command line: searchers and their queue.
+/// The server's size from the command line: searchers and their queue, the rooms' rate.
 fn server_options(args: &PlayArgs) -> ServerOptions {
     let mut pool = match args.searchers {
         Some(n) => PoolOptions::with_searchers(usize::from(n)),
@@ -146,9 +151,11 @@ fn server_options(args: &PlayArgs) -> ServerOptions {
     if let Some(queue) = args.search_queue {
         pool.queue = queue;
     }
+    let defaults = ServerOptions::default();
     ServerOptions {
         pool,
-        ..ServerOptions::default()
+        rooms_burst: args.rooms_burst.unwrap_or(defaults.rooms_burst),
+        ..defaults
     }
 }
 
@@ -171,13 +178,17 @@ fn data_folder(args: &PlayArgs) -> Option<PathBuf> {
 /// Says where the games are kept, or why they cannot be: the app plays on without them.
 fn report_archive(data: Option<&std::path::Path>) {
     let Some(folder) = data else {
-        println!("Games are not kept: no data folder (set --data DIR, XDG_DATA_HOME or HOME)");
+        xiangqi_web::say!(
+            "Games are not kept: no data folder (set --data DIR, XDG_DATA_HOME or HOME)"
+        );
         return;
     };
     let path = folder.join(ARCHIVE_FILE);
     match xiangqi_archive::Archive::open(&path) {
-        Ok(_) => println!("Your games are kept in {}", path.display()),
-        Err(e) => println!("Games are not kept: {e}. The app plays without its games archive."),
+        Ok(_) => xiangqi_web::say!("Your games are kept in {}", path.display()),
+        Err(e) => {
+            xiangqi_web::say!("Games are not kept: {e}. The app plays without its games archive.")
+        }
     }
 }
 
@@ -191,6 +202,6 @@ fn open_browser(url: &str) {
         "xdg-open"
     };
     if std::process::Command::new(opener).arg(url).spawn().is_err() {
-        eprintln!("could not open a browser; open {url} yourself");
+        xiangqi_web::say_err!("could not open a browser; open {url} yourself");
     }
 }

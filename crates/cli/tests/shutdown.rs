@@ -371,3 +371,47 @@ fn a_stopped_server_exits_in_time_and_keeps_every_answered_change() {
     }
     assert!(games > 0, "the clients were answered");
 }
+
+#[test]
+fn a_server_whose_output_was_closed_still_stops_in_time_on_each_signal() {
+    for signal in ["-TERM", "-INT"] {
+        let data = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "xiangqi-closed-output-{}{signal}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&data);
+        let binary = env!("CARGO_BIN_EXE_xiangqi");
+        let mut child = Command::new(binary)
+            .args(["play", "--port", "0", "--searchers", "1", "--data"])
+            .arg(&data)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start xiangqi play");
+        let mut stdout = BufReader::new(child.stdout.take().expect("the server's output"));
+        let mut first = String::new();
+        stdout
+            .read_line(&mut first)
+            .expect("the server's first line");
+        let port: u16 = first
+            .split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.trim().split(['/', ' ']).next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no address in the server's first line: {first:?}"));
+        // The reader goes away: every later line meets a closed pipe.
+        drop(stdout);
+        let (status, _) = request(port, "GET", "/api/levels", None).expect("an answer");
+        assert_eq!(status, 200);
+        send_signal(&child, signal);
+        let exited = wait_exit(&mut child, SHUTDOWN_BOUND);
+        let mut errors = String::new();
+        if let Some(mut stderr) = child.stderr.take() {
+            let _ = stderr.read_to_string(&mut errors);
+        }
+        let _ = std::fs::remove_dir_all(&data);
+        let (code, _) = exited.unwrap_or_else(|| panic!("no exit within the bound on {signal}"));
+        assert_eq!(code, Some(0), "{signal}: {errors}");
+        assert!(!errors.contains("panicked"), "{signal}: {errors}");
+    }
+}

@@ -27,6 +27,7 @@ mod trainer;
 
 pub use kit::archive_store::{ARCHIVE_FILE, archive_reasons};
 pub use kit::assets;
+pub use kit::console;
 pub use kit::error::ErrorCode;
 pub use kit::host_guard::AllowedHosts;
 pub use kit::limits::{HEADER_READ_TIME, MAX_CONNECTIONS};

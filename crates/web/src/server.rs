@@ -13,6 +13,7 @@ use crate::kit::host_guard::{AllowedHosts, check_host};
 use crate::kit::limits::MAX_BODY;
 use crate::state::{AppState, ServerOptions};
 use axum::Router;
+use axum::extract::ConnectInfo;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Uri;
 use axum::routing::get;
@@ -20,6 +21,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
+use tower::ServiceExt;
 
 /// Ports tried after the requested one when it is taken.
 const PORT_TRIES: u16 = 20;
@@ -166,9 +168,9 @@ async fn accept_connections(
             slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
             _ = &mut stop => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 // Out of file descriptors, or a connection reset before it was taken: the
                 // listener goes on after a moment.
                 Err(_) => {
@@ -179,7 +181,13 @@ async fn accept_connections(
             _ = &mut stop => break,
         };
         let _ = stream.set_nodelay(true);
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        // Each request carries its connection's peer, the client's address.
+        let service = hyper_util::service::TowerToHyperService::new(app.clone().map_request(
+            move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(ConnectInfo(peer));
+                request
+            },
+        ));
         let connection = builder
             .serve_connection(TokioIo::new(stream), service)
             .with_upgrades();

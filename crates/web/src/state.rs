@@ -29,6 +29,9 @@ pub struct ServerOptions {
     pub header_read_time: std::time::Duration,
     /// Most connections served at once.
     pub max_connections: usize,
+    /// Rooms one client address may make at once (then one every
+    /// [`ROOM_EVERY`](crate::rooms::hub::ROOM_EVERY)).
+    pub rooms_burst: u32,
 }
 
 impl Default for ServerOptions {
@@ -39,6 +42,7 @@ impl Default for ServerOptions {
             data: None,
             header_read_time: limits::HEADER_READ_TIME,
             max_connections: limits::MAX_CONNECTIONS,
+            rooms_burst: crate::rooms::hub::ROOMS_BURST,
         }
     }
 }
@@ -64,7 +68,11 @@ impl AppState {
             Some(folder) => ArchiveService::open(folder),
             None => ArchiveService::off(),
         };
-        let rooms = RoomHub::open(options.data.as_deref(), archive.clone());
+        let rooms = RoomHub::open(
+            options.data.as_deref(),
+            archive.clone(),
+            options.rooms_burst,
+        );
         AppState {
             endgames: TableFolder::new(options.data.as_deref()),
             rooms,

@@ -873,6 +873,17 @@ async fn the_list_pages_beyond_a_thousand_games() {
         let (status, err) = send(&app, "GET", &format!("/api/archive/games{bad}"), None).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {err}");
     }
+    // Past what the database counts in: refused at the edge, named, never a fault.
+    for far in ["9223372036854775808", "18446744073709551615", "1000000001"] {
+        let path = format!("/api/archive/games?offset={far}");
+        let (status, err) = send(&app, "GET", &path, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{far}: {err}");
+        assert_eq!(err["error"]["code"], "over-limit", "{far}: {err}");
+        assert_eq!(err["error"]["params"]["field"], "offset");
+    }
+    let (status, far) = send(&app, "GET", "/api/archive/games?offset=1000000000", None).await;
+    assert_eq!(status, StatusCode::OK, "{far}");
+    assert_eq!(far["games"].as_array().unwrap().len(), 0);
 }
 
 /// Waits until the server that used `data` has closed its database (its write-ahead log is

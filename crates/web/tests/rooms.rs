@@ -650,3 +650,21 @@ async fn spectators_analysis_streams_while_the_players_allow_it() {
     assert_eq!(status, 404, "{body}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn one_address_making_rooms_past_its_rate_is_told_when_to_come_back() {
+    let server = start(None).await;
+    // The server's default: ten rooms at once, then one every 30 s.
+    for _ in 0..10 {
+        server.create(json!({})).await;
+    }
+    let (status, refused) = server.http("POST", "/api/rooms", Some(json!({}))).await;
+    assert_eq!(status, 429, "{refused}");
+    assert_eq!(refused["error"]["code"], "too-many-rooms");
+    let params = &refused["error"]["params"];
+    assert_eq!(params["burst"], 10);
+    assert_eq!(params["every_seconds"], 30);
+    let wait = params["retry_after"].as_u64().unwrap();
+    assert!((1..=30).contains(&wait), "{refused}");
+    server.stop().await;
+}

@@ -18,6 +18,7 @@ use crate::kit::archive_store::{
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params};
 use crate::kit::games::{game_from_moves, start_linked_session, with_game};
+use crate::kit::limits;
 use crate::kit::records::MAX_IMPORT;
 use crate::kit::records::{
     RecordFault, Said, add_params, bad_record, extension, file_body, record_error,
@@ -257,6 +258,7 @@ pub async fn list(
         return Err(err);
     }
     let offset = query.offset;
+    limits::at_most("offset", offset as u64, limits::OFFSET_MAX, "games")?;
     let filter = Filter {
         result: result.map(Some),
         level: query.level,
@@ -600,7 +602,7 @@ pub async fn resume(
     {
         Ok(row) => row,
         Err(e) if req.fen.is_some() => {
-            eprintln!(
+            crate::say_err!(
                 "games archive: resuming from the page's copy: {}",
                 e.message
             );

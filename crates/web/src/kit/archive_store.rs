@@ -552,7 +552,7 @@ impl ArchiveService {
         match rx.await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => {
-                eprintln!("games archive: {e}");
+                crate::say_err!("games archive: {e}");
                 if e.is_damage()
                     && let Inner::Open(w) = &*self.inner
                 {
@@ -744,7 +744,7 @@ impl WriterThread {
 
     /// Makes the archive unavailable for `why`; false.
     fn break_with(&mut self, why: Unavailable) -> bool {
-        eprintln!("games archive: {}", why.message);
+        crate::say_err!("games archive: {}", why.message);
         *lock(&self.broken) = Some(why);
         self.retry.clear();
         false
@@ -771,7 +771,9 @@ impl WriterThread {
                         .id_of_key(&key)
                         .and_then(|id| id.map_or(Ok(false), |id| archive.set_review(id, &json)));
                     if let Err(e) = saved {
-                        eprintln!("games archive: the review of {key} could not be saved: {e}");
+                        crate::say_err!(
+                            "games archive: the review of {key} could not be saved: {e}"
+                        );
                         lock(&self.failures).insert(key, SaveFailure::of(&e));
                     }
                 }
@@ -792,7 +794,7 @@ impl WriterThread {
                 true
             }
             Err(e) => {
-                eprintln!("games archive: the game {key} could not be saved: {e}");
+                crate::say_err!("games archive: the game {key} could not be saved: {e}");
                 lock(&self.failures).insert(key.clone(), SaveFailure::of(&e));
                 if e.is_damage() {
                     let why = damaged(self.archive.path(), &e);

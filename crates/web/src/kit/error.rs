@@ -163,6 +163,11 @@ error_codes! {
     PuzzlesUnreadable = "puzzles-unreadable", INTERNAL_SERVER_ERROR;
     /// Every engine is busy; try again after `retry_after` seconds.
     Busy = "busy", SERVICE_UNAVAILABLE;
+    /// This client made rooms faster than the server allows (blanks `burst`, `every_seconds`,
+    /// `retry_after`).
+    TooManyRooms = "too-many-rooms", TOO_MANY_REQUESTS;
+    /// The server holds as many games in progress as it can (blank `max`, `retry_after`).
+    RoomsFull = "rooms-full", SERVICE_UNAVAILABLE;
     /// The server is shutting down.
     ShuttingDown = "shutting-down", SERVICE_UNAVAILABLE;
     /// My games is not there; blank `reason` is the archive's code, `path` its file.
@@ -272,16 +277,24 @@ impl ApiError {
         )
     }
 
+    /// The same error to be asked again after `seconds` (the `Retry-After` header and the
+    /// `retry_after` blank).
+    pub fn with_retry_after(mut self, seconds: u32) -> ApiError {
+        if let Some(map) = self.params.as_object_mut() {
+            map.insert("retry_after".to_string(), seconds.into());
+        }
+        self.retry_after = Some(seconds);
+        self
+    }
+
     /// 503: every searcher is busy and the queue is full; the request may be sent again
     /// after `retry_after` seconds (the `Retry-After` header and the `retry_after` blank).
     pub fn busy(retry_after: u32) -> ApiError {
-        let mut err = ApiError::new(
+        ApiError::new(
             ErrorCode::Busy,
             format!("the engine is busy with other games; try again in {retry_after} s"),
         )
-        .with_params(serde_json::json!({ "retry_after": retry_after }));
-        err.retry_after = Some(retry_after);
-        err
+        .with_retry_after(retry_after)
     }
 }
 

@@ -26,6 +26,10 @@ pub const MAX_CONNECTIONS: usize = 1024;
 /// it opened or got its last answer: an idle or half-sent connection is closed after it.
 pub const HEADER_READ_TIME: Duration = Duration::from_secs(10);
 
+/// The furthest a page of a list may start (`offset`): past any list the archive holds, and
+/// within what the database counts in.
+pub const OFFSET_MAX: u64 = 1_000_000_000;
+
 /// The longest an engine reply searches, however much time its clock leaves.
 pub const REPLY_TIME_MAX: Duration = Duration::from_secs(60);
 /// The most time a clock may say is left, in milliseconds (10 hours).

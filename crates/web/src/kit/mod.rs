@@ -6,12 +6,15 @@
 pub mod analysis;
 pub mod archive_store;
 pub mod assets;
+pub mod client_addr;
+pub mod console;
 pub mod endgame_tables;
 pub mod error;
 pub mod extract;
 pub mod games;
 pub mod host_guard;
 pub mod limits;
+pub mod rate_limit;
 pub mod reasons;
 pub mod records;
 pub mod search;

@@ -7,7 +7,9 @@
 //! timer and, when the change ended the game, saves the game to the archive (My games).
 
 use crate::kit::archive_store::ArchiveService;
+use crate::kit::client_addr::ClientAddr;
 use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::rate_limit::RateLimit;
 use crate::rooms::view::{room_message, room_view};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
@@ -23,8 +25,21 @@ use xiangqi_rules::Color;
 
 /// Rooms that changed in this many days are loaded when the server starts.
 const KEEP_DAYS: u64 = 7;
-/// Most rooms a server holds; a new one beyond it is refused (503 `busy`).
+/// Most rooms with a game not over a server holds; a new one beyond it is refused (503
+/// `rooms-full`).
 pub const MAX_ROOMS: usize = 50_000;
+/// Rooms one client address may make at once, and how often it may make another after that.
+pub const ROOMS_BURST: u32 = 10;
+/// See [`ROOMS_BURST`].
+pub const ROOM_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+/// A room whose game is over is let go from memory this long after the game ended and its
+/// last socket closed (it stays in the store, and its game in My games).
+pub const FINISHED_KEPT_MS: u64 = 30 * 60 * 1000;
+/// A room no one has had open for this long is abandoned and let go from memory (it stays
+/// in the store).
+pub const ABANDONED_AFTER_MS: u64 = 24 * 3600 * 1000;
+/// How often the rooms are looked over for those to let go.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 /// States queued for a slow socket before it is sent the room afresh instead.
 const CHANNEL_DEPTH: usize = 32;
 
@@ -86,26 +101,29 @@ struct Inner {
     /// in memory).
     saver: Option<Saver>,
     archive: ArchiveService,
+    /// How often one client may make a room.
+    makers: RateLimit,
 }
 
 impl RoomHub {
     /// The rooms kept in the data folder `data` (`rooms.sqlite3`, created when missing), or
-    /// in memory when there is none or it cannot be opened; finished games go to `archive`.
+    /// in memory when there is none or it cannot be opened; finished games go to `archive`;
+    /// a client address may make `rooms_burst` rooms at once, then one every [`ROOM_EVERY`].
     /// The rooms that changed in the last days are loaded, and their clocks' timers started
     /// when a runtime is at hand.
-    pub fn open(data: Option<&Path>, archive: ArchiveService) -> RoomHub {
+    pub fn open(data: Option<&Path>, archive: ArchiveService, rooms_burst: u32) -> RoomHub {
         let memory = || Saver::start(MemoryStore::default()).ok();
         let (saver, stored) = match data.map(|folder| SqliteStore::open(&folder.join(ROOMS_FILE))) {
             Some(Ok(mut store)) => {
                 let since = now_ms().saturating_sub(KEEP_DAYS * 24 * 3600 * 1000);
                 let rooms = store.load(since).unwrap_or_else(|e| {
-                    eprintln!("rooms: {e}");
+                    crate::say_err!("rooms: {e}");
                     Vec::new()
                 });
                 (Saver::start(store).ok(), rooms)
             }
             Some(Err(e)) => {
-                eprintln!("rooms: {e}; rooms are kept in memory only");
+                crate::say_err!("rooms: {e}; rooms are kept in memory only");
                 (memory(), Vec::new())
             }
             None => (memory(), Vec::new()),
@@ -116,6 +134,7 @@ impl RoomHub {
                 codes: Mutex::new(HashMap::new()),
                 saver,
                 archive,
+                makers: RateLimit::new(rooms_burst, ROOM_EVERY),
             }),
         };
         for stored in stored {
@@ -123,10 +142,46 @@ impl RoomHub {
                 Ok(room) => {
                     hub.insert(room);
                 }
-                Err(e) => eprintln!("rooms: room {} cannot be read back: {e}", stored.id),
+                Err(e) => crate::say_err!("rooms: room {} cannot be read back: {e}", stored.id),
             }
         }
+        // Rooms finished or abandoned while the server was down are not held again.
+        hub.let_go_idle(now_ms());
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(sweep(Arc::downgrade(&hub.inner)));
+        }
         hub
+    }
+
+    /// Lets go from memory every room finished or abandoned as of `now` (see
+    /// [`FINISHED_KEPT_MS`] and [`ABANDONED_AFTER_MS`]); how many.
+    pub fn let_go_idle(&self, now: u64) -> usize {
+        let mut rooms = lock(&self.inner.rooms);
+        let idle: Vec<(String, String)> = rooms
+            .iter()
+            .filter_map(|(id, cell)| {
+                let live = cell.lock();
+                is_idle(&live, now).then(|| (id.clone(), live.room.code().to_string()))
+            })
+            .collect();
+        let mut codes = lock(&self.inner.codes);
+        for (id, code) in &idle {
+            if let Some(cell) = rooms.remove(id) {
+                // Its timer wakes, finds the room gone and ends.
+                cell.wake.notify_one();
+            }
+            codes.remove(code);
+        }
+        idle.len()
+    }
+
+    /// How many rooms with a game not over the server holds.
+    pub fn live_rooms(&self) -> usize {
+        let rooms: Vec<Arc<RoomCell>> = lock(&self.inner.rooms).values().cloned().collect();
+        rooms
+            .iter()
+            .filter(|cell| cell.lock().room.status() != Status::Over)
+            .count()
     }
 
     /// Waits (blocking, at most `timeout`) until every change queued is in the store.
@@ -166,16 +221,38 @@ impl RoomHub {
         cell
     }
 
-    /// Whether another room may be made.
-    pub fn has_room_for_more(&self) -> bool {
-        lock(&self.inner.rooms).len() < MAX_ROOMS
+    /// Whether `client` may make a room now: 429 `too-many-rooms` past its rate, 503
+    /// `rooms-full` when the server holds [`MAX_ROOMS`] games in progress.
+    pub fn may_create(&self, client: ClientAddr) -> Result<(), ApiError> {
+        let (burst, every) = self.inner.makers.rate();
+        if let Err(wait) = self.inner.makers.take(client.0, std::time::Instant::now()) {
+            return Err(ApiError::new(
+                ErrorCode::TooManyRooms,
+                format!(
+                    "rooms are made {burst} at once and then one every {} s; try again in {wait} s",
+                    every.as_secs()
+                ),
+            )
+            .with_params(serde_json::json!({ "burst": burst, "every_seconds": every.as_secs() }))
+            .with_retry_after(wait));
+        }
+        if self.live_rooms() >= MAX_ROOMS {
+            return Err(ApiError::new(
+                ErrorCode::RoomsFull,
+                format!(
+                    "the server holds {MAX_ROOMS} games in progress, its most; try again later"
+                ),
+            )
+            .with_params(serde_json::json!({ "max": MAX_ROOMS }))
+            .with_retry_after(60));
+        }
+        Ok(())
     }
 
-    /// Holds the new `room`; the room is kept in the store at once.
-    pub fn create(&self, room: Room) -> Result<Arc<RoomCell>, ApiError> {
-        if !self.has_room_for_more() {
-            return Err(ApiError::busy(60));
-        }
+    /// Holds the new `room`, made by `client` (see [`RoomHub::may_create`]); the room is
+    /// kept in the store at once.
+    pub fn create(&self, client: ClientAddr, room: Room) -> Result<Arc<RoomCell>, ApiError> {
+        self.may_create(client)?;
         self.save(&room);
         Ok(self.insert(room))
     }
@@ -271,7 +348,7 @@ impl RoomHub {
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
                 if let Err(e) = archive.run(move |a| a.save(&entry)).await {
-                    eprintln!("rooms: the finished game was not archived: {}", e.message);
+                    crate::say_err!("rooms: the finished game was not archived: {}", e.message);
                 }
             });
         }
@@ -309,6 +386,38 @@ async fn run_timer(hub: RoomHub, cell: std::sync::Weak<RoomCell>) {
                 }
             });
         }
+    }
+}
+
+/// Whether the room in `live` may be let go at `now`: no socket open, and its game over for
+/// [`FINISHED_KEPT_MS`] or no one here for [`ABANDONED_AFTER_MS`].
+fn is_idle(live: &Live, now: u64) -> bool {
+    if live.connected != [0, 0] || live.spectators > 0 {
+        return false;
+    }
+    let last_here = live
+        .away_since
+        .iter()
+        .flatten()
+        .copied()
+        .chain([live.room.updated_ms()])
+        .max()
+        .unwrap_or(0);
+    match live.room.status() {
+        Status::Over => {
+            let since = last_here.max(live.room.ended_ms().unwrap_or(0));
+            now.saturating_sub(since) >= FINISHED_KEPT_MS
+        }
+        _ => now.saturating_sub(last_here) >= ABANDONED_AFTER_MS,
+    }
+}
+
+/// Lets go of idle rooms every [`SWEEP_EVERY`], while the hub is there.
+async fn sweep(hub: std::sync::Weak<Inner>) {
+    loop {
+        tokio::time::sleep(SWEEP_EVERY).await;
+        let Some(inner) = hub.upgrade() else { return };
+        RoomHub { inner }.let_go_idle(now_ms());
     }
 }
 
@@ -358,5 +467,80 @@ pub fn seat_index(role: Role) -> Option<usize> {
         Role::Player(Color::Red) => Some(0),
         Role::Player(Color::Black) => Some(1),
         Role::Spectator => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi_rooms::{RoomSettings, Rules, SideChoice};
+
+    fn room(id: &str, now: u64) -> Room {
+        let settings = RoomSettings {
+            side: SideChoice::Red,
+            clock: None,
+            rules: Rules::Asian,
+        };
+        Room::create(
+            id.into(),
+            format!("C{id}"),
+            &settings,
+            format!("t-{id}"),
+            "Ann",
+            now,
+        )
+        .0
+    }
+
+    fn client() -> ClientAddr {
+        ClientAddr(std::net::IpAddr::from([192, 0, 2, 7]))
+    }
+
+    #[test]
+    fn finished_and_abandoned_rooms_are_let_go_and_only_games_in_progress_count() {
+        let hub = RoomHub::open(None, ArchiveService::off(), 10);
+        let now = now_ms();
+        let waiting = hub.create(client(), room("waiting", now)).unwrap();
+        let watched = hub.create(client(), room("watched", now)).unwrap();
+        let finished = hub.create(client(), room("finished", now)).unwrap();
+        hub.act(&finished, |live, now| {
+            live.room.join(None, "t-bo".into(), "Bo", now).map(|_| ())
+        })
+        .unwrap();
+        hub.act(&finished, |live, now| {
+            live.room.resign(Role::Player(Color::Red), now)
+        })
+        .unwrap();
+        hub.presence(&watched, |live, _| live.spectators += 1);
+        assert_eq!(hub.live_rooms(), 2, "the finished game does not count");
+
+        assert_eq!(hub.let_go_idle(now + 1000), 0, "nothing is idle yet");
+        assert_eq!(hub.let_go_idle(now + FINISHED_KEPT_MS + 1000), 1);
+        assert!(hub.get("finished").is_err(), "the finished room is let go");
+        assert!(hub.id_of_code("Cfinished").is_none());
+        assert!(hub.get("waiting").is_ok(), "a waiting room is kept a day");
+
+        assert_eq!(hub.let_go_idle(now + ABANDONED_AFTER_MS + 1000), 1);
+        assert!(hub.get("waiting").is_err(), "no one came back for a day");
+        assert!(
+            hub.get("watched").is_ok(),
+            "a room with a socket open stays"
+        );
+        drop((waiting, watched));
+    }
+
+    #[test]
+    fn a_client_past_its_burst_is_refused_with_when_to_come_back() {
+        let hub = RoomHub::open(None, ArchiveService::off(), 2);
+        let now = now_ms();
+        hub.create(client(), room("a", now)).unwrap();
+        hub.create(client(), room("b", now)).unwrap();
+        let refused = hub.create(client(), room("c", now)).err().unwrap();
+        assert_eq!(refused.kind, ErrorCode::TooManyRooms);
+        assert_eq!(refused.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
+        assert!(refused.retry_after.is_some_and(|s| (1..=30).contains(&s)));
+        assert!(hub.get("c").is_err(), "a refused room is not held");
+        let other = ClientAddr(std::net::IpAddr::from([192, 0, 2, 8]));
+        hub.create(other, room("d", now)).unwrap();
     }
 }

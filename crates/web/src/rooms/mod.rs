@@ -16,6 +16,7 @@ pub mod hub;
 pub mod socket;
 pub mod view;
 
+use crate::kit::client_addr::ClientAddr;
 use crate::kit::error::ApiError;
 use crate::kit::extract::Body;
 use crate::state::AppState;
@@ -93,6 +94,7 @@ pub struct Created {
 /// `POST /api/rooms`: makes a room with the creator in the seat chosen.
 async fn create(
     State(hub): State<RoomHub>,
+    client: ClientAddr,
     Body(req): Body<NewRoom>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let seconds = match (req.minutes, req.seconds) {
@@ -124,7 +126,7 @@ async fn create(
         &req.name,
         now_ms(),
     );
-    let cell = hub.create(room)?;
+    let cell = hub.create(client, room)?;
     let live = cell.lock();
     let view = room_view(&live, now_ms());
     Ok((

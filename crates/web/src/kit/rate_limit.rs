@@ -1,0 +1,108 @@
+//! Limits on how often one client may do something costly (make a room, …): a token bucket
+//! per client address, which holds `burst` tokens, gains one every `every`, and spends one per
+//! act. A client past its bucket is told when the next token comes (429 with `Retry-After`).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Most addresses remembered; beyond it the buckets that have filled up again are forgotten
+/// (a full bucket is what a new address gets anyway).
+const MAX_ADDRESSES: usize = 100_000;
+
+/// A token bucket per client address. Cheap to clone.
+#[derive(Clone)]
+pub struct RateLimit {
+    burst: u32,
+    every: Duration,
+    buckets: Arc<Mutex<HashMap<IpAddr, Bucket>>>,
+}
+
+#[derive(Clone, Copy)]
+struct Bucket {
+    /// Tokens when last counted (fractions of a token count too).
+    tokens: f64,
+    /// When they were counted.
+    at: Instant,
+}
+
+impl RateLimit {
+    /// Buckets of `burst` tokens (at least one), each gaining one every `every`.
+    pub fn new(burst: u32, every: Duration) -> RateLimit {
+        RateLimit {
+            burst: burst.max(1),
+            every: every.max(Duration::from_millis(1)),
+            buckets: Arc::default(),
+        }
+    }
+
+    /// Spends one of `client`'s tokens at `now`; when it has none, the whole seconds until
+    /// the next one comes.
+    pub fn take(&self, client: IpAddr, now: Instant) -> Result<(), u32> {
+        let burst = f64::from(self.burst);
+        let per_token = self.every.as_secs_f64();
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() >= MAX_ADDRESSES && !buckets.contains_key(&client) {
+            buckets.retain(|_, b| b.filled(now, per_token) < burst);
+        }
+        let bucket = buckets.entry(client).or_insert(Bucket {
+            tokens: burst,
+            at: now,
+        });
+        let tokens = bucket.filled(now, per_token).min(burst);
+        *bucket = Bucket { tokens, at: now };
+        if tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            Ok(())
+        } else {
+            let wait = (1.0 - tokens) * per_token;
+            Err(wait.ceil().max(1.0) as u32)
+        }
+    }
+
+    /// The stated rate, for the words of a refusal: the burst and the time a token takes.
+    pub fn rate(&self) -> (u32, Duration) {
+        (self.burst, self.every)
+    }
+}
+
+impl Bucket {
+    /// The tokens at `now`, counting those gained since they were last counted.
+    fn filled(&self, now: Instant, per_token: f64) -> f64 {
+        self.tokens + now.saturating_duration_since(self.at).as_secs_f64() / per_token
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(last: u8) -> IpAddr {
+        IpAddr::from([192, 0, 2, last])
+    }
+
+    #[test]
+    fn a_burst_passes_then_one_token_comes_each_period() {
+        let limit = RateLimit::new(3, Duration::from_secs(30));
+        let start = Instant::now();
+        for _ in 0..3 {
+            assert_eq!(limit.take(ip(1), start), Ok(()));
+        }
+        assert_eq!(limit.take(ip(1), start), Err(30));
+        assert_eq!(limit.take(ip(1), start + Duration::from_secs(20)), Err(10));
+        assert_eq!(limit.take(ip(1), start + Duration::from_secs(30)), Ok(()));
+        assert_eq!(limit.take(ip(1), start + Duration::from_secs(31)), Err(29));
+        // Another address has its own bucket.
+        assert_eq!(limit.take(ip(2), start), Ok(()));
+    }
+
+    #[test]
+    fn a_bucket_fills_no_higher_than_its_burst() {
+        let limit = RateLimit::new(2, Duration::from_secs(1));
+        let later = Instant::now() + Duration::from_secs(3600);
+        assert_eq!(limit.take(ip(1), later), Ok(()));
+        assert_eq!(limit.take(ip(1), later), Ok(()));
+        assert!(limit.take(ip(1), later).is_err());
+    }
+}
