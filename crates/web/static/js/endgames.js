@@ -1,13 +1,13 @@
 // The endgame course: classic endings played against the exact endgame tables. The map lists
-// the endings (`GET /api/endgames?lang=`); an ending shows its plan (a paragraph with a board
+// the endings (`api.endings`); an ending shows its plan (a paragraph with a board
 // picture), then its positions, played by clicking. The server makes the ending's table on
-// first use (`POST /api/endgames/{id}/table`, "preparing the table…" meanwhile), judges each
-// of the learner's moves and answers with the app's move (`POST /api/endgames/play`, the
+// first use (`api.prepareEnding`, "preparing the table…" meanwhile), judges each
+// of the learner's moves and answers with the app's move (`api.playEnding`, the
 // learner's moves sent whole each time); the page says what it is told: whether the result
 // changed, the winning move after a slip, and at the end the moves used against the shortest.
 // Finished positions are kept in localStorage under `xiangqi.course.endgames`.
 
-import { request } from './api.js';
+import * as api from './api.js';
 import { Board, explainShapes, lastMoveShapes, pickMove } from './board.js';
 import { actionButton, element } from './elements.js';
 import { currentLanguage, sentences, t } from './i18n.js';
@@ -84,7 +84,7 @@ export class Endgames {
     if (this.list && this.lang === lang) return true;
     if (!this.list) this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingCourse')));
     try {
-      this.list = await request('GET', `/api/endgames?lang=${encodeURIComponent(lang)}`);
+      this.list = await api.endings(lang);
       this.lang = lang;
       return true;
     } catch (e) {
@@ -118,7 +118,7 @@ export class Endgames {
       this.preparing = true;
       this.render();
       try {
-        await request('POST', `/api/endgames/${encodeURIComponent(this.ending.id)}/table`);
+        await api.prepareEnding(this.ending.id);
         this.ending.table = 'ready';
       } catch (e) {
         this.preparing = false;
@@ -133,9 +133,7 @@ export class Endgames {
   /** Plays the learner's `moves` on the server and shows the answer. */
   async send(moves) {
     try {
-      const attempt = await request('POST', '/api/endgames/play', {
-        lesson: this.ending.id, position: this.positionIndex, moves,
-      });
+      const attempt = await api.playEnding(this.ending.id, this.positionIndex, moves);
       this.attempt = attempt;
       this.moves = moves;
       this.selected = null;

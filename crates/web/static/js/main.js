@@ -524,7 +524,7 @@ function analyse() {
     return;
   }
   const { id, version } = game;
-  const source = new EventSource(api.analysisUrl(id, 3, 30000));
+  const source = api.analysisStream(id, 3, 30000);
   analysisSource = source;
   let heard = false;
   source.addEventListener('lines', (event) => {

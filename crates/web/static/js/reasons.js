@@ -56,7 +56,7 @@ export function explainOutcome(outcome) {
 
 /**
  * Why a FEN cannot be played, from the rules core's FEN code and blanks (`{code, params,
- * message}`, as `/api/fen` answers); the English message when the language is English.
+ * message}`, as `api.checkFen` answers); the English message when the language is English.
  */
 export function explainFen(fault) {
   const table = serverWords('errors');

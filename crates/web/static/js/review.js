@@ -5,7 +5,7 @@
 // side's accuracy and counts, and a legend that says what each mark means. Evaluations are
 // from Red's side, and the panel says so.
 
-import { currentId } from './api.js';
+import { reviewStream } from './api.js';
 import { t, pieceName } from './i18n.js';
 import { scoreText } from './score.js';
 
@@ -134,7 +134,6 @@ export class Review {
 
   /** Starts the review of `game`. */
   start(game) {
-    const url = `/api/games/${encodeURIComponent(currentId(game.id))}/review`;
     this.close();
     this.game = { id: game.id, version: game.version };
     this.panel.hidden = false;
@@ -142,7 +141,7 @@ export class Review {
     title.textContent = t('reviewing');
     const bar = el('progress', { id: 'review-progress', max: Math.max(1, game.moves.length), value: 0 }, this.panel);
     const count = el('span', { class: 'review-count' }, this.panel);
-    const source = new EventSource(url);
+    const source = reviewStream(game.id);
     this.source = source;
     source.addEventListener('progress', (event) => {
       if (source !== this.source) return;

@@ -1,5 +1,5 @@
 // Play a friend: a room made here and joined by link (`#/room/<id>`), played over one
-// WebSocket per tab. The server is the referee and keeps the clocks; this view sends the
+// socket per tab. The server is the referee and keeps the clocks; this view sends the
 // clicks and shows what the room says. A seat's token is kept in localStorage, never in the
 // link.
 
@@ -109,7 +109,7 @@ export class Rooms {
     this.stopAnalysis();
     this.analysedFen = room.game.fen;
     const version = room.game.moves.length;
-    const source = new EventSource(`/api/rooms/${encodeURIComponent(room.id)}/analysis?lines=3&millis=30000`);
+    const source = api.roomAnalysisStream(room.id, 3, 30000);
     this.analysisSource = source;
     source.addEventListener('lines', (event) => {
       if (source !== this.analysisSource) return;
@@ -142,8 +142,7 @@ export class Rooms {
 
   connect() {
     const id = this.id;
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${encodeURIComponent(id)}/socket`);
+    const socket = api.roomSocket(id);
     this.socket = socket;
     this.connected = false;
     socket.onopen = () => {
@@ -188,7 +187,7 @@ export class Rooms {
   }
 
   send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (api.socketOpen(this.socket)) this.socket.send(JSON.stringify(message));
   }
 
   get mySide() {
@@ -219,7 +218,7 @@ export class Rooms {
       case 'code': {
         const code = this.root.querySelector('[name=room-code]').value;
         try {
-          const found = await api.request('GET', `/api/room-codes/${encodeURIComponent(code)}`);
+          const found = await api.roomOfCode(code);
           this.go(found.id);
         } catch (e) {
           this.message = explainError(e);
@@ -257,7 +256,7 @@ export class Rooms {
     const name = String(data.get('name') ?? '').trim();
     localStorage.setItem(NAME, name);
     try {
-      const made = await api.request('POST', '/api/rooms', {
+      const made = await api.newRoom({
         side: data.get('side'), minutes, increment, rules: data.get('rules'), name,
       });
       keepToken(made.id, made.token);

@@ -1,12 +1,12 @@
 // Openings trainer: the learner picks a named opening line and a side, plays that side's
-// moves while the server answers along the line's branches (`POST /api/trainer/move`); a
+// moves while the server answers along the line's branches (`api.trainerMove`); a
 // move off the line is named with the main line's move and the engine's evaluation after
 // each, with Try again and Show the line. Each line, side and branch is a card of a
 // spaced-repetition schedule kept by the server in the games archive; the page shows what is
 // due and what is learnt, and offers the most overdue card next. The last choice of line and
 // side is kept in localStorage under `xiangqi.trainer`.
 
-import { request } from './api.js';
+import * as api from './api.js';
 import { Board, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t, sentences } from './i18n.js';
@@ -71,7 +71,7 @@ export class Trainer extends Exercise {
   /** Reads the catalogue and the cards again. */
   async refresh() {
     try {
-      this.catalogue = await request('GET', `/api/trainer?side=${encodeURIComponent(this.choice.side)}`);
+      this.catalogue = await api.trainerCatalogue(this.choice.side);
       if (!this.catalogue.lines.some((l) => l.id === this.choice.line)) this.choice.line = this.catalogue.lines[0]?.id ?? '';
     } catch (e) {
       if (!this.catalogue) {
@@ -122,7 +122,7 @@ export class Trainer extends Exercise {
     this.choice = { line, side };
     write(STORE_KEY, this.choice);
     try {
-      const begun = await request('POST', '/api/trainer/start', branch ? { line, side, branch } : { line, side });
+      const begun = await api.startTraining(branch ? { line, side, branch } : { line, side });
       if (!turn.live()) return;
       this.run = { line, side, branch: begun.branch, moves: [...begun.moves], missed: false, plies: begun.plies, card: begun.card };
       this.progress = begun.progress;
@@ -151,7 +151,7 @@ export class Trainer extends Exercise {
   async play(move) {
     const turn = this.turn();
     const run = this.run;
-    const answer = await this.submit(move, () => request('POST', '/api/trainer/move', {
+    const answer = await this.submit(move, () => api.trainerMove({
         line: run.line, side: run.side, branch: run.branch,
         moves: run.moves.map((m) => m.iccs), move, missed: run.missed,
       }));
@@ -194,7 +194,7 @@ export class Trainer extends Exercise {
   /** Reads the progress again without disturbing the run. */
   async refreshLater() {
     try {
-      this.catalogue = await request('GET', `/api/trainer?side=${encodeURIComponent(this.choice.side)}`);
+      this.catalogue = await api.trainerCatalogue(this.choice.side);
       this.render();
     } catch {
       // The progress list stays as it was.
