@@ -12,6 +12,7 @@ import { Board, explainShapes, lastMoveShapes, pickMove } from './board.js';
 import { actionButton, element } from './elements.js';
 import { currentLanguage, sentences, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
+import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
 import { read, write } from './settings.js';
 
@@ -153,12 +154,6 @@ export class Endgames {
     this.render();
   }
 
-  /** The move `mv` (a move view) in the notation of the settings. */
-  moveText(mv) {
-    const notation = this.settings.notation;
-    return notation === 'chinese' ? mv.chinese : notation === 'iccs' ? mv.iccs : mv.wxf;
-  }
-
   /** The message for the attempt as the server judged it. */
   describe() {
     const a = this.attempt;
@@ -166,7 +161,7 @@ export class Endgames {
     let verdict = '';
     let tone = '';
     if (step) {
-      const best = this.moveText(step.best);
+      const best = moveText(step.best, this.settings.notation);
       const n = a.now.mate_in;
       switch (step.verdict) {
         case 'best': verdict = t('endgames.best', { n }); tone = 'good'; break;

@@ -6,6 +6,7 @@
 // with the streaks, the last puzzles and the filters, in localStorage under `xiangqi.puzzles`.
 
 import * as api from './api.js';
+import { moveText } from './notation.js';
 import { Board, pickMove, piecesOfFen, shape } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t, sentences } from './i18n.js';
@@ -276,14 +277,14 @@ export class Puzzles extends Exercise {
       this.arrows = [shape.arrow(why.reply.from, why.reply.to, 'refutation')];
       if (why.square) this.marks = [why.square];
     }
-    this.say(() => sentences(t('puzzleWrong', { move: answer.played[this.settings.notation] }), why ? this.whyText(why) : ''), 'bad');
+    this.say(() => sentences(t('puzzleWrong', { move: moveText(answer.played, this.settings.notation) }), why ? this.whyText(why) : ''), 'bad');
     this.render();
     await this.fail(turn);
   }
 
   /** The refutation `why` in words: whose answer it is, what follows, and what it attacks. */
   whyText(why) {
-    const move = why.reply[this.settings.notation];
+    const move = moveText(why.reply, this.settings.notation);
     const side = t(why.side);
     const piece = why.piece ? pieceName(why.piece).toLowerCase() : '';
     const attacks = why.threat && why.kind !== 'material' && why.kind !== 'mate'
@@ -372,7 +373,7 @@ export class Puzzles extends Exercise {
       } else {
         this.marks = [];
         this.arrows = [shape.arrow(hint.move.from, hint.move.to, 'hint')];
-        this.say(() => t('puzzleHintMove', { move: hint.move[this.settings.notation] }));
+        this.say(() => t('puzzleHintMove', { move: moveText(hint.move, this.settings.notation) }));
       }
       this.render();
       await this.fail(turn);
@@ -421,7 +422,7 @@ export class Puzzles extends Exercise {
     this.lastMove = last ? { from: last.from, to: last.to } : null;
     this.check = null;
     this.say(() => {
-      const line = moves.slice(0, at).map((m) => m[this.settings.notation]).join(' ');
+      const line = moves.slice(0, at).map((m) => moveText(m, this.settings.notation)).join(' ');
       return `${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`;
     });
     this.render();

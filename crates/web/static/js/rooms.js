@@ -4,12 +4,12 @@
 // link.
 
 import * as api from './api.js';
+import { renderAnalysis } from './analysis.js';
 import { Board, lastMoveShapes, pickMove } from './board.js';
 import { formatTime } from './clock.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { t } from './i18n.js';
 import { explainError, explainOutcome } from './reasons.js';
-import { scoreText, tableText } from './score.js';
 
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
@@ -115,7 +115,7 @@ export class Rooms {
       if (source !== this.analysisSource) return;
       const update = JSON.parse(event.data);
       if (update.version !== version) return;
-      this.showLines(update.lines, update.done, version, update.table);
+      this.showAnalysis(update, version);
       if (update.done) source.close();
     });
     source.onerror = () => {
@@ -123,21 +123,10 @@ export class Rooms {
     };
   }
 
-  /** Shows the analysis' lines; `table`: an endgame table's exact result, where one covers the position. */
-  showLines(lines, done, version, table) {
-    const notation = this.settings.notation;
-    const best = lines[0]?.score_red;
-    const verdict = table ? tableText(table) : t('scoreIs', { score: scoreText(best) });
-    const title = element('h3', {}, `${t('analysis')} — ${verdict}${done ? '' : ' …'}`);
-    const list = element('ol');
-    for (const l of lines) {
-      const moves = notation === 'iccs' ? l.pv : notation === 'chinese' ? l.pv_chinese : l.pv_wxf;
-      const said = l.table ? tableText(l.table) : `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})`;
-      list.append(element('li', {}, `${said}  ${moves.slice(0, 10).join(' ')}`));
-    }
-    this.linesBox.dataset.depth = String(lines[0]?.depth ?? 0);
+  /** Shows the analysis `update` of the position after `version` moves. */
+  showAnalysis(update, version) {
+    renderAnalysis(this.linesBox, update, { fen: this.analysedFen, notation: this.settings.notation, heading: 'h3' });
     this.linesBox.dataset.version = String(version);
-    this.linesBox.replaceChildren(title, list);
   }
 
   connect() {

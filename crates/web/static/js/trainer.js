@@ -12,6 +12,7 @@ import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
+import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
 import { scoreText } from './score.js';
 import { read, write } from './settings.js';
@@ -94,11 +95,6 @@ export class Trainer extends Exercise {
   lineName(id) {
     const line = this.lineOf(id);
     return line ? line.name[currentLanguage()] ?? line.name.en : id;
-  }
-
-  /** A move in the chosen notation. */
-  moveText(move) {
-    return move[this.settings.notation] ?? move.iccs;
   }
 
   act(action) {
@@ -215,7 +211,7 @@ export class Trainer extends Exercise {
 
   /** "This leaves the line; the main line is 马8进7. Engine: …" in the interface language. */
   deviationText(answer) {
-    let text = t('trainer.leaves', { move: this.moveText(answer.played), main: this.moveText(answer.main) });
+    let text = t('trainer.leaves', { move: moveText(answer.played, this.settings.notation), main: moveText(answer.main, this.settings.notation) });
     if (answer.engine) {
       text = sentences(text, t('trainer.engineView', { played: scoreText(answer.engine.played), main: scoreText(answer.engine.main) }));
     } else text = sentences(text, t('trainer.engineBusy'));
@@ -319,7 +315,7 @@ export class Trainer extends Exercise {
     const parts = [];
     moves.forEach((m, i) => {
       if (i % 2 === 0) parts.push(`${i / 2 + 1}.`);
-      parts.push(this.moveText(m));
+      parts.push(moveText(m, this.settings.notation));
     });
     return element('p', { class: 'trainer-moves', 'data-trainer-moves': String(moves.length) }, parts.join(' '));
   }
