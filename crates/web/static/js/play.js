@@ -15,7 +15,7 @@ import { element, svgElement } from './elements.js';
 import { Explorer } from './explorer.js';
 import { currentLanguage, pieceName, sentences, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
-import { renderTree } from './lines.js';
+import { renderMoveTree } from './movetree.js';
 import { moveText } from './notation.js';
 import { explainError, explainIllegal, explainOutcome, explainRecordNote } from './reasons.js';
 import { downloadRecord, importRecord } from './records.js';
@@ -183,11 +183,13 @@ export class Play {
     this.engineTurn();
   }
 
+  /** Says `text` under the status line. */
   say(text) {
     this.message = text;
     $('message').textContent = text;
   }
 
+  /** The status line: whose move, check, the engine thinking, or how the game ended. */
   statusText() {
     if (this.editing) return t('setup');
     if (!this.game) return '';
@@ -211,18 +213,18 @@ export class Play {
     $('moves').querySelector('span.current')?.scrollIntoView({ block: 'nearest' });
   }
 
-  /** Plays on in line `line` of the game's tree, showing the position after its ply `ply`. */
-  async switchLine(line, ply) {
+  /** Plays on in variation `variation` of the game's tree, showing the position after its ply `ply`. */
+  async playVariation(variation, ply) {
     try {
-      await this.show(await api.changeLine(this.game.id, line, 'switch'));
+      await this.show(await api.changeLine(this.game.id, variation, 'switch'));
       this.browse(ply);
     } catch (e) {
       if (!(await this.recover(e))) this.say(explainError(e));
     }
   }
 
-  /** Makes the line being played the main line (`promote`) or deletes it (`delete`). */
-  async changeLine(action) {
+  /** Makes the variation being played the main line (`promote`) or deletes it (`delete`). */
+  async changeVariation(action) {
     if (!this.game?.tree || !this.game.line) return;
     try {
       await this.show(await api.changeLine(this.game.id, this.game.line, action));
@@ -236,17 +238,18 @@ export class Play {
    * language (the view carries all three, so a change of language needs no request).
    */
   renderOpening() {
-    const line = $('opening');
+    const heading = $('opening');
     const o = this.game.opening;
-    line.hidden = !o;
+    heading.hidden = !o;
     if (!o) return;
     const lang = currentLanguage();
     const name = o.title[lang] ?? o.title.en;
-    line.textContent = t('opening', { name: `${o.code} ${name}` });
-    line.title = [o.name, o.variation].filter(Boolean).join(' ');
-    line.dataset.code = o.code;
+    heading.textContent = t('opening', { name: `${o.code} ${name}` });
+    heading.title = [o.name, o.variation].filter(Boolean).join(' ');
+    heading.dataset.code = o.code;
   }
 
+  /** The move list: the move tree of a game with variations, else the moves two to a row. */
   renderMoves() {
     this.renderOpening();
     const list = $('moves');
@@ -254,11 +257,11 @@ export class Play {
     const shown = this.viewPly ?? this.game.moves.length;
     const startsBlack = this.game.start_fen.split(' ')[1] === 'b';
     if (this.game.tree) {
-      renderTree(list, this.game, {
+      renderMoveTree(list, this.game, {
         notation: this.settings.notation,
         shown,
         browse: (ply) => this.browse(ply),
-        switchLine: (line, ply) => this.switchLine(line, ply),
+        playVariation: (variation, ply) => this.playVariation(variation, ply),
       });
     }
     const moves = this.game.tree ? [] : startsBlack ? [null, ...this.game.moves] : this.game.moves;
@@ -402,6 +405,7 @@ export class Play {
     return options;
   }
 
+  /** Whether the side to move is played on this screen. */
   humanToMove() {
     return this.settings.mode === 'two' || this.settings.analysis || this.game.turn === this.settings.humanColor;
   }
@@ -411,10 +415,12 @@ export class Play {
     return this.game && !this.game.outcome && !this.clock.flagged;
   }
 
+  /** The clock follows the game: it runs for the side to move, and stops while setting up or analysing. */
   followClock() {
     if (this.game) this.clock.follow(this.game, this.editing || this.settings.analysis);
   }
 
+  /** Draws both clocks, the running one marked and a low one warned. */
   drawClocks() {
     const box = $('clocks');
     box.hidden = !this.clock.enabled;
@@ -429,6 +435,7 @@ export class Play {
     }
   }
 
+  /** The clock's tick: a flag that falls ends the game and is kept. */
   tickClock() {
     const fallen = this.clock.flagged;
     if (this.clock.check() && !fallen) {
@@ -440,6 +447,7 @@ export class Play {
     this.drawClocks();
   }
 
+  /** Shows the game `view` as the server answered it, keeps it, and lets the engine and the analysis go on from it. */
   async show(view) {
     this.game = view;
     this.viewPly = null;
@@ -493,6 +501,7 @@ export class Play {
     } else if (reviewed) this.review.start(this.game);
   }
 
+  /** Asks the engine for its move when it is the engine's turn. */
   async engineTurn() {
     if (this.thinking || !this.playable() || this.humanToMove() || this.editing) return;
     this.thinking = true;
@@ -532,6 +541,7 @@ export class Play {
     box.dataset.version = String(update.version);
   }
 
+  /** Closes the analysis stream. */
   stopAnalysis() {
     this.analysisSource?.close();
     this.analysisSource = null;
@@ -572,6 +582,7 @@ export class Play {
     };
   }
 
+  /** A game the server no longer has (404) is brought back: whether `error` was that. */
   async recover(error) {
     if (error.status === 404) {
       await this.restore();
@@ -580,6 +591,7 @@ export class Play {
     return false;
   }
 
+  /** Plays `from`→`to`, asking first where the move branches or leaves a piece hanging. */
   async tryMove(from, to) {
     this.selected = null;
     try {
@@ -619,6 +631,7 @@ export class Play {
     this.tryMove(from, to);
   }
 
+  /** A point of the board chosen: a piece picked up, a move played, or the browsing ended. */
   onPoint(square) {
     if (this.editing) {
       this.editor.place(square);
@@ -659,6 +672,7 @@ export class Play {
     this.render();
   }
 
+  /** How many moves undo and redo step at once: the engine's reply goes with the move. */
   stepCount(available) {
     if (this.settings.mode !== 'engine' || this.settings.analysis) return 1;
     return Math.min(available, 2);
@@ -714,8 +728,8 @@ export class Play {
       case 'load-fen': return this.newGame($('fen').value);
       case 'save-record': return this.saveRecord();
       case 'load-record': return $('record-file').click();
-      case 'promote-line': return this.changeLine('promote');
-      case 'delete-line': return this.changeLine('delete');
+      case 'promote-line': return this.changeVariation('promote');
+      case 'delete-line': return this.changeVariation('delete');
       default: return null;
     }
   }
@@ -775,6 +789,7 @@ export class Play {
     }
   }
 
+  /** Turns the board round. */
   flip() {
     this.settings.flipped = !this.settings.flipped;
     saveSettings(this.settings);
@@ -807,6 +822,7 @@ export class Play {
     }
   }
 
+  /** Copies the position's FEN. */
   async copyFen() {
     try {
       await navigator.clipboard.writeText(this.game.fen);

@@ -466,18 +466,18 @@ export class Puzzles extends Exercise {
   }
 
   ratingLine() {
-    const line = element('p', { class: 'puzzle-rating' });
-    line.append(element('span', { 'data-puzzle-rating': '' }, t('yourRating', { rating: Math.round(this.learner.rating) })));
+    const rating = element('p', { class: 'puzzle-rating' });
+    rating.append(element('span', { 'data-puzzle-rating': '' }, t('yourRating', { rating: Math.round(this.learner.rating) })));
     // The first few puzzles calibrate a newcomer's rating.
     if (this.learner.deviation > this.catalog.provisional_deviation) {
-      line.append(' ', element('span', { class: 'rating-provisional', 'data-provisional': '' }, t('ratingProvisional')));
+      rating.append(' ', element('span', { class: 'rating-provisional', 'data-provisional': '' }, t('ratingProvisional')));
     }
     if (this.rated !== null && this.rated !== undefined) {
       const sign = this.rated > 0 ? '+' : this.rated < 0 ? '−' : '±';
-      line.append(' ', element('span', { class: `rating-change ${this.rated >= 0 ? 'good' : 'bad'}`, 'data-rating-change': String(this.rated) }, `${sign}${Math.abs(this.rated)}`));
+      rating.append(' ', element('span', { class: `rating-change ${this.rated >= 0 ? 'good' : 'bad'}`, 'data-rating-change': String(this.rated) }, `${sign}${Math.abs(this.rated)}`));
     }
-    line.append(' · ', element('span', { 'data-streak': String(this.learner.streak) }, t('streak', { streak: this.learner.streak, best: this.learner.best_streak })));
-    return line;
+    rating.append(' · ', element('span', { 'data-streak': String(this.learner.streak) }, t('streak', { streak: this.learner.streak, best: this.learner.best_streak })));
+    return rating;
   }
 
   filterRow() {

@@ -216,8 +216,8 @@ export class Review {
     svgElement('rect', { x: 0, y: 0, width, height, class: 'graph-black' }, svg);
     const first = moves[0] ? expected(moves[0].best_score_red) : 0.5;
     const points = [[0, first], ...moves.map((m, i) => [i + 1, expected(m.score_red)])];
-    const line = points.map(([k, p]) => `${xOf(k).toFixed(1)},${yOf(p).toFixed(1)}`);
-    svgElement('polygon', { points: `0,${height} ${line.join(' ')} ${xOf(moves.length).toFixed(1)},${height}`, class: 'graph-red' }, svg);
+    const curve = points.map(([k, p]) => `${xOf(k).toFixed(1)},${yOf(p).toFixed(1)}`);
+    svgElement('polygon', { points: `0,${height} ${curve.join(' ')} ${xOf(moves.length).toFixed(1)},${height}`, class: 'graph-red' }, svg);
     svgElement('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'graph-mid' }, svg);
     if (ply !== null && ply > 0) svgElement('line', { x1: xOf(ply), y1: 0, x2: xOf(ply), y2: height, class: 'graph-now' }, svg);
     moves.forEach((m, i) => {

@@ -51,7 +51,7 @@ export class Rooms {
     this.watchAnalysis = false;
     this.analysisSource = null;
     this.analysedFen = null;
-    this.linesBox = element('div', { class: 'room-lines', 'aria-live': 'polite' });
+    this.analysisBox = element('div', { class: 'room-lines', 'aria-live': 'polite' });
     root.addEventListener('click', (e) => {
       const action = e.target.closest('[data-room]')?.dataset.room;
       if (action) this.act(action, e.target.closest('[data-room]'));
@@ -92,7 +92,7 @@ export class Rooms {
     this.analysisSource?.close();
     this.analysisSource = null;
     this.analysedFen = null;
-    this.linesBox.replaceChildren();
+    this.analysisBox.replaceChildren();
   }
 
   /**
@@ -125,8 +125,8 @@ export class Rooms {
 
   /** Shows the analysis `update` of the position after `version` moves. */
   showAnalysis(update, version) {
-    renderAnalysis(this.linesBox, update, { fen: this.analysedFen, notation: this.settings.notation, heading: 'h3' });
-    this.linesBox.dataset.version = String(version);
+    renderAnalysis(this.analysisBox, update, { fen: this.analysedFen, notation: this.settings.notation, heading: 'h3' });
+    this.analysisBox.dataset.version = String(version);
   }
 
   connect() {
@@ -316,18 +316,18 @@ export class Rooms {
     return [form, code];
   }
 
-  seatLine(side) {
+  seatRow(side) {
     const seat = this.room[side];
     const clocks = this.clocksNow();
-    const line = element('div', { class: 'room-seat', 'data-side': side });
-    line.append(element('span', { class: 'room-name' }, `${t(side)}: ${seat ? seat.name : '—'}`));
-    if (seat && !seat.present) line.append(element('span', { class: 'room-away' }, t('room.away', { name: seat.name })));
+    const row = element('div', { class: 'room-seat', 'data-side': side });
+    row.append(element('span', { class: 'room-name' }, `${t(side)}: ${seat ? seat.name : '—'}`));
+    if (seat && !seat.present) row.append(element('span', { class: 'room-away' }, t('room.away', { name: seat.name })));
     if (clocks) {
-      line.append(element('span', {
+      row.append(element('span', {
         class: `room-clock${this.room.clocks.running === side ? ' running' : ''}`, 'data-clock': side,
       }, formatTime(clocks[side])));
     }
-    return line;
+    return row;
   }
 
   renderRoom() {
@@ -336,7 +336,7 @@ export class Rooms {
     if (!room) return parts;
     const top = this.role === 'black' ? 'red' : 'black';
     const bottom = top === 'red' ? 'black' : 'red';
-    parts.push(this.seatLine(top), this.boardBox, this.seatLine(bottom));
+    parts.push(this.seatRow(top), this.boardBox, this.seatRow(bottom));
     const status = element('p', { class: 'room-status', 'data-status': room.status });
     if (room.result) status.textContent = this.resultText();
     else if (room.status === 'waiting') status.textContent = t('room.waiting');
@@ -384,7 +384,7 @@ export class Rooms {
       const box = element('input', { type: 'checkbox', 'data-room': 'watch-analysis' });
       box.checked = this.watchAnalysis;
       watch.append(box, element('span', {}, t('room.watchAnalysis')));
-      parts.push(watch, this.linesBox);
+      parts.push(watch, this.analysisBox);
     }
     const link = `${location.origin}/#/room/${room.id}`;
     const share = element('div', { class: 'room-share' });
