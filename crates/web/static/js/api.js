@@ -202,8 +202,6 @@ export const redo = (id, count = 1) => gameCall('POST', id, '/redo', { count });
 export const engineMove = (id, level, timed = {}) => gameCall('POST', id, '/engine', { level, ...timed });
 /** The engine's suggestion: `{hint, line, score, threat}`. */
 export const hint = (id) => gameCall('POST', id, '/hint');
-/** The best `lines` from the current position. */
-export const analyse = (id, lines, millis) => gameCall('POST', id, '/analyse', { lines, millis });
 /** The streamed analysis of game `id`: server-sent `lines` events, the best `lines` for up to `millis`. */
 export const analysisStream = (id, lines, millis) => stream(`${gamePath(currentId(id))}/analysis?lines=${lines}&millis=${millis}`);
 /** The streamed review of game `id`: server-sent `progress` events, then `review` (or `failed`). */

@@ -210,7 +210,7 @@ export class Endgames extends Exercise {
   }
 
   onPoint(square) {
-    if (this.state !== 'playing') return;
+    if (this.state !== 'playing' || !this.attempt) return;
     const pick = pickMove(this.fen, this.side, this.selected, square);
     this.selected = pick.selected;
     if (pick.move) this.send([...this.moves, pick.move]);
