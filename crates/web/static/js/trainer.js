@@ -1,4 +1,4 @@
-// Openings trainer: the learner picks a named opening line and a side, plays that side's
+// The trainer: the learner picks a named opening line and a side, plays that side's
 // moves while the server answers along the line's branches (`api.trainerMove`); a
 // move off the line is named with the main line's move and the engine's evaluation after
 // each, with Try again and Show the line. Each line, side and branch is a card of a
@@ -27,7 +27,7 @@ const button = (action, text, extra) => actionButton('trainer', action, text, ex
 /** A server refusal in the interface language: the trainer's own codes here, the rest as anywhere. */
 
 /**
- * The opening trainer inside `root`; `settings` is the app's settings object (symbols,
+ * The trainer inside `root`; `settings` is the app's settings object (symbols,
  * notation); `onShown(run)` hears the run shown (`{line, side}`, null for the choice of
  * lines), for the address bar.
  */
