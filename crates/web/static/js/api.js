@@ -148,8 +148,8 @@ function restoreGame(id) {
     const key = archiveKeys.get(id);
     // A game with a row in the archive comes back under its key, so that it keeps its row.
     const sent = key
-      ? call('POST', '/api/archive/resume', { key, ...copy }).catch(() => call('POST', '/api/games', copy))
-      : call('POST', '/api/games', copy);
+      ? resumeArchived({ key, ...copy }).catch(() => newGame(copy.fen, copy.moves, copy.redo))
+      : newGame(copy.fen, copy.moves, copy.redo);
     const pending = sent.then((view) => {
       renamed.set(id, view.id);
       if (key) archiveKeys.set(view.id, key);
@@ -220,18 +220,21 @@ export const checkFen = (fen) => call('POST', '/api/fen', { fen });
 /** The named levels: `[{level, key, elo}]`. */
 export const levels = () => call('GET', '/api/levels');
 
+/** The address of the archive's game `id`. */
+const archivedPath = (id) => `/api/archive/games/${encodeURIComponent(id)}`;
+
 /** The archive: tells it who plays game `id` (`players`); answers `{key, notice, write_error}`. */
 export const keepSession = (id, players) => request('POST', `/api/archive/sessions/${encodeURIComponent(currentId(id))}`, players);
 /** Brings back the game saved under `key` (`{key, fen, moves, redo}`) as a new game. */
-export const resumeArchived = (saved) => request('POST', '/api/archive/resume', saved);
+export const resumeArchived = (saved) => call('POST', '/api/archive/resume', saved);
 /** Opens the archive's game `id` on a new board, openings named in `lang`: `{game, archived}`. */
-export const openArchived = (id, lang) => request('POST', `/api/archive/games/${encodeURIComponent(id)}/open?lang=${encodeURIComponent(lang)}`);
+export const openArchived = (id, lang) => request('POST', `${archivedPath(id)}/open?lang=${encodeURIComponent(lang)}`);
 /** The archive's state: whether it is kept and how many games it holds. */
 export const archiveState = () => request('GET', '/api/archive');
 /** A page of the archive's list of games; `query` its filters and offset. */
 export const archivedGames = (query) => request('GET', `/api/archive/games?${query}`);
 /** Deletes the archive's game `id`. */
-export const deleteArchived = (id) => request('DELETE', `/api/archive/games/${encodeURIComponent(id)}`);
+export const deleteArchived = (id) => request('DELETE', archivedPath(id));
 /** Downloads every archived game in `format` (named `fallback` unless the server names it). */
 export const exportArchive = (format, fallback) => download(`/api/archive/export?format=${format}`, fallback);
 /** Imports the record file `file` (named `name`) into the archive: `{imported, broken}`. */
@@ -256,20 +259,23 @@ export const prepareEnding = (id) => request('POST', `/api/endgames/${encodeURIC
 /** Plays the learner's `moves` in position `position` of ending `lesson`: the attempt as judged. */
 export const playEnding = (lesson, position, moves) => request('POST', '/api/endgames/play', { lesson, position, moves });
 
+/** The address of puzzle `id`. */
+const puzzlePath = (id) => `/api/puzzles/${encodeURIComponent(id)}`;
+
 /** The puzzles' themes and patterns. */
 export const puzzleThemes = () => request('GET', '/api/puzzles/themes');
 /** Puzzle `id`. */
-export const puzzle = (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}`);
+export const puzzle = (id) => request('GET', puzzlePath(id));
 /** The next puzzle for the query `query` (rating, theme, pattern, recent). */
 export const nextPuzzle = (query) => request('GET', `/api/puzzles/next?${query}`);
 /** Plays `move` at `ply` of puzzle `id`: whether it is right, and the reply. */
-export const puzzleMove = (id, ply, move) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/move`, { ply, move });
+export const puzzleMove = (id, ply, move) => request('POST', `${puzzlePath(id)}/move`, { ply, move });
 /** Rates the learner's result (`{id, solved, state}`): the new rating state. */
 export const ratePuzzle = (result) => request('POST', '/api/puzzles/result', result);
 /** The hint for `ply` of puzzle `id`. */
-export const puzzleHint = (id, ply) => request('GET', `/api/puzzles/${encodeURIComponent(id)}/hint?ply=${ply}`);
+export const puzzleHint = (id, ply) => request('GET', `${puzzlePath(id)}/hint?ply=${ply}`);
 /** The solution of puzzle `id`. */
-export const puzzleSolution = (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}/solution`);
+export const puzzleSolution = (id) => request('GET', `${puzzlePath(id)}/solution`);
 
 /** The trainer's opening lines and the learner's cards, from `side`. */
 export const trainerCatalogue = (side) => request('GET', `/api/trainer?side=${encodeURIComponent(side)}`);
@@ -278,11 +284,14 @@ export const startTraining = (run) => request('POST', '/api/trainer/start', run)
 /** Sends the learner's move in a trainer run (`{line, side, branch, moves, move, missed}`). */
 export const trainerMove = (step) => request('POST', '/api/trainer/move', step);
 
+/** The address of room `id`. */
+const roomPath = (id) => `/api/rooms/${encodeURIComponent(id)}`;
+
 /** Makes a room (`{side, minutes, increment, rules, name}`): `{id, token}`. */
 export const newRoom = (room) => request('POST', '/api/rooms', room);
 /** The room a short code names: `{id}`. */
 export const roomOfCode = (code) => request('GET', `/api/room-codes/${encodeURIComponent(code)}`);
 /** The socket of room `id`. */
-export const roomSocket = (id) => socket(`/api/rooms/${encodeURIComponent(id)}/socket`);
+export const roomSocket = (id) => socket(`${roomPath(id)}/socket`);
 /** The streamed analysis of room `id`'s position: server-sent `lines` events. */
-export const roomAnalysisStream = (id, lines, millis) => stream(`/api/rooms/${encodeURIComponent(id)}/analysis?lines=${lines}&millis=${millis}`);
+export const roomAnalysisStream = (id, lines, millis) => stream(`${roomPath(id)}/analysis?lines=${lines}&millis=${millis}`);
