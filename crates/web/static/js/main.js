@@ -4,6 +4,7 @@
 import * as api from './api.js';
 import { MyGames, openStored } from './archive.js';
 import { TIME_CONTROLS } from './clock.js';
+import { element } from './elements.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Endgames } from './endgames.js';
 import { setLanguage, t, translatePage } from './i18n.js';
@@ -154,12 +155,7 @@ const actions = {
 };
 
 /** A choice list's options: one per `[value, text]`. */
-const options = (pairs) => pairs.map(([value, text]) => {
-  const o = document.createElement('option');
-  o.value = value;
-  o.textContent = text;
-  return o;
-});
+const options = (pairs) => pairs.map(([value, text]) => element('option', { value }, text));
 
 /** Sets the page as the settings say: the language, the themes, every setting's field. */
 function applySettings() {
