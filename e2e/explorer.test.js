@@ -22,7 +22,7 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
   assert.equal(await explorer().isHidden(), true, 'the explorer starts closed');
 
-  await page.click('[data-action="openings"]');
+  await page.click('[data-action="explorer"]');
   await ready();
   assert.equal(await explorer().locator('h2').textContent(), 'Opening explorer');
   const cannon = row('h2e2');
@@ -94,6 +94,6 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   await page.waitForSelector('#explorer tr[data-move="f0e1"]');
   await row('f0e1').click();
   await page.waitForFunction(() => document.querySelector('#explorer .explorer-note')?.textContent === 'No move from here changes the opening.');
-  await page.click('[data-action="openings"]');
+  await page.click('[data-action="explorer"]');
   assert.equal(await explorer().isHidden(), true, 'the button closes the explorer');
 });

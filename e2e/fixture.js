@@ -31,7 +31,7 @@ export function useApp(prepare = null, options = {}) {
   });
 }
 
-/** Opens section `name` (`play`, `learn`, `puzzles`, `openings`, `games`) from the bar. */
+/** Opens section `name` (`play`, `learn`, `puzzles`, `trainer`, `games`) from the bar. */
 export const openView = (page, name) => page.click(`[data-nav="${name}"]`);
 
 /** Clicks point `square` (ICCS, e.g. `h2`) of the board inside `scope` (the game's by default). */

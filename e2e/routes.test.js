@@ -1,5 +1,5 @@
 // Browser test of the app's addresses and its navigation: each view has its own address, so
-// that a reload keeps a puzzle, a lesson, the openings trainer's line or a game from My games;
+// that a reload keeps a puzzle, a lesson, the trainer's line or a game from My games;
 // Back and Forward move between views; the sections bar marks the view shown; a Russian or
 // Chinese browser's first visit is in its language, and the language can be changed from the
 // course; on a phone the board starts near the top.
@@ -123,10 +123,10 @@ test('the language can be changed from the course, and the course follows', asyn
   await page.selectOption('[data-setting="pieceStyle"]', 'characters');
 });
 
-test('a line of the openings trainer has its address', async () => {
-  await openView(page, 'openings');
+test('a line of the trainer has its address', async () => {
+  await openView(page, 'trainer');
   await page.waitForSelector('.trainer');
-  assert.equal(await waitHash('#/openings'), '#/openings');
+  assert.equal(await waitHash('#/trainer'), '#/trainer');
   await page.click('[data-trainer="start"]');
   await page.waitForSelector('.trainer[data-state="playing"]');
   const { line, side } = await page.evaluate(() => ({ ...document.querySelector('.trainer').dataset }));
@@ -137,7 +137,15 @@ test('a line of the openings trainer has its address', async () => {
     const v = document.querySelector('.trainer[data-state="playing"]');
     return v && v.dataset.line === l && v.dataset.side === s;
   }, [line, side]);
-  assert.equal(await current(), 'openings');
+  assert.equal(await current(), 'trainer');
+});
+
+test("the trainer's former address opens it", async () => {
+  await page.goto(`${URL}#/openings`);
+  // The run under way stays, with its own address.
+  assert.match(await waitHash(/^#\/trainer(\/|$)/), /^#\/trainer(\/|$)/);
+  await page.waitForSelector('#trainer .trainer');
+  assert.equal(await current(), 'trainer');
 });
 
 test('a game of My games has its address, and so has its review', async () => {
@@ -206,7 +214,7 @@ test('on a phone the sections fit and the board starts within the first 200 px',
   assert.ok(box.x >= 0 && box.x + box.width <= 390, 'the board fits across');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `nothing sticks out sideways (${width}px)`);
-  for (const nav of ['play', 'learn', 'puzzles', 'openings', 'games']) {
+  for (const nav of ['play', 'learn', 'puzzles', 'trainer', 'games']) {
     const b = await page.locator(`[data-nav="${nav}"]`).boundingBox();
     assert.ok(b && b.y < 150 && b.x + b.width <= 390, `${nav} is in the bar at the top`);
   }

@@ -1,4 +1,4 @@
-// Browser test of the openings trainer: a line of the Central Cannon vs Screen Horses played
+// Browser test of the trainer: a line of the Central Cannon vs Screen Horses played
 // as Black (the board turned, the app opening as Red) with one deliberate move off the line,
 // named with the main line's move and the engine's evaluation; Try again, the right move, the
 // line played to its end; after a reload the progress is kept and the missed line is offered
@@ -37,7 +37,7 @@ async function branchMoves(line, branch) {
 
 /** Opens the trainer view. */
 async function openTrainer() {
-  await page.click('[data-nav="openings"]');
+  await page.click('[data-nav="trainer"]');
   await page.waitForSelector(view);
 }
 

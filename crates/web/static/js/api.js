@@ -1,5 +1,7 @@
-// Game state sync: every request to the server, answering with its JSON or throwing an
-// error that carries the server's message and the points to highlight.
+// The one HTTP client of the page: every address of the server is named here once, each
+// request answers with its JSON or throws an error that carries the server's message and the
+// points to highlight, and the streams (server-sent events) and the rooms' sockets are opened
+// here too.
 //
 // The page keeps a copy of each game it plays (start position, moves, redo moves). A server
 // that has dropped a game (too many games, a restart) answers `no-game`; the game is then
@@ -63,7 +65,7 @@ export function currentId(id) {
  * asked again after the seconds it names, a few times; any other refusal throws an ApiError
  * with its reason.
  */
-export async function request(method, path, body) {
+async function request(method, path, body) {
   const options = { method, headers: {} };
   if (body instanceof Blob) {
     options.body = body;
@@ -101,7 +103,7 @@ function fileName(disposition, fallback) {
  * Downloads the file the server answers `GET path` with, under the name it gives (else
  * `fallback`): `{name, response}`; throws an ApiError with the reason when it refuses.
  */
-export async function download(path, fallback) {
+async function download(path, fallback) {
   const response = await fetch(path);
   if (!response.ok) {
     const data = await response.json().catch(() => null);
@@ -120,6 +122,18 @@ export async function download(path, fallback) {
   return { name, response };
 }
 
+/** Opens the server-sent event stream at `path`. */
+const stream = (path) => new EventSource(path);
+
+/** Opens a socket to `path` on this server (`wss:` when the page came over HTTPS). */
+function socket(path) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return new WebSocket(`${scheme}://${location.host}${path}`);
+}
+
+/** Whether `socket` (from `roomSocket`) is open for sending. */
+export const socketOpen = (socket) => socket?.readyState === WebSocket.OPEN;
+
 /** `request`, keeping the page's copy of the game it answers with. */
 async function call(method, path, body) {
   const data = await request(method, path, body);
@@ -134,8 +148,8 @@ function restoreGame(id) {
     const key = archiveKeys.get(id);
     // A game with a row in the archive comes back under its key, so that it keeps its row.
     const sent = key
-      ? call('POST', '/api/archive/resume', { key, ...copy }).catch(() => call('POST', '/api/games', copy))
-      : call('POST', '/api/games', copy);
+      ? resumeArchived({ key, ...copy }).catch(() => newGame(copy.fen, copy.moves, copy.redo))
+      : newGame(copy.fen, copy.moves, copy.redo);
     const pending = sent.then((view) => {
       renamed.set(id, view.id);
       if (key) archiveKeys.set(view.id, key);
@@ -149,9 +163,12 @@ function restoreGame(id) {
   return restoring.get(id);
 }
 
+/** The address of game `id`'s own requests. */
+const gamePath = (id) => `/api/games/${encodeURIComponent(id)}`;
+
 /** `method` on `suffix` of game `id`, bringing the game back once when the server dropped it. */
 async function gameCall(method, id, suffix, body) {
-  const path = (gid) => `/api/games/${encodeURIComponent(gid)}${suffix}`;
+  const path = (gid) => `${gamePath(gid)}${suffix}`;
   const current = currentId(id);
   try {
     return await call(method, path(current), body);
@@ -175,7 +192,7 @@ export const getGame = (id) => gameCall('GET', id, '');
  * `{hanging}` instead when the move leaves a piece hanging.
  */
 export const playMove = (id, from, to, options = {}) => gameCall('POST', id, '/move', { from, to, ...options });
-/** Plays on in line `line` (`switch`), makes it the main line (`promote`) or deletes it (`delete`). */
+/** Plays on in variation `line` (`switch`), makes it the main line (`promote`) or deletes it (`delete`). */
 export const changeLine = (id, line, action) => gameCall('POST', id, '/line', { line, action });
 /** Takes back `count` moves. */
 export const undo = (id, count = 1) => gameCall('POST', id, '/undo', { count });
@@ -185,13 +202,96 @@ export const redo = (id, count = 1) => gameCall('POST', id, '/redo', { count });
 export const engineMove = (id, level, timed = {}) => gameCall('POST', id, '/engine', { level, ...timed });
 /** The engine's suggestion: `{hint, line, score, threat}`. */
 export const hint = (id) => gameCall('POST', id, '/hint');
-/** The best `lines` from the current position. */
-export const analyse = (id, lines, millis) => gameCall('POST', id, '/analyse', { lines, millis });
-/** The address of the streamed analysis of game `id` (server-sent `lines` events). */
-export const analysisUrl = (id, lines, millis) => `/api/games/${encodeURIComponent(currentId(id))}/analysis?lines=${lines}&millis=${millis}`;
+/** The streamed analysis of game `id`: server-sent `lines` events, the best `lines` for up to `millis`. */
+export const analysisStream = (id, lines, millis) => stream(`${gamePath(currentId(id))}/analysis?lines=${lines}&millis=${millis}`);
+/** The streamed review of game `id`: server-sent `progress` events, then `review` (or `failed`). */
+export const reviewStream = (id) => stream(`${gamePath(currentId(id))}/review`);
 /** The opening explorer's continuations from the position after `ply`: `{ply, version, opening, rows}`. */
 export const explorer = (id, ply) => gameCall('GET', id, `/explorer?ply=${ply}`);
+/**
+ * Downloads the record of game `id` with the query `query` (format, players), named
+ * `fallback` unless the server names it: `{name, response}`.
+ */
+export const downloadRecord = (id, query, fallback) => download(`${gamePath(id)}/record?${query}`, fallback);
+/** Reads a record file's `bytes` (a Blob) into a new game; `query`: its name and the game's index. */
+export const importRecord = (query, bytes) => request('POST', `/api/games/import?${query}`, bytes);
 /** Checks a FEN: `{valid, message, fen}`. */
 export const checkFen = (fen) => call('POST', '/api/fen', { fen });
 /** The named levels: `[{level, key, elo}]`. */
 export const levels = () => call('GET', '/api/levels');
+
+/** The address of the archive's game `id`. */
+const archivedPath = (id) => `/api/archive/games/${encodeURIComponent(id)}`;
+
+/** The archive: tells it who plays game `id` (`players`); answers `{key, notice, write_error}`. */
+export const keepSession = (id, players) => request('POST', `/api/archive/sessions/${encodeURIComponent(currentId(id))}`, players);
+/** Brings back the game saved under `key` (`{key, fen, moves, redo}`) as a new game. */
+export const resumeArchived = (saved) => call('POST', '/api/archive/resume', saved);
+/** Opens the archive's game `id` on a new board, openings named in `lang`: `{game, archived}`. */
+export const openArchived = (id, lang) => request('POST', `${archivedPath(id)}/open?lang=${encodeURIComponent(lang)}`);
+/** The archive's state: whether it is kept and how many games it holds. */
+export const archiveState = () => request('GET', '/api/archive');
+/** A page of the archive's list of games; `query` its filters and offset. */
+export const archivedGames = (query) => request('GET', `/api/archive/games?${query}`);
+/** Deletes the archive's game `id`. */
+export const deleteArchived = (id) => request('DELETE', archivedPath(id));
+/** Downloads every archived game in `format` (named `fallback` unless the server names it). */
+export const exportArchive = (format, fallback) => download(`/api/archive/export?format=${format}`, fallback);
+/** Imports the record file `file` (named `name`) into the archive: `{imported, broken}`. */
+export const importArchive = (name, file) => request('POST', `/api/archive/import?name=${encodeURIComponent(name)}`, file);
+
+/** The lessons of `course` in `lang` (the rules course is the address's default). */
+export function lessons(course, lang) {
+  const which = course === 'rules' ? '' : `&course=${encodeURIComponent(course)}`;
+  return request('GET', `/api/lessons?lang=${encodeURIComponent(lang)}${which}`);
+}
+/** Plays `moves` from `fen`: `{fen, check, status, moves, escape}` or `{refused}`. */
+export const tryLessonMoves = (fen, moves) => request('POST', '/api/lessons/try', { fen, moves });
+/** Plays a drill's escapes (`{course, lesson, exercise, moves, lang}`): the verdict, or `{refused}`. */
+export const drillLessonMoves = (drill) => request('POST', '/api/lessons/drill', drill);
+/** Judges a written answer (`{course, lesson, exercise, text}`). */
+export const answerLesson = (answer) => request('POST', '/api/lessons/answer', answer);
+
+/** The endgame course's endings, worded in `lang`. */
+export const endings = (lang) => request('GET', `/api/endgames?lang=${encodeURIComponent(lang)}`);
+/** Makes the endgame table of ending `id` (once; later calls answer at once). */
+export const prepareEnding = (id) => request('POST', `/api/endgames/${encodeURIComponent(id)}/table`);
+/** Plays the learner's `moves` in position `position` of ending `lesson`: the attempt as judged. */
+export const playEnding = (lesson, position, moves) => request('POST', '/api/endgames/play', { lesson, position, moves });
+
+/** The address of puzzle `id`. */
+const puzzlePath = (id) => `/api/puzzles/${encodeURIComponent(id)}`;
+
+/** The puzzles' themes and patterns. */
+export const puzzleThemes = () => request('GET', '/api/puzzles/themes');
+/** Puzzle `id`. */
+export const puzzle = (id) => request('GET', puzzlePath(id));
+/** The next puzzle for the query `query` (rating, theme, pattern, recent). */
+export const nextPuzzle = (query) => request('GET', `/api/puzzles/next?${query}`);
+/** Plays `move` at `ply` of puzzle `id`: whether it is right, and the reply. */
+export const puzzleMove = (id, ply, move) => request('POST', `${puzzlePath(id)}/move`, { ply, move });
+/** Rates the learner's result (`{id, solved, state}`): the new rating state. */
+export const ratePuzzle = (result) => request('POST', '/api/puzzles/result', result);
+/** The hint for `ply` of puzzle `id`. */
+export const puzzleHint = (id, ply) => request('GET', `${puzzlePath(id)}/hint?ply=${ply}`);
+/** The solution of puzzle `id`. */
+export const puzzleSolution = (id) => request('GET', `${puzzlePath(id)}/solution`);
+
+/** The trainer's opening lines and the learner's cards, from `side`. */
+export const trainerCatalogue = (side) => request('GET', `/api/trainer?side=${encodeURIComponent(side)}`);
+/** Starts a run of the trainer (`{line, side, branch?}`): its first moves and its card. */
+export const startTraining = (run) => request('POST', '/api/trainer/start', run);
+/** Sends the learner's move in a trainer run (`{line, side, branch, moves, move, missed}`). */
+export const trainerMove = (step) => request('POST', '/api/trainer/move', step);
+
+/** The address of room `id`. */
+const roomPath = (id) => `/api/rooms/${encodeURIComponent(id)}`;
+
+/** Makes a room (`{side, minutes, increment, rules, name}`): `{id, token}`. */
+export const newRoom = (room) => request('POST', '/api/rooms', room);
+/** The room a short code names: `{id}`. */
+export const roomOfCode = (code) => request('GET', `/api/room-codes/${encodeURIComponent(code)}`);
+/** The socket of room `id`. */
+export const roomSocket = (id) => socket(`${roomPath(id)}/socket`);
+/** The streamed analysis of room `id`'s position: server-sent `lines` events. */
+export const roomAnalysisStream = (id, lines, millis) => stream(`${roomPath(id)}/analysis?lines=${lines}&millis=${millis}`);

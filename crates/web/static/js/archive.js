@@ -3,7 +3,7 @@
 // the link between the game on the board and its row: its key, kept for a reload, and a
 // failed save said to the player.
 
-import { currentId, download, request, setArchiveKey } from './api.js';
+import * as api from './api.js';
 import { ask } from './dialogs.js';
 import { currentLanguage, t, sentences } from './i18n.js';
 import { explainArchiveReason, explainError, explainRecordNote } from './reasons.js';
@@ -29,10 +29,10 @@ export function currentKey() {
 export async function follow(view, players, warn) {
   if (!view?.id) return;
   try {
-    const answer = await request('POST', `/api/archive/sessions/${encodeURIComponent(currentId(view.id))}`, players);
+    const answer = await api.keepSession(view.id, players);
     if (answer?.key) {
       write(CURRENT_KEY, { key: answer.key });
-      setArchiveKey(view.id, answer.key);
+      api.setArchiveKey(view.id, answer.key);
     }
     if (answer?.notice?.code === 'archive-forked') warn(t('archive.forked'));
     if (answer?.write_error) {
@@ -48,7 +48,7 @@ export async function resume(saved) {
   const key = currentKey();
   if (!key || !saved) return null;
   try {
-    return await request('POST', '/api/archive/resume', { key, fen: saved.fen, moves: saved.moves, redo: saved.redo });
+    return await api.resumeArchived({ key, fen: saved.fen, moves: saved.moves, redo: saved.redo });
   } catch {
     return null;
   }
@@ -59,10 +59,9 @@ export async function resume(saved) {
  * from then on: its key is kept for a reload.
  */
 export async function openStored(id) {
-  const lang = encodeURIComponent(currentLanguage());
-  const answer = await request('POST', `/api/archive/games/${encodeURIComponent(id)}/open?lang=${lang}`);
+  const answer = await api.openArchived(id, currentLanguage());
   write(CURRENT_KEY, { key: answer.archived.key });
-  setArchiveKey(answer.game.id, answer.archived.key);
+  api.setArchiveKey(answer.game.id, answer.archived.key);
   return answer;
 }
 
@@ -125,7 +124,7 @@ export class MyGames {
     this.panel.append(title, status);
     let state;
     try {
-      state = await request('GET', '/api/archive');
+      state = await api.archiveState();
     } catch (e) {
       status.textContent = explainError(e);
       return;
@@ -210,7 +209,7 @@ export class MyGames {
     if (this.filters.result) query.set('result', this.filters.result);
     if (this.filters.level) query.set('level', this.filters.level);
     if (offset) query.set('offset', String(offset));
-    return request('GET', `/api/archive/games?${query}`);
+    return api.archivedGames(query);
   }
 
   /** Fills `list` with the games the filters choose, newest first, a page at a time. */
@@ -303,7 +302,7 @@ export class MyGames {
     ]);
     if (choice !== 'delete') return;
     try {
-      await request('DELETE', `/api/archive/games/${game.id}`);
+      await api.deleteArchived(game.id);
       this.note = t('archive.deleted');
     } catch (e) {
       this.note = explainError(e);
@@ -314,7 +313,7 @@ export class MyGames {
   async exportAll() {
     const format = this.notation() === 'iccs' ? 'pgn-iccs' : this.notation() === 'chinese' ? 'pgn-chinese' : 'pgn-wxf';
     try {
-      const { name } = await download(`/api/archive/export?format=${format}`, 'xiangqi-games.pgn');
+      const { name } = await api.exportArchive(format, 'xiangqi-games.pgn');
       this.say(t('saved', { name }));
     } catch (e) {
       this.say(explainError(e));
@@ -323,7 +322,7 @@ export class MyGames {
 
   async importFile(file) {
     try {
-      const answer = await request('POST', `/api/archive/import?name=${encodeURIComponent(file.name)}`, file);
+      const answer = await api.importArchive(file.name, file);
       let text = t('archive.importedCount', { count: answer.imported, name: file.name });
       if (answer.broken.length) {
         const what = answer.broken.map(explainRecordNote).join('; ');

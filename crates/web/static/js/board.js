@@ -1,10 +1,10 @@
 // Board rendering: the SVG board, its pieces and every mark on it. Each point is a group with
 // data-square; the board reports clicks and keys through the `onPoint` callback.
 
+import { svgElement } from './elements.js';
 import { pieceGlyph } from './pieces.js';
 import { t, pieceName } from './i18n.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 60;
 const MARGIN = 64;
 /** The extra height under the board for a second row of file labels: the points' letters
@@ -13,13 +13,6 @@ const NUMBERS_ROW = 30;
 const FILES = 'abcdefghi';
 /** Boards made so far: each has its own number, for the ids inside its drawing. */
 let boardCount = 0;
-
-function el(name, attrs = {}, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.append(node);
-  return node;
-}
 
 /** The pieces of a FEN's board field, by ICCS point. */
 export function piecesOfFen(fen) {
@@ -69,9 +62,9 @@ export const shape = {
 
 /** The "!" badge of an unprotected capture marker, at the upper right of the piece in `parent`. */
 export function drawUnprotectedBadge(parent, x = 20, y = -20) {
-  const badge = el('g', { class: 'unprotected-badge', transform: `translate(${x} ${y})` }, parent);
-  el('circle', { r: 9 }, badge);
-  el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central' }, badge).textContent = '!';
+  const badge = svgElement('g', { class: 'unprotected-badge', transform: `translate(${x} ${y})` }, parent);
+  svgElement('circle', { r: 9 }, badge);
+  svgElement('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central' }, badge).textContent = '!';
   return badge;
 }
 
@@ -93,7 +86,7 @@ export class Board {
     this.flipped = false;
     this.style = 'characters';
     this.focus = 'e0';
-    this.svg = el('svg', {
+    this.svg = svgElement('svg', {
       viewBox: `0 0 ${CELL * 8 + MARGIN * 2} ${CELL * 9 + MARGIN * 2}`,
       class: 'board', role: 'grid',
     });
@@ -121,34 +114,34 @@ export class Board {
     const width = CELL * 8 + MARGIN * 2;
     const height = CELL * 9 + MARGIN * 2 + (this.numberedFiles ? NUMBERS_ROW : 0);
     this.svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    const g = el('g', { class: 'grid', 'aria-hidden': 'true' }, this.svg);
-    el('rect', { x: 0, y: 0, width, height, class: 'board-bg', rx: 10 }, g);
+    const g = svgElement('g', { class: 'grid', 'aria-hidden': 'true' }, this.svg);
+    svgElement('rect', { x: 0, y: 0, width, height, class: 'board-bg', rx: 10 }, g);
     const x0 = MARGIN, y0 = MARGIN, x1 = MARGIN + 8 * CELL, y1 = MARGIN + 9 * CELL;
-    el('rect', { x: x0, y: y0 + 4 * CELL, width: 8 * CELL, height: CELL, class: 'river' }, g);
-    el('rect', { x: x0 - 6, y: y0 - 6, width: 8 * CELL + 12, height: 9 * CELL + 12, class: 'frame' }, g);
-    for (let r = 0; r < 10; r++) el('line', { x1: x0, y1: y0 + r * CELL, x2: x1, y2: y0 + r * CELL }, g);
+    svgElement('rect', { x: x0, y: y0 + 4 * CELL, width: 8 * CELL, height: CELL, class: 'river' }, g);
+    svgElement('rect', { x: x0 - 6, y: y0 - 6, width: 8 * CELL + 12, height: 9 * CELL + 12, class: 'frame' }, g);
+    for (let r = 0; r < 10; r++) svgElement('line', { x1: x0, y1: y0 + r * CELL, x2: x1, y2: y0 + r * CELL }, g);
     for (let f = 0; f < 9; f++) {
-      if (f === 0 || f === 8) el('line', { x1: x0 + f * CELL, y1: y0, x2: x0 + f * CELL, y2: y1 }, g);
+      if (f === 0 || f === 8) svgElement('line', { x1: x0 + f * CELL, y1: y0, x2: x0 + f * CELL, y2: y1 }, g);
       else {
-        el('line', { x1: x0 + f * CELL, y1: y0, x2: x0 + f * CELL, y2: y0 + 4 * CELL }, g);
-        el('line', { x1: x0 + f * CELL, y1: y0 + 5 * CELL, x2: x0 + f * CELL, y2: y1 }, g);
+        svgElement('line', { x1: x0 + f * CELL, y1: y0, x2: x0 + f * CELL, y2: y0 + 4 * CELL }, g);
+        svgElement('line', { x1: x0 + f * CELL, y1: y0 + 5 * CELL, x2: x0 + f * CELL, y2: y1 }, g);
       }
     }
     for (const top of [0, 7]) {
       const ya = y0 + top * CELL, yb = ya + 2 * CELL;
-      el('line', { x1: x0 + 3 * CELL, y1: ya, x2: x0 + 5 * CELL, y2: yb }, g);
-      el('line', { x1: x0 + 5 * CELL, y1: ya, x2: x0 + 3 * CELL, y2: yb }, g);
+      svgElement('line', { x1: x0 + 3 * CELL, y1: ya, x2: x0 + 5 * CELL, y2: yb }, g);
+      svgElement('line', { x1: x0 + 5 * CELL, y1: ya, x2: x0 + 3 * CELL, y2: yb }, g);
     }
     const riverY = y0 + 4.5 * CELL;
-    const left = el('text', { x: x0 + 2 * CELL, y: riverY, class: 'river-text', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
+    const left = svgElement('text', { x: x0 + 2 * CELL, y: riverY, class: 'river-text', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
     left.textContent = this.flipped ? '汉 界' : '楚 河';
-    const right = el('text', { x: x0 + 6 * CELL, y: riverY, class: 'river-text', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
+    const right = svgElement('text', { x: x0 + 6 * CELL, y: riverY, class: 'river-text', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
     right.textContent = this.flipped ? '楚 河' : '汉 界';
     // The points are named by letter and rank everywhere in the app's words (c4, e9), so the
     // letters are always drawn; with numbered files each side's numbers (counted from its own
     // right) stand at its own edge, the nearer side's under the letters.
     const label = (x, y, text, kind) => {
-      el('text', { x, y, class: `coord ${kind}`, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'data-coord': kind }, g).textContent = text;
+      svgElement('text', { x, y, class: `coord ${kind}`, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'data-coord': kind }, g).textContent = text;
     };
     for (let f = 0; f < 9; f++) {
       const file = this.flipped ? 8 - f : f;
@@ -194,12 +187,12 @@ export class Board {
     const pieces = state.pieces ?? piecesOfFen(state.fen);
     const shapes = state.shapes ?? [];
     const on = (type) => shapes.filter((s) => s.type === type);
-    const marks = el('g', { class: 'marks', 'aria-hidden': 'true' }, this.svg);
+    const marks = svgElement('g', { class: 'marks', 'aria-hidden': 'true' }, this.svg);
     for (const { square, tone } of on('highlight')) {
       const [x, y] = this.xy(square);
-      el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 6, class: tone }, marks);
+      svgElement('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 6, class: tone }, marks);
     }
-    const points = el('g', { class: 'points' }, this.svg);
+    const points = svgElement('g', { class: 'points' }, this.svg);
     const marksBy = Object.fromEntries(on('mark').map((m) => [m.square, m]));
     const circled = on('circle');
     for (let rank = 9; rank >= 0; rank--) {
@@ -207,11 +200,11 @@ export class Board {
         const sq = `${f}${rank}`;
         const [x, y] = this.xy(sq);
         const piece = pieces[sq];
-        const point = el('g', {
+        const point = svgElement('g', {
           'data-square': sq, class: 'point', role: 'gridcell', transform: `translate(${x} ${y})`,
           tabindex: sq === this.focus ? '0' : '-1',
         }, points);
-        el('circle', { r: 29, class: 'hit' }, point);
+        svgElement('circle', { r: 29, class: 'hit' }, point);
         let label = t('point', { square: sq }) + ': ';
         label += piece ? `${t(piece === piece.toUpperCase() ? 'red' : 'black')} ${pieceName(piece)}` : t('empty');
         if (piece) {
@@ -225,15 +218,15 @@ export class Board {
         const mark = marksBy[sq];
         if (mark) {
           const unprotected = mark.tone === 'unprotected';
-          el('circle', { r: 29, class: `capture-marker${unprotected ? ' unprotected' : ''}` }, point);
+          svgElement('circle', { r: 29, class: `capture-marker${unprotected ? ' unprotected' : ''}` }, point);
           // Nothing guards it: a badge with "!", a shape no other mark (the check's glow) has.
           if (unprotected) drawUnprotectedBadge(point);
           label += `, ${t('attacked')}${unprotected ? `, ${t('unprotected')}` : ''}`;
         }
         if (state.targets?.includes(sq)) {
-          el('circle', { r: piece ? 29 : 8, class: piece ? 'target capture' : 'target' }, point);
+          svgElement('circle', { r: piece ? 29 : 8, class: piece ? 'target capture' : 'target' }, point);
         }
-        for (const { tone } of circled.filter((c) => c.square === sq)) el('circle', { r: 30, class: tone }, point);
+        for (const { tone } of circled.filter((c) => c.square === sq)) svgElement('circle', { r: 30, class: tone }, point);
         point.setAttribute('aria-label', label);
         point.addEventListener('click', () => this.choose(sq));
       }
@@ -245,18 +238,18 @@ export class Board {
   drawArrows(arrows) {
     const drawn = arrows.filter(({ from, to }) => from && to && from !== to);
     if (!drawn.length) return;
-    const defs = el('defs', {}, this.svg);
+    const defs = svgElement('defs', {}, this.svg);
     for (const tone of new Set(drawn.map((a) => a.tone))) {
-      const marker = el('marker', {
+      const marker = svgElement('marker', {
         id: `arrow-head-${tone}-${this.uid}`, markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: 'auto',
       }, defs);
-      el('path', { d: 'M0 0 L4 2 L0 4 Z', class: `arrow-head ${tone}` }, marker);
+      svgElement('path', { d: 'M0 0 L4 2 L0 4 Z', class: `arrow-head ${tone}` }, marker);
     }
     for (const { from, to, tone } of drawn) {
       const [x1, y1] = this.xy(from);
       const [x2, y2] = this.xy(to);
       const k = (Math.hypot(x2 - x1, y2 - y1) - 22) / Math.hypot(x2 - x1, y2 - y1);
-      el('line', {
+      svgElement('line', {
         x1, y1, x2: x1 + (x2 - x1) * k, y2: y1 + (y2 - y1) * k, class: `arrow ${tone}`,
         'marker-end': `url(#arrow-head-${tone}-${this.uid})`, 'data-move': `${from}${to}`,
       }, this.svg);

@@ -1,14 +1,14 @@
 // The courses: the rules course and the named mating patterns, each with its map (two tabs),
 // a lesson's pages (text with a board picture) and its exercises, played on a board that
 // works like the game's. Every move is checked by the server's rules core
-// (`POST /api/lessons/try`); in a mate in two or three the defender's replies of the lesson's
+// (`api.tryLessonMoves`); in a mate in two or three the defender's replies of the lesson's
 // line are played automatically. In the perpetual-check drill the server plays the game: it
 // answers each escape with the app's check, counts the checks and gives the rules' verdict
-// (`POST /api/lessons/drill`); the page shows what it is told. The lessons come from `GET /api/lessons?course=` in the
-// interface language. Progress is kept in localStorage under `xiangqi.course` (rules) and
+// (`api.drillLessonMoves`); the page shows what it is told. The lessons come from the server
+// (`api.lessons`) in the interface language. Progress is kept in localStorage under `xiangqi.course` (rules) and
 // `xiangqi.course.patterns`.
 
-import { ApiError, request } from './api.js';
+import * as api from './api.js';
 import { Board, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { actionButton, element } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
@@ -57,20 +57,14 @@ export function dismissWelcome() {
   write(WELCOME_KEY, 'dismissed');
 }
 
-/** The lessons of `course` in `lang`, in course order, as the server sends them. */
-function fetchLessons(course, lang) {
-  // The rules course is the API's default: its address stays `/api/lessons?lang=…`.
-  const which = course === 'rules' ? '' : `&course=${encodeURIComponent(course)}`;
-  return request('GET', `/api/lessons?lang=${encodeURIComponent(lang)}${which}`);
-}
 
 /**
  * Plays `moves` from `fen` on the server: `{fen, check, status, moves, escape}`, or throws
  * why not — for an illegal move, the rules core's reason the server answered with.
  */
 async function tryMoves(fen, moves) {
-  const result = await request('POST', '/api/lessons/try', { fen, moves });
-  if (result.refused) throw new ApiError(422, result.refused);
+  const result = await api.tryLessonMoves(fen, moves);
+  if (result.refused) throw new api.ApiError(422, result.refused);
   return result;
 }
 
@@ -81,8 +75,8 @@ async function tryMoves(fen, moves) {
  * core's reason).
  */
 async function drillMoves(course, lesson, exercise, moves, lang) {
-  const result = await request('POST', '/api/lessons/drill', { course, lesson, exercise, moves, lang });
-  if (result.refused) throw new ApiError(422, result.refused);
+  const result = await api.drillLessonMoves({ course, lesson, exercise, moves, lang });
+  if (result.refused) throw new api.ApiError(422, result.refused);
   return result;
 }
 
@@ -128,8 +122,8 @@ export class Course extends Exercise {
     this.onLegend = onLegend;
     this.onShown = onShown;
     this.courseId = 'rules';
-    /** Per course: `{lessons, lang}` as last fetched. */
-    this.fetched = {};
+    /** Per course: `{lessons, lang}` as last loaded. */
+    this.loaded = {};
     this.progressOf = Object.fromEntries(COURSES.map((c) => [c, loadProgress(c)]));
     this.view = 'map';
     this.boardBox = element('div', { class: 'lesson-board', 'data-i18n-label': 'board' });
@@ -161,9 +155,9 @@ export class Course extends Exercise {
     else this.openLesson(index, true);
   }
 
-  /** The lessons of the course shown, or null before they are fetched. */
+  /** The lessons of the course shown, or null before they are loaded. */
   get lessons() {
-    return this.fetched[this.courseId]?.lessons ?? null;
+    return this.loaded[this.courseId]?.lessons ?? null;
   }
 
   /** The learner's progress in the course shown. */
@@ -181,11 +175,11 @@ export class Course extends Exercise {
 
   /**
    * The interface language or a setting changed: the course is drawn again, with its lessons
-   * fetched again in a new language.
+   * loaded again in a new language.
    */
   async relabel() {
     if (this.root.hidden || !this.lessons) return;
-    if (this.fetched[this.courseId]?.lang === currentLanguage()) {
+    if (this.loaded[this.courseId]?.lang === currentLanguage()) {
       this.render();
       return;
     }
@@ -209,10 +203,10 @@ export class Course extends Exercise {
   async ensureLessons() {
     const lang = currentLanguage();
     const course = this.courseId;
-    if (this.fetched[course]?.lang === lang) return true;
+    if (this.loaded[course]?.lang === lang) return true;
     if (!this.lessons) this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingCourse')));
     try {
-      this.fetched[course] = { lessons: await fetchLessons(course, lang), lang };
+      this.loaded[course] = { lessons: await api.lessons(course, lang), lang };
       return true;
     } catch (e) {
       this.root.replaceChildren(element('p', { class: 'course-note bad', role: 'alert' }, t('courseUnavailable', { reason: explainError(e) })));
@@ -613,7 +607,7 @@ export class Course extends Exercise {
     const text = input.value;
     const turn = this.newTurn();
     try {
-      const judged = await request('POST', '/api/lessons/answer', { course: this.courseId, lesson: this.lesson.id, exercise: this.exerciseIndex, text });
+      const judged = await api.answerLesson({ course: this.courseId, lesson: this.lesson.id, exercise: this.exerciseIndex, text });
       if (!turn.live()) return;
       if (judged.correct) {
         this.answerText = text;

@@ -2,6 +2,7 @@
 // core's verdict on the position as it changes.
 
 import { checkFen } from './api.js';
+import { svgElement } from './elements.js';
 import { pieceGlyph } from './pieces.js';
 import { t, pieceName } from './i18n.js';
 import { explainError, explainFen } from './reasons.js';
@@ -58,10 +59,8 @@ export class Editor {
       button.setAttribute('aria-label', label);
       button.title = label;
       if (letter) {
-        const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-        svg.setAttribute('viewBox', '-28 -28 56 56');
+        const svg = svgElement('svg', { viewBox: '-28 -28 56 56' }, button);
         svg.append(pieceGlyph(letter, style, 26));
-        button.append(svg);
       } else button.textContent = '⌫';
       button.addEventListener('click', () => {
         this.tool = letter;

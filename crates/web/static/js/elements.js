@@ -1,6 +1,8 @@
-// Page elements built in one call: a tag with its attributes and text, a button that names
-// the action it stands for, and a labelled choice list. The views (course, puzzles, openings
-// trainer) draw themselves with these.
+// Page elements built in one call: a tag with its attributes and text, an SVG element with
+// its attributes, a button that names the action it stands for, and a labelled choice list.
+// The board, the legend and every view draw themselves with these.
+
+const SVG = 'http://www.w3.org/2000/svg';
 
 /** A `tag` element with `attrs` (`class` sets the class name) and, when given, `text`. */
 export function element(tag, attrs = {}, text) {
@@ -10,6 +12,14 @@ export function element(tag, attrs = {}, text) {
     else node.setAttribute(k, v);
   }
   if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** An SVG `name` element with `attrs`, appended to `parent` when one is given. */
+export function svgElement(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  parent?.append(node);
   return node;
 }
 

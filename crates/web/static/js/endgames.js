@@ -1,17 +1,21 @@
 // The endgame course: classic endings played against the exact endgame tables. The map lists
-// the endings (`GET /api/endgames?lang=`); an ending shows its plan (a paragraph with a board
+// the endings (`api.endings`); an ending shows its plan (a paragraph with a board
 // picture), then its positions, played by clicking. The server makes the ending's table on
-// first use (`POST /api/endgames/{id}/table`, "preparing the table…" meanwhile), judges each
-// of the learner's moves and answers with the app's move (`POST /api/endgames/play`, the
+// first use (`api.prepareEnding`, "preparing the table…" meanwhile), judges each
+// of the learner's moves and answers with the app's move (`api.playEnding`, the
 // learner's moves sent whole each time); the page says what it is told: whether the result
 // changed, the winning move after a slip, and at the end the moves used against the shortest.
+// The learner's move lands first and the app's reply follows after the exercises' pause, on
+// the loop the exercises share (exercise.js).
 // Finished positions are kept in localStorage under `xiangqi.course.endgames`.
 
-import { request } from './api.js';
-import { Board, explainShapes, lastMoveShapes, pickMove } from './board.js';
+import * as api from './api.js';
+import { Board, explainShapes, pickMove } from './board.js';
 import { actionButton, element } from './elements.js';
+import { Exercise } from './exercise.js';
 import { currentLanguage, sentences, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
+import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
 import { read, write } from './settings.js';
 
@@ -31,8 +35,9 @@ export function endgameTitle(e) {
 }
 
 /** The endgame course inside `root`; `onShown(id)` hears what is shown (null: the map). */
-export class Endgames {
+export class Endgames extends Exercise {
   constructor(root, settings, { onShown }) {
+    super();
     this.root = root;
     this.settings = settings;
     this.onShown = onShown;
@@ -50,14 +55,24 @@ export class Endgames {
     });
   }
 
+  /** Shows `ending` (null: the map) from its plan; answers still to come are dropped. */
   reset(ending) {
     this.ending = ending;
+    this.leavePosition();
+  }
+
+  /** Leaves the position played, if any: back to the ending's plan. */
+  leavePosition() {
+    this.newTurn();
     this.positionIndex = null;
     this.attempt = null;
     this.moves = [];
+    this.fen = null;
+    this.lastMove = null;
+    this.marks = [];
     this.selected = null;
-    this.message = '';
-    this.tone = '';
+    this.state = 'idle';
+    this.say('');
     this.preparing = false;
   }
 
@@ -84,7 +99,7 @@ export class Endgames {
     if (this.list && this.lang === lang) return true;
     if (!this.list) this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingCourse')));
     try {
-      this.list = await request('GET', `/api/endgames?lang=${encodeURIComponent(lang)}`);
+      this.list = await api.endings(lang);
       this.lang = lang;
       return true;
     } catch (e) {
@@ -97,7 +112,7 @@ export class Endgames {
     switch (action) {
       case 'open': this.open(target.dataset.id); break;
       case 'map': this.reset(null); this.render(); this.onShown?.(null); break;
-      case 'plan': this.positionIndex = null; this.attempt = null; this.render(); break;
+      case 'plan': this.leavePosition(); this.render(); break;
       case 'play': this.startPosition(Number(target.dataset.index)); break;
       case 'take-back':
         if (this.moves.length) this.send(this.moves.slice(0, -1));
@@ -109,103 +124,94 @@ export class Endgames {
 
   /** Starts position `index` of the open ending: its table made first when it is missing. */
   async startPosition(index) {
+    this.leavePosition();
     this.positionIndex = index;
-    this.attempt = null;
-    this.moves = [];
-    this.selected = null;
-    this.message = '';
+    const turn = this.turn();
     if (this.ending.table !== 'ready') {
+      const ending = this.ending;
       this.preparing = true;
       this.render();
       try {
-        await request('POST', `/api/endgames/${encodeURIComponent(this.ending.id)}/table`);
-        this.ending.table = 'ready';
+        await api.prepareEnding(ending.id);
+        ending.table = 'ready';
       } catch (e) {
+        if (!turn.live()) return;
         this.preparing = false;
-        this.say(t('endgames.tableFailed', { reason: explainError(e) }), 'bad');
+        this.say(() => t('endgames.tableFailed', { reason: explainError(e) }), 'bad');
+        this.render();
         return;
       }
+      if (!turn.live()) return;
       this.preparing = false;
     }
     await this.send([]);
   }
 
-  /** Plays the learner's `moves` on the server and shows the answer. */
+  /**
+   * Plays the learner's `moves` on the server and shows the answer: a move just played lands
+   * first, then the app's reply after the pause.
+   */
   async send(moves) {
-    try {
-      const attempt = await request('POST', '/api/endgames/play', {
-        lesson: this.ending.id, position: this.positionIndex, moves,
-      });
-      this.attempt = attempt;
-      this.moves = moves;
-      this.selected = null;
-      this.describe();
-      if (attempt.status === 'won' || attempt.status === 'held') {
-        const key = `${this.ending.id}#${this.positionIndex}`;
-        if (!this.done.includes(key)) {
-          this.done.push(key);
-          write(PROGRESS_KEY, { done: this.done });
-        }
+    const turn = this.newTurn();
+    const played = moves.length > this.moves.length;
+    this.selected = null;
+    const attempt = await this.submit(moves.at(-1) ?? '', () => api.playEnding(this.ending.id, this.positionIndex, moves));
+    if (!attempt) return;
+    this.describe(attempt);
+    const step = attempt.steps.at(-1);
+    if (played && step?.reply) {
+      this.fen = step.mv.fen;
+      this.lastMove = step.mv;
+      this.render();
+      if (!(await this.pause(turn))) return;
+    }
+    this.attempt = attempt;
+    this.moves = moves;
+    this.fen = attempt.fen;
+    this.lastMove = step ? (step.reply ?? step.mv) : null;
+    this.state = attempt.status === 'playing' ? 'playing' : 'over';
+    if (attempt.status === 'won' || attempt.status === 'held') {
+      const key = `${this.ending.id}#${this.positionIndex}`;
+      if (!this.done.includes(key)) {
+        this.done.push(key);
+        write(PROGRESS_KEY, { done: this.done });
       }
-    } catch (e) {
-      this.selected = null;
-      this.say(explainError(e), 'bad');
-      return;
     }
     this.render();
   }
 
-  /** The move `mv` (a move view) in the notation of the settings. */
-  moveText(mv) {
-    const notation = this.settings.notation;
-    return notation === 'chinese' ? mv.chinese : notation === 'iccs' ? mv.iccs : mv.wxf;
-  }
-
-  /** The message for the attempt as the server judged it. */
-  describe() {
-    const a = this.attempt;
-    const step = a.steps[a.steps.length - 1];
-    let verdict = '';
-    let tone = '';
-    if (step) {
-      const best = this.moveText(step.best);
-      const n = a.now.mate_in;
-      switch (step.verdict) {
-        case 'best': verdict = t('endgames.best', { n }); tone = 'good'; break;
-        case 'slower': verdict = t('endgames.slower', { n, best }); break;
-        case 'slipped': verdict = t('endgames.slipped', { best }); tone = 'bad'; break;
-        case 'held': verdict = t('endgames.held'); tone = 'good'; break;
-        case 'lost': verdict = t('endgames.lost', { n: step.after.mate_in, best }); tone = 'bad'; break;
-        default: break;
-      }
-    }
-    let end = '';
-    switch (a.status) {
-      case 'won': end = t('endgames.won', { used: a.moves_used, shortest: a.shortest }); tone = 'good'; break;
-      case 'held': end = t('endgames.heldToLimit', { limit: a.limit }); tone = 'good'; break;
-      case 'out-of-moves': end = t('endgames.outOfMoves', { limit: a.limit }); tone = 'bad'; break;
-      case 'lost': end = t('endgames.lostEnd'); tone = 'bad'; break;
-      default: break;
-    }
-    this.say(sentences(verdict, end), tone, false);
-  }
-
-  say(text, tone = '', draw = true) {
-    this.message = text;
-    this.tone = tone;
-    if (draw) this.render();
+  /** Says what the server judged of `attempt`: the last move's verdict, and the end when it came. */
+  describe(attempt) {
+    const step = attempt.steps.at(-1);
+    const n = attempt.now.mate_in;
+    const best = () => moveText(step.best, this.settings.notation);
+    const verdicts = {
+      best: [() => t('endgames.best', { n }), 'good'],
+      slower: [() => t('endgames.slower', { n, best: best() }), ''],
+      slipped: [() => t('endgames.slipped', { best: best() }), 'bad'],
+      held: [() => t('endgames.held'), 'good'],
+      lost: [() => t('endgames.lost', { n: step.after.mate_in, best: best() }), 'bad'],
+    };
+    const ends = {
+      won: [() => t('endgames.won', { used: attempt.moves_used, shortest: attempt.shortest }), 'good'],
+      held: [() => t('endgames.heldToLimit', { limit: attempt.limit }), 'good'],
+      'out-of-moves': [() => t('endgames.outOfMoves', { limit: attempt.limit }), 'bad'],
+      lost: [() => t('endgames.lostEnd'), 'bad'],
+    };
+    const [verdict, verdictTone] = (step && verdicts[step.verdict]) || [() => '', ''];
+    const [end, endTone] = ends[attempt.status] ?? [() => '', ''];
+    this.say(() => sentences(verdict(), end()), endTone || verdictTone);
   }
 
   /** The learner's side: the side to move at the start of the position. */
   get side() {
-    const fen = this.ending.positions[this.positionIndex].fen;
+    const { fen } = this.ending.positions[this.positionIndex];
     return fen.split(' ')[1] === 'b' ? 'black' : 'red';
   }
 
   onPoint(square) {
-    const a = this.attempt;
-    if (!a || a.status !== 'playing') return;
-    const pick = pickMove(a.fen, this.side, this.selected, square);
+    if (this.state !== 'playing' || !this.attempt) return;
+    const pick = pickMove(this.fen, this.side, this.selected, square);
     this.selected = pick.selected;
     if (pick.move) this.send([...this.moves, pick.move]);
     else this.render();
@@ -278,13 +284,8 @@ export class Endgames {
       view.dataset.position = String(this.positionIndex);
       view.dataset.moves = String(a?.moves_used ?? 0);
       this.board.flipped = this.side === 'black';
-      const last = a?.steps[a.steps.length - 1];
-      const lastMove = last ? (last.reply ?? last.mv) : null;
-      this.board.render({
-        fen: a?.fen ?? p.fen,
-        selected: this.selected,
-        shapes: lastMoveShapes(lastMove),
-      });
+      const last = a?.steps.at(-1);
+      this.board.render({ fen: this.fen ?? p.fen, selected: this.selected, shapes: this.shapes() });
       side.append(element('p', { class: 'lesson-text goal' }, e.goal === 'win'
         ? t('endgames.taskWin', { n: p.mate_in, limit: p.limit })
         : t('endgames.taskDraw', { limit: p.limit })));
@@ -293,7 +294,7 @@ export class Endgames {
       if (this.preparing) status.textContent = t('endgames.preparing');
       else if (a) status.textContent = t('endgames.movesUsed', { used: a.moves_used, limit: a.limit });
       side.append(status);
-      const message = element('p', { class: `course-note ${this.tone}`, 'data-endgame-message': '', role: 'status' }, this.message);
+      const message = element('p', { class: `course-note ${this.tone}`, 'data-endgame-message': '', role: 'status' }, this.said());
       if (last) {
         message.dataset.verdict = last.verdict;
         message.dataset.best = last.best.iccs;

@@ -1,4 +1,4 @@
-// The loop the course, the mating patterns, the puzzles and the trainer share. Each exercise
+// The loop the course, the mating patterns, the puzzles, the trainer and the endgames share. Each exercise
 // view keeps its turn, and an answer that comes back after a newer turn began (the learner
 // went to another exercise, or took the move back) is dropped. It says what happened in words
 // that follow a language change, sends the learner's move and shows why one is refused, and

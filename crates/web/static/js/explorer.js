@@ -54,12 +54,12 @@ export class Explorer {
       this.key = key;
       this.answer = null;
       this.error = null;
-      this.fetch(game.id, ply, key);
+      this.load(game.id, ply, key);
     }
     this.render();
   }
 
-  async fetch(id, ply, key) {
+  async load(id, ply, key) {
     try {
       const answer = await api.explorer(id, ply);
       if (this.key !== key) return;

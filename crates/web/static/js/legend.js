@@ -1,21 +1,14 @@
 // The board legend: what every mark on the board means, with a small drawing of each, and
 // the pieces' names — shown on hover (a title) or on a long press on a touch screen.
 
+import { svgElement } from './elements.js';
 import { pieceGlyph } from './pieces.js';
 import { drawUnprotectedBadge } from './board.js';
 import { t } from './i18n.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const LETTERS = ['K', 'A', 'B', 'N', 'R', 'C', 'P'];
 /** How long a finger rests on a piece before its name is shown, in milliseconds. */
 const LONG_PRESS_MS = 450;
-
-function el(name, attrs = {}, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.append(node);
-  return node;
-}
 
 /** The name of the piece with FEN letter `letter` in the interface language, with its colour. */
 export function pieceTitle(letter) {
@@ -26,7 +19,7 @@ export function pieceTitle(letter) {
 export function namePieces(svg) {
   for (const piece of svg.querySelectorAll('[data-piece]')) {
     piece.querySelector(':scope > title')?.remove();
-    const title = document.createElementNS(SVG, 'title');
+    const title = svgElement('title');
     title.textContent = pieceTitle(piece.dataset.piece);
     piece.prepend(title);
   }
@@ -85,10 +78,10 @@ export function nameOnLongPress(svg) {
 
 /** A small square of board with something drawn on it by `draw(svg)`. */
 function swatch(draw) {
-  const svg = el('svg', { viewBox: '-36 -36 72 72', class: 'swatch', 'aria-hidden': 'true' });
-  el('rect', { x: -36, y: -36, width: 72, height: 72, class: 'board-bg' }, svg);
-  el('line', { x1: -36, y1: 0, x2: 36, y2: 0, class: 'swatch-line' }, svg);
-  el('line', { x1: 0, y1: -36, x2: 0, y2: 36, class: 'swatch-line' }, svg);
+  const svg = svgElement('svg', { viewBox: '-36 -36 72 72', class: 'swatch', 'aria-hidden': 'true' });
+  svgElement('rect', { x: -36, y: -36, width: 72, height: 72, class: 'board-bg' }, svg);
+  svgElement('line', { x1: -36, y1: 0, x2: 36, y2: 0, class: 'swatch-line' }, svg);
+  svgElement('line', { x1: 0, y1: -36, x2: 0, y2: 36, class: 'swatch-line' }, svg);
   draw(svg);
   return svg;
 }
@@ -102,26 +95,26 @@ function piece(svg, letter, style, extra = '') {
 }
 
 function arrow(svg, kind) {
-  el('line', { x1: -26, y1: 22, x2: 14, y2: -18, class: `arrow ${kind}` }, svg);
-  el('path', { d: 'M28 -32 L4 -22 L18 -8 Z', class: `arrow-head ${kind}` }, svg);
+  svgElement('line', { x1: -26, y1: 22, x2: 14, y2: -18, class: `arrow ${kind}` }, svg);
+  svgElement('path', { d: 'M28 -32 L4 -22 L18 -8 Z', class: `arrow-head ${kind}` }, svg);
 }
 
 /** Every mark the board draws: its legend key and its drawing. */
 function marks(style) {
   return [
     ['legend.selected', (s) => piece(s, 'N', style, 'selected')],
-    ['legend.target', (s) => el('circle', { r: 8, class: 'target' }, s)],
-    ['legend.captureTarget', (s) => { piece(s, 'r', style); el('circle', { r: 29, class: 'target capture' }, s); }],
-    ['legend.lastMove', (s) => { el('rect', { x: -29, y: -29, width: 58, height: 58, rx: 6, class: 'last-move' }, s); piece(s, 'C', style); }],
+    ['legend.target', (s) => svgElement('circle', { r: 8, class: 'target' }, s)],
+    ['legend.captureTarget', (s) => { piece(s, 'r', style); svgElement('circle', { r: 29, class: 'target capture' }, s); }],
+    ['legend.lastMove', (s) => { svgElement('rect', { x: -29, y: -29, width: 58, height: 58, rx: 6, class: 'last-move' }, s); piece(s, 'C', style); }],
     ['legend.check', (s) => piece(s, 'k', style, 'in-check')],
-    ['legend.marker', (s) => { piece(s, 'n', style); el('circle', { r: 29, class: 'capture-marker' }, s); }],
+    ['legend.marker', (s) => { piece(s, 'n', style); svgElement('circle', { r: 29, class: 'capture-marker' }, s); }],
     ['legend.unprotected', (s) => {
       piece(s, 'r', style);
-      el('circle', { r: 29, class: 'capture-marker unprotected' }, s);
+      svgElement('circle', { r: 29, class: 'capture-marker unprotected' }, s);
       drawUnprotectedBadge(s);
     }],
     ['legend.hint', (s) => arrow(s, 'hint')],
-    ['legend.explain', (s) => el('circle', { r: 30, class: 'explain still' }, s)],
+    ['legend.explain', (s) => svgElement('circle', { r: 30, class: 'explain still' }, s)],
     ['legend.lessonArrow', (s) => arrow(s, 'lesson')],
   ];
 }
@@ -155,9 +148,9 @@ export class Legend {
     names.className = 'legend-pieces';
     for (const letter of [...LETTERS, ...LETTERS.map((l) => l.toLowerCase())]) {
       const li = document.createElement('li');
-      const svg = el('svg', { viewBox: '-30 -30 60 60', class: 'swatch piece-swatch', 'aria-hidden': 'true' });
+      const svg = svgElement('svg', { viewBox: '-30 -30 60 60', class: 'swatch piece-swatch', 'aria-hidden': 'true' });
       const glyph = piece(svg, letter, style);
-      el('title', {}, glyph).textContent = pieceTitle(letter);
+      svgElement('title', {}, glyph).textContent = pieceTitle(letter);
       const name = document.createElement('span');
       name.textContent = pieceTitle(letter);
       li.append(svg, name);

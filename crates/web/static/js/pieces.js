@@ -1,6 +1,6 @@
 // How pieces look: Chinese characters, or European-style symbols drawn in SVG.
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { svgElement } from './elements.js';
 
 // The simplified characters, the ones every text of the app names the pieces by: the
 // general, the advisor, the elephant and the soldier differ between the sides, the chariot,
@@ -26,31 +26,19 @@ const SYMBOLS = {
 
 /** Draws the piece with FEN letter `letter` into a new SVG group, centred at 0,0. */
 export function pieceGlyph(letter, style, radius) {
-  const g = document.createElementNS(SVG, 'g');
   const red = letter === letter.toUpperCase();
-  g.setAttribute('class', `piece-body ${red ? 'red' : 'black'}`);
-  const disc = document.createElementNS(SVG, 'circle');
-  disc.setAttribute('r', radius);
-  disc.setAttribute('class', 'disc');
-  const ring = document.createElementNS(SVG, 'circle');
-  ring.setAttribute('r', radius - 4);
-  ring.setAttribute('class', 'ring');
-  g.append(disc, ring);
+  const g = svgElement('g', { class: `piece-body ${red ? 'red' : 'black'}` });
+  svgElement('circle', { r: radius, class: 'disc' }, g);
+  svgElement('circle', { r: radius - 4, class: 'ring' }, g);
   if (style === 'european') {
-    const path = document.createElementNS(SVG, 'path');
-    path.setAttribute('d', SYMBOLS[letter.toLowerCase()]);
-    path.setAttribute('class', 'symbol');
-    path.setAttribute('transform', `scale(${radius / 22})`);
-    path.setAttribute('fill-rule', 'evenodd');
-    g.append(path);
+    svgElement('path', {
+      d: SYMBOLS[letter.toLowerCase()], class: 'symbol', transform: `scale(${radius / 22})`, 'fill-rule': 'evenodd',
+    }, g);
   } else {
-    const text = document.createElementNS(SVG, 'text');
+    const text = svgElement('text', {
+      class: 'glyph', 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': radius * 1.15,
+    }, g);
     text.textContent = CHARACTERS[letter];
-    text.setAttribute('class', 'glyph');
-    text.setAttribute('text-anchor', 'middle');
-    text.setAttribute('dominant-baseline', 'central');
-    text.setAttribute('font-size', radius * 1.15);
-    g.append(text);
   }
   return g;
 }

@@ -1,11 +1,12 @@
 // Puzzles: the learner plays the solver's side of a shipped puzzle (the board turned to the
-// solver), the server checks each move (`POST /api/puzzles/{id}/move`) and answers with the
+// solver), the server checks each move (`api.puzzleMove`) and answers with the
 // automatic reply, or with the engine's refutation of a wrong move (an arrow and a sentence).
 // Hint shows the piece to move, then the move; "Show solution" steps through the line. The
-// learner's Glicko-2 rating is computed by the server (`POST /api/puzzles/result`) and kept,
+// learner's Glicko-2 rating is computed by the server (`api.ratePuzzle`) and kept,
 // with the streaks, the last puzzles and the filters, in localStorage under `xiangqi.puzzles`.
 
-import { request } from './api.js';
+import * as api from './api.js';
+import { moveText } from './notation.js';
 import { Board, pickMove, piecesOfFen, shape } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t, sentences } from './i18n.js';
@@ -108,7 +109,7 @@ export class Puzzles extends Exercise {
     if (!this.catalog) {
       this.root.replaceChildren(element('p', { class: 'course-note' }, t('loadingPuzzles')));
       try {
-        this.catalog = await request('GET', '/api/puzzles/themes');
+        this.catalog = await api.puzzleThemes();
         this.learner = loadLearner(this.catalog.newcomer);
         for (const p of this.catalog.patterns) if (p.name) patternNames.set(p.id, p.name);
       } catch (e) {
@@ -125,7 +126,7 @@ export class Puzzles extends Exercise {
     if (wanted) {
       const turn = this.newTurn();
       try {
-        const puzzle = await request('GET', `/api/puzzles/${encodeURIComponent(wanted)}`);
+        const puzzle = await api.puzzle(wanted);
         if (turn.live()) this.begin(puzzle);
         return;
       } catch {
@@ -165,7 +166,7 @@ export class Puzzles extends Exercise {
     if (this.learner.recent.length) query.set('recent', this.learner.recent.join(','));
     const turn = this.newTurn();
     try {
-      const puzzle = await request('GET', `/api/puzzles/next?${query}`);
+      const puzzle = await api.nextPuzzle(query);
       if (turn.live()) this.begin(puzzle);
     } catch (e) {
       if (!turn.live()) return;
@@ -236,7 +237,7 @@ export class Puzzles extends Exercise {
   /** Sends the learner's `move` (ICCS) to be checked, then plays the reply or says why not. */
   async play(move) {
     const turn = this.turn();
-    const answer = await this.submit(move, () => request('POST', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/move`, { ply: this.ply, move }));
+    const answer = await this.submit(move, () => api.puzzleMove(this.puzzle.id, this.ply, move));
     if (!answer) return;
     this.showMove(answer.played);
     this.check = answer.check ?? null;
@@ -276,14 +277,14 @@ export class Puzzles extends Exercise {
       this.arrows = [shape.arrow(why.reply.from, why.reply.to, 'refutation')];
       if (why.square) this.marks = [why.square];
     }
-    this.say(() => sentences(t('puzzleWrong', { move: answer.played[this.settings.notation] }), why ? this.whyText(why) : ''), 'bad');
+    this.say(() => sentences(t('puzzleWrong', { move: moveText(answer.played, this.settings.notation) }), why ? this.whyText(why) : ''), 'bad');
     this.render();
     await this.fail(turn);
   }
 
   /** The refutation `why` in words: whose answer it is, what follows, and what it attacks. */
   whyText(why) {
-    const move = why.reply[this.settings.notation];
+    const move = moveText(why.reply, this.settings.notation);
     const side = t(why.side);
     const piece = why.piece ? pieceName(why.piece).toLowerCase() : '';
     const attacks = why.threat && why.kind !== 'material' && why.kind !== 'mate'
@@ -320,7 +321,7 @@ export class Puzzles extends Exercise {
   /** Sends the result to be rated and keeps the learner's new state. */
   async rate(solved, turn) {
     const id = this.puzzle.id;
-    const send = () => request('POST', '/api/puzzles/result', { id, solved, state: this.ratingState() });
+    const send = () => api.ratePuzzle({ id, solved, state: this.ratingState() });
     try {
       const result = await send().catch((e) => {
         if (e.code !== 'bad-rating-state') throw e;
@@ -362,7 +363,7 @@ export class Puzzles extends Exercise {
     if (this.state !== 'playing') return;
     const turn = this.turn();
     try {
-      const hint = await request('GET', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/hint?ply=${this.ply}`);
+      const hint = await api.puzzleHint(this.puzzle.id, this.ply);
       if (!turn.live()) return;
       this.hintStep = Math.min(this.hintStep + 1, 2);
       if (this.hintStep === 1) {
@@ -372,7 +373,7 @@ export class Puzzles extends Exercise {
       } else {
         this.marks = [];
         this.arrows = [shape.arrow(hint.move.from, hint.move.to, 'hint')];
-        this.say(() => t('puzzleHintMove', { move: hint.move[this.settings.notation] }));
+        this.say(() => t('puzzleHintMove', { move: moveText(hint.move, this.settings.notation) }));
       }
       this.render();
       await this.fail(turn);
@@ -389,7 +390,7 @@ export class Puzzles extends Exercise {
     if (!this.puzzle || this.state === 'busy' || this.state === 'loading') return;
     const turn = this.newTurn();
     try {
-      const solution = await request('GET', `/api/puzzles/${encodeURIComponent(this.puzzle.id)}/solution`);
+      const solution = await api.puzzleSolution(this.puzzle.id);
       if (!turn.live()) return;
       this.solution = solution.moves;
       this.solutionAt = 0;
@@ -421,7 +422,7 @@ export class Puzzles extends Exercise {
     this.lastMove = last ? { from: last.from, to: last.to } : null;
     this.check = null;
     this.say(() => {
-      const line = moves.slice(0, at).map((m) => m[this.settings.notation]).join(' ');
+      const line = moves.slice(0, at).map((m) => moveText(m, this.settings.notation)).join(' ');
       return `${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`;
     });
     this.render();
@@ -465,18 +466,18 @@ export class Puzzles extends Exercise {
   }
 
   ratingLine() {
-    const line = element('p', { class: 'puzzle-rating' });
-    line.append(element('span', { 'data-puzzle-rating': '' }, t('yourRating', { rating: Math.round(this.learner.rating) })));
+    const rating = element('p', { class: 'puzzle-rating' });
+    rating.append(element('span', { 'data-puzzle-rating': '' }, t('yourRating', { rating: Math.round(this.learner.rating) })));
     // The first few puzzles calibrate a newcomer's rating.
     if (this.learner.deviation > this.catalog.provisional_deviation) {
-      line.append(' ', element('span', { class: 'rating-provisional', 'data-provisional': '' }, t('ratingProvisional')));
+      rating.append(' ', element('span', { class: 'rating-provisional', 'data-provisional': '' }, t('ratingProvisional')));
     }
     if (this.rated !== null && this.rated !== undefined) {
       const sign = this.rated > 0 ? '+' : this.rated < 0 ? '−' : '±';
-      line.append(' ', element('span', { class: `rating-change ${this.rated >= 0 ? 'good' : 'bad'}`, 'data-rating-change': String(this.rated) }, `${sign}${Math.abs(this.rated)}`));
+      rating.append(' ', element('span', { class: `rating-change ${this.rated >= 0 ? 'good' : 'bad'}`, 'data-rating-change': String(this.rated) }, `${sign}${Math.abs(this.rated)}`));
     }
-    line.append(' · ', element('span', { 'data-streak': String(this.learner.streak) }, t('streak', { streak: this.learner.streak, best: this.learner.best_streak })));
-    return line;
+    rating.append(' · ', element('span', { 'data-streak': String(this.learner.streak) }, t('streak', { streak: this.learner.streak, best: this.learner.best_streak })));
+    return rating;
   }
 
   filterRow() {

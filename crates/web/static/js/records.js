@@ -1,7 +1,7 @@
 // Games as files: download the game's record (PGN, XQF or DhtmlXQ) and import a record file
 // into a new game.
 
-import { download, request } from './api.js';
+import * as api from './api.js';
 
 /** The record formats the server writes, `pgn-wxf` being the default. */
 export const FORMATS = ['pgn-iccs', 'pgn-wxf', 'pgn-chinese', 'xqf', 'dhtmlxq'];
@@ -31,7 +31,7 @@ export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
   if (names?.red) query.set('red', names.red);
   if (names?.black) query.set('black', names.black);
   const extension = format.startsWith('pgn') ? 'pgn' : format === 'xqf' ? 'xqf' : 'txt';
-  const { name, response } = await download(`/api/games/${encodeURIComponent(id)}/record?${query}`, `xiangqi.${extension}`);
+  const { name, response } = await api.downloadRecord(id, query, `xiangqi.${extension}`);
   return { name, warnings: writeWarnings(response) };
 }
 
@@ -45,5 +45,5 @@ export async function downloadRecord(id, format = 'pgn-wxf', names = {}) {
 export async function importRecord(file, index = 0) {
   const query = new URLSearchParams({ name: file.name ?? '', index: String(index) });
   const bytes = new Blob([await file.arrayBuffer()], { type: 'application/octet-stream' });
-  return request('POST', `/api/games/import?${query}`, bytes);
+  return api.importRecord(query, bytes);
 }

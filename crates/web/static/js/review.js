@@ -5,11 +5,11 @@
 // side's accuracy and counts, and a legend that says what each mark means. Evaluations are
 // from Red's side, and the panel says so.
 
-import { currentId } from './api.js';
+import { reviewStream } from './api.js';
+import { element, svgElement } from './elements.js';
 import { t, pieceName } from './i18n.js';
 import { scoreText } from './score.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** The classes from best to worst, as the server names them. */
 export const CLASSES = ['only', 'best', 'excellent', 'good', 'inaccuracy', 'mistake', 'blunder'];
 /**
@@ -19,13 +19,6 @@ export const CLASSES = ['only', 'best', 'excellent', 'good', 'inaccuracy', 'mist
  */
 export const SYMBOLS = { only: '!', best: '★', excellent: '✓', good: '○', inaccuracy: '?!', mistake: '?', blunder: '??' };
 const GRAPH = { width: 300, height: 90 };
-
-function el(name, attrs = {}, parent, ns = null) {
-  const node = ns ? document.createElementNS(ns, name) : document.createElement(name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  parent?.append(node);
-  return node;
-}
 
 /** Red's expected score (0–1) for an evaluation `{cp}`, `{mate}` or `{end}`, as the review's model. */
 function expected(score) {
@@ -134,15 +127,14 @@ export class Review {
 
   /** Starts the review of `game`. */
   start(game) {
-    const url = `/api/games/${encodeURIComponent(currentId(game.id))}/review`;
     this.close();
     this.game = { id: game.id, version: game.version };
     this.panel.hidden = false;
-    const title = el('h2', {}, this.panel);
+    const title = this.panel.appendChild(element('h2'));
     title.textContent = t('reviewing');
-    const bar = el('progress', { id: 'review-progress', max: Math.max(1, game.moves.length), value: 0 }, this.panel);
-    const count = el('span', { class: 'review-count' }, this.panel);
-    const source = new EventSource(url);
+    const bar = this.panel.appendChild(element('progress', { id: 'review-progress', max: Math.max(1, game.moves.length), value: 0 }));
+    const count = this.panel.appendChild(element('span', { class: 'review-count' }));
+    const source = reviewStream(game.id);
     this.source = source;
     source.addEventListener('progress', (event) => {
       if (source !== this.source) return;
@@ -172,7 +164,7 @@ export class Review {
     this.source?.close();
     this.source = null;
     this.game = null;
-    const p = el('p', { class: 'review-error' });
+    const p = element('p', { class: 'review-error' });
     p.textContent = text;
     this.panel.replaceChildren(p);
   }
@@ -197,7 +189,7 @@ export class Review {
       if (!m) continue;
       span.classList.add(`judged-${m.class}`);
       span.title = className(m.class);
-      const mark = el('b', { class: 'judged', 'data-class': m.class, 'aria-label': className(m.class) }, span);
+      const mark = span.appendChild(element('b', { class: 'judged', 'data-class': m.class, 'aria-label': className(m.class) }));
       mark.textContent = SYMBOLS[m.class];
     }
   }
@@ -206,9 +198,9 @@ export class Review {
   show(ply) {
     if (!this.result) return;
     this.ply = ply;
-    const title = el('h2');
+    const title = element('h2');
     title.textContent = t('review');
-    const side = el('p', { class: 'review-side' });
+    const side = element('p', { class: 'review-side' });
     side.textContent = t('review.redSide');
     this.panel.replaceChildren(title, this.graph(ply), side, this.detail(ply), this.summary(), this.legend());
   }
@@ -216,22 +208,22 @@ export class Review {
   graph(ply) {
     const moves = this.result.moves;
     const { width, height } = GRAPH;
-    const svg = el('svg', { class: 'review-graph', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': t('evalGraph') }, null, SVG);
+    const svg = svgElement('svg', { class: 'review-graph', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': t('evalGraph') });
     const step = width / Math.max(1, moves.length);
     const xOf = (k) => k * step;
     const pad = 5;
     const yOf = (p) => pad + (1 - p) * (height - 2 * pad);
-    el('rect', { x: 0, y: 0, width, height, class: 'graph-black' }, svg, SVG);
+    svgElement('rect', { x: 0, y: 0, width, height, class: 'graph-black' }, svg);
     const first = moves[0] ? expected(moves[0].best_score_red) : 0.5;
     const points = [[0, first], ...moves.map((m, i) => [i + 1, expected(m.score_red)])];
-    const line = points.map(([k, p]) => `${xOf(k).toFixed(1)},${yOf(p).toFixed(1)}`);
-    el('polygon', { points: `0,${height} ${line.join(' ')} ${xOf(moves.length).toFixed(1)},${height}`, class: 'graph-red' }, svg, SVG);
-    el('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'graph-mid' }, svg, SVG);
-    if (ply !== null && ply > 0) el('line', { x1: xOf(ply), y1: 0, x2: xOf(ply), y2: height, class: 'graph-now' }, svg, SVG);
+    const curve = points.map(([k, p]) => `${xOf(k).toFixed(1)},${yOf(p).toFixed(1)}`);
+    svgElement('polygon', { points: `0,${height} ${curve.join(' ')} ${xOf(moves.length).toFixed(1)},${height}`, class: 'graph-red' }, svg);
+    svgElement('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'graph-mid' }, svg);
+    if (ply !== null && ply > 0) svgElement('line', { x1: xOf(ply), y1: 0, x2: xOf(ply), y2: height, class: 'graph-now' }, svg);
     moves.forEach((m, i) => {
       if (!['inaccuracy', 'mistake', 'blunder'].includes(m.class)) return;
-      const dot = el('circle', { cx: xOf(i + 1), cy: yOf(expected(m.score_red)), r: 3.5, class: `graph-dot judged-${m.class}`, 'data-ply': i + 1 }, svg, SVG);
-      el('title', {}, dot, SVG).textContent = `${i + 1}. ${className(m.class)}`;
+      const dot = svgElement('circle', { cx: xOf(i + 1), cy: yOf(expected(m.score_red)), r: 3.5, class: `graph-dot judged-${m.class}`, 'data-ply': i + 1 }, svg);
+      svgElement('title', {}, dot).textContent = `${i + 1}. ${className(m.class)}`;
     });
     svg.addEventListener('click', (event) => {
       const box = svg.getBoundingClientRect();
@@ -242,61 +234,61 @@ export class Review {
   }
 
   detail(ply) {
-    const box = el('div', { class: 'review-detail' });
+    const box = element('div', { class: 'review-detail' });
     const m = ply ? this.move(ply) : null;
     if (!m) {
       box.textContent = t('reviewPick');
       return box;
     }
     const notation = this.notation();
-    const head = el('p', {}, box);
-    const mark = el('b', { class: `judged judged-${m.class}` }, head);
+    const head = box.appendChild(element('p'));
+    const mark = head.appendChild(element('b', { class: `judged judged-${m.class}` }));
     mark.textContent = `${SYMBOLS[m.class]} ${className(m.class)}`;
     head.append(`  ${evaluationSaid(m.score_red)}`);
     if (m.best && m.class !== 'best') {
-      const better = el('p', { class: 'review-better' }, box);
+      const better = box.appendChild(element('p', { class: 'review-better' }));
       const line = (m.line[notation] ?? []).slice(0, 8).join(' ');
       better.textContent = t('betterMove', { move: m.best[notation], score: evaluationText(m.best_score_red), line });
       better.title = t('review.redSide');
     }
     const exact = m.table ? tableJudgement(m.table) : '';
-    if (exact) el('p', { class: 'review-table' }, box).textContent = exact;
+    if (exact) box.appendChild(element('p', { class: 'review-table' })).textContent = exact;
     if (m.why && (m.class === 'mistake' || m.class === 'blunder')) {
-      const why = el('p', { class: 'review-why' }, box);
+      const why = box.appendChild(element('p', { class: 'review-why' }));
       why.textContent = whyText(m.why, notation);
     }
     return box;
   }
 
   summary() {
-    const table = el('table', { class: 'review-summary' });
-    const head = el('tr', {}, el('thead', {}, table));
-    for (const text of ['', t('accuracy'), ...CLASSES.map((c) => SYMBOLS[c])]) el('th', {}, head).textContent = text;
+    const table = element('table', { class: 'review-summary' });
+    const head = table.appendChild(element('thead')).appendChild(element('tr'));
+    for (const text of ['', t('accuracy'), ...CLASSES.map((c) => SYMBOLS[c])]) head.appendChild(element('th')).textContent = text;
     CLASSES.forEach((c, i) => { head.children[i + 2].title = className(c); });
-    const body = el('tbody', {}, table);
+    const body = table.appendChild(element('tbody'));
     for (const side of ['red', 'black']) {
       const s = this.result[side];
-      const row = el('tr', { 'data-side': side }, body);
-      el('th', {}, row).textContent = t(side);
-      el('td', {}, row).textContent = `${s.accuracy.toFixed(1)}%`;
-      for (const c of CLASSES) el('td', { class: `judged-${c}`, title: className(c) }, row).textContent = String(s.counts[c] ?? 0);
+      const row = body.appendChild(element('tr', { 'data-side': side }));
+      row.appendChild(element('th')).textContent = t(side);
+      row.appendChild(element('td')).textContent = `${s.accuracy.toFixed(1)}%`;
+      for (const c of CLASSES) row.appendChild(element('td', { class: `judged-${c}`, title: className(c) })).textContent = String(s.counts[c] ?? 0);
     }
     return table;
   }
 
   /** What each mark of the table and the move list means, in words. */
   legend() {
-    const box = el('div', { class: 'review-legend' });
-    el('h3', {}, box).textContent = t('review.legend');
-    const list = el('ul', {}, box);
+    const box = element('div', { class: 'review-legend' });
+    box.appendChild(element('h3')).textContent = t('review.legend');
+    const list = box.appendChild(element('ul'));
     for (const c of CLASSES) {
-      const item = el('li', { 'data-class': c }, list);
-      el('b', { class: `judged judged-${c}` }, item).textContent = SYMBOLS[c];
+      const item = list.appendChild(element('li', { 'data-class': c }));
+      item.appendChild(element('b', { class: `judged judged-${c}` })).textContent = SYMBOLS[c];
       item.append(` ${t(`review.legend.${c}`)}`);
     }
-    el('p', {}, box).textContent = t('review.legend.scale');
+    box.appendChild(element('p')).textContent = t('review.legend.scale');
     if (this.result.moves.some((m) => m.table)) {
-      el('p', { class: 'review-legend-tables' }, box).textContent = t('review.legend.tables');
+      box.appendChild(element('p', { class: 'review-legend-tables' })).textContent = t('review.legend.tables');
     }
     return box;
   }

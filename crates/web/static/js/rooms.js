@@ -1,15 +1,15 @@
 // Play a friend: a room made here and joined by link (`#/room/<id>`), played over one
-// WebSocket per tab. The server is the referee and keeps the clocks; this view sends the
+// socket per tab. The server is the referee and keeps the clocks; this view sends the
 // clicks and shows what the room says. A seat's token is kept in localStorage, never in the
 // link.
 
 import * as api from './api.js';
+import { renderAnalysis } from './analysis.js';
 import { Board, lastMoveShapes, pickMove } from './board.js';
 import { formatTime } from './clock.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { t } from './i18n.js';
 import { explainError, explainOutcome } from './reasons.js';
-import { scoreText, tableText } from './score.js';
 
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
@@ -51,7 +51,7 @@ export class Rooms {
     this.watchAnalysis = false;
     this.analysisSource = null;
     this.analysedFen = null;
-    this.linesBox = element('div', { class: 'room-lines', 'aria-live': 'polite' });
+    this.analysisBox = element('div', { class: 'room-lines', 'aria-live': 'polite' });
     root.addEventListener('click', (e) => {
       const action = e.target.closest('[data-room]')?.dataset.room;
       if (action) this.act(action, e.target.closest('[data-room]'));
@@ -92,7 +92,7 @@ export class Rooms {
     this.analysisSource?.close();
     this.analysisSource = null;
     this.analysedFen = null;
-    this.linesBox.replaceChildren();
+    this.analysisBox.replaceChildren();
   }
 
   /**
@@ -109,13 +109,13 @@ export class Rooms {
     this.stopAnalysis();
     this.analysedFen = room.game.fen;
     const version = room.game.moves.length;
-    const source = new EventSource(`/api/rooms/${encodeURIComponent(room.id)}/analysis?lines=3&millis=30000`);
+    const source = api.roomAnalysisStream(room.id, 3, 30000);
     this.analysisSource = source;
     source.addEventListener('lines', (event) => {
       if (source !== this.analysisSource) return;
       const update = JSON.parse(event.data);
       if (update.version !== version) return;
-      this.showLines(update.lines, update.done, version, update.table);
+      this.showAnalysis(update, version);
       if (update.done) source.close();
     });
     source.onerror = () => {
@@ -123,27 +123,15 @@ export class Rooms {
     };
   }
 
-  /** Shows the analysis' lines; `table`: an endgame table's exact result, where one covers the position. */
-  showLines(lines, done, version, table) {
-    const notation = this.settings.notation;
-    const best = lines[0]?.score_red;
-    const verdict = table ? tableText(table) : t('scoreIs', { score: scoreText(best) });
-    const title = element('h3', {}, `${t('analysis')} — ${verdict}${done ? '' : ' …'}`);
-    const list = element('ol');
-    for (const l of lines) {
-      const moves = notation === 'iccs' ? l.pv : notation === 'chinese' ? l.pv_chinese : l.pv_wxf;
-      const said = l.table ? tableText(l.table) : `${scoreText(l.score_red)}  (${t('depth')} ${l.depth})`;
-      list.append(element('li', {}, `${said}  ${moves.slice(0, 10).join(' ')}`));
-    }
-    this.linesBox.dataset.depth = String(lines[0]?.depth ?? 0);
-    this.linesBox.dataset.version = String(version);
-    this.linesBox.replaceChildren(title, list);
+  /** Shows the analysis `update` of the position after `version` moves. */
+  showAnalysis(update, version) {
+    renderAnalysis(this.analysisBox, update, { fen: this.analysedFen, notation: this.settings.notation, heading: 'h3' });
+    this.analysisBox.dataset.version = String(version);
   }
 
   connect() {
     const id = this.id;
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${scheme}://${location.host}/api/rooms/${encodeURIComponent(id)}/socket`);
+    const socket = api.roomSocket(id);
     this.socket = socket;
     this.connected = false;
     socket.onopen = () => {
@@ -188,7 +176,7 @@ export class Rooms {
   }
 
   send(message) {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (api.socketOpen(this.socket)) this.socket.send(JSON.stringify(message));
   }
 
   get mySide() {
@@ -219,7 +207,7 @@ export class Rooms {
       case 'code': {
         const code = this.root.querySelector('[name=room-code]').value;
         try {
-          const found = await api.request('GET', `/api/room-codes/${encodeURIComponent(code)}`);
+          const found = await api.roomOfCode(code);
           this.go(found.id);
         } catch (e) {
           this.message = explainError(e);
@@ -257,7 +245,7 @@ export class Rooms {
     const name = String(data.get('name') ?? '').trim();
     localStorage.setItem(NAME, name);
     try {
-      const made = await api.request('POST', '/api/rooms', {
+      const made = await api.newRoom({
         side: data.get('side'), minutes, increment, rules: data.get('rules'), name,
       });
       keepToken(made.id, made.token);
@@ -328,18 +316,18 @@ export class Rooms {
     return [form, code];
   }
 
-  seatLine(side) {
+  seatRow(side) {
     const seat = this.room[side];
     const clocks = this.clocksNow();
-    const line = element('div', { class: 'room-seat', 'data-side': side });
-    line.append(element('span', { class: 'room-name' }, `${t(side)}: ${seat ? seat.name : '—'}`));
-    if (seat && !seat.present) line.append(element('span', { class: 'room-away' }, t('room.away', { name: seat.name })));
+    const row = element('div', { class: 'room-seat', 'data-side': side });
+    row.append(element('span', { class: 'room-name' }, `${t(side)}: ${seat ? seat.name : '—'}`));
+    if (seat && !seat.present) row.append(element('span', { class: 'room-away' }, t('room.away', { name: seat.name })));
     if (clocks) {
-      line.append(element('span', {
+      row.append(element('span', {
         class: `room-clock${this.room.clocks.running === side ? ' running' : ''}`, 'data-clock': side,
       }, formatTime(clocks[side])));
     }
-    return line;
+    return row;
   }
 
   renderRoom() {
@@ -348,7 +336,7 @@ export class Rooms {
     if (!room) return parts;
     const top = this.role === 'black' ? 'red' : 'black';
     const bottom = top === 'red' ? 'black' : 'red';
-    parts.push(this.seatLine(top), this.boardBox, this.seatLine(bottom));
+    parts.push(this.seatRow(top), this.boardBox, this.seatRow(bottom));
     const status = element('p', { class: 'room-status', 'data-status': room.status });
     if (room.result) status.textContent = this.resultText();
     else if (room.status === 'waiting') status.textContent = t('room.waiting');
@@ -396,7 +384,7 @@ export class Rooms {
       const box = element('input', { type: 'checkbox', 'data-room': 'watch-analysis' });
       box.checked = this.watchAnalysis;
       watch.append(box, element('span', {}, t('room.watchAnalysis')));
-      parts.push(watch, this.linesBox);
+      parts.push(watch, this.analysisBox);
     }
     const link = `${location.origin}/#/room/${room.id}`;
     const share = element('div', { class: 'room-share' });

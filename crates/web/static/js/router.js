@@ -43,13 +43,15 @@ export function panel(id, className = id) {
  * The app's views, in one table: each address name maps to `{panel, nav, label, show(id)}` —
  * the id of the panel it shows (or a function of the id that gives it), the link of the
  * navigation it belongs to, the key of that link's words when the view has a link of its own,
- * and what opening `id` does. An address that names no view shows `fallback`;
+ * and what opening `id` does. An address that names no view shows `fallback`; `moved` maps
+ * a view's former name to its name now, so that an old link still opens it;
  * `onRoute(name)` hears each view opened, `onPanel(id)` each panel shown.
  */
 export class Router {
-  constructor(views, fallback, { onRoute = null, onPanel = null } = {}) {
+  constructor(views, fallback, { moved = {}, onRoute = null, onPanel = null } = {}) {
     this.views = views;
     this.fallback = fallback;
+    this.moved = moved;
     this.current = null;
     this.onRoute = onRoute;
     this.onPanel = onPanel;
@@ -91,6 +93,10 @@ export class Router {
   /** Shows the view the address names now. */
   follow() {
     let route = parse(location.hash);
+    if (route && this.moved[route.name]) {
+      route = { name: this.moved[route.name], id: route.id };
+      history.replaceState(history.state, '', address(route.name, route.id));
+    }
     if (!route || !this.views[route.name]) {
       route = { name: this.fallback, id: null };
       history.replaceState(history.state, '', address(route.name));

@@ -1,17 +1,18 @@
-// Openings trainer: the learner picks a named opening line and a side, plays that side's
-// moves while the server answers along the line's branches (`POST /api/trainer/move`); a
+// The trainer: the learner picks a named opening line and a side, plays that side's
+// moves while the server answers along the line's branches (`api.trainerMove`); a
 // move off the line is named with the main line's move and the engine's evaluation after
 // each, with Try again and Show the line. Each line, side and branch is a card of a
 // spaced-repetition schedule kept by the server in the games archive; the page shows what is
 // due and what is learnt, and offers the most overdue card next. The last choice of line and
 // side is kept in localStorage under `xiangqi.trainer`.
 
-import { request } from './api.js';
+import * as api from './api.js';
 import { Board, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
+import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
 import { scoreText } from './score.js';
 import { read, write } from './settings.js';
@@ -26,7 +27,7 @@ const button = (action, text, extra) => actionButton('trainer', action, text, ex
 /** A server refusal in the interface language: the trainer's own codes here, the rest as anywhere. */
 
 /**
- * The opening trainer inside `root`; `settings` is the app's settings object (symbols,
+ * The trainer inside `root`; `settings` is the app's settings object (symbols,
  * notation); `onShown(run)` hears the run shown (`{line, side}`, null for the choice of
  * lines), for the address bar.
  */
@@ -71,7 +72,7 @@ export class Trainer extends Exercise {
   /** Reads the catalogue and the cards again. */
   async refresh() {
     try {
-      this.catalogue = await request('GET', `/api/trainer?side=${encodeURIComponent(this.choice.side)}`);
+      this.catalogue = await api.trainerCatalogue(this.choice.side);
       if (!this.catalogue.lines.some((l) => l.id === this.choice.line)) this.choice.line = this.catalogue.lines[0]?.id ?? '';
     } catch (e) {
       if (!this.catalogue) {
@@ -96,11 +97,6 @@ export class Trainer extends Exercise {
     return line ? line.name[currentLanguage()] ?? line.name.en : id;
   }
 
-  /** A move in the chosen notation. */
-  moveText(move) {
-    return move[this.settings.notation] ?? move.iccs;
-  }
-
   act(action) {
     switch (action) {
       case 'start': this.start(this.choice.line, this.choice.side); break;
@@ -122,7 +118,7 @@ export class Trainer extends Exercise {
     this.choice = { line, side };
     write(STORE_KEY, this.choice);
     try {
-      const begun = await request('POST', '/api/trainer/start', branch ? { line, side, branch } : { line, side });
+      const begun = await api.startTraining(branch ? { line, side, branch } : { line, side });
       if (!turn.live()) return;
       this.run = { line, side, branch: begun.branch, moves: [...begun.moves], missed: false, plies: begun.plies, card: begun.card };
       this.progress = begun.progress;
@@ -151,7 +147,7 @@ export class Trainer extends Exercise {
   async play(move) {
     const turn = this.turn();
     const run = this.run;
-    const answer = await this.submit(move, () => request('POST', '/api/trainer/move', {
+    const answer = await this.submit(move, () => api.trainerMove({
         line: run.line, side: run.side, branch: run.branch,
         moves: run.moves.map((m) => m.iccs), move, missed: run.missed,
       }));
@@ -194,7 +190,7 @@ export class Trainer extends Exercise {
   /** Reads the progress again without disturbing the run. */
   async refreshLater() {
     try {
-      this.catalogue = await request('GET', `/api/trainer?side=${encodeURIComponent(this.choice.side)}`);
+      this.catalogue = await api.trainerCatalogue(this.choice.side);
       this.render();
     } catch {
       // The progress list stays as it was.
@@ -215,7 +211,7 @@ export class Trainer extends Exercise {
 
   /** "This leaves the line; the main line is 马8进7. Engine: …" in the interface language. */
   deviationText(answer) {
-    let text = t('trainer.leaves', { move: this.moveText(answer.played), main: this.moveText(answer.main) });
+    let text = t('trainer.leaves', { move: moveText(answer.played, this.settings.notation), main: moveText(answer.main, this.settings.notation) });
     if (answer.engine) {
       text = sentences(text, t('trainer.engineView', { played: scoreText(answer.engine.played), main: scoreText(answer.engine.main) }));
     } else text = sentences(text, t('trainer.engineBusy'));
@@ -319,7 +315,7 @@ export class Trainer extends Exercise {
     const parts = [];
     moves.forEach((m, i) => {
       if (i % 2 === 0) parts.push(`${i / 2 + 1}.`);
-      parts.push(this.moveText(m));
+      parts.push(moveText(m, this.settings.notation));
     });
     return element('p', { class: 'trainer-moves', 'data-trainer-moves': String(moves.length) }, parts.join(' '));
   }

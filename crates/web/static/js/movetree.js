@@ -21,9 +21,9 @@ function redMoves(ply, startFen) {
 /**
  * Fills the list `list` with the move tree of `game` (its `tree`): `notation` the notation
  * shown, `shown` the ply whose position the board shows, `browse(ply)` called for a move of
- * the line being played, `switchLine(line, ply)` for a move of another line.
+ * the line being played, `playVariation(variation, ply)` for a move of another line.
  */
-export function renderTree(list, game, { notation, shown, browse, switchLine }) {
+export function renderMoveTree(list, game, { notation, shown, browse, playVariation }) {
   const start = game.start_fen;
   const span = (node) => {
     const s = document.createElement('span');
@@ -34,11 +34,11 @@ export function renderTree(list, game, { notation, shown, browse, switchLine }) 
       if (node.ply === shown) s.className = 'current';
       s.addEventListener('click', () => browse(node.ply));
     } else {
-      const line = node.on_current_line ? game.line : node.line;
-      s.dataset.line = String(line);
+      const variation = node.on_current_line ? game.line : node.line;
+      s.dataset.line = String(variation);
       s.dataset.linePly = String(node.ply);
       s.className = node.on_current_line ? 'ahead' : 'other-line';
-      s.addEventListener('click', () => switchLine(line, node.ply));
+      s.addEventListener('click', () => playVariation(variation, node.ply));
     }
     return s;
   };
