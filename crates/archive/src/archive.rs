@@ -99,6 +99,11 @@ impl Archive {
         &self.conn
     }
 
+    /// The connection, to write, for the requests kept in other modules of this crate.
+    pub(crate) fn connection_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path

@@ -49,6 +49,16 @@ const MIGRATIONS: &[&str] = &[
     // (`300+3`: seconds and increment), empty for a game without a clock; games saved before
     // it have none.
     "ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT '';",
+    // 5: the rooms of games between two people, each whole as its JSON (they were kept in a
+    // file of their own before, `rooms.sqlite3`, which the server then takes in once).
+    "CREATE TABLE rooms (
+        id          TEXT    PRIMARY KEY,
+        code        TEXT    NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        room        TEXT    NOT NULL
+    );
+    CREATE INDEX rooms_by_code ON rooms (code);
+    CREATE INDEX rooms_by_time ON rooms (updated_ms);",
 ];
 
 /// The newest schema version this program knows.

@@ -4,8 +4,8 @@
 //! A shutdown ([`serve`], on its first stop request) ends in bounded time: the listener stops
 //! accepting, every search is stopped (so each engine reply answers its best move so far and
 //! every analysis or review stream ends), the connections are given [`DRAIN_TIME`] to finish,
-//! and then the archive's and the rooms' queues are flushed, so that every change the page was told of is on
-//! disk. A second stop request skips the rest of the wait for connections, not the flush.
+//! and then the archive's queue (games and rooms) is flushed, so that every change the page
+//! was told of is on disk. A second stop request skips the rest of the wait for connections, not the flush.
 
 use crate::kit::archive_store;
 use crate::kit::assets;
@@ -135,8 +135,6 @@ pub async fn serve(
     };
     let archive = state.sessions.archive();
     let _ = tokio::time::timeout(FLUSH_TIME, archive.flush()).await;
-    let rooms = state.rooms.clone();
-    let _ = tokio::task::spawn_blocking(move || rooms.flush(FLUSH_TIME)).await;
     Ok(Shutdown {
         drained,
         unsaved: archive.pending_saves(),

@@ -68,11 +68,7 @@ impl AppState {
             Some(folder) => ArchiveService::open(folder),
             None => ArchiveService::off(),
         };
-        let rooms = RoomHub::open(
-            options.data.as_deref(),
-            archive.clone(),
-            options.rooms_burst,
-        );
+        let rooms = RoomHub::open(archive.clone(), options.rooms_burst);
         AppState {
             endgames: TableFolder::new(options.data.as_deref()),
             rooms,

@@ -668,3 +668,90 @@ async fn one_address_making_rooms_past_its_rate_is_told_when_to_come_back() {
     assert!((1..=30).contains(&wait), "{refused}");
     server.stop().await;
 }
+
+/// The room `id` as the archive's database holds it now, read on a connection of its own.
+fn stored_room(data: &Path, id: &str) -> Option<Value> {
+    let archive = xiangqi_archive::Archive::open(data.join(xiangqi_web::ARCHIVE_FILE)).ok()?;
+    let room = archive.room(id).ok()??;
+    serde_json::from_str(&room.json).ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_reaches_the_players_only_once_the_database_holds_it() {
+    let data = data_folder("committed");
+    let server = start(Some(&data)).await;
+    let (room, mut red, mut black, _spectator, _, _) =
+        seated(&server, json!({"side": "red"})).await;
+    let id = room["id"].as_str().unwrap().to_string();
+    for (n, (from, to)) in [("h2", "e2"), ("h9", "g7"), ("h0", "g2")]
+        .into_iter()
+        .enumerate()
+    {
+        let (mover, watcher) = if n % 2 == 0 {
+            (&mut red, &mut black)
+        } else {
+            (&mut black, &mut red)
+        };
+        send(mover, mv(from, to)).await;
+        until(watcher, |s| plies(s) == n + 1).await;
+        // Seen by the opponent: the move is in the database already.
+        let kept = stored_room(&data, &id).expect("the room is in the archive");
+        assert!(
+            kept["moves"]
+                .as_array()
+                .is_some_and(|m| m.len() == n + 1 && m[n] == format!("{from}{to}")),
+            "move {} was seen before it was kept: {kept}",
+            n + 1
+        );
+    }
+    drop((red, black));
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_an_earlier_version_kept_in_their_own_file_come_back() {
+    let data = data_folder("adopt");
+    std::fs::create_dir_all(&data).unwrap();
+    let settings = xiangqi_rooms::RoomSettings {
+        side: xiangqi_rooms::SideChoice::Red,
+        clock: None,
+        rules: xiangqi_rooms::Rules::Asian,
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let (room, _) = xiangqi_rooms::Room::create(
+        "old-room".into(),
+        "ABCD2345".into(),
+        &settings,
+        "old-token".into(),
+        "Ann",
+        now,
+    );
+    {
+        let conn = rusqlite::Connection::open(data.join(xiangqi_archive::OLD_ROOMS_FILE)).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE rooms (id TEXT PRIMARY KEY, code TEXT NOT NULL,
+                updated_ms INTEGER NOT NULL, room TEXT NOT NULL);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO rooms VALUES (?1, ?2, ?3, ?4)",
+            rusqlite::params!["old-room", "ABCD2345", now as i64, room.to_json()],
+        )
+        .unwrap();
+    }
+    let server = start(Some(&data)).await;
+    let (status, found) = server.http("GET", "/api/room-codes/ABCD2345", None).await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["id"], "old-room");
+    let (_, welcome, state) = server.join("old-room", Some("old-token"), "").await;
+    assert_eq!(welcome["role"], "red");
+    assert_eq!(state["red"]["name"], "Ann");
+    assert!(!data.join(xiangqi_archive::OLD_ROOMS_FILE).exists());
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(data);
+}

@@ -1,6 +1,8 @@
 //! The games archive as the server keeps it: the database opened from the data folder (or
-//! why it could not be), a writer thread that saves games in the order their changes came,
-//! and what each game session knows of its row.
+//! why it could not be), the one writer thread that saves games and rooms in the order their
+//! changes came, and what each game session knows of its row. A room's save is numbered like
+//! a game's; the rooms' hub sends a room's new state once its save is committed
+//! ([`ArchiveService::queue_room`], [`ArchiveService::saved_through`]).
 //!
 //! Every change of a game passes through [`Sessions::with`](crate::kit::session::Sessions::with),
 //! which compares the session's version (and its archive revision: players, a fallen flag)
@@ -43,7 +45,10 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use xiangqi_archive::{Archive, ArchiveError, GameEntry, GameResult, Level, Source, new_key};
+use xiangqi_archive::{
+    Archive, ArchiveError, GameEntry, GameResult, Level, OLD_ROOMS_FILE, Source, StoredRoom,
+    new_key,
+};
 use xiangqi_rules::{Color, Game, Move, Position};
 
 /// The database file in the data folder.
@@ -227,6 +232,7 @@ type Task = Box<dyn FnOnce(&mut Archive) + Send>;
 enum Job {
     Save(Box<Snapshot>),
     Review { key: String, json: String },
+    Room(StoredRoom),
     Run(Task),
 }
 
@@ -307,7 +313,7 @@ impl ArchiveService {
     /// its writer thread; when it cannot be opened, the service says why and keeps nothing.
     pub fn open(folder: &Path) -> ArchiveService {
         let path = folder.join(ARCHIVE_FILE);
-        let archive = match Archive::open(&path) {
+        let mut archive = match Archive::open(&path) {
             Ok(archive) => archive,
             Err(e) => {
                 return ArchiveService::unavailable(Unavailable {
@@ -317,6 +323,12 @@ impl ArchiveService {
                 });
             }
         };
+        // Rooms an earlier version kept in a file of their own come into the archive once.
+        match archive.adopt_rooms_file(&folder.join(OLD_ROOMS_FILE)) {
+            Ok(0) => {}
+            Ok(n) => crate::say!("rooms: {n} rooms taken into {}", path.display()),
+            Err(e) => crate::say_err!("rooms: {e}"),
+        }
         let (tx, rx) = mpsc::channel();
         let (saved_tx, saved) = tokio::sync::watch::channel(0);
         let failures = Arc::new(Mutex::new(HashMap::new()));
@@ -327,6 +339,7 @@ impl ArchiveService {
             failures: failures.clone(),
             broken: broken.clone(),
             retry: HashMap::new(),
+            retry_rooms: HashMap::new(),
             retry_after: RETRY_FIRST,
         };
         let spawned = std::thread::Builder::new()
@@ -368,17 +381,60 @@ impl ArchiveService {
     }
 
     fn send(&self, job: Job) -> bool {
+        self.send_numbered(job).is_some()
+    }
+
+    /// Queues `job`; for a save, its number (the saves are numbered from 1 in the queue's
+    /// order), else 0; `None` when there is no writer to queue it on.
+    fn send_numbered(&self, job: Job) -> Option<u64> {
         let Inner::Open(w) = &*self.inner else {
-            return false;
+            return None;
         };
         // Numbering and sending under one lock keeps the numbers in the queue's order.
         let mut queue = lock(&w.queue);
         let is_save = !matches!(job, Job::Run(_));
-        let sent = queue.jobs.send(job).is_ok();
-        if sent && is_save {
+        queue.jobs.send(job).ok()?;
+        if is_save {
             queue.saves += 1;
+            return Some(queue.saves);
         }
-        sent
+        Some(0)
+    }
+
+    /// Queues `room` to be kept; the number of its save, to wait for with
+    /// [`ArchiveService::saved_through`]. `None` when the archive keeps nothing (no data
+    /// folder, or it is unavailable): then there is nothing to wait for.
+    pub fn queue_room(&self, room: StoredRoom) -> Option<u64> {
+        if !self.is_available() {
+            return None;
+        }
+        self.send_numbered(Job::Room(room))
+    }
+
+    /// Waits until the saves numbered up to `number` are committed (or have failed and are
+    /// kept to be tried again); at once when the writer has stopped.
+    pub async fn saved_through(&self, number: u64) {
+        let Inner::Open(w) = &*self.inner else {
+            return;
+        };
+        let mut saved = w.saved.clone();
+        let _ = saved.wait_for(|&done| done >= number).await;
+    }
+
+    /// The rooms that changed at or after `since_ms`, read on the writer (blocking, for a
+    /// server starting); none when there is no archive.
+    pub fn rooms_since(&self, since_ms: u64) -> Result<Vec<StoredRoom>, ArchiveError> {
+        if !self.is_available() {
+            return Ok(Vec::new());
+        }
+        let (tx, rx) = mpsc::channel();
+        let task: Task = Box::new(move |archive| {
+            let _ = tx.send(archive.rooms_since(since_ms));
+        });
+        if !self.send(Job::Run(task)) {
+            return Ok(Vec::new());
+        }
+        rx.recv().unwrap_or_else(|_| Ok(Vec::new()))
     }
 
     /// Waits until every save queued so far (game changes and reviews) is committed, or has
@@ -392,6 +448,15 @@ impl ArchiveService {
         let mut saved = w.saved.clone();
         // An error means the writer is gone: nothing more will be saved.
         let _ = saved.wait_for(|&done| done >= queued).await;
+    }
+
+    /// How many saves the writer has committed (or failed and kept to try again); all of
+    /// them when there is no writer.
+    pub fn saved_count(&self) -> u64 {
+        match &*self.inner {
+            Inner::Open(w) => *w.saved.borrow(),
+            Inner::Unavailable(_) => u64::MAX,
+        }
     }
 
     /// Saves queued and not yet committed.
@@ -688,6 +753,8 @@ struct WriterThread {
     broken: Arc<Mutex<Option<Unavailable>>>,
     /// The last snapshot of each game whose save failed for a reason that may pass.
     retry: HashMap<String, Box<Snapshot>>,
+    /// The last state of each room whose save failed for a reason that may pass.
+    retry_rooms: HashMap<String, StoredRoom>,
     retry_after: Duration,
 }
 
@@ -698,7 +765,7 @@ impl WriterThread {
     /// while, without waiting for their game's next change.
     fn run(&mut self, jobs: &mpsc::Receiver<Job>, saved: &tokio::sync::watch::Sender<u64>) {
         loop {
-            let first = if self.retry.is_empty() {
+            let first = if self.retry.is_empty() && self.retry_rooms.is_empty() {
                 jobs.recv()
                     .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
             } else {
@@ -747,12 +814,14 @@ impl WriterThread {
         crate::say_err!("games archive: {}", why.message);
         *lock(&self.broken) = Some(why);
         self.retry.clear();
+        self.retry_rooms.clear();
         false
     }
 
     /// Writes `saves` in order, a game's last snapshot standing for the ones before it; a
     /// failure is logged and kept by the game's key.
     fn write_saves(&mut self, saves: Vec<Job>) {
+        let mut rooms: HashMap<String, StoredRoom> = HashMap::new();
         let mut last_save: HashMap<String, usize> = HashMap::new();
         for (i, job) in saves.iter().enumerate() {
             if let Job::Save(s) = job {
@@ -763,6 +832,9 @@ impl WriterThread {
             match job {
                 Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
                     self.save(s);
+                }
+                Job::Room(room) => {
+                    rooms.insert(room.id.clone(), room);
                 }
                 Job::Save(_) | Job::Run(_) => {}
                 Job::Review { key, json } => {
@@ -779,6 +851,7 @@ impl WriterThread {
                 }
             }
         }
+        self.put_rooms(rooms);
     }
 
     /// Saves one game; whether it was saved. A failure that may pass keeps the snapshot to
@@ -807,6 +880,32 @@ impl WriterThread {
         }
     }
 
+    /// Keeps `rooms` (each room's last state) in one transaction; whether they were kept. A
+    /// failure that may pass keeps them to try again; damage breaks the archive.
+    fn put_rooms(&mut self, mut rooms: HashMap<String, StoredRoom>) -> bool {
+        if rooms.is_empty() {
+            return true;
+        }
+        // A room that failed before and changed since is written as it is now.
+        for (id, room) in self.retry_rooms.drain() {
+            rooms.entry(id).or_insert(room);
+        }
+        let batch: Vec<StoredRoom> = rooms.values().cloned().collect();
+        match self.archive.put_rooms(&batch) {
+            Ok(()) => true,
+            Err(e) => {
+                crate::say_err!("rooms: {} rooms could not be saved: {e}", batch.len());
+                if e.is_damage() {
+                    let why = damaged(self.archive.path(), &e);
+                    self.break_with(why);
+                } else {
+                    self.retry_rooms = rooms;
+                }
+                false
+            }
+        }
+    }
+
     /// Tries again every save that failed; waits longer before the next round when one
     /// fails again.
     fn try_again(&mut self) {
@@ -818,6 +917,8 @@ impl WriterThread {
         for snapshot in waiting {
             all_saved &= self.save(snapshot);
         }
+        let rooms = std::mem::take(&mut self.retry_rooms);
+        all_saved &= self.put_rooms(rooms);
         if !all_saved {
             self.retry_after = (self.retry_after * 2).min(RETRY_LAST);
         }

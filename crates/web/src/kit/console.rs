@@ -21,7 +21,7 @@ pub fn err(line: Arguments<'_>) {
 #[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {
-        $crate::console::out(format_args!($($arg)*))
+        $crate::kit::console::out(format_args!($($arg)*))
     };
 }
 
@@ -29,6 +29,6 @@ macro_rules! say {
 #[macro_export]
 macro_rules! say_err {
     ($($arg:tt)*) => {
-        $crate::console::err(format_args!($($arg)*))
+        $crate::kit::console::err(format_args!($($arg)*))
     };
 }

@@ -56,8 +56,9 @@ impl RateLimit {
             bucket.tokens -= 1.0;
             Ok(())
         } else {
-            let wait = (1.0 - tokens) * per_token;
-            Err(wait.ceil().max(1.0) as u32)
+            // Counted in whole milliseconds, so that a wait of exactly ten seconds is ten.
+            let wait_ms = ((1.0 - tokens) * per_token * 1000.0).round() as u64;
+            Err(wait_ms.div_ceil(1000).max(1) as u32)
         }
     }
 

@@ -3,8 +3,12 @@
 //! and the timer that ends a game on time when no message comes.
 //!
 //! Every change goes through [`RoomHub::act`]: the room decides; the hub then queues the room
-//! for its store, sends the new state once to every socket of the room, wakes the room's
-//! timer and, when the change ended the game, saves the game to the archive (My games).
+//! for the archive's writer (rooms are kept in the archive's database, beside the games),
+//! wakes the room's timer and, when the change ended the game, saves the game to My games.
+//! The new state goes out to every socket of the room only once its save is committed, so
+//! that no one sees a move the server could lose: each room has an outbox of states in the
+//! order of its changes, each with the number of the save it waits for, and they are sent
+//! in that order as the saves commit.
 
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::client_addr::ClientAddr;
@@ -13,14 +17,11 @@ use crate::kit::rate_limit::RateLimit;
 use crate::rooms::view::{room_message, room_view};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{Notify, broadcast};
+use xiangqi_archive::StoredRoom;
 use xiangqi_archive::{GameEntry, Source};
-use xiangqi_rooms::{
-    MemoryStore, ROOMS_FILE, Role, Room, RoomError, RoomStore, Saver, SqliteStore, Status,
-    StoredRoom,
-};
+use xiangqi_rooms::{Role, Room, RoomError, Status};
 use xiangqi_rules::Color;
 
 /// Rooms that changed in this many days are loaded when the server starts.
@@ -69,9 +70,22 @@ pub struct Live {
 /// One room, its state channel and its timer's bell.
 pub struct RoomCell {
     live: Mutex<Live>,
-    /// The room's state, as JSON text, after every change.
+    /// The room's state, as JSON text, after every change that is kept.
     pub states: broadcast::Sender<Utf8Bytes>,
+    /// The states not yet sent, and the last one sent.
+    outbox: Mutex<Outbox>,
     wake: Notify,
+}
+
+/// A room's states on their way to its sockets.
+struct Outbox {
+    /// The states not yet sent, in the order of the changes, each with the number of the
+    /// save it waits for (0: none).
+    waiting: std::collections::VecDeque<(u64, Utf8Bytes)>,
+    /// The number of the last save queued for the room (a state waits for it).
+    last_save: u64,
+    /// The last state sent.
+    sent: Utf8Bytes,
 }
 
 impl RoomCell {
@@ -80,10 +94,33 @@ impl RoomCell {
         lock(&self.live)
     }
 
-    /// The room's state message as it stands now.
+    /// The room's last state sent to its sockets: the room as it is kept.
     pub fn state_now(&self) -> Utf8Bytes {
-        let live = self.lock();
-        room_message(&room_view(&live, now_ms()))
+        lock(&self.outbox).sent.clone()
+    }
+
+    /// Puts the state of `live` in the outbox, behind the save numbered `save` when there
+    /// is one (else behind the room's last save). Called with the room locked, so that the
+    /// outbox keeps the changes' order.
+    fn post(&self, live: &Live, save: Option<u64>, now: u64) {
+        let message = room_message(&room_view(live, now));
+        let mut outbox = lock(&self.outbox);
+        if let Some(n) = save {
+            outbox.last_save = n;
+        }
+        let after = outbox.last_save;
+        outbox.waiting.push_back((after, message));
+    }
+
+    /// Sends, in order, every state whose save is committed (`saved` saves are).
+    fn deliver(&self, saved: u64) {
+        let mut outbox = lock(&self.outbox);
+        while outbox.waiting.front().is_some_and(|(n, _)| *n <= saved) {
+            if let Some((_, message)) = outbox.waiting.pop_front() {
+                outbox.sent = message.clone();
+                let _ = self.states.send(message);
+            }
+        }
     }
 }
 
@@ -97,42 +134,28 @@ pub struct RoomHub {
 struct Inner {
     rooms: Mutex<HashMap<String, Arc<RoomCell>>>,
     codes: Mutex<HashMap<String, String>>,
-    /// The store's writer (none when its thread could not start: rooms then live only
-    /// in memory).
-    saver: Option<Saver>,
+    /// Where rooms are kept, with the games: the archive's writer (when there is no archive,
+    /// rooms live only in memory).
     archive: ArchiveService,
     /// How often one client may make a room.
     makers: RateLimit,
 }
 
 impl RoomHub {
-    /// The rooms kept in the data folder `data` (`rooms.sqlite3`, created when missing), or
-    /// in memory when there is none or it cannot be opened; finished games go to `archive`;
-    /// a client address may make `rooms_burst` rooms at once, then one every [`ROOM_EVERY`].
-    /// The rooms that changed in the last days are loaded, and their clocks' timers started
-    /// when a runtime is at hand.
-    pub fn open(data: Option<&Path>, archive: ArchiveService, rooms_burst: u32) -> RoomHub {
-        let memory = || Saver::start(MemoryStore::default()).ok();
-        let (saver, stored) = match data.map(|folder| SqliteStore::open(&folder.join(ROOMS_FILE))) {
-            Some(Ok(mut store)) => {
-                let since = now_ms().saturating_sub(KEEP_DAYS * 24 * 3600 * 1000);
-                let rooms = store.load(since).unwrap_or_else(|e| {
-                    crate::say_err!("rooms: {e}");
-                    Vec::new()
-                });
-                (Saver::start(store).ok(), rooms)
-            }
-            Some(Err(e)) => {
-                crate::say_err!("rooms: {e}; rooms are kept in memory only");
-                (memory(), Vec::new())
-            }
-            None => (memory(), Vec::new()),
-        };
+    /// The rooms kept in `archive` (in memory only when it keeps nothing), where finished
+    /// games go too; a client address may make `rooms_burst` rooms at once, then one every
+    /// [`ROOM_EVERY`]. The rooms that changed in the last days are loaded, and their clocks'
+    /// timers started when a runtime is at hand.
+    pub fn open(archive: ArchiveService, rooms_burst: u32) -> RoomHub {
+        let since = now_ms().saturating_sub(KEEP_DAYS * 24 * 3600 * 1000);
+        let stored = archive.rooms_since(since).unwrap_or_else(|e| {
+            crate::say_err!("rooms: {e}");
+            Vec::new()
+        });
         let hub = RoomHub {
             inner: Arc::new(Inner {
                 rooms: Mutex::new(HashMap::new()),
                 codes: Mutex::new(HashMap::new()),
-                saver,
                 archive,
                 makers: RateLimit::new(rooms_burst, ROOM_EVERY),
             }),
@@ -184,17 +207,23 @@ impl RoomHub {
             .count()
     }
 
-    /// Waits (blocking, at most `timeout`) until every change queued is in the store.
-    pub fn flush(&self, timeout: std::time::Duration) {
-        if let Some(saver) = &self.inner.saver {
-            saver.flush(timeout);
-        }
+    /// Queues `room` to be kept; the number of its save, when the archive keeps rooms.
+    fn save(&self, room: &Room) -> Option<u64> {
+        self.inner.archive.queue_room(StoredRoom {
+            id: room.id().to_string(),
+            code: room.code().to_string(),
+            updated_ms: room.updated_ms(),
+            json: room.to_json(),
+        })
     }
 
-    fn save(&self, room: &Room) {
-        if let Some(saver) = &self.inner.saver {
-            saver.save(StoredRoom::of(room));
+    /// Waits for the save numbered `save` (when there is one), then sends the states of
+    /// `cell` that are kept.
+    async fn deliver(&self, cell: &RoomCell, save: Option<u64>) {
+        if let Some(n) = save {
+            self.inner.archive.saved_through(n).await;
         }
+        cell.deliver(self.inner.archive.saved_count());
     }
 
     /// Holds `room`, starts its timer, and returns its cell.
@@ -203,14 +232,21 @@ impl RoomHub {
         let id = room.id().to_string();
         let code = room.code().to_string();
         let now = now_ms();
+        let live = Live {
+            room,
+            connected: [0, 0],
+            away_since: [Some(now), Some(now)],
+            spectators: 0,
+        };
+        let sent = room_message(&room_view(&live, now));
         let cell = Arc::new(RoomCell {
-            live: Mutex::new(Live {
-                room,
-                connected: [0, 0],
-                away_since: [Some(now), Some(now)],
-                spectators: 0,
-            }),
+            live: Mutex::new(live),
             states,
+            outbox: Mutex::new(Outbox {
+                waiting: std::collections::VecDeque::new(),
+                last_save: 0,
+                sent,
+            }),
             wake: Notify::new(),
         });
         lock(&self.inner.rooms).insert(id.clone(), cell.clone());
@@ -249,11 +285,13 @@ impl RoomHub {
         Ok(())
     }
 
-    /// Holds the new `room`, made by `client` (see [`RoomHub::may_create`]); the room is
-    /// kept in the store at once.
-    pub fn create(&self, client: ClientAddr, room: Room) -> Result<Arc<RoomCell>, ApiError> {
+    /// Holds the new `room`, made by `client` (see [`RoomHub::may_create`]), once it is
+    /// kept.
+    pub async fn create(&self, client: ClientAddr, room: Room) -> Result<Arc<RoomCell>, ApiError> {
         self.may_create(client)?;
-        self.save(&room);
+        if let Some(n) = self.save(&room) {
+            self.inner.archive.saved_through(n).await;
+        }
         Ok(self.insert(room))
     }
 
@@ -271,43 +309,61 @@ impl RoomHub {
     }
 
     /// Runs `change` on the room in `cell` at the time now; when it succeeds, the room is
-    /// kept, its state sent to every socket, its timer woken, and a game it ended saved to
-    /// the archive. A refusal changes nothing.
-    pub fn act<R>(
+    /// queued to be kept, its timer woken and a game it ended saved to My games, and once
+    /// the room is kept its state goes to every socket and the change is answered. A refusal
+    /// changes nothing.
+    pub async fn act<R>(
         &self,
         cell: &RoomCell,
         change: impl FnOnce(&mut Live, u64) -> Result<R, RoomError>,
     ) -> Result<R, ApiError> {
         let now = now_ms();
-        let mut live = cell.lock();
-        let before = (live.room.status(), live.room.number());
-        let result = change(&mut live, now);
-        // A flag that fell while the change was refused is a change too.
-        let ended_meanwhile = live.room.status() == Status::Over && before.0 != Status::Over;
-        if result.is_err() && !ended_meanwhile {
-            return result.map_err(|e| room_error(&e));
-        }
-        self.changed(cell, &live, before, now);
+        let (result, save) = {
+            let mut live = cell.lock();
+            let before = (live.room.status(), live.room.number());
+            let result = change(&mut live, now);
+            // A flag that fell while the change was refused is a change too.
+            let ended_meanwhile = live.room.status() == Status::Over && before.0 != Status::Over;
+            if result.is_err() && !ended_meanwhile {
+                return result.map_err(|e| room_error(&e));
+            }
+            let save = self.changed(cell, &live, before, now);
+            (result, save)
+        };
+        self.deliver(cell, save).await;
         result.map_err(|e| room_error(&e))
     }
 
-    /// A change of who is here (no change of the room itself): sent to every socket.
-    pub fn presence(&self, cell: &RoomCell, f: impl FnOnce(&mut Live, u64)) {
+    /// A change of who is here (no change of the room itself, nothing kept): sent to every
+    /// socket after the room's changes before it.
+    pub async fn presence(&self, cell: &RoomCell, f: impl FnOnce(&mut Live, u64)) {
         let now = now_ms();
-        let mut live = cell.lock();
-        f(&mut live, now);
-        let _ = cell.states.send(room_message(&room_view(&live, now)));
+        {
+            let mut live = cell.lock();
+            f(&mut live, now);
+            cell.post(&live, None, now);
+        }
+        self.deliver(cell, None).await;
     }
 
-    fn changed(&self, cell: &RoomCell, live: &Live, before: (Status, u32), now: u64) {
-        self.save(&live.room);
-        let _ = cell.states.send(room_message(&room_view(live, now)));
+    /// Queues the changed room of `live` to be kept and its state behind that save; wakes its
+    /// timer and saves a game it ended. The number of the save.
+    fn changed(
+        &self,
+        cell: &RoomCell,
+        live: &Live,
+        before: (Status, u32),
+        now: u64,
+    ) -> Option<u64> {
+        let save = self.save(&live.room);
+        cell.post(live, save, now);
         cell.wake.notify_one();
         let ended = live.room.status() == Status::Over
             && (before.0 != Status::Over || before.1 != live.room.number());
         if ended {
             self.archive_game(&live.room);
         }
+        save
     }
 
     /// Saves the finished game of `room` to the archive, under a key of the room and the
@@ -378,13 +434,15 @@ async fn run_timer(hub: RoomHub, cell: std::sync::Weak<RoomCell>) {
             }
         };
         if !woken {
-            let _ = hub.act(&strong, |live, now| {
-                if live.room.tick(now) {
-                    Ok(())
-                } else {
-                    Err(RoomError::NotYourTurn)
-                }
-            });
+            let _ = hub
+                .act(&strong, |live, now| {
+                    if live.room.tick(now) {
+                        Ok(())
+                    } else {
+                        Err(RoomError::NotYourTurn)
+                    }
+                })
+                .await;
         }
     }
 }
@@ -496,22 +554,24 @@ mod tests {
         ClientAddr(std::net::IpAddr::from([192, 0, 2, 7]))
     }
 
-    #[test]
-    fn finished_and_abandoned_rooms_are_let_go_and_only_games_in_progress_count() {
-        let hub = RoomHub::open(None, ArchiveService::off(), 10);
+    #[tokio::test]
+    async fn finished_and_abandoned_rooms_are_let_go_and_only_games_in_progress_count() {
+        let hub = RoomHub::open(ArchiveService::off(), 10);
         let now = now_ms();
-        let waiting = hub.create(client(), room("waiting", now)).unwrap();
-        let watched = hub.create(client(), room("watched", now)).unwrap();
-        let finished = hub.create(client(), room("finished", now)).unwrap();
+        let waiting = hub.create(client(), room("waiting", now)).await.unwrap();
+        let watched = hub.create(client(), room("watched", now)).await.unwrap();
+        let finished = hub.create(client(), room("finished", now)).await.unwrap();
         hub.act(&finished, |live, now| {
             live.room.join(None, "t-bo".into(), "Bo", now).map(|_| ())
         })
+        .await
         .unwrap();
         hub.act(&finished, |live, now| {
             live.room.resign(Role::Player(Color::Red), now)
         })
+        .await
         .unwrap();
-        hub.presence(&watched, |live, _| live.spectators += 1);
+        hub.presence(&watched, |live, _| live.spectators += 1).await;
         assert_eq!(hub.live_rooms(), 2, "the finished game does not count");
 
         assert_eq!(hub.let_go_idle(now + 1000), 0, "nothing is idle yet");
@@ -529,18 +589,18 @@ mod tests {
         drop((waiting, watched));
     }
 
-    #[test]
-    fn a_client_past_its_burst_is_refused_with_when_to_come_back() {
-        let hub = RoomHub::open(None, ArchiveService::off(), 2);
+    #[tokio::test]
+    async fn a_client_past_its_burst_is_refused_with_when_to_come_back() {
+        let hub = RoomHub::open(ArchiveService::off(), 2);
         let now = now_ms();
-        hub.create(client(), room("a", now)).unwrap();
-        hub.create(client(), room("b", now)).unwrap();
-        let refused = hub.create(client(), room("c", now)).err().unwrap();
+        hub.create(client(), room("a", now)).await.unwrap();
+        hub.create(client(), room("b", now)).await.unwrap();
+        let refused = hub.create(client(), room("c", now)).await.err().unwrap();
         assert_eq!(refused.kind, ErrorCode::TooManyRooms);
         assert_eq!(refused.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
         assert!(refused.retry_after.is_some_and(|s| (1..=30).contains(&s)));
         assert!(hub.get("c").is_err(), "a refused room is not held");
         let other = ClientAddr(std::net::IpAddr::from([192, 0, 2, 8]));
-        hub.create(other, room("d", now)).unwrap();
+        hub.create(other, room("d", now)).await.unwrap();
     }
 }

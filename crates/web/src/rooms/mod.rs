@@ -126,7 +126,7 @@ async fn create(
         &req.name,
         now_ms(),
     );
-    let cell = hub.create(client, room)?;
+    let cell = hub.create(client, room).await?;
     let live = cell.lock();
     let view = room_view(&live, now_ms());
     Ok((

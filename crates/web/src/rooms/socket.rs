@@ -170,13 +170,15 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
     };
     let mut states = cell.states.subscribe();
     let new_token = token::seat_token();
-    let joined = hub.act(&cell, |live, now| {
-        let (role, took) = live
-            .room
-            .join(token_sent.as_deref(), new_token.clone(), &name, now)?;
-        arrive(live, role);
-        Ok((role, took))
-    });
+    let joined = hub
+        .act(&cell, |live, now| {
+            let (role, took) =
+                live.room
+                    .join(token_sent.as_deref(), new_token.clone(), &name, now)?;
+            arrive(live, role);
+            Ok((role, took))
+        })
+        .await;
     let (role, took) = match joined {
         Ok(j) => j,
         Err(err) => {
@@ -200,7 +202,7 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
                         _ => return Some(()),
                     };
                     let next = match message {
-                        Message::Text(t) => on_text(&hub, &cell, role, &t, &mut bucket, &mut faults),
+                        Message::Text(t) => on_text(&hub, &cell, role, &t, &mut bucket, &mut faults).await,
                         Message::Binary(_) => {
                             faults += 1;
                             reply(ApiError::bad_request("messages are JSON text"), faults)
@@ -231,7 +233,8 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
         }
     };
     let _: Option<()> = ended.await;
-    hub.presence(&cell, |live, now| leave(live, role, now));
+    hub.presence(&cell, |live, now| leave(live, role, now))
+        .await;
 }
 
 fn arrive(live: &mut crate::rooms::hub::Live, role: Role) {
@@ -266,7 +269,7 @@ fn reply(err: ApiError, faults: u32) -> Result<Option<Utf8Bytes>, Next> {
 
 /// Handles one text message of a socket of `role`: `Ok(Some(answer))` to send back,
 /// `Ok(None)` when the room's new state says it all, `Err(Close)` to close the socket.
-fn on_text(
+async fn on_text(
     hub: &RoomHub,
     cell: &RoomCell,
     role: Role,
@@ -293,25 +296,34 @@ fn on_text(
         ClientMessage::Move {
             from: Point(from),
             to: Point(to),
-        } => hub.act(cell, |live, now| live.room.play(role, from, to, now)),
+        } => {
+            hub.act(cell, |live, now| live.room.play(role, from, to, now))
+                .await
+        }
         ClientMessage::Offer { kind } => {
             hub.act(cell, |live, now| live.room.offer(role, kind, now))
+                .await
         }
         ClientMessage::Answer { kind, accept } => {
             hub.act(cell, |live, now| live.room.answer(role, kind, accept, now))
+                .await
         }
-        ClientMessage::Resign => hub.act(cell, |live, now| live.room.resign(role, now)),
-        ClientMessage::Claim => hub.act(cell, |live, now| {
-            let away = match role {
-                Role::Player(side) => {
-                    live.away_since[usize::from(side == xiangqi_rules::Color::Red)]
-                }
-                Role::Spectator => None,
-            };
-            live.room.claim(role, away, now)
-        }),
+        ClientMessage::Resign => hub.act(cell, |live, now| live.room.resign(role, now)).await,
+        ClientMessage::Claim => {
+            hub.act(cell, |live, now| {
+                let away = match role {
+                    Role::Player(side) => {
+                        live.away_since[usize::from(side == xiangqi_rules::Color::Red)]
+                    }
+                    Role::Spectator => None,
+                };
+                live.room.claim(role, away, now)
+            })
+            .await
+        }
         ClientMessage::Analysis { on } => {
             hub.act(cell, |live, now| live.room.set_analysis(role, on, now))
+                .await
         }
     };
     match acted {
