@@ -285,20 +285,41 @@ impl Archive {
     /// writes are left to do, so the connection is held for as short a time as can be.
     pub fn import_prepared(
         &mut self,
-        prepared: PreparedImport,
+        mut prepared: PreparedImport,
     ) -> Result<ImportReport, ArchiveError> {
-        let PreparedImport { rows, mut report } = prepared;
+        self.import_some(&mut prepared, usize::MAX, Duration::MAX)?;
+        Ok(prepared.report)
+    }
+
+    /// Adds the next games of `prepared` in one transaction: at most `most` of them, and no
+    /// more once `budget` has passed (one game at least), so that a large import can be
+    /// written a part at a time between other writes. Whether games are left; the games
+    /// added so far are in [`PreparedImport::report`].
+    pub fn import_some(
+        &mut self,
+        prepared: &mut PreparedImport,
+        most: usize,
+        budget: Duration,
+    ) -> Result<bool, ArchiveError> {
+        let started = std::time::Instant::now();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        for (entry, texts) in &rows {
+        let mut ids = Vec::new();
+        let mut next = prepared.next;
+        while next < prepared.rows.len() && ids.len() < most {
+            if !ids.is_empty() && started.elapsed() >= budget {
+                break;
+            }
+            let (entry, texts) = &prepared.rows[next];
             let row = Stored::with(entry, texts);
-            report
-                .imported
-                .push(insert_or_update_row(&tx, &new_key(), entry, &row)?);
+            ids.push(insert_or_update_row(&tx, &new_key(), entry, &row)?);
+            next += 1;
         }
         tx.commit()?;
-        Ok(report)
+        prepared.next = next;
+        prepared.report.imported.extend(ids);
+        Ok(next < prepared.rows.len())
     }
 }
 
@@ -306,6 +327,8 @@ impl Archive {
 /// record written as PGN), which takes the time, without the database.
 pub struct PreparedImport {
     rows: Vec<(GameEntry, RowTexts)>,
+    /// The first row not yet added.
+    next: usize,
     report: ImportReport,
 }
 
@@ -328,7 +351,26 @@ impl PreparedImport {
                 Err(error) => report.broken.push(error),
             }
         }
-        Ok(PreparedImport { rows, report })
+        Ok(PreparedImport {
+            rows,
+            next: 0,
+            report,
+        })
+    }
+
+    /// How many games are to be added in all, and how many have been.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.rows.len(), self.next)
+    }
+
+    /// What the import has done so far: the games added, and those that could not be read.
+    pub fn report(&self) -> &ImportReport {
+        &self.report
+    }
+
+    /// The report, once the import is over.
+    pub fn into_report(self) -> ImportReport {
+        self.report
     }
 }
 

@@ -493,3 +493,44 @@ fn export_writes_every_game_and_import_adds_them_back_with_broken_games_reported
     assert_eq!(mate.date, "2026.01.03");
     assert_eq!(mate.red, "You");
 }
+
+#[test]
+fn a_large_import_is_written_a_part_at_a_time_and_adds_every_game_once() {
+    let dir = folder("parts");
+    let game = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n";
+    let broken = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n";
+    let file = format!("{}{broken}{}", game.repeat(30), game.repeat(20));
+    let collection: Collection = xiangqi_records::pgn::read_all_str(&file).unwrap();
+    let mut prepared = xiangqi_archive::PreparedImport::of(collection).unwrap();
+    assert_eq!(prepared.progress(), (50, 0));
+    let mut archive = Archive::open(dir.join("games.sqlite3")).unwrap();
+    let mut parts = 0;
+    while archive
+        .import_some(&mut prepared, 8, std::time::Duration::MAX)
+        .unwrap()
+    {
+        parts += 1;
+        let (total, done) = prepared.progress();
+        assert_eq!((total, done), (50, parts * 8));
+        // Each part is in the archive as soon as it is written.
+        assert_eq!(archive.count().unwrap(), done);
+    }
+    assert_eq!(parts, 6, "six full parts, then the last two games");
+    let report = prepared.into_report();
+    assert_eq!(report.imported.len(), 50);
+    assert_eq!(report.broken.len(), 1);
+    let mut ids = report.imported.clone();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 50, "every game added once");
+    assert_eq!(archive.count().unwrap(), 50);
+    // A part never stops before its first game, however short its time.
+    let collection: Collection = xiangqi_records::pgn::read_all_str(game).unwrap();
+    let mut one = xiangqi_archive::PreparedImport::of(collection).unwrap();
+    assert!(
+        !archive
+            .import_some(&mut one, usize::MAX, std::time::Duration::ZERO)
+            .unwrap()
+    );
+    assert_eq!(one.report().imported.len(), 1);
+}

@@ -1231,3 +1231,59 @@ async fn tabs_on_one_game_that_lose_no_saved_move_keep_its_row() {
     assert_eq!(told["notice"]["code"], "archive-forked", "{told}");
     assert_eq!(listed(&app, "").await.len(), 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_are_answered_while_a_large_import_is_written() {
+    let data = data_folder("import-moves");
+    let app = archived_app(&data);
+    let file: String = (0..6_000)
+        .map(|i| {
+            format!(
+                "[Game \"Chinese Chess\"]\n[Round \"{i}\"]\n[Format \"ICCS\"]\n\n\
+                 1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 *\n\n"
+            )
+        })
+        .collect();
+    let game = new_game(&app, json!({})).await;
+    let gid = id(&game).to_string();
+    let importer = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            send_text(&app, "POST", "/api/archive/import?name=many.pgn", &file).await
+        })
+    };
+    // Moves and undos while the import runs: each is answered before it ends.
+    let mut answered_during = 0;
+    let mut seen_progress = false;
+    for _ in 0..100_000 {
+        if importer.is_finished() {
+            break;
+        }
+        let (status, _) = send(
+            &app,
+            "POST",
+            &format!("/api/games/{gid}/move"),
+            Some(json!({"from": "h2", "to": "e2"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, _) = send(&app, "POST", &format!("/api/games/{gid}/undo"), None).await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, state) = send(&app, "GET", "/api/archive", None).await;
+        if let Some(done) = state["import"]["done"].as_u64() {
+            seen_progress |= done > 0 && state["import"]["total"] == 6_000;
+        }
+        answered_during += 1;
+    }
+    let (status, _, answer) = importer.await.unwrap();
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["imported"], 6_000, "{}", answer["imported"]);
+    assert!(
+        answered_during > 0,
+        "no move was answered before the import ended"
+    );
+    assert!(seen_progress, "the status showed the import's progress");
+    let (_, state) = send(&app, "GET", "/api/archive", None).await;
+    assert!(state["import"].is_null(), "{state}");
+}

@@ -91,6 +91,17 @@ pub struct StatusView {
     /// the reason one of `archive-off`, `archive-folder`, `archive-open`, `archive-corrupt`,
     /// `archive-newer`.
     pub error: Option<Value>,
+    /// The imports under way: `{total, done}` games.
+    pub import: Option<ImportProgress>,
+}
+
+/// How far the imports under way are.
+#[derive(Serialize)]
+pub struct ImportProgress {
+    /// Games to import in all.
+    pub total: usize,
+    /// Games imported so far.
+    pub done: usize,
 }
 
 fn error_value(err: &ApiError) -> Value {
@@ -105,6 +116,9 @@ pub async fn status(State(archive): State<ArchiveService>) -> Json<StatusView> {
         error: archive
             .unavailable_reason()
             .map(|why| error_value(&unavailable_error(&why))),
+        import: archive
+            .import_progress()
+            .map(|(total, done)| ImportProgress { total, done }),
     })
 }
 
@@ -461,7 +475,7 @@ pub async fn import(
         return Err(err);
     }
     let prepared = prepared.map_err(|e| archive_failed(&e))?;
-    let report = archive.run(move |a| a.import_prepared(prepared)).await?;
+    let report = archive.import(prepared).await?;
     if report.imported.is_empty() {
         // Every game is broken: the first one's reason, and every reason in the blanks.
         let broken: Vec<Value> = report

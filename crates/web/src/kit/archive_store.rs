@@ -46,8 +46,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use xiangqi_archive::{
-    Archive, ArchiveError, GameEntry, GameResult, Level, OLD_ROOMS_FILE, Source, StoredRoom,
-    new_key,
+    Archive, ArchiveError, GameEntry, GameResult, ImportReport, Level, OLD_ROOMS_FILE,
+    PreparedImport, Source, StoredRoom, new_key,
 };
 use xiangqi_rules::{Color, Game, Move, Position};
 
@@ -234,7 +234,18 @@ enum Job {
     Review { key: String, json: String },
     Room(StoredRoom),
     Run(Task),
+    Import(Box<Importing>),
 }
+
+/// An import being written, a part at a time between the other jobs.
+struct Importing {
+    prepared: PreparedImport,
+    done: tokio::sync::oneshot::Sender<Result<ImportReport, ArchiveError>>,
+}
+
+/// How long one part of an import may hold the writer: a change that comes meanwhile waits
+/// no longer than this (and its own write).
+const IMPORT_SLICE: Duration = Duration::from_millis(20);
 
 /// The archive the server writes to, or why there is none. Cheap to clone.
 #[derive(Clone)]
@@ -260,6 +271,8 @@ struct Writer {
     /// Why the archive stopped while the server ran (its file damaged, emptied, deleted or
     /// replaced): from then on it is unavailable, as if it had not opened.
     broken: Arc<Mutex<Option<Unavailable>>>,
+    /// The imports queued or being written: games in all and games written.
+    importing: Arc<Mutex<(usize, usize)>>,
     path: PathBuf,
 }
 
@@ -333,6 +346,7 @@ impl ArchiveService {
         let (saved_tx, saved) = tokio::sync::watch::channel(0);
         let failures = Arc::new(Mutex::new(HashMap::new()));
         let broken = Arc::new(Mutex::new(None));
+        let importing = Arc::new(Mutex::new((0, 0)));
         let mut writer = WriterThread {
             watch: FileWatch::of(&path),
             archive,
@@ -341,6 +355,8 @@ impl ArchiveService {
             retry: HashMap::new(),
             retry_rooms: HashMap::new(),
             retry_after: RETRY_FIRST,
+            imports: std::collections::VecDeque::new(),
+            importing: importing.clone(),
         };
         let spawned = std::thread::Builder::new()
             .name("archive-writer".into())
@@ -359,6 +375,7 @@ impl ArchiveService {
                 failures,
                 rows: Mutex::new(HashMap::new()),
                 broken,
+                importing,
                 path,
             })),
         }
@@ -392,7 +409,7 @@ impl ArchiveService {
         };
         // Numbering and sending under one lock keeps the numbers in the queue's order.
         let mut queue = lock(&w.queue);
-        let is_save = !matches!(job, Job::Run(_));
+        let is_save = !matches!(job, Job::Run(_) | Job::Import(_));
         queue.jobs.send(job).ok()?;
         if is_save {
             queue.saves += 1;
@@ -419,6 +436,39 @@ impl ArchiveService {
         };
         let mut saved = w.saved.clone();
         let _ = saved.wait_for(|&done| done >= number).await;
+    }
+
+    /// Adds the games of `prepared`, written a part at a time between the other writes (a
+    /// move's save never waits long behind a large import); the report once all are in. A
+    /// failure part of the way leaves the games written before it in the archive.
+    pub async fn import(&self, prepared: PreparedImport) -> Result<ImportReport, ApiError> {
+        if let Some(why) = self.unavailable_reason() {
+            return Err(unavailable_error(&why));
+        }
+        let total = prepared.progress().0;
+        let (done, answer) = tokio::sync::oneshot::channel();
+        if let Inner::Open(w) = &*self.inner {
+            lock(&w.importing).0 += total;
+        }
+        if !self.send(Job::Import(Box::new(Importing { prepared, done }))) {
+            return Err(failed("the archive's writer has stopped"));
+        }
+        match answer.await {
+            Ok(Ok(report)) => Ok(report),
+            Ok(Err(e)) => {
+                crate::say_err!("games archive: an import stopped: {e}");
+                Err(archive_failed(&e))
+            }
+            Err(_) => Err(failed("the archive's writer has stopped")),
+        }
+    }
+
+    /// The imports under way: games in all and games written; `None` when none runs.
+    pub fn import_progress(&self) -> Option<(usize, usize)> {
+        match &*self.inner {
+            Inner::Open(w) => Some(*lock(&w.importing)).filter(|&(total, _)| total > 0),
+            Inner::Unavailable(_) => None,
+        }
     }
 
     /// The rooms that changed at or after `since_ms`, read on the writer (blocking, for a
@@ -755,6 +805,10 @@ struct WriterThread {
     retry: HashMap<String, Box<Snapshot>>,
     /// The last state of each room whose save failed for a reason that may pass.
     retry_rooms: HashMap<String, StoredRoom>,
+    /// The imports to write, the first one under way.
+    imports: std::collections::VecDeque<Box<Importing>>,
+    /// Their progress, shared with the service: games in all and games written.
+    importing: Arc<Mutex<(usize, usize)>>,
     retry_after: Duration,
 }
 
@@ -765,35 +819,96 @@ impl WriterThread {
     /// while, without waiting for their game's next change.
     fn run(&mut self, jobs: &mpsc::Receiver<Job>, saved: &tokio::sync::watch::Sender<u64>) {
         loop {
-            let first = if self.retry.is_empty() && self.retry_rooms.is_empty() {
-                jobs.recv()
-                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
-            } else {
-                jobs.recv_timeout(self.retry_after)
-            };
-            let first = match first {
-                Ok(job) => job,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    self.try_again();
-                    continue;
+            let first = if !self.imports.is_empty() {
+                // An import under way: the jobs waiting go first, then its next part.
+                match jobs.try_recv() {
+                    Ok(job) => Some(job),
+                    Err(mpsc::TryRecvError::Empty) => None,
+                    Err(mpsc::TryRecvError::Disconnected) => return,
                 }
-                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            } else {
+                let next = if self.retry.is_empty() && self.retry_rooms.is_empty() {
+                    jobs.recv()
+                        .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+                } else {
+                    jobs.recv_timeout(self.retry_after)
+                };
+                match next {
+                    Ok(job) => Some(job),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        self.try_again();
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                }
+            };
+            let Some(first) = first else {
+                self.import_next_part();
+                continue;
             };
             let mut batch = vec![first];
             batch.extend(jobs.try_iter());
             let (saves, requests): (Vec<Job>, Vec<Job>) = batch
                 .into_iter()
-                .partition(|job| !matches!(job, Job::Run(_)));
+                .partition(|job| !matches!(job, Job::Run(_) | Job::Import(_)));
             let count = saves.len() as u64;
             if self.usable() {
                 self.write_saves(saves);
             }
             saved.send_modify(|done| *done += count);
             for job in requests {
-                if let Job::Run(task) = job {
-                    task(&mut self.archive);
+                match job {
+                    Job::Run(task) => task(&mut self.archive),
+                    Job::Import(import) => self.imports.push_back(import),
+                    _ => {}
                 }
             }
+            if !self.imports.is_empty() {
+                self.import_next_part();
+            }
+        }
+    }
+
+    /// Writes the next part of the import under way ([`IMPORT_SLICE`] at most); answers it
+    /// once all its games are in, or it failed.
+    fn import_next_part(&mut self) {
+        let usable = self.usable();
+        let Some(import) = self.imports.front_mut() else {
+            return;
+        };
+        let before = import.prepared.progress().1;
+        let written = if usable {
+            self.archive
+                .import_some(&mut import.prepared, usize::MAX, IMPORT_SLICE)
+        } else {
+            Err(ArchiveError::CannotOpen {
+                path: self.archive.path().to_path_buf(),
+                reason: "the archive stopped while the games were imported".into(),
+            })
+        };
+        let (total, now) = import.prepared.progress();
+        {
+            let mut importing = lock(&self.importing);
+            importing.1 += now - before;
+        }
+        if matches!(written, Ok(true)) {
+            return;
+        }
+        if let Some(import) = self.imports.pop_front() {
+            {
+                let mut importing = lock(&self.importing);
+                importing.0 = importing.0.saturating_sub(total);
+                importing.1 = importing.1.saturating_sub(now);
+            }
+            let Importing { prepared, done } = *import;
+            let answer = written.map(|_| prepared.into_report());
+            if let Err(e) = &answer
+                && e.is_damage()
+            {
+                let why = damaged(self.archive.path(), e);
+                self.break_with(why);
+            }
+            let _ = done.send(answer);
         }
     }
 
@@ -836,7 +951,7 @@ impl WriterThread {
                 Job::Room(room) => {
                     rooms.insert(room.id.clone(), room);
                 }
-                Job::Save(_) | Job::Run(_) => {}
+                Job::Save(_) | Job::Run(_) | Job::Import(_) => {}
                 Job::Review { key, json } => {
                     let archive = &mut self.archive;
                     let saved = archive
