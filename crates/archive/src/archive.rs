@@ -109,6 +109,32 @@ impl Archive {
         &self.path
     }
 
+    /// Whether the file can be written now: a write that changes nothing in the end (a row
+    /// added to the deleted keys and taken away again, in one transaction that is committed),
+    /// failing as a real write would on a full disk, a read-only file or a lock held too long.
+    pub fn probe_write(&mut self) -> Result<(), ArchiveError> {
+        let path = self.path.clone();
+        let at = |e| ArchiveError::at(&path, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(at)?;
+        tx.execute(
+            "INSERT OR REPLACE INTO deleted_games (key, deleted_ms) VALUES ('~probe', 0)",
+            [],
+        )
+        .map_err(at)?;
+        tx.execute("DELETE FROM deleted_games WHERE key = '~probe'", [])
+            .map_err(at)?;
+        tx.commit().map_err(at)
+    }
+
+    /// How long a write waits for a lock another connection holds before it fails (the
+    /// server waits less than [`BUSY_TIMEOUT`], so that a change is refused in good time).
+    pub fn set_busy_timeout(&mut self, wait: Duration) -> Result<(), ArchiveError> {
+        Ok(self.conn.busy_timeout(wait)?)
+    }
+
     /// The schema version of the file.
     pub fn schema_version(&self) -> Result<i64, ArchiveError> {
         Ok(schema::version(&self.conn)?)

@@ -671,9 +671,11 @@ async fn one_address_making_rooms_past_its_rate_is_told_when_to_come_back() {
 
 /// The room `id` as the archive's database holds it now, read on a connection of its own.
 fn stored_room(data: &Path, id: &str) -> Option<Value> {
-    let archive = xiangqi_archive::Archive::open(data.join(xiangqi_web::ARCHIVE_FILE)).ok()?;
-    let room = archive.room(id).ok()??;
-    serde_json::from_str(&room.json).ok()
+    let conn = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).ok()?;
+    let json: String = conn
+        .query_row("SELECT room FROM rooms WHERE id = ?1", [id], |r| r.get(0))
+        .ok()?;
+    serde_json::from_str(&json).ok()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -752,6 +754,61 @@ async fn rooms_an_earlier_version_kept_in_their_own_file_come_back() {
     assert_eq!(welcome["role"], "red");
     assert_eq!(state["red"]["name"], "Ann");
     assert!(!data.join(xiangqi_archive::OLD_ROOMS_FILE).exists());
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_that_cannot_be_kept_is_refused_not_played_and_play_resumes_when_it_can() {
+    let data = data_folder("locked");
+    let server = start(Some(&data)).await;
+    let (room, mut red, mut black, _spectator, _, _) =
+        seated(&server, json!({"side": "red"})).await;
+    let id = room["id"].as_str().unwrap().to_string();
+    send(&mut red, mv("h2", "e2")).await;
+    until(&mut black, |s| plies(s) == 1).await;
+
+    // Another program takes the file's write lock and holds it.
+    let holder = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    send(&mut black, mv("h9", "g7")).await;
+    assert_eq!(next_error(&mut black).await, "not-saved");
+    // Refused at once while writes fail; the move was never played.
+    send(&mut black, mv("b9", "c7")).await;
+    assert_eq!(next_error(&mut black).await, "not-saved");
+    let (status, _) = server.http("GET", &format!("/api/rooms/{id}"), None).await;
+    assert_eq!(status, 200);
+    let kept = stored_room(&data, &id).unwrap();
+    assert_eq!(kept["moves"], json!(["h2e2"]));
+
+    // The lock goes: the server finds it can write again by itself, and play resumes.
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    let mut resumed = false;
+    for _ in 0..100 {
+        send(&mut black, mv("h9", "g7")).await;
+        let answer = loop {
+            let m = next(&mut black).await;
+            if m["type"] == "error" || (m["type"] == "state" && plies(&m["room"]) == 2) {
+                break m;
+            }
+        };
+        if answer["type"] == "state" {
+            resumed = true;
+            break;
+        }
+        assert_eq!(answer["error"]["code"], "not-saved", "{answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(resumed, "play did not resume once the lock was gone");
+    let state = until(&mut red, |s| plies(s) == 2).await;
+    assert_eq!(state["game"]["moves"][1]["iccs"], "h9g7");
+    assert_eq!(
+        stored_room(&data, &id).unwrap()["moves"],
+        json!(["h2e2", "h9g7"]),
+        "exactly the moves answered are kept"
+    );
+    drop((red, black));
     server.stop().await;
     let _ = std::fs::remove_dir_all(data);
 }

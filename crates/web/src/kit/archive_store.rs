@@ -243,6 +243,12 @@ struct Importing {
     done: tokio::sync::oneshot::Sender<Result<ImportReport, ArchiveError>>,
 }
 
+/// Most numbers of failed room saves remembered.
+const MAX_FAILED_KEPT: usize = 100_000;
+
+/// How long a write waits for a lock another program holds on the file before it fails.
+const WRITE_WAIT: Duration = Duration::from_secs(2);
+
 /// How long one part of an import may hold the writer: a change that comes meanwhile waits
 /// no longer than this (and its own write).
 const IMPORT_SLICE: Duration = Duration::from_millis(20);
@@ -273,6 +279,11 @@ struct Writer {
     broken: Arc<Mutex<Option<Unavailable>>>,
     /// The imports queued or being written: games in all and games written.
     importing: Arc<Mutex<(usize, usize)>>,
+    /// Why writes fail now, while they do (a full disk, a read-only file, a lock held too
+    /// long); the writer tries the file again until a write passes.
+    stalled: Arc<Mutex<Option<SaveFailure>>>,
+    /// The numbers of the room saves that failed (their changes are refused).
+    failed: Arc<Mutex<std::collections::BTreeSet<u64>>>,
     path: PathBuf,
 }
 
@@ -347,16 +358,23 @@ impl ArchiveService {
         let failures = Arc::new(Mutex::new(HashMap::new()));
         let broken = Arc::new(Mutex::new(None));
         let importing = Arc::new(Mutex::new((0, 0)));
+        let stalled = Arc::new(Mutex::new(None));
+        let failed = Arc::new(Mutex::new(std::collections::BTreeSet::new()));
+        // A lock held by another program is waited for briefly: a change is refused in good
+        // time rather than held.
+        let _ = archive.set_busy_timeout(WRITE_WAIT);
         let mut writer = WriterThread {
             watch: FileWatch::of(&path),
             archive,
             failures: failures.clone(),
             broken: broken.clone(),
             retry: HashMap::new(),
-            retry_rooms: HashMap::new(),
             retry_after: RETRY_FIRST,
             imports: std::collections::VecDeque::new(),
             importing: importing.clone(),
+            stalled: stalled.clone(),
+            failed: failed.clone(),
+            done: 0,
         };
         let spawned = std::thread::Builder::new()
             .name("archive-writer".into())
@@ -376,6 +394,8 @@ impl ArchiveService {
                 rows: Mutex::new(HashMap::new()),
                 broken,
                 importing,
+                stalled,
+                failed,
                 path,
             })),
         }
@@ -418,14 +438,62 @@ impl ArchiveService {
         Some(0)
     }
 
-    /// Queues `room` to be kept; the number of its save, to wait for with
-    /// [`ArchiveService::saved_through`]. `None` when the archive keeps nothing (no data
-    /// folder, or it is unavailable): then there is nothing to wait for.
-    pub fn queue_room(&self, room: StoredRoom) -> Option<u64> {
-        if !self.is_available() {
-            return None;
+    /// Queues `room` to be kept: the number of its save, to wait for with
+    /// [`ArchiveService::room_saved`]; `Ok(None)` when the server keeps nothing (it was
+    /// started without a data folder): rooms then live in memory. Refused (503
+    /// `not-saved`) while writes fail or the archive has stopped.
+    pub fn queue_room(&self, room: StoredRoom) -> Result<Option<u64>, ApiError> {
+        let Inner::Open(w) = &*self.inner else {
+            return Ok(None);
+        };
+        self.refuses_changes()?;
+        match self.send_numbered(Job::Room(room)) {
+            Some(n) => Ok(Some(n)),
+            None => Err(not_saved(&format!(
+                "the archive's writer at {} has stopped",
+                w.path.display()
+            ))),
         }
-        self.send_numbered(Job::Room(room))
+    }
+
+    /// 503 `not-saved` while changes cannot be kept: writes fail now, or the archive stopped
+    /// while the server ran. Nothing when the server keeps nothing by choice.
+    pub fn refuses_changes(&self) -> Result<(), ApiError> {
+        let Inner::Open(w) = &*self.inner else {
+            return Ok(());
+        };
+        if let Some(why) = lock(&w.broken).as_ref() {
+            return Err(not_saved(&why.message));
+        }
+        if let Some(why) = lock(&w.stalled).as_ref() {
+            return Err(not_saved(&why.message));
+        }
+        Ok(())
+    }
+
+    /// Whether the room save numbered `number` failed.
+    pub fn room_save_failed(&self, number: u64) -> bool {
+        match &*self.inner {
+            Inner::Open(w) => lock(&w.failed).contains(&number),
+            Inner::Unavailable(_) => false,
+        }
+    }
+
+    /// Waits for the room save numbered `number`; refused (503 `not-saved`) when it failed.
+    pub async fn room_saved(&self, number: u64) -> Result<(), ApiError> {
+        self.saved_through(number).await;
+        let Inner::Open(w) = &*self.inner else {
+            return Ok(());
+        };
+        if lock(&w.failed).contains(&number) {
+            let why = lock(&w.stalled)
+                .as_ref()
+                .map(|f| f.message.clone())
+                .or_else(|| lock(&w.broken).as_ref().map(|b| b.message.clone()))
+                .unwrap_or_else(|| "the write failed".to_string());
+            return Err(not_saved(&why));
+        }
+        Ok(())
     }
 
     /// Waits until the saves numbered up to `number` are committed (or have failed and are
@@ -682,6 +750,17 @@ impl ArchiveService {
     }
 }
 
+/// 503 `not-saved`: a change that could not be kept is refused and not played; `why` says
+/// what the store met.
+pub fn not_saved(why: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotSaved,
+        format!(
+            "the change was not made: it cannot be saved now ({why}); it will be possible again once the games archive can be written"
+        ),
+    )
+}
+
 /// The server's layer that makes an answer mean "saved": the answer to a request that may
 /// change a game (any method but `GET`, `HEAD` and `OPTIONS`) leaves once every save queued
 /// before it, its own among them, is committed.
@@ -803,12 +882,16 @@ struct WriterThread {
     broken: Arc<Mutex<Option<Unavailable>>>,
     /// The last snapshot of each game whose save failed for a reason that may pass.
     retry: HashMap<String, Box<Snapshot>>,
-    /// The last state of each room whose save failed for a reason that may pass.
-    retry_rooms: HashMap<String, StoredRoom>,
     /// The imports to write, the first one under way.
     imports: std::collections::VecDeque<Box<Importing>>,
     /// Their progress, shared with the service: games in all and games written.
     importing: Arc<Mutex<(usize, usize)>>,
+    /// Why writes fail now, shared with the service.
+    stalled: Arc<Mutex<Option<SaveFailure>>>,
+    /// The numbers of the room saves that failed, shared with the service.
+    failed: Arc<Mutex<std::collections::BTreeSet<u64>>>,
+    /// How many saves have been taken up (the next one is numbered one more).
+    done: u64,
     retry_after: Duration,
 }
 
@@ -827,7 +910,7 @@ impl WriterThread {
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 }
             } else {
-                let next = if self.retry.is_empty() && self.retry_rooms.is_empty() {
+                let next = if self.retry.is_empty() && lock(&self.stalled).is_none() {
                     jobs.recv()
                         .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
                 } else {
@@ -852,9 +935,9 @@ impl WriterThread {
                 .into_iter()
                 .partition(|job| !matches!(job, Job::Run(_) | Job::Import(_)));
             let count = saves.len() as u64;
-            if self.usable() {
-                self.write_saves(saves);
-            }
+            let usable = self.usable();
+            self.write_saves(saves, usable);
+            self.done += count;
             saved.send_modify(|done| *done += count);
             for job in requests {
                 match job {
@@ -929,14 +1012,15 @@ impl WriterThread {
         crate::say_err!("games archive: {}", why.message);
         *lock(&self.broken) = Some(why);
         self.retry.clear();
-        self.retry_rooms.clear();
         false
     }
 
     /// Writes `saves` in order, a game's last snapshot standing for the ones before it; a
     /// failure is logged and kept by the game's key.
-    fn write_saves(&mut self, saves: Vec<Job>) {
+    fn write_saves(&mut self, saves: Vec<Job>, usable: bool) {
+        let first = self.done + 1;
         let mut rooms: HashMap<String, StoredRoom> = HashMap::new();
+        let mut room_saves = Vec::new();
         let mut last_save: HashMap<String, usize> = HashMap::new();
         for (i, job) in saves.iter().enumerate() {
             if let Job::Save(s) = job {
@@ -945,11 +1029,13 @@ impl WriterThread {
         }
         for (i, job) in saves.into_iter().enumerate() {
             match job {
+                Job::Room(room) => {
+                    room_saves.push(first + i as u64);
+                    rooms.insert(room.id.clone(), room);
+                }
+                _ if !usable => {}
                 Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
                     self.save(s);
-                }
-                Job::Room(room) => {
-                    rooms.insert(room.id.clone(), room);
                 }
                 Job::Save(_) | Job::Run(_) | Job::Import(_) => {}
                 Job::Review { key, json } => {
@@ -966,7 +1052,17 @@ impl WriterThread {
                 }
             }
         }
-        self.put_rooms(rooms);
+        let kept = rooms.is_empty() || (usable && self.put_rooms(rooms));
+        if !kept {
+            let mut failed = lock(&self.failed);
+            failed.extend(room_saves);
+            // Only recent numbers are asked about: the oldest half goes past a bound.
+            if failed.len() > MAX_FAILED_KEPT {
+                let keep =
+                    failed.split_off(&(self.done + 1).saturating_sub(MAX_FAILED_KEPT as u64 / 2));
+                *failed = keep;
+            }
+        }
     }
 
     /// Saves one game; whether it was saved. A failure that may pass keeps the snapshot to
@@ -979,6 +1075,7 @@ impl WriterThread {
                 lock(&self.failures).remove(&key);
                 self.retry.remove(&key);
                 self.retry_after = RETRY_FIRST;
+                self.unstall();
                 true
             }
             Err(e) => {
@@ -988,6 +1085,7 @@ impl WriterThread {
                     let why = damaged(self.archive.path(), &e);
                     self.break_with(why);
                 } else if !matches!(e, ArchiveError::Deleted { .. } | ArchiveError::Record(_)) {
+                    self.stall(&e);
                     self.retry.insert(key, snapshot);
                 }
                 false
@@ -997,15 +1095,15 @@ impl WriterThread {
 
     /// Keeps `rooms` (each room's last state) in one transaction; whether they were kept. A
     /// failure that may pass keeps them to try again; damage breaks the archive.
-    fn put_rooms(&mut self, mut rooms: HashMap<String, StoredRoom>) -> bool {
-        if rooms.is_empty() {
-            return true;
+    /// Keeps `rooms` (each room's last state) in one transaction; whether they were kept.
+    /// While writes fail they are not tried (their changes are refused, so they must never be
+    /// written later); a failure stalls the writer until a write passes again, and damage
+    /// breaks the archive.
+    fn put_rooms(&mut self, rooms: HashMap<String, StoredRoom>) -> bool {
+        if lock(&self.stalled).is_some() {
+            return false;
         }
-        // A room that failed before and changed since is written as it is now.
-        for (id, room) in self.retry_rooms.drain() {
-            rooms.entry(id).or_insert(room);
-        }
-        let batch: Vec<StoredRoom> = rooms.values().cloned().collect();
+        let batch: Vec<StoredRoom> = rooms.into_values().collect();
         match self.archive.put_rooms(&batch) {
             Ok(()) => true,
             Err(e) => {
@@ -1014,10 +1112,26 @@ impl WriterThread {
                     let why = damaged(self.archive.path(), &e);
                     self.break_with(why);
                 } else {
-                    self.retry_rooms = rooms;
+                    self.stall(&e);
                 }
                 false
             }
+        }
+    }
+
+    /// Marks writes as failing for `error`, until one passes again.
+    fn stall(&mut self, error: &ArchiveError) {
+        let mut stalled = lock(&self.stalled);
+        if stalled.is_none() {
+            crate::say_err!("games archive: writes fail ({error}); trying again until they pass");
+        }
+        *stalled = Some(SaveFailure::of(error));
+    }
+
+    /// Writes pass again: the writer is no longer stalled.
+    fn unstall(&mut self) {
+        if lock(&self.stalled).take().is_some() {
+            crate::say!("games archive: writes pass again; changes are kept as before");
         }
     }
 
@@ -1032,8 +1146,16 @@ impl WriterThread {
         for snapshot in waiting {
             all_saved &= self.save(snapshot);
         }
-        let rooms = std::mem::take(&mut self.retry_rooms);
-        all_saved &= self.put_rooms(rooms);
+        if lock(&self.stalled).is_some() {
+            match self.archive.probe_write() {
+                Ok(()) => self.unstall(),
+                Err(e) if e.is_damage() => {
+                    let why = damaged(self.archive.path(), &e);
+                    self.break_with(why);
+                }
+                Err(_) => all_saved = false,
+            }
+        }
         if !all_saved {
             self.retry_after = (self.retry_after * 2).min(RETRY_LAST);
         }

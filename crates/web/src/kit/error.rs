@@ -163,6 +163,9 @@ error_codes! {
     PuzzlesUnreadable = "puzzles-unreadable", INTERNAL_SERVER_ERROR;
     /// Every engine is busy; try again after `retry_after` seconds.
     Busy = "busy", SERVICE_UNAVAILABLE;
+    /// A change that cannot be saved now (the disk is full, the file read-only or locked, or
+    /// gone) is refused and not made.
+    NotSaved = "not-saved", SERVICE_UNAVAILABLE;
     /// This client made rooms faster than the server allows (blanks `burst`, `every_seconds`,
     /// `retry_after`).
     TooManyRooms = "too-many-rooms", TOO_MANY_REQUESTS;

@@ -79,13 +79,16 @@ pub struct RoomCell {
 
 /// A room's states on their way to its sockets.
 struct Outbox {
-    /// The states not yet sent, in the order of the changes, each with the number of the
-    /// save it waits for (0: none).
-    waiting: std::collections::VecDeque<(u64, Utf8Bytes)>,
+    /// The states not yet sent, in the order of the changes: each with the number of the
+    /// save it waits for (0: none), and for a change the room as saved.
+    waiting: std::collections::VecDeque<(u64, Utf8Bytes, Option<String>)>,
     /// The number of the last save queued for the room (a state waits for it).
     last_save: u64,
     /// The last state sent.
     sent: Utf8Bytes,
+    /// The room as last kept (its JSON), and the number of that save: what a change that
+    /// could not be kept goes back to.
+    kept: (u64, String),
 }
 
 impl RoomCell {
@@ -99,28 +102,52 @@ impl RoomCell {
         lock(&self.outbox).sent.clone()
     }
 
-    /// Puts the state of `live` in the outbox, behind the save numbered `save` when there
-    /// is one (else behind the room's last save). Called with the room locked, so that the
-    /// outbox keeps the changes' order.
-    fn post(&self, live: &Live, save: Option<u64>, now: u64) {
+    /// Puts the state of `live` in the outbox, behind the save numbered `save` of the room
+    /// as `json` when there is one (else behind the room's last save). Called with the room
+    /// locked, so that the outbox keeps the changes' order.
+    fn post(&self, live: &Live, save: Option<(u64, String)>, now: u64) {
         let message = room_message(&room_view(live, now));
         let mut outbox = lock(&self.outbox);
-        if let Some(n) = save {
+        let json = save.map(|(n, json)| {
             outbox.last_save = n;
-        }
+            json
+        });
         let after = outbox.last_save;
-        outbox.waiting.push_back((after, message));
+        outbox.waiting.push_back((after, message, json));
     }
 
-    /// Sends, in order, every state whose save is committed (`saved` saves are).
-    fn deliver(&self, saved: u64) {
+    /// Sends, in order, every state whose save is committed (`saved` saves are done), up to
+    /// the first whose save failed (`failed`): that one and those after it wait for
+    /// [`RoomCell::roll_back`].
+    fn deliver(&self, saved: u64, failed: impl Fn(u64) -> bool) {
         let mut outbox = lock(&self.outbox);
-        while outbox.waiting.front().is_some_and(|(n, _)| *n <= saved) {
-            if let Some((_, message)) = outbox.waiting.pop_front() {
+        while let Some((n, _, _)) = outbox.waiting.front() {
+            if *n > saved || (*n > outbox.kept.0 && failed(*n)) {
+                break;
+            }
+            if let Some((n, message, json)) = outbox.waiting.pop_front() {
+                if let Some(json) = json {
+                    outbox.kept = (n, json);
+                }
                 outbox.sent = message.clone();
                 let _ = self.states.send(message);
             }
         }
+    }
+
+    /// Takes the room in `live` back to the room as last kept, after its save numbered
+    /// `failed` failed: the states from that save on are dropped, and the room as kept is
+    /// sent again (who is here included).
+    fn roll_back(&self, live: &mut Live, failed: u64, now: u64) {
+        {
+            let mut outbox = lock(&self.outbox);
+            outbox.waiting.retain(|(n, _, _)| *n < failed);
+            outbox.last_save = outbox.kept.0;
+            if let Ok(room) = Room::from_json(&outbox.kept.1) {
+                live.room = room;
+            }
+        }
+        self.post(live, None, now);
     }
 }
 
@@ -207,23 +234,34 @@ impl RoomHub {
             .count()
     }
 
-    /// Queues `room` to be kept; the number of its save, when the archive keeps rooms.
-    fn save(&self, room: &Room) -> Option<u64> {
-        self.inner.archive.queue_room(StoredRoom {
+    /// Queues `room` to be kept: the number of its save and the room as saved, when the
+    /// archive keeps rooms; refused (503 `not-saved`) when it cannot keep them now.
+    fn save(&self, room: &Room) -> Result<Option<(u64, String)>, ApiError> {
+        let json = room.to_json();
+        let queued = self.inner.archive.queue_room(StoredRoom {
             id: room.id().to_string(),
             code: room.code().to_string(),
             updated_ms: room.updated_ms(),
-            json: room.to_json(),
-        })
+            json: json.clone(),
+        })?;
+        Ok(queued.map(|n| (n, json)))
     }
 
     /// Waits for the save numbered `save` (when there is one), then sends the states of
-    /// `cell` that are kept.
-    async fn deliver(&self, cell: &RoomCell, save: Option<u64>) {
-        if let Some(n) = save {
-            self.inner.archive.saved_through(n).await;
+    /// `cell` that are kept. A save that failed takes the room back to how it was kept and
+    /// is refused (503 `not-saved`).
+    async fn deliver(&self, cell: &RoomCell, save: Option<u64>) -> Result<(), ApiError> {
+        let archive = &self.inner.archive;
+        let outcome = match save {
+            Some(n) => archive.room_saved(n).await,
+            None => Ok(()),
+        };
+        if let (Err(_), Some(n)) = (&outcome, save) {
+            let mut live = cell.lock();
+            cell.roll_back(&mut live, n, now_ms());
         }
-        cell.deliver(self.inner.archive.saved_count());
+        cell.deliver(archive.saved_count(), |n| archive.room_save_failed(n));
+        outcome
     }
 
     /// Holds `room`, starts its timer, and returns its cell.
@@ -239,6 +277,7 @@ impl RoomHub {
             spectators: 0,
         };
         let sent = room_message(&room_view(&live, now));
+        let kept = (0, live.room.to_json());
         let cell = Arc::new(RoomCell {
             live: Mutex::new(live),
             states,
@@ -246,6 +285,7 @@ impl RoomHub {
                 waiting: std::collections::VecDeque::new(),
                 last_save: 0,
                 sent,
+                kept,
             }),
             wake: Notify::new(),
         });
@@ -289,8 +329,8 @@ impl RoomHub {
     /// kept.
     pub async fn create(&self, client: ClientAddr, room: Room) -> Result<Arc<RoomCell>, ApiError> {
         self.may_create(client)?;
-        if let Some(n) = self.save(&room) {
-            self.inner.archive.saved_through(n).await;
+        if let Some((n, _)) = self.save(&room)? {
+            self.inner.archive.room_saved(n).await?;
         }
         Ok(self.insert(room))
     }
@@ -318,6 +358,8 @@ impl RoomHub {
         change: impl FnOnce(&mut Live, u64) -> Result<R, RoomError>,
     ) -> Result<R, ApiError> {
         let now = now_ms();
+        // While changes cannot be kept, none is made.
+        self.inner.archive.refuses_changes()?;
         let (result, save) = {
             let mut live = cell.lock();
             let before = (live.room.status(), live.room.number());
@@ -327,10 +369,18 @@ impl RoomHub {
             if result.is_err() && !ended_meanwhile {
                 return result.map_err(|e| room_error(&e));
             }
-            let save = self.changed(cell, &live, before, now);
-            (result, save)
+            match self.changed(cell, &live, before, now) {
+                Ok(save) => (result, save),
+                Err(refused) => {
+                    let kept = lock(&cell.outbox).kept.0;
+                    cell.roll_back(&mut live, kept + 1, now);
+                    drop(live);
+                    cell.deliver(self.inner.archive.saved_count(), |_| false);
+                    return Err(refused);
+                }
+            }
         };
-        self.deliver(cell, save).await;
+        self.deliver(cell, save).await?;
         result.map_err(|e| room_error(&e))
     }
 
@@ -343,19 +393,21 @@ impl RoomHub {
             f(&mut live, now);
             cell.post(&live, None, now);
         }
-        self.deliver(cell, None).await;
+        let _ = self.deliver(cell, None).await;
     }
 
     /// Queues the changed room of `live` to be kept and its state behind that save; wakes its
-    /// timer and saves a game it ended. The number of the save.
+    /// timer and saves a game it ended. The number of the save; refused when the room cannot
+    /// be kept now.
     fn changed(
         &self,
         cell: &RoomCell,
         live: &Live,
         before: (Status, u32),
         now: u64,
-    ) -> Option<u64> {
-        let save = self.save(&live.room);
+    ) -> Result<Option<u64>, ApiError> {
+        let save = self.save(&live.room)?;
+        let number = save.as_ref().map(|(n, _)| *n);
         cell.post(live, save, now);
         cell.wake.notify_one();
         let ended = live.room.status() == Status::Over
@@ -363,7 +415,7 @@ impl RoomHub {
         if ended {
             self.archive_game(&live.room);
         }
-        save
+        Ok(number)
     }
 
     /// Saves the finished game of `room` to the archive, under a key of the room and the
@@ -434,7 +486,7 @@ async fn run_timer(hub: RoomHub, cell: std::sync::Weak<RoomCell>) {
             }
         };
         if !woken {
-            let _ = hub
+            let ticked = hub
                 .act(&strong, |live, now| {
                     if live.room.tick(now) {
                         Ok(())
@@ -443,6 +495,10 @@ async fn run_timer(hub: RoomHub, cell: std::sync::Weak<RoomCell>) {
                     }
                 })
                 .await;
+            // A fallen flag that cannot be kept now is tried again in a while.
+            if ticked.is_err_and(|e| e.kind == ErrorCode::NotSaved) {
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
         }
     }
 }
