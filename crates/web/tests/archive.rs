@@ -650,7 +650,7 @@ async fn the_status_names_the_file_when_the_archive_is_there() {
 }
 
 #[tokio::test]
-async fn a_save_that_fails_is_reported_and_the_game_goes_on() {
+async fn a_move_that_cannot_be_saved_is_refused_and_not_played() {
     let data = data_folder("write-fails");
     let app = archived_app(&data);
     let game = new_game(&app, json!({})).await;
@@ -661,21 +661,22 @@ async fn a_save_that_fails_is_reported_and_the_game_goes_on() {
     let conn = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
     conn.execute_batch("DROP TABLE games").unwrap();
     drop(conn);
-    let after = play(&app, &gid, "h9", "g7").await;
+    let path = format!("/api/games/{gid}/move");
+    let (status, refused) =
+        send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+    assert_eq!(refused["error"]["code"], "not-saved", "{refused}");
+    let (_, now) = send(&app, "GET", &format!("/api/games/{gid}"), None).await;
     assert_eq!(
-        after["moves"].as_array().unwrap().len(),
-        2,
-        "the move stands"
+        now["moves"].as_array().unwrap().len(),
+        1,
+        "the move was not played"
     );
-    // The list runs after the failed save, so the failure is known by then.
+    // Every try is refused while the game cannot be saved; the board stays as it was kept.
+    let (status, _) = send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     let (status, _) = send(&app, "GET", "/api/archive/games", None).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
-    let answer = name_players(&app, &gid, versus_beginner()).await;
-    assert_eq!(
-        answer["write_error"]["code"], "archive-write-failed",
-        "{answer}"
-    );
-    play(&app, &gid, "h0", "g2").await;
 }
 
 /// The start position, as the page sends it with its copy.
@@ -966,9 +967,14 @@ async fn a_file_deleted_or_emptied_while_the_server_runs_is_noticed_and_not_repl
         } else {
             std::fs::write(&file, b"").unwrap();
         }
-        // The next save finds it; the move itself stands.
-        let after = play(&app, &gid, "i9", "h9").await;
-        assert_eq!(after["moves"].as_array().unwrap().len(), 4);
+        // The next save finds it: the move is refused, not played.
+        let path = format!("/api/games/{gid}/move");
+        let (status, refused) =
+            send(&app, "POST", &path, Some(json!({"from": "i9", "to": "h9"}))).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{case}: {refused}");
+        assert_eq!(refused["error"]["code"], "not-saved", "{case}: {refused}");
+        let (_, now) = send(&app, "GET", &format!("/api/games/{gid}"), None).await;
+        assert_eq!(now["moves"].as_array().unwrap().len(), 3, "{case}");
         let (_, state) = send(&app, "GET", "/api/archive", None).await;
         assert_eq!(state["available"], false, "{case}: {state}");
         let reason = if harm {
@@ -982,12 +988,9 @@ async fn a_file_deleted_or_emptied_while_the_server_runs_is_noticed_and_not_repl
         );
         let (status, _) = send(&app, "GET", "/api/archive/games", None).await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{case}");
-        let told = name_players(&app, &gid, json!({})).await;
-        assert_eq!(
-            told["write_error"]["code"], "archive-write-failed",
-            "{case}: {told}"
-        );
-        play(&app, &gid, "i0", "h0").await;
+        // Refused from then on, at once.
+        let (status, _) = send(&app, "POST", &path, Some(json!({"from": "i9", "to": "h9"}))).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{case}");
         // Nothing was written in its place.
         if harm {
             assert!(!file.exists(), "{case}: a new file was made");
@@ -998,7 +1001,7 @@ async fn a_file_deleted_or_emptied_while_the_server_runs_is_noticed_and_not_repl
 }
 
 #[tokio::test]
-async fn a_save_that_failed_is_saved_again_once_the_cause_passes() {
+async fn moves_are_saved_again_once_the_cause_of_a_failure_passes() {
     let data = data_folder("retry");
     let app = archived_app(&data);
     let gid = id(&new_game(&app, json!({})).await);
@@ -1007,8 +1010,9 @@ async fn a_save_that_failed_is_saved_again_once_the_cause_passes() {
         .as_str()
         .unwrap()
         .to_string();
-    // The table goes away (as a full disk refuses writes), a move fails to save, then the
-    // table comes back (the disk has room again): the move is saved with no further move.
+    // The table goes away (as a full disk refuses writes): a move is refused; the table comes
+    // back (the disk has room again): the server finds it can write and the move is played
+    // and saved.
     let conn = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
     let ddl: Vec<String> = conn
         .prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'games' AND sql IS NOT NULL")
@@ -1018,27 +1022,29 @@ async fn a_save_that_failed_is_saved_again_once_the_cause_passes() {
         .map(Result::unwrap)
         .collect();
     conn.execute_batch("DROP TABLE games").unwrap();
-    play(&app, &gid, "h9", "g7").await;
-    let told = name_players(&app, &gid, json!({})).await;
-    assert_eq!(
-        told["write_error"]["code"], "archive-write-failed",
-        "{told}"
-    );
+    let path = format!("/api/games/{gid}/move");
+    let (status, _) = send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     for sql in &ddl {
         conn.execute_batch(sql).unwrap();
     }
     drop(conn);
-    let mut kept = None;
-    for _ in 0..100 {
-        kept = kept_moves(&data, &key);
-        if kept.is_some() {
+    let mut played = false;
+    for _ in 0..200 {
+        let (status, _) = send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+        if status == StatusCode::OK {
+            played = true;
             break;
         }
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    assert_eq!(kept, Some(2), "the failed save was made again");
+    assert!(played, "moves were never taken again");
+    // The game is saved again from its next change, whole.
+    assert_eq!(kept_moves(&data, &key), Some(2));
     let told = name_players(&app, &gid, json!({})).await;
     assert!(told["write_error"].is_null(), "{told}");
+    assert_eq!(listed(&app, "").await.len(), 1);
 }
 
 #[tokio::test]
@@ -1063,7 +1069,12 @@ async fn a_row_found_damaged_on_a_read_makes_the_archive_unavailable() {
             .contains("move it away"),
         "{state}"
     );
-    play(&app, &gid, "i9", "h9").await;
+    // From then on a move is refused, not played: the archive cannot keep it.
+    let path = format!("/api/games/{gid}/move");
+    let (status, refused) =
+        send(&app, "POST", &path, Some(json!({"from": "i9", "to": "h9"}))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+    assert_eq!(refused["error"]["code"], "not-saved");
 }
 
 /// The status and body of a POST of `body` (`text/plain`, as a form or another site's page

@@ -1,22 +1,33 @@
 //! The games archive as the server keeps it: the database opened from the data folder (or
 //! why it could not be), the one writer thread that saves games and rooms in the order their
-//! changes came, and what each game session knows of its row. A room's save is numbered like
-//! a game's; the rooms' hub sends a room's new state once its save is committed
-//! ([`ArchiveService::queue_room`], [`ArchiveService::saved_through`]).
+//! changes came, and what each game session knows of its row. An answer means the change is
+//! saved: a change that cannot be saved is refused (503 `not-saved`) and taken back.
 //!
 //! Every change of a game passes through [`Sessions::with`](crate::kit::session::Sessions::with),
 //! which compares the session's version (and its archive revision: players, a fallen flag)
 //! before and after and queues a snapshot of it for the writer thread. Every save is
 //! numbered as it is queued, and the writer says how far it has saved: the answer to a
 //! request that may change a game waits until every save queued before it is committed
-//! ([`ArchiveService::flush`], called by the server for each such request), so a change the
-//! page was told of is on disk even if the process is killed right after. The writer saves
-//! the queue in order, the latest snapshot of a game standing for the ones before it; a
-//! save that fails is logged and kept by the game's key for the page to show
-//! (`archive-write-failed`), and the game goes on in its session. Requests of the archive
-//! routes run on the same thread after the saves queued before them; the saves waiting when
-//! the writer takes up its queue go first, so that a long request never holds a move's
-//! answer for longer than it takes itself.
+//! ([`answer_when_saved`]), so a change the page was told of is on disk even if the process
+//! is killed right after. The writer saves the queue in order, the latest snapshot of a game
+//! standing for the ones before it. A room's save is numbered like a game's, and the rooms'
+//! hub sends a room's new state once its save is committed ([`ArchiveService::queue_room`],
+//! [`ArchiveService::room_saved`]). Requests of the archive routes run on the same thread
+//! after the saves queued before them; the saves waiting when the writer takes up its queue
+//! go first, and an import is written a part at a time between them, so that a long request
+//! never holds a move's answer for long.
+//!
+//! A save that fails for a reason that may pass (a full disk, a read-only file, a lock held
+//! by another program past [`WRITE_WAIT`]) stalls the writer: the change is refused and taken
+//! back (the game as it was kept, the row's revision as it was), every change after it is
+//! refused at once, and the writer tries the file with a write that changes nothing, sooner
+//! then less often, until one passes; then changes are kept again, and the server says so on
+//! its output. A refused change is never written later. Damage found in the file (by the
+//! integrity check at start, or by a read or save on the way), or the file deleted, replaced
+//! or emptied while the server runs, makes the archive unavailable from then on: the page
+//! says so, its routes answer 503, changes are refused, and nothing is written in its place.
+//! (An archive that could not be opened at start is no archive: the server then plays
+//! without keeping games, as it does without a data folder, and says so.)
 //!
 //! Several sessions may be linked to one row (two tabs, or a page that brings back an older
 //! copy). Each row has a revision, counted up by every save queued for it, and each session
@@ -26,19 +37,13 @@
 //! moves); any other never overwrites the row, but goes on as a new game, and the page is
 //! told ([`Notice::Forked`]). A deleted game's key stays deleted in the database, so a board still
 //! playing it never brings it back (`archive-deleted`).
-//!
-//! A save that fails for a reason that may pass (a full disk, a lock held too long) is tried
-//! again after a while, without waiting for the game's next change. Damage found in the file
-//! (by the integrity check at start, or by a read or save on the way), or the file deleted,
-//! replaced or emptied while the server runs, makes the archive unavailable from then on: the
-//! page says so, its routes answer 503, play goes on, and nothing is written in its place.
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::session::GameSession;
 use crate::kit::session::Sessions;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -89,6 +94,20 @@ pub struct ArchiveLink {
     row_revision: u64,
     /// What to tell the page once, at its next look at the game's row.
     notice: Option<Notice>,
+}
+
+/// A game's change handed to the archive: its save queued, or refused at once.
+pub enum Queued {
+    /// The save, by its number, and the rows' states before it (to put back when the save
+    /// fails).
+    Saved {
+        /// The save's number.
+        number: u64,
+        /// Each row claimed for it, as it was before.
+        rows_before: Vec<(String, Option<RowState>)>,
+    },
+    /// Changes cannot be kept now.
+    Refused(ApiError),
 }
 
 /// What the archive did with a game on its own, for the page to say.
@@ -282,13 +301,14 @@ struct Writer {
     /// Why writes fail now, while they do (a full disk, a read-only file, a lock held too
     /// long); the writer tries the file again until a write passes.
     stalled: Arc<Mutex<Option<SaveFailure>>>,
-    /// The numbers of the room saves that failed (their changes are refused).
+    /// The numbers of the saves that failed (their changes are refused).
     failed: Arc<Mutex<std::collections::BTreeSet<u64>>>,
     path: PathBuf,
 }
 
 /// What the server knows of a row it saved to since it started.
-struct RowState {
+#[derive(Clone)]
+pub struct RowState {
     /// How many saves were queued for it.
     revision: u64,
     /// The start of the game last queued for it.
@@ -368,7 +388,6 @@ impl ArchiveService {
             archive,
             failures: failures.clone(),
             broken: broken.clone(),
-            retry: HashMap::new(),
             retry_after: RETRY_FIRST,
             imports: std::collections::VecDeque::new(),
             importing: importing.clone(),
@@ -471,8 +490,8 @@ impl ArchiveService {
         Ok(())
     }
 
-    /// Whether the room save numbered `number` failed.
-    pub fn room_save_failed(&self, number: u64) -> bool {
+    /// Whether the save numbered `number` (a game's or a room's) failed.
+    pub fn save_failed(&self, number: u64) -> bool {
         match &*self.inner {
             Inner::Open(w) => lock(&w.failed).contains(&number),
             Inner::Unavailable(_) => false,
@@ -633,16 +652,19 @@ impl ArchiveService {
     /// variations included) and how it ended. A session whose row has moved on since it
     /// last saw it (another session saved to it) never overwrites it: its copy goes on as a
     /// new game, and the page is told. A game deleted from the archive is not saved again.
-    pub fn after_change(&self, session: &mut GameSession, before: (u64, u64)) {
+    pub fn after_change(&self, session: &mut GameSession, before: (u64, u64)) -> Option<Queued> {
         let link = &session.archive;
         if link.mark(session.version) == before || link.key.is_none() {
-            return;
+            return None;
         }
         if !link.saved && session.game().moves().is_empty() {
-            return;
+            return None;
         }
-        if !self.is_available() {
-            return;
+        let Inner::Open(w) = &*self.inner else {
+            return None;
+        };
+        if let Err(refused) = self.refuses_changes() {
+            return Some(Queued::Refused(refused));
         }
         let record = session.record();
         let ending = session
@@ -655,29 +677,60 @@ impl ArchiveService {
             link.key = Some(new_key());
             link.date = xiangqi_records::date::pgn_today();
         }
-        let Some(mut key) = link.key.clone() else {
-            return;
-        };
+        let mut key = link.key.clone()?;
         if self.is_deleted(&key) {
-            return;
+            return None;
         }
+        let mut rows_before = vec![(key.clone(), lock(&w.rows).get(&key).cloned())];
         link.row_revision = match self.claim(&key, link.row_revision, session.played.game()) {
             Some(revision) => revision,
             None => {
                 link.fork();
                 key = link.key.clone().unwrap_or_default();
+                rows_before.push((key.clone(), lock(&w.rows).get(&key).cloned()));
                 self.claim(&key, 0, session.played.game()).unwrap_or(1)
             }
         };
         link.saved = true;
-        self.send(Job::Save(Box::new(Snapshot {
+        let number = self.send_numbered(Job::Save(Box::new(Snapshot {
             key,
             record,
             ending,
             players: link.players.clone(),
             flagged: link.flagged,
             date: link.date.clone(),
-        })));
+        })))?;
+        Some(Queued::Saved {
+            number,
+            rows_before,
+        })
+    }
+
+    /// Whether the change queued as `queued` was refused: at once, or because its save
+    /// failed (wait for it first, with [`ArchiveService::flush`]); the refusal.
+    pub fn refusal(&self, queued: &Queued) -> Option<ApiError> {
+        match queued {
+            Queued::Refused(refused) => Some(refused.clone()),
+            Queued::Saved { number, .. } => self.save_failed(*number).then(|| {
+                let why = self.refuses_changes().err();
+                why.unwrap_or_else(|| not_saved("the write failed"))
+            }),
+        }
+    }
+
+    /// Takes back what queueing `queued` did to the rows' revisions, after its change was
+    /// refused.
+    pub fn undo_rows(&self, queued: Queued) {
+        let (Inner::Open(w), Queued::Saved { rows_before, .. }) = (&*self.inner, queued) else {
+            return;
+        };
+        let mut rows = lock(&w.rows);
+        for (key, row) in rows_before.into_iter().rev() {
+            match row {
+                Some(row) => rows.insert(key, row),
+                None => rows.remove(&key),
+            };
+        }
     }
 
     /// Queues `review` (JSON) to be kept with the game saved under `key`.
@@ -769,12 +822,23 @@ pub async fn answer_when_saved(
     request: Request,
     next: Next,
 ) -> Response {
-    let may_change = crate::kit::host_guard::may_change(request.method());
-    let response = next.run(request).await;
-    if may_change {
-        archive.flush().await;
+    if !crate::kit::host_guard::may_change(request.method()) {
+        return next.run(request).await;
     }
-    response
+    let (response, changes) = crate::kit::session::tracking_changes(next.run(request)).await;
+    archive.flush().await;
+    // A change whose save failed is taken back, and the answer is its refusal.
+    let mut refused = None;
+    for change in changes.into_iter().rev() {
+        if let Some(refusal) = archive.refusal(&change.queued) {
+            change.take_back(&archive);
+            refused = Some(refusal);
+        }
+    }
+    match refused {
+        Some(refusal) => refusal.into_response(),
+        None => response,
+    }
 }
 
 /// 503 for a request of an archive that is not there; the blanks carry the reason's code
@@ -880,15 +944,13 @@ struct WriterThread {
     watch: FileWatch,
     failures: Arc<Mutex<HashMap<String, SaveFailure>>>,
     broken: Arc<Mutex<Option<Unavailable>>>,
-    /// The last snapshot of each game whose save failed for a reason that may pass.
-    retry: HashMap<String, Box<Snapshot>>,
     /// The imports to write, the first one under way.
     imports: std::collections::VecDeque<Box<Importing>>,
     /// Their progress, shared with the service: games in all and games written.
     importing: Arc<Mutex<(usize, usize)>>,
     /// Why writes fail now, shared with the service.
     stalled: Arc<Mutex<Option<SaveFailure>>>,
-    /// The numbers of the room saves that failed, shared with the service.
+    /// The numbers of the saves that failed, shared with the service.
     failed: Arc<Mutex<std::collections::BTreeSet<u64>>>,
     /// How many saves have been taken up (the next one is numbered one more).
     done: u64,
@@ -910,7 +972,7 @@ impl WriterThread {
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 }
             } else {
-                let next = if self.retry.is_empty() && lock(&self.stalled).is_none() {
+                let next = if lock(&self.stalled).is_none() {
                     jobs.recv()
                         .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
                 } else {
@@ -1011,7 +1073,6 @@ impl WriterThread {
     fn break_with(&mut self, why: Unavailable) -> bool {
         crate::say_err!("games archive: {}", why.message);
         *lock(&self.broken) = Some(why);
-        self.retry.clear();
         false
     }
 
@@ -1027,16 +1088,32 @@ impl WriterThread {
                 last_save.insert(s.key.clone(), i);
             }
         }
+        // The numbers of each game's saves in the batch: its last snapshot stands for them.
+        let mut game_saves: HashMap<String, Vec<u64>> = HashMap::new();
+        for (i, job) in saves.iter().enumerate() {
+            if let Job::Save(s) = job {
+                game_saves
+                    .entry(s.key.clone())
+                    .or_default()
+                    .push(first + i as u64);
+            }
+        }
+        let mut failed_saves = Vec::new();
         for (i, job) in saves.into_iter().enumerate() {
             match job {
                 Job::Room(room) => {
                     room_saves.push(first + i as u64);
                     rooms.insert(room.id.clone(), room);
                 }
-                _ if !usable => {}
                 Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
-                    self.save(s);
+                    let numbers = game_saves.remove(&s.key).unwrap_or_default();
+                    // While writes fail, nothing is written: the change is refused and must
+                    // never be written later.
+                    if !usable || lock(&self.stalled).is_some() || !self.save(s) {
+                        failed_saves.extend(numbers);
+                    }
                 }
+                _ if !usable => {}
                 Job::Save(_) | Job::Run(_) | Job::Import(_) => {}
                 Job::Review { key, json } => {
                     let archive = &mut self.archive;
@@ -1054,8 +1131,11 @@ impl WriterThread {
         }
         let kept = rooms.is_empty() || (usable && self.put_rooms(rooms));
         if !kept {
+            failed_saves.extend(room_saves);
+        }
+        if !failed_saves.is_empty() {
             let mut failed = lock(&self.failed);
-            failed.extend(room_saves);
+            failed.extend(failed_saves);
             // Only recent numbers are asked about: the oldest half goes past a bound.
             if failed.len() > MAX_FAILED_KEPT {
                 let keep =
@@ -1065,15 +1145,15 @@ impl WriterThread {
         }
     }
 
-    /// Saves one game; whether it was saved. A failure that may pass keeps the snapshot to
-    /// try again; damage breaks the archive.
+    /// Saves one game; whether it was saved (a game deleted meanwhile, or whose record cannot
+    /// be written, counts as saved: its change is not refused, and the failure is kept for
+    /// the page). A failure that may pass stalls the writer; damage breaks the archive.
     fn save(&mut self, snapshot: Box<Snapshot>) -> bool {
         let key = snapshot.key.clone();
         let entry = entry_of(&snapshot);
         match self.archive.save(&entry) {
             Ok(_) => {
                 lock(&self.failures).remove(&key);
-                self.retry.remove(&key);
                 self.retry_after = RETRY_FIRST;
                 self.unstall();
                 true
@@ -1084,9 +1164,10 @@ impl WriterThread {
                 if e.is_damage() {
                     let why = damaged(self.archive.path(), &e);
                     self.break_with(why);
-                } else if !matches!(e, ArchiveError::Deleted { .. } | ArchiveError::Record(_)) {
+                } else if matches!(e, ArchiveError::Deleted { .. } | ArchiveError::Record(_)) {
+                    return true;
+                } else {
                     self.stall(&e);
-                    self.retry.insert(key, snapshot);
                 }
                 false
             }
@@ -1135,17 +1216,13 @@ impl WriterThread {
         }
     }
 
-    /// Tries again every save that failed; waits longer before the next round when one
-    /// fails again.
+    /// While writes fail, tries the file again with a write that changes nothing; waits
+    /// longer before the next try when it fails again.
     fn try_again(&mut self) {
         if !self.usable() {
             return;
         }
-        let waiting: Vec<Box<Snapshot>> = self.retry.drain().map(|(_, s)| s).collect();
         let mut all_saved = true;
-        for snapshot in waiting {
-            all_saved &= self.save(snapshot);
-        }
         if lock(&self.stalled).is_some() {
             match self.archive.probe_write() {
                 Ok(()) => self.unstall(),

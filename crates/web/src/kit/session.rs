@@ -9,7 +9,7 @@
 //! archive when it changed (see [`archive_store`](crate::kit::archive_store)); a session whose
 //! archive link has no key (a board that is not a game) is never kept.
 
-use crate::kit::archive_store::{ArchiveLink, ArchiveService};
+use crate::kit::archive_store::{ArchiveLink, ArchiveService, Queued};
 use crate::kit::search_pool::SearchStop;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -86,6 +86,57 @@ impl GameSession {
             search.stop();
         }
     }
+}
+
+tokio::task_local! {
+    /// The changes of games the request being answered made, in order.
+    static CHANGES: std::cell::RefCell<Vec<Change>>;
+}
+
+/// A game as it was before a change.
+struct Kept {
+    played: PlayedGame,
+    version: u64,
+    archive: ArchiveLink,
+}
+
+/// A change of a game a request made, and what it was before.
+pub struct Change {
+    session: Arc<Mutex<GameSession>>,
+    kept: Kept,
+    /// The game's change count after it.
+    version: u64,
+    /// What the archive did with it.
+    pub queued: Queued,
+}
+
+impl Change {
+    /// Takes the change back after its save failed: the game goes back to how it was (when
+    /// nothing changed it since), with a change count of its own so that a reply computed
+    /// meanwhile is not played, and the archive's row revisions go back too.
+    pub fn take_back(self, archive: &ArchiveService) {
+        let mut session = lock(&self.session);
+        if session.version == self.version {
+            session.played = self.kept.played;
+            session.archive = self.kept.archive;
+            session.changed();
+            session.version = session.version.max(self.kept.version + 1);
+        }
+        drop(session);
+        archive.undo_rows(self.queued);
+    }
+}
+
+/// Runs `answer` (a request's handler) keeping every change of a game it makes; the answer
+/// and those changes.
+pub async fn tracking_changes<R>(answer: impl std::future::Future<Output = R>) -> (R, Vec<Change>) {
+    CHANGES
+        .scope(std::cell::RefCell::new(Vec::new()), async {
+            let response = answer.await;
+            let changes = CHANGES.with(|changes| changes.take());
+            (response, changes)
+        })
+        .await
 }
 
 /// Every game, by id. Each game has its own lock, so that one game's work never waits for
@@ -194,10 +245,28 @@ impl Sessions {
             entry.last_used = clock;
             entry.session.clone()
         };
-        let mut session = lock(&session);
-        let before = session.archive.mark(session.version);
-        let result = f(&mut session);
-        self.archive.after_change(&mut session, before);
+        let mut guard = lock(&session);
+        let before = guard.archive.mark(guard.version);
+        // Within a request that may change something, the game as it was, to take back to
+        // when its change cannot be saved.
+        let kept = CHANGES
+            .try_with(|_| Kept {
+                played: guard.played.clone(),
+                version: guard.version,
+                archive: guard.archive.clone(),
+            })
+            .ok();
+        let result = f(&mut guard);
+        let queued = self.archive.after_change(&mut guard, before);
+        if let (Some(kept), Some(queued)) = (kept, queued) {
+            let change = Change {
+                session: session.clone(),
+                kept,
+                version: guard.version,
+                queued,
+            };
+            let _ = CHANGES.try_with(|changes| changes.borrow_mut().push(change));
+        }
         Some(result)
     }
 

@@ -260,7 +260,7 @@ impl RoomHub {
             let mut live = cell.lock();
             cell.roll_back(&mut live, n, now_ms());
         }
-        cell.deliver(archive.saved_count(), |n| archive.room_save_failed(n));
+        cell.deliver(archive.saved_count(), |n| archive.save_failed(n));
         outcome
     }
 
