@@ -1298,3 +1298,48 @@ async fn moves_are_answered_while_a_large_import_is_written() {
     let (_, state) = send(&app, "GET", "/api/archive", None).await;
     assert!(state["import"].is_null(), "{state}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_while_another_program_holds_the_file_is_refused_and_play_resumes_after() {
+    let data = data_folder("locked");
+    let app = archived_app(&data);
+    let gid = id(&new_game(&app, json!({})).await);
+    play(&app, &gid, "h2", "e2").await;
+    let key = name_players(&app, &gid, json!({})).await["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Another program takes the file's write lock and holds it past the server's wait.
+    let holder = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let path = format!("/api/games/{gid}/move");
+    let (status, refused) =
+        send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+    assert_eq!(refused["error"]["code"], "not-saved");
+    // Refused at once from then on, and nothing but the kept move is on the board.
+    let started = std::time::Instant::now();
+    let (status, _) = send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    let (_, now) = send(&app, "GET", &format!("/api/games/{gid}"), None).await;
+    assert_eq!(now["moves"].as_array().unwrap().len(), 1);
+    // The lock goes: the server finds it can write again by itself.
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    let mut played = false;
+    for _ in 0..200 {
+        let (status, _) = send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+        if status == StatusCode::OK {
+            played = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(played, "play did not resume once the lock was gone");
+    assert_eq!(
+        kept_moves(&data, &key),
+        Some(2),
+        "exactly the moves answered"
+    );
+}
