@@ -1000,16 +1000,25 @@ async fn a_file_deleted_or_emptied_while_the_server_runs_is_noticed_and_not_repl
     }
 }
 
+/// Sends the move `body` to `path` until it is played, refused with `not-saved` meanwhile,
+/// for 20 s at most; whether it was played.
+async fn played_once_writes_pass(app: &Router, path: &str, body: Value) -> bool {
+    for _ in 0..200 {
+        let (status, answer) = send(app, "POST", path, Some(body.clone())).await;
+        if status == StatusCode::OK {
+            return true;
+        }
+        assert_eq!(answer["error"]["code"], "not-saved", "{answer}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    false
+}
+
 #[tokio::test]
 async fn moves_are_saved_again_once_the_cause_of_a_failure_passes() {
     let data = data_folder("retry");
     let app = archived_app(&data);
-    let gid = id(&new_game(&app, json!({})).await);
-    play(&app, &gid, "h2", "e2").await;
-    let key = name_players(&app, &gid, json!({})).await["key"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (gid, key) = saved_game(&app, &["h2e2"]).await;
     // The table goes away (as a full disk refuses writes): a move is refused; the table comes
     // back (the disk has room again): the server finds it can write and the move is played
     // and saved.
@@ -1029,17 +1038,10 @@ async fn moves_are_saved_again_once_the_cause_of_a_failure_passes() {
         conn.execute_batch(sql).unwrap();
     }
     drop(conn);
-    let mut played = false;
-    for _ in 0..200 {
-        let (status, _) = send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
-        if status == StatusCode::OK {
-            played = true;
-            break;
-        }
-        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(played, "moves were never taken again");
+    assert!(
+        played_once_writes_pass(&app, &path, json!({"from": "h9", "to": "g7"})).await,
+        "moves were never taken again"
+    );
     // The game is saved again from its next change, whole.
     assert_eq!(kept_moves(&data, &key), Some(2));
     let told = name_players(&app, &gid, json!({})).await;
@@ -1303,12 +1305,7 @@ async fn moves_are_answered_while_a_large_import_is_written() {
 async fn a_move_while_another_program_holds_the_file_is_refused_and_play_resumes_after() {
     let data = data_folder("locked");
     let app = archived_app(&data);
-    let gid = id(&new_game(&app, json!({})).await);
-    play(&app, &gid, "h2", "e2").await;
-    let key = name_players(&app, &gid, json!({})).await["key"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (gid, key) = saved_game(&app, &["h2e2"]).await;
     // Another program takes the file's write lock and holds it past the server's wait.
     let holder = rusqlite::Connection::open(data.join(xiangqi_web::ARCHIVE_FILE)).unwrap();
     holder.execute_batch("BEGIN IMMEDIATE").unwrap();
@@ -1327,16 +1324,10 @@ async fn a_move_while_another_program_holds_the_file_is_refused_and_play_resumes
     // The lock goes: the server finds it can write again by itself.
     holder.execute_batch("ROLLBACK").unwrap();
     drop(holder);
-    let mut played = false;
-    for _ in 0..200 {
-        let (status, _) = send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
-        if status == StatusCode::OK {
-            played = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(played, "play did not resume once the lock was gone");
+    assert!(
+        played_once_writes_pass(&app, &path, json!({"from": "h9", "to": "g7"})).await,
+        "play did not resume once the lock was gone"
+    );
     assert_eq!(
         kept_moves(&data, &key),
         Some(2),
