@@ -129,6 +129,20 @@ impl Archive {
         tx.commit().map_err(at)
     }
 
+    /// Leaves the copying of the write-ahead log into the file to [`Archive::checkpoint`]:
+    /// the file then changes only when its owner says, so that a change by anyone else shows.
+    pub fn checkpoint_by_hand(&mut self) -> Result<(), ArchiveError> {
+        Ok(self.conn.pragma_update(None, "wal_autocheckpoint", 0)?)
+    }
+
+    /// Copies what the write-ahead log holds into the file, as far as no reader needs it.
+    pub fn checkpoint(&mut self) -> Result<(), ArchiveError> {
+        let path = self.path.clone();
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+            .map_err(|e| ArchiveError::at(&path, e))
+    }
+
     /// How long a write waits for a lock another connection holds before it fails (the
     /// server waits less than [`BUSY_TIMEOUT`], so that a change is refused in good time).
     pub fn set_busy_timeout(&mut self, wait: Duration) -> Result<(), ArchiveError> {

@@ -1334,3 +1334,34 @@ async fn a_move_while_another_program_holds_the_file_is_refused_and_play_resumes
         "exactly the moves answered"
     );
 }
+
+#[tokio::test]
+async fn a_file_overwritten_in_place_while_the_server_runs_is_noticed() {
+    let data = data_folder("overwritten");
+    let app = archived_app(&data);
+    let file = data.join(xiangqi_web::ARCHIVE_FILE);
+    let (gid, _) = saved_game(&app, &["h2e2"]).await;
+    // Another program writes the file's own bytes back over it: the same file (the same
+    // inode), written by someone else.
+    let bytes = std::fs::read(&file).unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    std::fs::write(&file, &bytes).unwrap();
+    let path = format!("/api/games/{gid}/move");
+    let (status, refused) =
+        send(&app, "POST", &path, Some(json!({"from": "h9", "to": "g7"}))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+    assert_eq!(refused["error"]["code"], "not-saved", "{refused}");
+    let (_, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(state["available"], false, "{state}");
+    assert_eq!(
+        state["error"]["params"]["reason"], "archive-gone",
+        "{state}"
+    );
+    assert!(
+        state["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("overwritten"),
+        "{state}"
+    );
+}

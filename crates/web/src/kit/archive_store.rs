@@ -262,7 +262,10 @@ struct Importing {
     done: tokio::sync::oneshot::Sender<Result<ImportReport, ArchiveError>>,
 }
 
-/// Most numbers of failed room saves remembered.
+/// Rounds of writes between two checkpoints of the write-ahead log into the file.
+const CHECKPOINT_EVERY: u32 = 100;
+
+/// Most numbers of failed saves remembered.
 const MAX_FAILED_KEPT: usize = 100_000;
 
 /// How long a write waits for a lock another program holds on the file before it fails.
@@ -381,8 +384,9 @@ impl ArchiveService {
         let stalled = Arc::new(Mutex::new(None));
         let failed = Arc::new(Mutex::new(std::collections::BTreeSet::new()));
         // A lock held by another program is waited for briefly: a change is refused in good
-        // time rather than held.
+        // time rather than held. The file is written by the writer's checkpoints only.
         let _ = archive.set_busy_timeout(WRITE_WAIT);
+        let _ = archive.checkpoint_by_hand();
         let mut writer = WriterThread {
             watch: FileWatch::of(&path),
             archive,
@@ -394,6 +398,7 @@ impl ArchiveService {
             stalled: stalled.clone(),
             failed: failed.clone(),
             done: 0,
+            rounds: 0,
         };
         let spawned = std::thread::Builder::new()
             .name("archive-writer".into())
@@ -873,14 +878,28 @@ struct FileWatch {
     path: PathBuf,
     /// Device and inode of the file opened.
     identity: Option<(u64, u64)>,
+    /// The file's length and when it was last written, as the writer left it: the file is
+    /// written only by the writer's own checkpoints, so any other change of them is a write
+    /// by someone else (the file overwritten in place).
+    stamp: Option<(u64, std::time::SystemTime)>,
 }
 
 impl FileWatch {
     fn of(path: &Path) -> FileWatch {
+        let meta = std::fs::metadata(path).ok();
         FileWatch {
             path: path.to_path_buf(),
-            identity: std::fs::metadata(path).ok().map(|m| identity_of(&m)),
+            identity: meta.as_ref().map(identity_of),
+            stamp: meta.as_ref().and_then(stamp_of),
         }
+    }
+
+    /// Takes the file as it is now as the writer's own (after a checkpoint).
+    fn rebase(&mut self) {
+        self.stamp = std::fs::metadata(&self.path)
+            .ok()
+            .as_ref()
+            .and_then(stamp_of);
     }
 
     /// Why the file can no longer be written to, if it cannot.
@@ -904,9 +923,15 @@ impl FileWatch {
                     reason: "the file was emptied while the server ran".into(),
                 },
             )),
+            Ok(m) if stamp_of(&m) != self.stamp => Some(gone("overwritten by another program")),
             Ok(_) => None,
         }
     }
+}
+
+/// A file's length and last write time.
+fn stamp_of(meta: &std::fs::Metadata) -> Option<(u64, std::time::SystemTime)> {
+    Some((meta.len(), meta.modified().ok()?))
 }
 
 #[cfg(unix)]
@@ -954,6 +979,8 @@ struct WriterThread {
     failed: Arc<Mutex<std::collections::BTreeSet<u64>>>,
     /// How many saves have been taken up (the next one is numbered one more).
     done: u64,
+    /// Rounds of writes since the last checkpoint.
+    rounds: u32,
     retry_after: Duration,
 }
 
@@ -999,6 +1026,7 @@ impl WriterThread {
             let count = saves.len() as u64;
             let usable = self.usable();
             self.write_saves(saves, usable);
+            self.after_writes();
             self.done += count;
             saved.send_modify(|done| *done += count);
             for job in requests {
@@ -1014,9 +1042,23 @@ impl WriterThread {
         }
     }
 
+    /// Counts a round of writes, and every [`CHECKPOINT_EVERY`] rounds copies the log into
+    /// the file, taking the file as it then is as the writer's own.
+    fn after_writes(&mut self) {
+        self.rounds += 1;
+        if self.rounds < CHECKPOINT_EVERY || lock(&self.broken).is_some() {
+            return;
+        }
+        self.rounds = 0;
+        if self.usable() && self.archive.checkpoint().is_ok() {
+            self.watch.rebase();
+        }
+    }
+
     /// Writes the next part of the import under way ([`IMPORT_SLICE`] at most); answers it
     /// once all its games are in, or it failed.
     fn import_next_part(&mut self) {
+        self.after_writes();
         let usable = self.usable();
         let Some(import) = self.imports.front_mut() else {
             return;
