@@ -23,8 +23,10 @@
 //! refused at once, and the writer tries the file with a write that changes nothing, sooner
 //! then less often, until one passes; then changes are kept again, and the server says so on
 //! its output. A refused change is never written later. Damage found in the file (by the
-//! integrity check at start, or by a read or save on the way), or the file deleted, replaced
-//! or emptied while the server runs, makes the archive unavailable from then on: the page
+//! integrity check at start, or by a read or save on the way), or the file deleted, replaced,
+//! emptied or overwritten in place while the server runs (the writer copies its log into the
+//! file itself and knows the file's length and write time after each copy; any other write
+//! shows), makes the archive unavailable from then on: the page
 //! says so, its routes answer 503, changes are refused, and nothing is written in its place.
 //! (An archive that could not be opened at start is no archive: the server then plays
 //! without keeping games, as it does without a data folder, and says so.)
