@@ -92,3 +92,73 @@ pub fn migrate(conn: &mut Connection) -> rusqlite::Result<Migrated> {
     tx.commit()?;
     Ok(Migrated::Current)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tables of a database, by name.
+    fn tables(conn: &Connection) -> Vec<String> {
+        let mut q = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap();
+        q.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn a_database_of_every_earlier_version_comes_to_the_newest_and_keeps_its_rows() {
+        for from in 0..SCHEMA_VERSION {
+            let mut conn = Connection::open_in_memory().unwrap();
+            // The database as the version `from` left it, with a game when it has games.
+            for (step, sql) in MIGRATIONS.iter().enumerate().take(from as usize) {
+                conn.execute_batch(sql).unwrap();
+                conn.pragma_update(None, "user_version", step as i64 + 1)
+                    .unwrap();
+            }
+            if from >= 1 {
+                conn.execute(
+                    "INSERT INTO games (key, created_ms, updated_ms, date, start_fen, \
+                     moves_count, pgn, source) VALUES ('k', 1, 2, '2026.01.01', 'fen', 1, \
+                     'pgn', 'played')",
+                    [],
+                )
+                .unwrap();
+            }
+            assert_eq!(version(&conn).unwrap(), from);
+            assert!(matches!(migrate(&mut conn).unwrap(), Migrated::Current));
+            assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION, "from {from}");
+            for table in ["deleted_games", "games", "rooms", "trainer_cards"] {
+                assert!(
+                    tables(&conn).contains(&table.to_string()),
+                    "from {from}: {table}"
+                );
+            }
+            let games: i64 = conn
+                .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(games, i64::from(from >= 1), "from {from}");
+            let time_control: String = conn
+                .query_row("SELECT time_control FROM games", [], |r| r.get(0))
+                .unwrap_or_default();
+            assert_eq!(time_control, "", "from {from}");
+            // Migrating again changes nothing.
+            assert!(matches!(migrate(&mut conn).unwrap(), Migrated::Current));
+            assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION);
+        }
+    }
+
+    #[test]
+    fn a_newer_database_is_left_as_it_is() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 3)
+            .unwrap();
+        assert!(matches!(
+            migrate(&mut conn).unwrap(),
+            Migrated::Newer(found) if found == SCHEMA_VERSION + 3
+        ));
+        assert!(tables(&conn).is_empty());
+    }
+}
