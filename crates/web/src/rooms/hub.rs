@@ -136,14 +136,33 @@ impl RoomCell {
     }
 
     /// Takes the room in `live` back to the room as last kept, after its save numbered
-    /// `failed` failed: the states from that save on are dropped, and the room as kept is
-    /// sent again (who is here included).
+    /// `failed` failed (the states before it that were kept are sent first, with
+    /// [`RoomCell::deliver`]): the states from that save on are dropped, and the room as kept
+    /// is sent again (who is here included).
     fn roll_back(&self, live: &mut Live, failed: u64, now: u64) {
         {
             let mut outbox = lock(&self.outbox);
             outbox.waiting.retain(|(n, _, _)| *n < failed);
             outbox.last_save = outbox.kept.0;
             if let Ok(room) = Room::from_json(&outbox.kept.1) {
+                live.room = room;
+            }
+        }
+        self.post(live, None, now);
+    }
+
+    /// Takes back a change that was refused before its save was queued: the room in `live`
+    /// goes back to its last state queued (or kept), and the states queued before stay.
+    fn undo_unqueued(&self, live: &mut Live, now: u64) {
+        {
+            let outbox = lock(&self.outbox);
+            let last = outbox
+                .waiting
+                .iter()
+                .rev()
+                .find_map(|(_, _, json)| json.as_deref())
+                .unwrap_or(&outbox.kept.1);
+            if let Ok(room) = Room::from_json(last) {
                 live.room = room;
             }
         }
@@ -256,12 +275,22 @@ impl RoomHub {
             Some(n) => archive.room_saved(n).await,
             None => Ok(()),
         };
+        // The states kept before a failed save are sent first, so that the room goes back
+        // to the last of them.
+        self.send_kept(cell);
         if let (Err(_), Some(n)) = (&outcome, save) {
             let mut live = cell.lock();
             cell.roll_back(&mut live, n, now_ms());
+            drop(live);
+            self.send_kept(cell);
         }
-        cell.deliver(archive.saved_count(), |n| archive.save_failed(n));
         outcome
+    }
+
+    /// Sends the states of `cell` whose saves are committed.
+    fn send_kept(&self, cell: &RoomCell) {
+        let archive = &self.inner.archive;
+        cell.deliver(archive.saved_count(), |n| archive.save_failed(n));
     }
 
     /// Holds `room`, starts its timer, and returns its cell.
@@ -372,10 +401,9 @@ impl RoomHub {
             match self.changed(cell, &live, before, now) {
                 Ok(save) => (result, save),
                 Err(refused) => {
-                    let kept = lock(&cell.outbox).kept.0;
-                    cell.roll_back(&mut live, kept + 1, now);
+                    cell.undo_unqueued(&mut live, now);
                     drop(live);
-                    cell.deliver(self.inner.archive.saved_count(), |_| false);
+                    self.send_kept(cell);
                     return Err(refused);
                 }
             }
