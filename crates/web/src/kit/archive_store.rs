@@ -508,18 +508,20 @@ impl ArchiveService {
     /// Waits for the room save numbered `number`; refused (503 `not-saved`) when it failed.
     pub async fn room_saved(&self, number: u64) -> Result<(), ApiError> {
         self.saved_through(number).await;
-        let Inner::Open(w) = &*self.inner else {
-            return Ok(());
-        };
-        if lock(&w.failed).contains(&number) {
-            let why = lock(&w.stalled)
-                .as_ref()
-                .map(|f| f.message.clone())
-                .or_else(|| lock(&w.broken).as_ref().map(|b| b.message.clone()))
-                .unwrap_or_else(|| "the write failed".to_string());
-            return Err(not_saved(&why));
+        match self.save_refusal(number) {
+            Some(refusal) => Err(refusal),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The refusal of the change whose save numbered `number` failed (once it is done):
+    /// what the archive meets now, else that the write failed.
+    fn save_refusal(&self, number: u64) -> Option<ApiError> {
+        self.save_failed(number).then(|| {
+            self.refuses_changes()
+                .err()
+                .unwrap_or_else(|| not_saved("the write failed"))
+        })
     }
 
     /// Waits until the saves numbered up to `number` are committed (or have failed and are
@@ -718,10 +720,7 @@ impl ArchiveService {
     pub fn refusal(&self, queued: &Queued) -> Option<ApiError> {
         match queued {
             Queued::Refused(refused) => Some(refused.clone()),
-            Queued::Saved { number, .. } => self.save_failed(*number).then(|| {
-                let why = self.refuses_changes().err();
-                why.unwrap_or_else(|| not_saved("the write failed"))
-            }),
+            Queued::Saved { number, .. } => self.save_refusal(*number),
         }
     }
 
@@ -1094,8 +1093,7 @@ impl WriterThread {
             if let Err(e) = &answer
                 && e.is_damage()
             {
-                let why = damaged(self.archive.path(), e);
-                self.break_with(why);
+                self.break_for_damage(e);
             }
             let _ = done.send(answer);
         }
@@ -1113,6 +1111,12 @@ impl WriterThread {
         }
     }
 
+    /// Makes the archive unavailable for the damage `error` found in its file.
+    fn break_for_damage(&mut self, error: &ArchiveError) {
+        let why = damaged(self.archive.path(), error);
+        self.break_with(why);
+    }
+
     /// Makes the archive unavailable for `why`; false.
     fn break_with(&mut self, why: Unavailable) -> bool {
         crate::say_err!("games archive: {}", why.message);
@@ -1126,12 +1130,6 @@ impl WriterThread {
         let first = self.done + 1;
         let mut rooms: HashMap<String, StoredRoom> = HashMap::new();
         let mut room_saves = Vec::new();
-        let mut last_save: HashMap<String, usize> = HashMap::new();
-        for (i, job) in saves.iter().enumerate() {
-            if let Job::Save(s) = job {
-                last_save.insert(s.key.clone(), i);
-            }
-        }
         // The numbers of each game's saves in the batch: its last snapshot stands for them.
         let mut game_saves: HashMap<String, Vec<u64>> = HashMap::new();
         for (i, job) in saves.iter().enumerate() {
@@ -1149,7 +1147,10 @@ impl WriterThread {
                     room_saves.push(first + i as u64);
                     rooms.insert(room.id.clone(), room);
                 }
-                Job::Save(s) if last_save.get(&s.key) == Some(&i) => {
+                Job::Save(s)
+                    if game_saves.get(&s.key).and_then(|n| n.last())
+                        == Some(&(first + i as u64)) =>
+                {
                     let numbers = game_saves.remove(&s.key).unwrap_or_default();
                     // While writes fail, nothing is written: the change is refused and must
                     // never be written later.
@@ -1206,8 +1207,7 @@ impl WriterThread {
                 crate::say_err!("games archive: the game {key} could not be saved: {e}");
                 lock(&self.failures).insert(key.clone(), SaveFailure::of(&e));
                 if e.is_damage() {
-                    let why = damaged(self.archive.path(), &e);
-                    self.break_with(why);
+                    self.break_for_damage(&e);
                 } else if matches!(e, ArchiveError::Deleted { .. } | ArchiveError::Record(_)) {
                     return true;
                 } else {
@@ -1234,8 +1234,7 @@ impl WriterThread {
             Err(e) => {
                 crate::say_err!("rooms: {} rooms could not be saved: {e}", batch.len());
                 if e.is_damage() {
-                    let why = damaged(self.archive.path(), &e);
-                    self.break_with(why);
+                    self.break_for_damage(&e);
                 } else {
                     self.stall(&e);
                 }
@@ -1271,8 +1270,7 @@ impl WriterThread {
             match self.archive.probe_write() {
                 Ok(()) => self.unstall(),
                 Err(e) if e.is_damage() => {
-                    let why = damaged(self.archive.path(), &e);
-                    self.break_with(why);
+                    self.break_for_damage(&e);
                 }
                 Err(_) => all_saved = false,
             }
