@@ -14,6 +14,8 @@ use xiangqi_rules::{Game, Move, Position};
 
 /// What a move played from an earlier position does to the moves after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Branch {
     /// The moves after that position are dropped, with the variations that leave them.
     Replace,
@@ -23,6 +25,8 @@ pub enum Branch {
 
 /// What is done to a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum LineAction {
     /// Play follows the line, from its last position.
     Switch,

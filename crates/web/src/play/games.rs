@@ -99,7 +99,7 @@ pub struct MoveRequest {
     /// keeps them and plays on in a new line. Needed when the move is not the one the line
     /// goes on with.
     #[serde(default)]
-    pub choice: Option<BranchChoice>,
+    pub choice: Option<Branch>,
     /// When true, a move that leaves a piece of the mover's to be won is not played: the
     /// answer is `{hanging: {piece, square, loss, defended}}`.
     #[serde(default)]
@@ -149,53 +149,11 @@ pub async fn play_move(
         {
             return Ok(MoveAnswer::Hanging { hanging });
         }
-        s.played.play_at(ply, m, req.choice.map(Branch::from))?;
+        s.played.play_at(ply, m, req.choice)?;
         s.changed();
         Ok(MoveAnswer::Played(Box::new(session_view(&id, s))))
     })
     .map(Json)
-}
-
-/// What a move played from an earlier position does to the moves after it, as a request
-/// names it.
-#[derive(Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BranchChoice {
-    /// The moves after that position are dropped ([`Branch::Replace`]).
-    Replace,
-    /// The move starts a variation ([`Branch::Variation`]).
-    Variation,
-}
-
-impl From<BranchChoice> for Branch {
-    fn from(choice: BranchChoice) -> Branch {
-        match choice {
-            BranchChoice::Replace => Branch::Replace,
-            BranchChoice::Variation => Branch::Variation,
-        }
-    }
-}
-
-/// What is done to a line, as a request names it ([`LineAction`]).
-#[derive(Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LineRequestAction {
-    /// Play follows the line.
-    Switch,
-    /// The line becomes the main line.
-    Promote,
-    /// The line is dropped.
-    Delete,
-}
-
-impl From<LineRequestAction> for LineAction {
-    fn from(action: LineRequestAction) -> LineAction {
-        match action {
-            LineRequestAction::Switch => LineAction::Switch,
-            LineRequestAction::Promote => LineAction::Promote,
-            LineRequestAction::Delete => LineAction::Delete,
-        }
-    }
 }
 
 /// Which line a request changes, and how.
@@ -205,7 +163,7 @@ pub struct LineRequest {
     /// The line, 0 being the main line.
     pub line: usize,
     /// `switch`, `promote` or `delete`.
-    pub action: LineRequestAction,
+    pub action: LineAction,
 }
 
 /// `POST /api/games/{id}/line`: plays on in another line (from its end), makes a variation
@@ -216,7 +174,7 @@ pub async fn change_line(
     Body(req): Body<LineRequest>,
 ) -> ApiResult<GameView> {
     with_game(&sessions, &id, |s| {
-        s.played.change_line(req.line, req.action.into())?;
+        s.played.change_line(req.line, req.action)?;
         s.changed();
         Ok(session_view(&id, s))
     })
