@@ -153,11 +153,6 @@ impl PlayedGame {
         &self.game
     }
 
-    /// The position shown.
-    pub fn position(&self) -> &Position {
-        self.game.position()
-    }
-
     /// The moves redo replays, next first.
     pub fn ahead(&self) -> Vec<Move> {
         self.redo.iter().rev().copied().collect()
@@ -175,11 +170,6 @@ impl PlayedGame {
     /// The main line and the variations, as a move tree.
     pub fn tree(&self) -> &Line {
         &self.tree
-    }
-
-    /// The line being played, as its moves from the start (those played, then those ahead).
-    pub fn line(&self) -> &[Move] {
-        &self.line
     }
 
     /// Plays `m` in the position shown. A move that is the one redo would replay keeps the

@@ -1,5 +1,6 @@
 //! The games being played: one per browser tab, each a [`PlayedGame`] (the game with its
-//! lines, from the records crate) with the searches running for it. The engines themselves belong to the [`SearchPool`](crate::kit::search_pool).
+//! lines, from the records crate) with the searches running for it. The engines themselves
+//! belong to the [`SearchPool`](crate::kit::search_pool).
 //!
 //! A game is small (its record and nothing else), so many are kept; beyond [`MAX_GAMES`] the
 //! least recently used is dropped, and the page that played it sends it again (start position,
@@ -57,11 +58,8 @@ impl GameSession {
     /// Variation tags.
     pub fn record(&self) -> xiangqi_records::Game {
         let mut record = self.played.record();
-        let (year, month, day) = xiangqi_records::date::today();
         record.tags.set("Event", EVENT);
-        record
-            .tags
-            .set("Date", &format!("{year:04}.{month:02}.{day:02}"));
+        record.tags.set("Date", &xiangqi_records::date::pgn_today());
         // A game from the initial position names its opening as ECCO does.
         let _ = xiangqi_teaching::openings::fill_tags(&mut record);
         record
