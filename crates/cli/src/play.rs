@@ -184,7 +184,7 @@ fn report_archive(data: Option<&std::path::Path>) {
         return;
     };
     let path = folder.join(ARCHIVE_FILE);
-    match xiangqi_archive::Archive::open(&path) {
+    match xiangqi_store::SqliteStore::open(&path) {
         Ok(_) => xiangqi_web::say!("Your games are kept in {}", path.display()),
         Err(e) => {
             xiangqi_web::say!("Games are not kept: {e}. The app plays without its games archive.")

@@ -17,8 +17,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use xiangqi_archive::Archive;
 use xiangqi_rules::random::SplitMix64;
+use xiangqi_store::SqliteStore;
+use xiangqi_store::Store;
 
 /// The documented bound of a shutdown, with a second for the process to start exiting.
 const SHUTDOWN_BOUND: Duration = Duration::from_secs(10);
@@ -315,7 +316,7 @@ fn cycle(signal: &str, after: Duration, seed: u64) -> usize {
         );
         eprintln!("{signal} after {after:?}: exited 0 in {took:?}");
     }
-    let archive = Archive::open(data.join("games.sqlite3")).expect("open the archive");
+    let archive = SqliteStore::open(data.join("games.sqlite3")).expect("open the archive");
     let told = told.lock().unwrap();
     for (key, moves) in told.iter() {
         let id = archive

@@ -733,7 +733,7 @@ async fn rooms_an_earlier_version_kept_in_their_own_file_come_back() {
         now,
     );
     {
-        let conn = rusqlite::Connection::open(data.join(xiangqi_archive::OLD_ROOMS_FILE)).unwrap();
+        let conn = rusqlite::Connection::open(data.join(xiangqi_store::OLD_ROOMS_FILE)).unwrap();
         conn.execute_batch(
             "CREATE TABLE rooms (id TEXT PRIMARY KEY, code TEXT NOT NULL,
                 updated_ms INTEGER NOT NULL, room TEXT NOT NULL);
@@ -753,7 +753,7 @@ async fn rooms_an_earlier_version_kept_in_their_own_file_come_back() {
     let (_, welcome, state) = server.join("old-room", Some("old-token"), "").await;
     assert_eq!(welcome["role"], "red");
     assert_eq!(state["red"]["name"], "Ann");
-    assert!(!data.join(xiangqi_archive::OLD_ROOMS_FILE).exists());
+    assert!(!data.join(xiangqi_store::OLD_ROOMS_FILE).exists());
     server.stop().await;
     let _ = std::fs::remove_dir_all(data);
 }

@@ -5,15 +5,15 @@
 //! A move the review leaves unmarked keeps the record's glyphs.
 
 use serde_json::Value;
-use xiangqi_archive::{Archive, ArchiveError, Filter};
 use xiangqi_records::{Game, OutputFormat, pgn};
 use xiangqi_rules::notation::Notation;
+use xiangqi_store::{Filter, Store, StoreError};
 use xiangqi_teaching::review::{Class, annotate};
 
-/// Every game of `archive` as one PGN file, as [`Archive::export_pgn`] writes it (oldest
+/// Every game of `archive` as one PGN file, as [`Store::export_pgn`] writes it (oldest
 /// first, moves in `notation`), with the marks of the reviews kept ([`with_review_marks`]).
 /// The file is written again only when a game has a review.
-pub fn export_with_marks(archive: &Archive, notation: Notation) -> Result<String, ArchiveError> {
+pub fn export_with_marks(archive: &dyn Store, notation: Notation) -> Result<String, StoreError> {
     let text = archive.export_pgn(notation)?;
     // The list is newest first, the export oldest first: by date, creation, row.
     let mut reviews = Vec::new();
@@ -28,7 +28,7 @@ pub fn export_with_marks(archive: &Archive, notation: Notation) -> Result<String
     if reviews.iter().all(Option::is_none) {
         return Ok(text);
     }
-    let record = |e: String| ArchiveError::Record(e);
+    let record = |e: String| StoreError::Record(e);
     let mut games = pgn::read_str(&text).map_err(|e| record(e.to_string()))?;
     if games.len() != reviews.len() {
         return Err(record(format!(

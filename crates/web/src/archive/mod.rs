@@ -35,11 +35,11 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use xiangqi_archive::{Filter, GameId, GameResult, GameSummary, PreparedImport, StoredGame};
 use xiangqi_records::PlayedGame;
 use xiangqi_records::{RecordError, RecordFormat};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Color, Game, GameRules};
+use xiangqi_store::{Filter, GameId, GameResult, GameSummary, PreparedImport, StoredGame};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings;
 
@@ -749,12 +749,12 @@ pub async fn session(
         // left off on purpose is not a failure.
         if let Some(why) = unavailable
             .as_ref()
-            .filter(|why| why.code != crate::kit::archive_store::ARCHIVE_OFF)
+            .filter(|why| why.reason != xiangqi_store::Reason::Off)
         {
             return Some(write_failed(&why.message));
         }
         let failure = archive.write_failure(k)?;
-        Some(if failure.code == "archive-deleted" {
+        Some(if failure.reason == xiangqi_store::Reason::Deleted {
             json!({
                 "code": "archive-deleted",
                 "message": "this game was deleted from the archive; its moves are no longer saved",

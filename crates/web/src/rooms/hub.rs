@@ -19,10 +19,10 @@ use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{Notify, broadcast};
-use xiangqi_archive::StoredRoom;
-use xiangqi_archive::{GameEntry, Source};
 use xiangqi_rooms::{Role, Room, RoomError, Status};
 use xiangqi_rules::Color;
+use xiangqi_store::StoredRoom;
+use xiangqi_store::{GameEntry, Source};
 
 /// Rooms that changed in this many days are loaded when the server starts.
 const KEEP_DAYS: u64 = 7;

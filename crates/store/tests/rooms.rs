@@ -3,7 +3,8 @@
 //! file is taken in once and set aside.
 
 use std::path::PathBuf;
-use xiangqi_archive::{ADOPTED_SUFFIX, Archive, OLD_ROOMS_FILE, StoredRoom};
+use xiangqi_store::Store;
+use xiangqi_store::{ADOPTED_SUFFIX, OLD_ROOMS_FILE, SqliteStore, StoredRoom};
 
 fn folder(test: &str) -> PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -27,7 +28,7 @@ fn a_room_replaces_its_earlier_states_and_survives_reopening() {
     let dir = folder("keep");
     let path = dir.join("games.sqlite3");
     {
-        let mut archive = Archive::open(&path).unwrap();
+        let mut archive = SqliteStore::open(&path).unwrap();
         archive
             .put_rooms(&[room("a", 5, "{\"n\":1}"), room("b", 6, "{}")])
             .unwrap();
@@ -35,7 +36,7 @@ fn a_room_replaces_its_earlier_states_and_survives_reopening() {
         // An older state, written late, does not undo the newer one.
         archive.put_rooms(&[room("a", 6, "{\"n\":0}")]).unwrap();
     }
-    let archive = Archive::open(&path).unwrap();
+    let archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.room("a").unwrap(), Some(room("a", 7, "{\"n\":2}")));
     assert_eq!(archive.room("none").unwrap(), None);
     let mut recent = archive.rooms_since(7).unwrap();
@@ -61,7 +62,7 @@ fn an_earlier_rooms_file_is_taken_in_once_and_set_aside() {
         )
         .unwrap();
     }
-    let mut archive = Archive::open(dir.join("games.sqlite3")).unwrap();
+    let mut archive = SqliteStore::open(dir.join("games.sqlite3")).unwrap();
     // A room the archive already has in a later state keeps it.
     archive.put_rooms(&[room("r2", 20, "{\"new\":1}")]).unwrap();
     assert_eq!(archive.adopt_rooms_file(&old).unwrap(), 2);

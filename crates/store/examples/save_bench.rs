@@ -2,11 +2,12 @@
 //! 60 plies from the bench positions' line, saving each game after every move as the app
 //! does, and prints the median and 99th-percentile save time and the file size per game.
 //!
-//! `cargo run --release -p xiangqi-archive --example save_bench [GAMES] [FOLDER]`
+//! `cargo run --release -p xiangqi-store --example save_bench [GAMES] [FOLDER]`
 
 use std::time::Instant;
-use xiangqi_archive::{Archive, GameEntry, Level, Source};
 use xiangqi_rules::{Game, Position};
+use xiangqi_store::Store;
+use xiangqi_store::{GameEntry, Level, Source, SqliteStore};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -17,7 +18,7 @@ fn main() {
     );
     let _ = std::fs::remove_dir_all(&dir);
     let path = dir.join("games.sqlite3");
-    let mut archive = Archive::open(&path).expect("the archive opens");
+    let mut archive = SqliteStore::open(&path).expect("the archive opens");
     let mut times = Vec::new();
     for g in 0..games {
         let mut game = Game::new(Position::startpos());

@@ -135,8 +135,8 @@ pub struct StoredGame {
 
 impl StoredGame {
     /// The record read back from its PGN.
-    pub fn record(&self) -> Result<xiangqi_records::Game, crate::ArchiveError> {
-        crate::archive::read_pgn(&self.pgn)
+    pub fn record(&self) -> Result<xiangqi_records::Game, crate::StoreError> {
+        crate::sqlite::read_pgn(&self.pgn)
     }
 }
 

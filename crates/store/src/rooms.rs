@@ -1,10 +1,10 @@
 //! The rooms of games between two people (play a friend), each kept whole as the room's own
 //! JSON under its id, with its short code and when it last changed; a server loads the rooms
 //! that changed recently when it starts. Rooms kept in their own file by earlier versions
-//! (`rooms.sqlite3` beside the archive) are taken in once ([`Archive::adopt_rooms_file`]).
+//! (`rooms.sqlite3` beside the archive) are taken in once ([`SqliteStore::adopt_rooms_file`]).
 
-use crate::archive::Archive;
-use crate::error::ArchiveError;
+use crate::error::StoreError;
+use crate::sqlite::SqliteStore;
 use rusqlite::{OpenFlags, OptionalExtension, params};
 use std::path::Path;
 
@@ -53,46 +53,49 @@ fn put_all(conn: &mut rusqlite::Connection, rooms: &[StoredRoom]) -> rusqlite::R
     tx.commit()
 }
 
-impl Archive {
-    /// Keeps `rooms`, all or none, each replacing the room of its id (a room stamped earlier
-    /// than the one kept does not replace it).
-    pub fn put_rooms(&mut self, rooms: &[StoredRoom]) -> Result<(), ArchiveError> {
-        if rooms.is_empty() {
-            return Ok(());
-        }
-        let path = self.path().to_path_buf();
-        put_all(self.connection_mut(), rooms).map_err(|e| ArchiveError::at(&path, e))
+/// Keeps `rooms`, all or none, each replacing the room of its id (a room stamped earlier
+/// than the one kept does not replace it).
+pub(crate) fn put_rooms(store: &mut SqliteStore, rooms: &[StoredRoom]) -> Result<(), StoreError> {
+    if rooms.is_empty() {
+        return Ok(());
     }
+    let path = store.path().to_path_buf();
+    put_all(store.connection_mut(), rooms).map_err(|e| StoreError::at(&path, e))
+}
 
-    /// Every room that changed at or after `since_ms`.
-    pub fn rooms_since(&self, since_ms: u64) -> Result<Vec<StoredRoom>, ArchiveError> {
-        let mut q = self
-            .connection()
-            .prepare("SELECT id, code, updated_ms, room FROM rooms WHERE updated_ms >= ?1")?;
-        let rows = q.query_map([since_ms as i64], room_of)?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-    }
+/// Every room that changed at or after `since_ms`.
+pub(crate) fn rooms_since(
+    store: &SqliteStore,
+    since_ms: u64,
+) -> Result<Vec<StoredRoom>, StoreError> {
+    let mut q = store
+        .connection()
+        .prepare("SELECT id, code, updated_ms, room FROM rooms WHERE updated_ms >= ?1")?;
+    let rows = q.query_map([since_ms as i64], room_of)?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
 
-    /// The room with id `id`.
-    pub fn room(&self, id: &str) -> Result<Option<StoredRoom>, ArchiveError> {
-        Ok(self
-            .connection()
-            .query_row(
-                "SELECT id, code, updated_ms, room FROM rooms WHERE id = ?1",
-                [id],
-                room_of,
-            )
-            .optional()?)
-    }
+/// The room with id `id`.
+pub(crate) fn room(store: &SqliteStore, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+    Ok(store
+        .connection()
+        .query_row(
+            "SELECT id, code, updated_ms, room FROM rooms WHERE id = ?1",
+            [id],
+            room_of,
+        )
+        .optional()?)
+}
 
+impl SqliteStore {
     /// Takes in the rooms of an earlier version's rooms file at `old` (when there is one):
     /// they are put in the archive, and the file is then renamed with [`ADOPTED_SUFFIX`] so
     /// that it is read once. How many rooms it held.
-    pub fn adopt_rooms_file(&mut self, old: &Path) -> Result<usize, ArchiveError> {
+    pub fn adopt_rooms_file(&mut self, old: &Path) -> Result<usize, StoreError> {
         if !old.is_file() {
             return Ok(0);
         }
-        let at = |e| ArchiveError::at(old, e);
+        let at = |e| StoreError::at(old, e);
         let rooms = {
             let conn =
                 rusqlite::Connection::open_with_flags(old, OpenFlags::SQLITE_OPEN_READ_WRITE)
@@ -103,7 +106,7 @@ impl Archive {
             let rows = q.query_map([], room_of).map_err(at)?;
             rows.collect::<rusqlite::Result<Vec<_>>>().map_err(at)?
         };
-        self.put_rooms(&rooms)?;
+        put_rooms(self, &rooms)?;
         let mut adopted = old.as_os_str().to_owned();
         adopted.push(ADOPTED_SUFFIX);
         for suffix in ["-wal", "-shm"] {
@@ -111,7 +114,7 @@ impl Archive {
             side.push(suffix);
             let _ = std::fs::remove_file(side);
         }
-        std::fs::rename(old, &adopted).map_err(|source| ArchiveError::CannotOpen {
+        std::fs::rename(old, &adopted).map_err(|source| StoreError::CannotOpen {
             path: old.to_path_buf(),
             reason: format!("its rooms were taken in, but it cannot be renamed: {source}"),
         })?;

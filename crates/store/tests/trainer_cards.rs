@@ -3,7 +3,8 @@
 //! reopening the file.
 
 use std::path::PathBuf;
-use xiangqi_archive::{Archive, SCHEMA_VERSION, TrainerCard};
+use xiangqi_store::Store;
+use xiangqi_store::{SCHEMA_VERSION, SqliteStore, TrainerCard};
 
 fn folder(test: &str) -> PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -49,7 +50,7 @@ fn a_database_of_the_first_schema_gains_the_cards_table_and_keeps_its_games() {
         )
         .unwrap();
     }
-    let mut archive = Archive::open(&path).unwrap();
+    let mut archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
     assert_eq!(archive.count().unwrap(), 1, "the old game is kept");
     assert!(archive.trainer_cards().unwrap().is_empty());
@@ -63,7 +64,7 @@ fn a_database_of_the_first_schema_gains_the_cards_table_and_keeps_its_games() {
 fn cards_are_saved_replaced_and_kept_across_reopening() {
     let path = folder("cards").join("games.sqlite3");
     {
-        let mut archive = Archive::open(&path).unwrap();
+        let mut archive = SqliteStore::open(&path).unwrap();
         archive
             .save_trainer_card(&card(
                 "screen-horses",
@@ -90,7 +91,7 @@ fn cards_are_saved_replaced_and_kept_across_reopening() {
             ))
             .unwrap();
     }
-    let archive = Archive::open(&path).unwrap();
+    let archive = SqliteStore::open(&path).unwrap();
     let cards = archive.trainer_cards().unwrap();
     assert_eq!(
         cards,

@@ -2,17 +2,18 @@
 //! concurrent writers, damaged files, filters and order, finishing, review, export and import.
 
 use std::path::PathBuf;
-use xiangqi_archive::{
-    Archive, ArchiveError, Filter, GameEntry, GameResult, Level, SCHEMA_VERSION, Source,
-};
 use xiangqi_records::Collection;
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Game, GameRules, Move, Position};
+use xiangqi_store::Store;
+use xiangqi_store::{
+    Filter, GameEntry, GameResult, Level, SCHEMA_VERSION, Source, SqliteStore, StoreError,
+};
 
 /// A fresh folder for one test, under the system's temporary folder.
 fn folder(test: &str) -> PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("xiangqi-archive-{}-{test}", std::process::id()));
+        .join(format!("xiangqi-store-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -65,7 +66,7 @@ fn mated() -> Game {
 fn a_new_file_is_created_with_its_folder_and_migrated_to_the_newest_schema() {
     let dir = folder("new");
     let path = dir.join("deeper").join("games.sqlite3");
-    let archive = Archive::open(&path).unwrap();
+    let archive = SqliteStore::open(&path).unwrap();
     assert!(path.is_file());
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
     assert_eq!(archive.count().unwrap(), 0);
@@ -77,10 +78,10 @@ fn reopening_keeps_the_games() {
     let path = folder("reopen").join("games.sqlite3");
     let game = played(&["h2e2", "h9g7", "h0g2"]);
     let id = {
-        let mut archive = Archive::open(&path).unwrap();
+        let mut archive = SqliteStore::open(&path).unwrap();
         archive.save(&entry("k1", &game, "2026.01.02", 0)).unwrap()
     };
-    let archive = Archive::open(&path).unwrap();
+    let archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
     let stored = archive.get(id).unwrap().expect("the game is kept");
     assert_eq!(stored.summary.moves_count, 3);
@@ -99,7 +100,7 @@ fn reopening_keeps_the_games() {
 #[test]
 fn saving_under_the_same_key_updates_one_row() {
     let path = folder("same-key").join("games.sqlite3");
-    let mut archive = Archive::open(&path).unwrap();
+    let mut archive = SqliteStore::open(&path).unwrap();
     let first = archive
         .save(&entry("same", &played(&["h2e2"]), "2026.01.02", 4))
         .unwrap();
@@ -114,14 +115,14 @@ fn saving_under_the_same_key_updates_one_row() {
 #[test]
 fn concurrent_writers_on_their_own_connections_lose_nothing() {
     let path = folder("concurrent").join("games.sqlite3");
-    Archive::open(&path).unwrap();
+    SqliteStore::open(&path).unwrap();
     const THREADS: usize = 6;
     const GAMES: usize = 20;
     let workers: Vec<_> = (0..THREADS)
         .map(|t| {
             let path = path.clone();
             std::thread::spawn(move || {
-                let mut archive = Archive::open(&path).unwrap();
+                let mut archive = SqliteStore::open(&path).unwrap();
                 let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
                 for g in 0..GAMES {
                     // Each game is saved after every move, as the app does.
@@ -138,7 +139,7 @@ fn concurrent_writers_on_their_own_connections_lose_nothing() {
     for worker in workers {
         worker.join().expect("a writer finished");
     }
-    let archive = Archive::open(&path).unwrap();
+    let archive = SqliteStore::open(&path).unwrap();
     let games = archive.list(&Filter::default()).unwrap();
     assert_eq!(games.len(), THREADS * GAMES);
     assert!(
@@ -154,9 +155,9 @@ fn a_file_of_garbage_is_reported_as_damaged() {
     let path = dir.join("games.sqlite3");
     let garbage: Vec<u8> = (0..8192u32).map(|i| (i * 7919 % 251) as u8).collect();
     std::fs::write(&path, garbage).unwrap();
-    let error = Archive::open(&path).unwrap_err();
-    assert!(matches!(error, ArchiveError::Corrupt { .. }), "{error:?}");
-    assert_eq!(error.code(), "archive-corrupt");
+    let error = SqliteStore::open(&path).unwrap_err();
+    assert!(matches!(error, StoreError::Corrupt { .. }), "{error:?}");
+    assert_eq!(error.reason().code(), "archive-corrupt");
     assert!(error.to_string().contains("games.sqlite3"), "{error}");
 }
 
@@ -231,7 +232,7 @@ fn an_archive_of_schema_3_migrates_on_open_keeping_its_games_with_no_time_contro
             .unwrap();
     }
 
-    let mut archive = Archive::open(&path).unwrap();
+    let mut archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
     let games = archive.list(&Filter::default()).unwrap();
     assert_eq!(games.len(), 1);
@@ -256,14 +257,17 @@ fn an_archive_of_schema_3_migrates_on_open_keeping_its_games_with_no_time_contro
     );
     assert_eq!(archive.trainer_cards().unwrap().len(), 1);
     let again = entry("gone", &game, "2026.01.01", 0);
-    assert_eq!(archive.save(&again).unwrap_err().code(), "archive-deleted");
+    assert_eq!(
+        archive.save(&again).unwrap_err().reason().code(),
+        "archive-deleted"
+    );
 
     // The migrated archive keeps a time control from then on, and opens again as it is.
     let mut timed = entry("new", &game, "2026.01.02", 0);
     timed.time_control = Some("300+3".to_string());
     let id = archive.save(&timed).unwrap();
     drop(archive);
-    let archive = Archive::open(&path).unwrap();
+    let archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
     assert_eq!(archive.count().unwrap(), 2);
     let summary = archive.get(id).unwrap().unwrap().summary;
@@ -273,7 +277,7 @@ fn an_archive_of_schema_3_migrates_on_open_keeping_its_games_with_no_time_contro
 #[test]
 fn the_time_control_is_kept_listed_written_in_the_record_and_imported() {
     let dir = folder("time-control");
-    let mut archive = Archive::open(dir.join("games.sqlite3")).unwrap();
+    let mut archive = SqliteStore::open(dir.join("games.sqlite3")).unwrap();
     let mut timed = entry("timed", &mated(), "2026.01.03", 0);
     timed.level = None;
     timed.time_control = Some("300+3".to_string());
@@ -301,13 +305,13 @@ fn the_time_control_is_kept_listed_written_in_the_record_and_imported() {
     let untimed = archive.get(untimed_id).unwrap().unwrap();
     assert_eq!(untimed.record().unwrap().tags.get("TimeControl"), None);
 
-    // Saving again under the key, and updating by row, set it as the entry says.
+    // Saving again under the key sets it as the entry says.
     timed.time_control = Some("600+0".to_string());
     assert_eq!(archive.save(&timed).unwrap(), timed_id);
     let summary = archive.get(timed_id).unwrap().unwrap().summary;
     assert_eq!(summary.time_control.as_deref(), Some("600+0"));
     timed.time_control = None;
-    assert!(archive.update(timed_id, &timed).unwrap());
+    assert_eq!(archive.save(&timed).unwrap(), timed_id);
     assert_eq!(
         archive.get(timed_id).unwrap().unwrap().summary.time_control,
         None
@@ -319,7 +323,7 @@ fn the_time_control_is_kept_listed_written_in_the_record_and_imported() {
                 [Game \"Chinese Chess\"]\n[TimeControl \"-\"]\n[Format \"ICCS\"]\n\n\
                 1. b2e2 *\n\n";
     let collection: Collection = xiangqi_records::pgn::read_all_str(file).unwrap();
-    let mut other = Archive::open(dir.join("other.sqlite3")).unwrap();
+    let mut other = SqliteStore::open(dir.join("other.sqlite3")).unwrap();
     let report = other.import(collection).unwrap();
     assert_eq!(report.imported.len(), 2);
     let controls: Vec<_> = report
@@ -333,15 +337,15 @@ fn the_time_control_is_kept_listed_written_in_the_record_and_imported() {
 #[test]
 fn a_schema_newer_than_the_program_is_refused() {
     let path = folder("newer").join("games.sqlite3");
-    drop(Archive::open(&path).unwrap());
+    drop(SqliteStore::open(&path).unwrap());
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
             .unwrap();
     }
-    let error = Archive::open(&path).unwrap_err();
+    let error = SqliteStore::open(&path).unwrap_err();
     match error {
-        ArchiveError::NewerSchema { found, known, .. } => {
+        StoreError::NewerSchema { found, known, .. } => {
             assert_eq!((found, known), (SCHEMA_VERSION + 1, SCHEMA_VERSION));
         }
         other => panic!("expected a newer schema, got {other:?}"),
@@ -354,15 +358,15 @@ fn a_folder_that_cannot_be_made_is_named() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("a-file");
     std::fs::write(&file, b"not a folder").unwrap();
-    let error = Archive::open(file.join("games.sqlite3")).unwrap_err();
-    assert_eq!(error.code(), "archive-folder", "{error:?}");
+    let error = SqliteStore::open(file.join("games.sqlite3")).unwrap_err();
+    assert_eq!(error.reason().code(), "archive-folder", "{error:?}");
     assert_eq!(error.path(), Some(file.as_path()));
 }
 
 #[test]
 fn lists_filter_by_result_level_and_state_newest_first() {
     let path = folder("filters").join("games.sqlite3");
-    let mut archive = Archive::open(&path).unwrap();
+    let mut archive = SqliteStore::open(&path).unwrap();
     let old = archive
         .save(&entry("old", &mated(), "2025.12.30", 0))
         .unwrap();
@@ -421,23 +425,25 @@ fn lists_filter_by_result_level_and_state_newest_first() {
 #[test]
 fn finishing_sets_the_result_and_reason_in_the_row_and_the_record() {
     let path = folder("finish").join("games.sqlite3");
-    let mut archive = Archive::open(&path).unwrap();
-    let id = archive
-        .save(&entry("f", &played(&["h2e2"]), "2026.01.02", 0))
-        .unwrap();
-    assert!(archive.finish(id, GameResult::BlackWins, "time").unwrap());
+    let mut archive = SqliteStore::open(&path).unwrap();
+    let mut game = entry("f", &played(&["h2e2"]), "2026.01.02", 0);
+    let id = archive.save(&game).unwrap();
+    assert!(!archive.get(id).unwrap().unwrap().summary.finished);
+    game.finished = true;
+    game.end_reason = Some("time".to_string());
+    game.record.result = Some(GameResult::BlackWins);
+    assert_eq!(archive.save(&game).unwrap(), id);
     let stored = archive.get(id).unwrap().unwrap();
     assert!(stored.summary.finished);
     assert_eq!(stored.summary.result, Some(GameResult::BlackWins));
     assert_eq!(stored.summary.end_reason.as_deref(), Some("time"));
     assert_eq!(stored.record().unwrap().result, Some(GameResult::BlackWins));
-    assert!(!archive.finish(id + 100, GameResult::Draw, "x").unwrap());
 }
 
 #[test]
 fn a_review_is_kept_and_a_deleted_game_is_gone() {
     let path = folder("review").join("games.sqlite3");
-    let mut archive = Archive::open(&path).unwrap();
+    let mut archive = SqliteStore::open(&path).unwrap();
     let id = archive
         .save(&entry("r", &played(&["h2e2"]), "2026.01.02", 0))
         .unwrap();
@@ -450,11 +456,11 @@ fn a_review_is_kept_and_a_deleted_game_is_gone() {
     assert!(!archive.delete(id).unwrap());
     // A board still playing the deleted game cannot bring it back, even after a reopen.
     drop(archive);
-    let mut archive = Archive::open(&path).unwrap();
+    let mut archive = SqliteStore::open(&path).unwrap();
     let err = archive
         .save(&entry("r", &played(&["h2e2", "h9g7"]), "2026.01.02", 0))
         .expect_err("a deleted key is not saved again");
-    assert_eq!(err.code(), "archive-deleted");
+    assert_eq!(err.reason().code(), "archive-deleted");
     assert!(err.to_string().contains("deleted"), "{err}");
     assert_eq!(archive.count().unwrap(), 0);
 }
@@ -462,7 +468,7 @@ fn a_review_is_kept_and_a_deleted_game_is_gone() {
 #[test]
 fn export_writes_every_game_and_import_adds_them_back_with_broken_games_reported() {
     let dir = folder("export");
-    let mut archive = Archive::open(dir.join("games.sqlite3")).unwrap();
+    let mut archive = SqliteStore::open(dir.join("games.sqlite3")).unwrap();
     let mut record_game = played(&["h2e2", "h9g7"]);
     record_game.play(mv("h0g2")).unwrap();
     archive
@@ -482,7 +488,7 @@ fn export_writes_every_game_and_import_adds_them_back_with_broken_games_reported
     let broken = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n";
     let file = format!("{text}\n{broken}");
     let collection: Collection = xiangqi_records::pgn::read_all_str(&file).unwrap();
-    let mut other = Archive::open(dir.join("other.sqlite3")).unwrap();
+    let mut other = SqliteStore::open(dir.join("other.sqlite3")).unwrap();
     let report = other.import(collection).unwrap();
     assert_eq!(report.imported.len(), 2);
     assert_eq!(report.broken.len(), 1, "the illegal game is reported");
@@ -501,9 +507,9 @@ fn a_large_import_is_written_a_part_at_a_time_and_adds_every_game_once() {
     let broken = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n";
     let file = format!("{}{broken}{}", game.repeat(30), game.repeat(20));
     let collection: Collection = xiangqi_records::pgn::read_all_str(&file).unwrap();
-    let mut prepared = xiangqi_archive::PreparedImport::of(collection).unwrap();
+    let mut prepared = xiangqi_store::PreparedImport::of(collection).unwrap();
     assert_eq!(prepared.progress(), (50, 0));
-    let mut archive = Archive::open(dir.join("games.sqlite3")).unwrap();
+    let mut archive = SqliteStore::open(dir.join("games.sqlite3")).unwrap();
     let mut parts = 0;
     while archive
         .import_some(&mut prepared, 8, std::time::Duration::MAX)
@@ -526,7 +532,7 @@ fn a_large_import_is_written_a_part_at_a_time_and_adds_every_game_once() {
     assert_eq!(archive.count().unwrap(), 50);
     // A part never stops before its first game, however short its time.
     let collection: Collection = xiangqi_records::pgn::read_all_str(game).unwrap();
-    let mut one = xiangqi_archive::PreparedImport::of(collection).unwrap();
+    let mut one = xiangqi_store::PreparedImport::of(collection).unwrap();
     assert!(
         !archive
             .import_some(&mut one, usize::MAX, std::time::Duration::ZERO)

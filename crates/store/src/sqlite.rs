@@ -3,8 +3,12 @@
 use crate::entry::{
     Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame,
 };
-use crate::error::ArchiveError;
+use crate::error::StoreError;
+use crate::rooms::StoredRoom;
 use crate::schema::{self, Migrated, SCHEMA_VERSION};
+use crate::store::Store;
+use crate::trainer::TrainerCard;
+use crate::watch::FileWatch;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, ToSql, TransactionBehavior, params};
 use std::hash::{BuildHasher, Hasher};
@@ -29,29 +33,34 @@ const SUMMARY_COLUMNS: &str = "id, key, created_ms, updated_ms, finished, red, b
 /// opened, in WAL mode so that readers never wait for a writer, with a busy timeout so that
 /// writers from several connections (threads, processes) wait for each other instead of
 /// failing.
-pub struct Archive {
+pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
+    /// The file as its one writer left it, once [`SqliteStore::written_alone`] made this
+    /// connection the writer.
+    watch: Option<FileWatch>,
 }
 
-impl std::fmt::Debug for Archive {
+impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Archive").field("path", &self.path).finish()
+        f.debug_struct("SqliteStore")
+            .field("path", &self.path)
+            .finish()
     }
 }
 
-impl Archive {
+impl SqliteStore {
     /// Opens the archive at `path`, creating its folder and the file when missing and
     /// migrating an older schema.
-    pub fn open(path: impl AsRef<Path>) -> Result<Archive, ArchiveError> {
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
         let path = path.as_ref().to_path_buf();
         if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(folder).map_err(|source| ArchiveError::CannotCreateFolder {
+            std::fs::create_dir_all(folder).map_err(|source| StoreError::CannotCreateFolder {
                 path: folder.to_path_buf(),
                 source,
             })?;
         }
-        let at = |e| ArchiveError::at(&path, e);
+        let at = |e| StoreError::at(&path, e);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -62,7 +71,7 @@ impl Archive {
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
             .map_err(at)?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(ArchiveError::CannotOpen {
+            return Err(StoreError::CannotOpen {
                 path,
                 reason: format!("the journal cannot be switched to WAL (it is {mode})"),
             });
@@ -73,7 +82,7 @@ impl Archive {
         match schema::migrate(&mut conn).map_err(at)? {
             Migrated::Current => {}
             Migrated::Newer(found) => {
-                return Err(ArchiveError::NewerSchema {
+                return Err(StoreError::NewerSchema {
                     path,
                     found,
                     known: SCHEMA_VERSION,
@@ -86,12 +95,16 @@ impl Archive {
             .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
             .map_err(at)?;
         if !verdict.eq_ignore_ascii_case("ok") {
-            return Err(ArchiveError::Corrupt {
+            return Err(StoreError::Corrupt {
                 path,
                 reason: format!("the integrity check says: {verdict}"),
             });
         }
-        Ok(Archive { conn, path })
+        Ok(SqliteStore {
+            conn,
+            path,
+            watch: None,
+        })
     }
 
     /// The connection, for the requests kept in other modules of this crate.
@@ -109,12 +122,32 @@ impl Archive {
         &self.path
     }
 
-    /// Whether the file can be written now: a write that changes nothing in the end (a row
-    /// added to the deleted keys and taken away again, in one transaction that is committed),
-    /// failing as a real write would on a full disk, a read-only file or a lock held too long.
-    pub fn probe_write(&mut self) -> Result<(), ArchiveError> {
+    /// Makes this connection the file's one writer: the write-ahead log is copied into the
+    /// file only by [`Store::checkpoint`], a lock held by another program is waited for no
+    /// longer than `wait` (so that a change is refused in good time rather than held), and
+    /// [`Store::intact`] then finds the file deleted, replaced, emptied or written by anyone
+    /// else.
+    pub fn written_alone(&mut self, wait: Duration) -> Result<(), StoreError> {
         let path = self.path.clone();
-        let at = |e| ArchiveError::at(&path, e);
+        let at = |e| StoreError::at(&path, e);
+        self.conn.busy_timeout(wait).map_err(at)?;
+        self.conn
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(at)?;
+        self.watch = Some(FileWatch::of(&self.path));
+        Ok(())
+    }
+
+    /// The schema version of the file.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        Ok(schema::version(&self.conn)?)
+    }
+}
+
+impl Store for SqliteStore {
+    fn probe_write(&mut self) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let at = |e| StoreError::at(&path, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -129,34 +162,18 @@ impl Archive {
         tx.commit().map_err(at)
     }
 
-    /// Leaves the copying of the write-ahead log into the file to [`Archive::checkpoint`]:
-    /// the file then changes only when its owner says, so that a change by anyone else shows.
-    pub fn checkpoint_by_hand(&mut self) -> Result<(), ArchiveError> {
-        Ok(self.conn.pragma_update(None, "wal_autocheckpoint", 0)?)
-    }
-
-    /// Copies what the write-ahead log holds into the file, as far as no reader needs it.
-    pub fn checkpoint(&mut self) -> Result<(), ArchiveError> {
+    fn checkpoint(&mut self) -> Result<(), StoreError> {
         let path = self.path.clone();
         self.conn
             .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
-            .map_err(|e| ArchiveError::at(&path, e))
+            .map_err(|e| StoreError::at(&path, e))?;
+        if let Some(watch) = &mut self.watch {
+            watch.rebase();
+        }
+        Ok(())
     }
 
-    /// How long a write waits for a lock another connection holds before it fails (the
-    /// server waits less than [`BUSY_TIMEOUT`], so that a change is refused in good time).
-    pub fn set_busy_timeout(&mut self, wait: Duration) -> Result<(), ArchiveError> {
-        Ok(self.conn.busy_timeout(wait)?)
-    }
-
-    /// The schema version of the file.
-    pub fn schema_version(&self) -> Result<i64, ArchiveError> {
-        Ok(schema::version(&self.conn)?)
-    }
-
-    /// Saves `entry`: a new row, or the row saved under its key before (keeping when it was
-    /// created, where it came from and its review). Its row.
-    pub fn save(&mut self, entry: &GameEntry) -> Result<GameId, ArchiveError> {
+    fn save(&mut self, entry: &GameEntry) -> Result<GameId, StoreError> {
         let key = entry.key.clone().unwrap_or_else(new_key);
         let tx = self
             .conn
@@ -166,52 +183,7 @@ impl Archive {
         Ok(id)
     }
 
-    /// Replaces game `id` with `entry` (its key, creation time, source and review stay);
-    /// whether the row exists.
-    pub fn update(&mut self, id: GameId, entry: &GameEntry) -> Result<bool, ArchiveError> {
-        let row = Stored::of(entry)?;
-        let now = now_ms();
-        let mut values: Vec<&dyn ToSql> = vec![&id, &now];
-        values.extend(row.columns());
-        let changed = self.conn.execute(
-            &format!("UPDATE games SET {ENTRY_SET} WHERE id = ?1"),
-            &*values,
-        )?;
-        Ok(changed > 0)
-    }
-
-    /// Marks game `id` finished with `result` and the reason code `reason`; its record
-    /// states the result too. Whether the row exists.
-    pub fn finish(
-        &mut self,
-        id: GameId,
-        result: GameResult,
-        reason: &str,
-    ) -> Result<bool, ArchiveError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let stored: Option<String> = tx
-            .query_row("SELECT pgn FROM games WHERE id = ?1", [id], |r| r.get(0))
-            .optional()?;
-        let Some(text) = stored else {
-            return Ok(false);
-        };
-        let mut record = read_pgn(&text)?;
-        record.result = Some(result);
-        let text = write_pgn(&record)?;
-        tx.execute(
-            "UPDATE games SET finished = 1, result = ?2, end_reason = ?3, pgn = ?4,
-                 updated_ms = ?5
-             WHERE id = ?1",
-            params![id, result.as_str(), reason, text, now_ms()],
-        )?;
-        tx.commit()?;
-        Ok(true)
-    }
-
-    /// Keeps `review` (JSON text) with game `id`; whether the row exists.
-    pub fn set_review(&mut self, id: GameId, review: &str) -> Result<bool, ArchiveError> {
+    fn set_review(&mut self, id: GameId, review: &str) -> Result<bool, StoreError> {
         let changed = self.conn.execute(
             "UPDATE games SET review = ?2, updated_ms = ?3 WHERE id = ?1",
             params![id, review, now_ms()],
@@ -219,16 +191,14 @@ impl Archive {
         Ok(changed > 0)
     }
 
-    /// The row saved under `key`, if any.
-    pub fn id_of_key(&self, key: &str) -> Result<Option<GameId>, ArchiveError> {
+    fn id_of_key(&self, key: &str) -> Result<Option<GameId>, StoreError> {
         Ok(self
             .conn
             .query_row("SELECT id FROM games WHERE key = ?1", [key], |r| r.get(0))
             .optional()?)
     }
 
-    /// The games `filter` chooses, newest date first (then the last created first).
-    pub fn list(&self, filter: &Filter) -> Result<Vec<GameSummary>, ArchiveError> {
+    fn list(&self, filter: &Filter) -> Result<Vec<GameSummary>, StoreError> {
         let (condition, values) = conditions_of(filter);
         let mut sql = format!(
             "SELECT {SUMMARY_COLUMNS} FROM games{condition} \
@@ -244,8 +214,7 @@ impl Archive {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// How many games `filter` chooses, its limit and offset aside.
-    pub fn count_matching(&self, filter: &Filter) -> Result<usize, ArchiveError> {
+    fn count_matching(&self, filter: &Filter) -> Result<usize, StoreError> {
         let (condition, values) = conditions_of(filter);
         let n: i64 = self.conn.query_row(
             &format!("SELECT count(*) FROM games{condition}"),
@@ -255,8 +224,7 @@ impl Archive {
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
-    /// Game `id`, whole.
-    pub fn get(&self, id: GameId) -> Result<Option<StoredGame>, ArchiveError> {
+    fn get(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
         let sql =
             format!("SELECT {SUMMARY_COLUMNS}, start_fen, pgn, review FROM games WHERE id = ?1");
         Ok(self
@@ -272,9 +240,7 @@ impl Archive {
             .optional()?)
     }
 
-    /// Deletes game `id`, keeping its key as deleted so that no later save brings it back;
-    /// whether it existed.
-    pub fn delete(&mut self, id: GameId) -> Result<bool, ArchiveError> {
+    fn delete(&mut self, id: GameId) -> Result<bool, StoreError> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -289,17 +255,14 @@ impl Archive {
         Ok(deleted)
     }
 
-    /// How many games the archive holds.
-    pub fn count(&self) -> Result<usize, ArchiveError> {
+    fn count(&self) -> Result<usize, StoreError> {
         let n: i64 = self
             .conn
             .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
-    /// Every game as one PGN file, oldest first, moves in `notation`: each record as it was
-    /// stored (tags, comments, variations, result).
-    pub fn export_pgn(&self, notation: Notation) -> Result<String, ArchiveError> {
+    fn export_pgn(&self, notation: Notation) -> Result<String, StoreError> {
         let mut statement = self
             .conn
             .prepare("SELECT pgn FROM games ORDER BY date, created_ms, id")?;
@@ -310,37 +273,16 @@ impl Archive {
         }
         let written = OutputFormat::Pgn(notation)
             .write(&records)
-            .map_err(|e| ArchiveError::Record(e.to_string()))?;
-        String::from_utf8(written.bytes).map_err(|e| ArchiveError::Record(e.to_string()))
+            .map_err(|e| StoreError::Record(e.to_string()))?;
+        String::from_utf8(written.bytes).map_err(|e| StoreError::Record(e.to_string()))
     }
 
-    /// Adds the games of a record file read into `collection`, in one transaction: each game
-    /// that was read becomes a row (source `imported`, players, date and opening from its
-    /// tags); the games that could not be read are reported, not added.
-    pub fn import(&mut self, collection: Collection) -> Result<ImportReport, ArchiveError> {
-        self.import_prepared(PreparedImport::of(collection)?)
-    }
-
-    /// Adds the games of `prepared` in one transaction, as [`Archive::import`] does; only the
-    /// writes are left to do, so the connection is held for as short a time as can be.
-    pub fn import_prepared(
-        &mut self,
-        mut prepared: PreparedImport,
-    ) -> Result<ImportReport, ArchiveError> {
-        self.import_some(&mut prepared, usize::MAX, Duration::MAX)?;
-        Ok(prepared.report)
-    }
-
-    /// Adds the next games of `prepared` in one transaction: at most `most` of them, and no
-    /// more once `budget` has passed (one game at least), so that a large import can be
-    /// written a part at a time between other writes. Whether games are left; the games
-    /// added so far are in [`PreparedImport::report`].
-    pub fn import_some(
+    fn import_some(
         &mut self,
         prepared: &mut PreparedImport,
         most: usize,
         budget: Duration,
-    ) -> Result<bool, ArchiveError> {
+    ) -> Result<bool, StoreError> {
         let started = std::time::Instant::now();
         let tx = self
             .conn
@@ -361,6 +303,34 @@ impl Archive {
         prepared.report.imported.extend(ids);
         Ok(next < prepared.rows.len())
     }
+
+    fn put_rooms(&mut self, rooms: &[StoredRoom]) -> Result<(), StoreError> {
+        crate::rooms::put_rooms(self, rooms)
+    }
+
+    fn rooms_since(&self, since_ms: u64) -> Result<Vec<StoredRoom>, StoreError> {
+        crate::rooms::rooms_since(self, since_ms)
+    }
+
+    fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        crate::rooms::room(self, id)
+    }
+
+    fn trainer_cards(&self) -> Result<Vec<TrainerCard>, StoreError> {
+        crate::trainer::trainer_cards(self)
+    }
+
+    fn save_trainer_card(&mut self, card: &TrainerCard) -> Result<(), StoreError> {
+        crate::trainer::save_trainer_card(self, card)
+    }
+
+    fn intact(&self) -> Result<(), StoreError> {
+        self.watch.as_ref().map_or(Ok(()), FileWatch::check)
+    }
+
+    fn describe(&self) -> String {
+        self.path.display().to_string()
+    }
 }
 
 /// The games of a record file made ready to be added to an archive: their rows built (the
@@ -375,7 +345,7 @@ pub struct PreparedImport {
 impl PreparedImport {
     /// The rows of the games read into `collection`; those that could not be read go to the
     /// report.
-    pub fn of(collection: Collection) -> Result<PreparedImport, ArchiveError> {
+    pub fn of(collection: Collection) -> Result<PreparedImport, StoreError> {
         let mut report = ImportReport {
             warnings: collection.warnings,
             ..ImportReport::default()
@@ -451,11 +421,7 @@ fn conditions_of(filter: &Filter) -> (String, Vec<Value>) {
     }
 }
 
-fn insert_or_update(
-    conn: &Connection,
-    key: &str,
-    entry: &GameEntry,
-) -> Result<GameId, ArchiveError> {
+fn insert_or_update(conn: &Connection, key: &str, entry: &GameEntry) -> Result<GameId, StoreError> {
     let row = Stored::of(entry)?;
     insert_or_update_row(conn, key, entry, &row)
 }
@@ -466,14 +432,14 @@ fn insert_or_update_row(
     key: &str,
     entry: &GameEntry,
     row: &Stored<'_>,
-) -> Result<GameId, ArchiveError> {
+) -> Result<GameId, StoreError> {
     let deleted: Option<i64> = conn
         .query_row("SELECT 1 FROM deleted_games WHERE key = ?1", [key], |r| {
             r.get(0)
         })
         .optional()?;
     if deleted.is_some() {
-        return Err(ArchiveError::Deleted {
+        return Err(StoreError::Deleted {
             key: key.to_string(),
         });
     }
@@ -517,7 +483,7 @@ struct RowTexts {
 }
 
 impl RowTexts {
-    fn of(entry: &GameEntry) -> Result<RowTexts, ArchiveError> {
+    fn of(entry: &GameEntry) -> Result<RowTexts, StoreError> {
         let mut record = entry.record.clone();
         set_tag(&mut record, "Red", &entry.red);
         set_tag(&mut record, "Black", &entry.black);
@@ -533,7 +499,7 @@ impl RowTexts {
 }
 
 impl<'e> Stored<'e> {
-    fn of(entry: &'e GameEntry) -> Result<Stored<'e>, ArchiveError> {
+    fn of(entry: &'e GameEntry) -> Result<Stored<'e>, StoreError> {
         Ok(Stored::with(entry, &RowTexts::of(entry)?))
     }
 
@@ -639,16 +605,16 @@ fn summary_of(r: &Row<'_>) -> rusqlite::Result<GameSummary> {
 }
 
 /// The record as it is stored: PGN with ICCS moves.
-fn write_pgn(record: &xiangqi_records::Game) -> Result<String, ArchiveError> {
-    pgn::write_game(record, STORED_NOTATION).map_err(|e| ArchiveError::Record(e.to_string()))
+fn write_pgn(record: &xiangqi_records::Game) -> Result<String, StoreError> {
+    pgn::write_game(record, STORED_NOTATION).map_err(|e| StoreError::Record(e.to_string()))
 }
 
 /// A stored record read back.
-pub(crate) fn read_pgn(text: &str) -> Result<xiangqi_records::Game, ArchiveError> {
-    let mut games = pgn::read_str(text).map_err(|e| ArchiveError::Record(e.to_string()))?;
+pub(crate) fn read_pgn(text: &str) -> Result<xiangqi_records::Game, StoreError> {
+    let mut games = pgn::read_str(text).map_err(|e| StoreError::Record(e.to_string()))?;
     match games.len() {
         1 => Ok(games.remove(0)),
-        n => Err(ArchiveError::Record(format!(
+        n => Err(StoreError::Record(format!(
             "a stored record holds {n} games instead of one"
         ))),
     }

@@ -1,0 +1,47 @@
+//! Everything the app keeps, behind one interface ([`Store`]) with one writer ([`Writer`]):
+//! games played in the app (saved from their first move, updated with each change, finished
+//! with their result and reason) and games imported from record files, with their review
+//! once made; the rooms of games between two people; the opening trainer's progress.
+//!
+//! - [`Store`]: every request on what is kept. [`SqliteStore`] is the embedded
+//!   implementation: one database file, created and migrated when opened (schema version in
+//!   `PRAGMA user_version`, see [`SCHEMA_VERSION`]; one migration path, tested from every
+//!   earlier version), in WAL mode. Each game is stored as its record in PGN (ICCS moves)
+//!   written by `xiangqi_records`, so that comments, variations and review glyphs survive,
+//!   with the fields a list filters and sorts on in their own columns. Rooms are kept whole
+//!   as their JSON ([`StoredRoom`]); an earlier version's rooms file is taken in once
+//!   ([`SqliteStore::adopt_rooms_file`]). Trainer cards: [`TrainerCard`].
+//! - [`Writer`]: the one thread that writes, in the order changes came, numbering each save
+//!   so that the program answers a change only once it is committed; refusing changes while
+//!   writes fail and recovering by itself; noticing a file deleted, replaced or overwritten.
+//! - Typed failures: [`StoreError`] (what went wrong and where) with its [`Reason`];
+//!   [`Unavailable`], [`Refusal`], [`SaveFailure`], [`Failure`] and the [`Event`]s the
+//!   writer reports.
+//! - [`conformance`] (feature `conformance`): the checks every implementation of [`Store`]
+//!   passes.
+
+#[cfg(feature = "conformance")]
+pub mod conformance;
+mod entry;
+mod error;
+mod fault;
+mod rooms;
+mod rows;
+mod schema;
+mod sqlite;
+mod store;
+mod trainer;
+mod watch;
+mod writer;
+
+pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame};
+pub use error::{Reason, StoreError};
+pub use fault::{Event, Failure, Refusal, SaveFailure, Unavailable};
+pub use rooms::{ADOPTED_SUFFIX, OLD_ROOMS_FILE, StoredRoom};
+pub use rows::RowState;
+pub use schema::SCHEMA_VERSION;
+pub use sqlite::{BUSY_TIMEOUT, PreparedImport, SqliteStore, new_key};
+pub use store::Store;
+pub use trainer::TrainerCard;
+pub use writer::{EntryOf, IMPORT_SLICE, Report, STORE_FILE, WRITE_WAIT, Writer};
+pub use xiangqi_records::GameResult;

@@ -1,0 +1,21 @@
+//! The SQLite store passes the checks every implementation of `Store` passes.
+
+use xiangqi_store::{SqliteStore, Store};
+
+#[test]
+fn the_sqlite_store_conforms() {
+    let base = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-store-conformance-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let mut made = 0;
+    xiangqi_store::conformance::check_all(&mut || {
+        made += 1;
+        let mut store = SqliteStore::open(base.join(format!("{made}.sqlite3"))).unwrap();
+        store
+            .written_alone(xiangqi_store::WRITE_WAIT)
+            .expect("the one writer");
+        Box::new(store) as Box<dyn Store>
+    });
+    assert_eq!(made, 8, "every check ran on a store of its own");
+    let _ = std::fs::remove_dir_all(&base);
+}
