@@ -9,11 +9,14 @@
 //! run), `XIANGQI_SHUTDOWN_SIGNALS=INT,KILL,…` the signals they take in turn (INT, KILL,
 //! TERM, INT unless given).
 
+#[path = "support/server.rs"]
+mod server;
+
+use server::{json, request, start_server};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, BufReader, Read};
+use std::process::Child;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -28,64 +31,6 @@ const SHUTDOWN_BOUND: Duration = Duration::from_secs(10);
 const MOVERS: usize = 4;
 const ENGINE_CLIENTS: usize = 2;
 const ANALYSTS: usize = 2;
-
-/// One HTTP/1.1 request on a connection of its own: the status and the body, or `None` when
-/// the connection failed or was cut (the server went away).
-fn request(port: u16, method: &str, path: &str, body: Option<&str>) -> Option<(u16, String)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .ok()?;
-    let body = body.unwrap_or("");
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).ok()?;
-    stream.write_all(body.as_bytes()).ok()?;
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).ok()?;
-    let text = String::from_utf8_lossy(&answer).into_owned();
-    let (head, rest) = text.split_once("\r\n\r\n")?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    let body = if chunked {
-        unchunk(rest)?
-    } else {
-        let length: usize = head
-            .lines()
-            .find_map(|l| {
-                l.to_ascii_lowercase()
-                    .strip_prefix("content-length:")
-                    .map(|v| v.trim().to_string())
-            })
-            .and_then(|v| v.parse().ok())?;
-        // A body cut short is no answer.
-        (rest.len() >= length).then(|| rest[..length].to_string())?
-    };
-    Some((status, body))
-}
-
-/// A chunked body put together; `None` when it was cut before its last chunk.
-fn unchunk(mut rest: &str) -> Option<String> {
-    let mut body = String::new();
-    loop {
-        let (size, after) = rest.split_once("\r\n")?;
-        let size = usize::from_str_radix(size.trim(), 16).ok()?;
-        if size == 0 {
-            return Some(body);
-        }
-        body.push_str(after.get(..size)?);
-        rest = after.get(size + 2..)?;
-    }
-}
-
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
-}
 
 /// The moves of a game view, in ICCS.
 fn moves_of(view: &serde_json::Value) -> Vec<String> {
@@ -223,34 +168,6 @@ fn analyse(port: u16, running: Arc<AtomicBool>) {
             return;
         }
     }
-}
-
-/// Starts `xiangqi play` on a free port with its archive in `data`, SIGINT ignored as in a
-/// background job of a shell; the process and its port.
-fn start_server(data: &Path) -> (Child, u16) {
-    let binary = env!("CARGO_BIN_EXE_xiangqi");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "trap '' INT; exec '{binary}' play --port 0 --searchers 2 --data '{}'",
-            data.display()
-        ))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start xiangqi play");
-    let stdout = child.stdout.take().expect("the server's output");
-    let mut lines = BufReader::new(stdout).lines();
-    let first = lines.next().and_then(Result::ok).unwrap_or_default();
-    let port = first
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in the server's first line: {first:?}"));
-    // Keep reading, so that the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, port)
 }
 
 fn send_signal(child: &Child, signal: &str) {

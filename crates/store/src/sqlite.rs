@@ -39,6 +39,11 @@ pub struct SqliteStore {
     /// The file as its one writer left it, once [`SqliteStore::written_alone`] made this
     /// connection the writer.
     watch: Option<FileWatch>,
+    /// How long the one writer waits for another program's lock.
+    wait: Option<Duration>,
+    /// False while a stand-in takes the place of a connection that could not be opened
+    /// again.
+    reopened: bool,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -104,6 +109,8 @@ impl SqliteStore {
             conn,
             path,
             watch: None,
+            wait: None,
+            reopened: true,
         })
     }
 
@@ -128,14 +135,42 @@ impl SqliteStore {
     /// [`Store::intact`] then finds the file deleted, replaced, emptied or written by anyone
     /// else.
     pub fn written_alone(&mut self, wait: Duration) -> Result<(), StoreError> {
+        self.alone_settings(wait)?;
+        self.watch = Some(FileWatch::of(&self.path));
+        self.wait = Some(wait);
+        Ok(())
+    }
+
+    /// The settings of the one writer's connection.
+    fn alone_settings(&mut self, wait: Duration) -> Result<(), StoreError> {
         let path = self.path.clone();
         let at = |e| StoreError::at(&path, e);
         self.conn.busy_timeout(wait).map_err(at)?;
         self.conn
             .pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(at)?;
-        self.watch = Some(FileWatch::of(&self.path));
         Ok(())
+    }
+
+    /// A new connection on the same file (which must still be the one opened), with the
+    /// same settings.
+    fn reopen(&mut self) -> Result<(), StoreError> {
+        if let Some(watch) = &self.watch {
+            watch.check()?;
+        }
+        // The old connection goes first: SQLite shares a file's locks and shared memory
+        // among the connections of one process, and a new one would inherit its read-only
+        // state. Meanwhile an empty database that takes no writes stands in.
+        let stand_in = Connection::open_in_memory()?;
+        stand_in.pragma_update(None, "query_only", true)?;
+        drop(std::mem::replace(&mut self.conn, stand_in));
+        self.reopened = false;
+        self.conn = SqliteStore::open(&self.path)?.conn;
+        self.reopened = true;
+        match self.wait {
+            Some(wait) => self.alone_settings(wait),
+            None => Ok(()),
+        }
     }
 
     /// The schema version of the file.
@@ -146,6 +181,11 @@ impl SqliteStore {
 
 impl Store for SqliteStore {
     fn probe_write(&mut self) -> Result<(), StoreError> {
+        // SQLite opens a file it cannot write read-only, and the connection stays so: once
+        // the file may be written again, only a new connection writes.
+        if !self.reopened || self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            self.reopen()?;
+        }
         let path = self.path.clone();
         let at = |e| StoreError::at(&path, e);
         let tx = self

@@ -177,12 +177,24 @@ impl Writer {
         Writer::start(Box::new(store), report)
     }
 
-    /// Starts the writer thread on `store`.
-    pub fn start(store: Box<dyn Store>, report: Report) -> Writer {
+    /// Starts the writer thread on `store`. A store that cannot be written now (a read-only
+    /// file, a full disk, a lock held) starts with changes refused, and takes them once a
+    /// write passes.
+    pub fn start(mut store: Box<dyn Store>, report: Report) -> Writer {
         let place = store.describe();
+        let shared = Arc::new(Shared::default());
+        match store.probe_write() {
+            Ok(()) => {}
+            Err(e) if e.is_damage() => {
+                return Writer::unavailable(Unavailable::damaged(&place, &e));
+            }
+            Err(e) => {
+                report(&Event::Stalled(e.to_string()));
+                *lock(&shared.stalled) = Some(SaveFailure::of(&e));
+            }
+        }
         let (tx, rx) = mpsc::channel();
         let (saved_tx, saved) = tokio::sync::watch::channel(0);
-        let shared = Arc::new(Shared::default());
         let mut thread = WriterThread {
             store,
             shared: shared.clone(),
@@ -270,11 +282,15 @@ impl Writer {
     }
 
     /// Queues `room` to be kept: the number of its save, to wait for with
-    /// [`Writer::saved_through`]; `Ok(None)` when the program keeps nothing (rooms then live
-    /// in memory). Refused while changes cannot be kept.
+    /// [`Writer::saved_through`]; `Ok(None)` when the program keeps nothing by choice (no
+    /// data folder: rooms then live in memory). Refused while changes cannot be kept, and
+    /// when the store could not be opened: two people's game is not played on a promise
+    /// the program cannot keep.
     pub fn queue_room(&self, room: StoredRoom) -> Result<Option<u64>, Refusal> {
-        let Some(w) = self.open() else {
-            return Ok(None);
+        let w = match &*self.inner {
+            Inner::Open(w) => w,
+            Inner::Unavailable(why) if why.reason == Reason::Off => return Ok(None),
+            Inner::Unavailable(why) => return Err(Refusal::new(why.message.clone())),
         };
         self.refuses_changes()?;
         match self.send(Job::Room(room)) {
