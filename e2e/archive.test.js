@@ -2,13 +2,15 @@
 // server and a reload and goes on in the same row; five tabs finishing games at once lose
 // none; the page filters, deletes (after asking), exports all as one PGN and imports a file's
 // games; a second tab with an older copy goes on as a new game and says so; a long list comes
-// a page at a time; a damaged database is said in the interface language and the app still
-// plays.
+// a page at a time; a move that cannot be saved (another program holds the database's lock)
+// is refused and the page says changes are not being saved until they are kept again; a
+// damaged database is said in the interface language and the app still plays.
 // This file starts its own server (the release build that ./run makes) on a free loopback
 // port, with its own data folder.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -257,6 +259,52 @@ test('My games shows a long list a page at a time', async () => {
   await page.waitForFunction((n) => document.querySelectorAll('.archive-list tbody tr').length === n, total);
   assert.equal(await page.isVisible('#archive-more'), false, 'nothing more to show');
   await page.click('[data-nav="play"]');
+});
+
+/** Holds the write lock of the database named by its argument until its input closes or it is killed. */
+const LOCK_HOLDER = `
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute('BEGIN IMMEDIATE')
+print('locked', flush=True)
+sys.stdin.read()
+`;
+
+/** Plays `from`→`to` by clicking until tab `p` lists `n` moves (a refusal may leave a piece picked up). */
+async function playUntil(from, to, n, p = page) {
+  for (let attempt = 0; attempt < 3 && (await moveCount(p)) < n; attempt++) {
+    await p.keyboard.press('Escape');
+    await click(from, p);
+    await click(to, p);
+    await p.waitForFunction((k) => document.querySelectorAll('#moves [data-ply]').length === k, n, { timeout: 3000 }).catch(() => {});
+  }
+  await waitMoves(n, p);
+}
+
+test('a move that cannot be saved is refused, and the page says so until changes are kept again', async () => {
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.click('[data-action="new"]');
+  await waitMoves(0);
+  await playUntil('h2', 'e2', 1);
+  assert.equal(await page.isVisible('#not-saving'), false, 'no note while games are saved');
+  // Another program takes the database's write lock and holds it.
+  const holder = spawn('python3', ['-c', LOCK_HOLDER, join(data, 'games.sqlite3')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    holder.stdout.once('data', resolve);
+    holder.once('exit', () => reject(new Error('the lock holder stopped')));
+  });
+  try {
+    await click('h9');
+    await click('g7');
+    await page.waitForSelector('#not-saving:not([hidden])', { timeout: 15000 });
+    assert.match(await page.textContent('#not-saving'), /Not being saved/);
+    assert.equal(await moveCount(), 1, 'the refused move is not played');
+  } finally {
+    holder.kill();
+  }
+  // The lock is gone: the server finds it can write again by itself, and the note goes.
+  await page.waitForSelector('#not-saving', { state: 'hidden', timeout: 30000 });
+  await playUntil('h9', 'g7', 2);
 });
 
 test('a damaged database is said in Russian without English words and a move can still be played', async () => {

@@ -12,7 +12,7 @@
 #[path = "support/server.rs"]
 mod server;
 
-use server::{json, request, start_server};
+use server::{json, moves_of, request, start_server};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
 use std::process::Child;
@@ -31,18 +31,6 @@ const SHUTDOWN_BOUND: Duration = Duration::from_secs(10);
 const MOVERS: usize = 4;
 const ENGINE_CLIENTS: usize = 2;
 const ANALYSTS: usize = 2;
-
-/// The moves of a game view, in ICCS.
-fn moves_of(view: &serde_json::Value) -> Vec<String> {
-    view["moves"]
-        .as_array()
-        .map(|ms| {
-            ms.iter()
-                .filter_map(|m| m["iccs"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// What the clients were told: each game's moves (by its archive key) in the last answer
 /// that changed it.

@@ -15,7 +15,7 @@
 mod server;
 
 use serde_json::{Value, json};
-use server::{json, request, start_server};
+use server::{json, moves_of, request, start_server};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -329,18 +329,6 @@ fn next_message(socket: &mut Socket) -> Value {
             _ => {}
         }
     }
-}
-
-/// The moves of a game view, in ICCS.
-fn moves_of(view: &Value) -> Vec<String> {
-    view["moves"]
-        .as_array()
-        .map(|ms| {
-            ms.iter()
-                .filter_map(|m| m["iccs"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[derive(Clone, Copy, Debug)]

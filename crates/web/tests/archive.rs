@@ -1321,6 +1321,14 @@ async fn a_move_while_another_program_holds_the_file_is_refused_and_play_resumes
     assert!(started.elapsed() < std::time::Duration::from_secs(1));
     let (_, now) = send(&app, "GET", &format!("/api/games/{gid}"), None).await;
     assert_eq!(now["moves"].as_array().unwrap().len(), 1);
+    // The status says changes are not kept, and why.
+    let (_, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(state["available"], true, "{state}");
+    assert_eq!(state["saving"], false, "{state}");
+    assert!(
+        state["not_saving"].as_str().unwrap().contains("not made"),
+        "{state}"
+    );
     // The lock goes: the server finds it can write again by itself.
     holder.execute_batch("ROLLBACK").unwrap();
     drop(holder);
@@ -1333,6 +1341,9 @@ async fn a_move_while_another_program_holds_the_file_is_refused_and_play_resumes
         Some(2),
         "exactly the moves answered"
     );
+    let (_, state) = send(&app, "GET", "/api/archive", None).await;
+    assert_eq!(state["saving"], true, "{state}");
+    assert!(state["not_saving"].is_null(), "{state}");
 }
 
 #[tokio::test]

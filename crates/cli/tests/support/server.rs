@@ -100,3 +100,15 @@ pub fn start_server(data: &Path) -> (Child, u16) {
     std::thread::spawn(move || for _ in lines {});
     (child, port)
 }
+
+/// The moves of a game view, in ICCS.
+pub fn moves_of(view: &serde_json::Value) -> Vec<String> {
+    view["moves"]
+        .as_array()
+        .map(|ms| {
+            ms.iter()
+                .filter_map(|m| m["iccs"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -85,6 +85,11 @@ fn no_archived_game(id: GameId) -> ApiError {
 pub struct StatusView {
     /// Whether games are kept.
     pub available: bool,
+    /// Whether changes are kept now: false while writes fail (a full disk, a read-only file,
+    /// a lock held by another program) or the archive stopped; changes are then refused.
+    pub saving: bool,
+    /// Why changes are refused now, in English, while they are.
+    pub not_saving: Option<String>,
     /// The database file, when they are.
     pub path: Option<String>,
     /// Why they are not: `{code: "archive-unavailable", message, params: {reason, path}}`,
@@ -110,8 +115,11 @@ fn error_value(err: &ApiError) -> Value {
 
 /// `GET /api/archive`: whether the archive is there, or why not.
 pub async fn status(State(archive): State<ArchiveService>) -> Json<StatusView> {
+    let refusal = archive.refuses_changes().err();
     Json(StatusView {
         available: archive.unavailable_reason().is_none(),
+        saving: refusal.is_none(),
+        not_saving: refusal.map(|r| r.message),
         path: archive.path().map(|p| p.display().to_string()),
         error: archive
             .unavailable_reason()

@@ -79,6 +79,7 @@ async function request(method, path, body) {
     const data = await response.json().catch(() => null);
     if (response.ok) return data;
     const error = new ApiError(response.status, data?.error);
+    if (error.code === 'not-saved') notSaved(error);
     const retryAfter = Number(response.headers.get('Retry-After'));
     if (response.status !== 503 || attempt >= BUSY_RETRIES || !(retryAfter > 0)) throw error;
     await wait(Math.min(retryAfter, BUSY_WAIT_MAX));
@@ -120,6 +121,21 @@ async function download(path, fallback) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
   return { name, response };
+}
+
+/** Who is told that a change could not be saved (`onNotSaved`). */
+const notSavedListeners = new Set();
+
+/**
+ * Calls `listener(error)` whenever the server refuses a change because it cannot save it now
+ * (`not-saved`: a full disk, a read-only or locked file), from a request or a room's socket.
+ */
+export function onNotSaved(listener) {
+  notSavedListeners.add(listener);
+}
+
+function notSaved(error) {
+  for (const listener of notSavedListeners) listener(error);
 }
 
 /** Opens the server-sent event stream at `path`. */
@@ -291,7 +307,18 @@ const roomPath = (id) => `/api/rooms/${encodeURIComponent(id)}`;
 export const newRoom = (room) => request('POST', '/api/rooms', room);
 /** The room a short code names: `{id}`. */
 export const roomOfCode = (code) => request('GET', `/api/room-codes/${encodeURIComponent(code)}`);
-/** The socket of room `id`. */
-export const roomSocket = (id) => socket(`${roomPath(id)}/socket`);
+/** The socket of room `id`; a refusal it carries because a change cannot be saved is told to `onNotSaved`'s listeners too. */
+export function roomSocket(id) {
+  const opened = socket(`${roomPath(id)}/socket`);
+  opened.addEventListener('message', (event) => {
+    try {
+      const message = JSON.parse(event.data);
+      if (message.type === 'error' && message.error?.code === 'not-saved') notSaved(new ApiError(message.status ?? 503, message.error));
+    } catch {
+      // The room's view reads its messages; a broken one is its to ignore.
+    }
+  });
+  return opened;
+}
 /** The streamed analysis of room `id`'s position: server-sent `lines` events. */
 export const roomAnalysisStream = (id, lines, millis) => stream(`${roomPath(id)}/analysis?lines=${lines}&millis=${millis}`);

@@ -15,6 +15,7 @@ import { explainError } from './reasons.js';
 import { Rooms } from './rooms.js';
 import { Router, panel } from './router.js';
 import { loadSettings, saveSettings } from './settings.js';
+import { SavingBanner } from './saving.js';
 import { Trainer } from './trainer.js';
 
 const settings = loadSettings();
@@ -41,6 +42,7 @@ const COURSE_ROUTES = { rules: 'learn', patterns: 'patterns' };
 const noteShown = (panel, name, id, push) => {
   if (!$(panel).hidden) router.note(name, id, push);
 };
+new SavingBanner($('not-saving'));
 const legend = new Legend($('legend'));
 const play = new Play($('game'), settings, {
   engineName: () => t('engineName', { level: levelNumbered(settings.level) }),
