@@ -3,8 +3,8 @@
 //! kind. Each check panics, naming what broke, when the store does not behave.
 
 use crate::{
-    Filter, GameEntry, GameResult, Level, PreparedImport, Source, Store, StoreError, StoredRoom,
-    TrainerCard,
+    Filter, GameEntry, GameResult, Level, PreparedImport, Progress, Source, Store, StoreError,
+    StoredRoom, TrainerCard,
 };
 use std::time::Duration;
 use xiangqi_records::Collection;
@@ -19,6 +19,7 @@ pub fn check_all(empty: &mut dyn FnMut() -> Box<dyn Store>) {
     a_review_is_kept_with_its_game(&mut *empty());
     rooms_are_kept_whole_and_a_later_state_wins(&mut *empty());
     trainer_cards_are_replaced_by_line_side_and_branch(&mut *empty());
+    progress_is_kept_by_owner_topic_and_key_and_a_later_value_wins(&mut *empty());
     an_import_in_parts_adds_every_game_once(&mut *empty());
     probes_and_checkpoints_change_nothing(&mut *empty());
 }
@@ -183,6 +184,44 @@ fn trainer_cards_are_replaced_by_line_side_and_branch(store: &mut dyn Store) {
     store.save_trainer_card(&card("main", 3)).unwrap();
     let cards = store.trainer_cards().unwrap();
     assert_eq!(cards, vec![card("main", 3), card("side", 1)]);
+}
+
+fn progress_is_kept_by_owner_topic_and_key_and_a_later_value_wins(store: &mut dyn Store) {
+    let value = |owner: &str, key: &str, value: &str, at: i64| Progress {
+        owner: owner.into(),
+        topic: "puzzles".into(),
+        key: key.into(),
+        value: value.into(),
+        updated_ms: at,
+    };
+    store
+        .save_progress(&value("", "rating", "1200", 10))
+        .unwrap();
+    store
+        .save_progress(&value("", "solved", "[3]", 10))
+        .unwrap();
+    store
+        .save_progress(&value("ann", "rating", "1500", 10))
+        .unwrap();
+    store
+        .save_progress(&value("", "rating", "1250", 20))
+        .unwrap();
+    // An older value does not replace a newer one.
+    store
+        .save_progress(&value("", "rating", "900", 15))
+        .unwrap();
+    assert_eq!(
+        store.progress("", "puzzles").unwrap(),
+        vec![
+            value("", "rating", "1250", 20),
+            value("", "solved", "[3]", 10)
+        ]
+    );
+    assert_eq!(
+        store.progress("ann", "puzzles").unwrap(),
+        vec![value("ann", "rating", "1500", 10)]
+    );
+    assert!(store.progress("", "course").unwrap().is_empty());
 }
 
 fn an_import_in_parts_adds_every_game_once(store: &mut dyn Store) {

@@ -1,7 +1,8 @@
 //! Everything the app keeps, behind one interface ([`Store`]) with one writer ([`Writer`]):
 //! games played in the app (saved from their first move, updated with each change, finished
 //! with their result and reason) and games imported from record files, with their review
-//! once made; the rooms of games between two people; the opening trainer's progress.
+//! once made; the rooms of games between two people; the opening trainer's cards and a
+//! learner's progress ([`Progress`]).
 //!
 //! - [`Store`]: every request on what is kept. [`SqliteStore`] is the embedded
 //!   implementation: one database file, created and migrated when opened (schema version in
@@ -25,6 +26,7 @@ pub mod conformance;
 mod entry;
 mod error;
 mod fault;
+mod progress;
 mod rooms;
 mod rows;
 mod schema;
@@ -37,6 +39,7 @@ mod writer;
 pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame};
 pub use error::{Reason, StoreError};
 pub use fault::{Event, Failure, Refusal, SaveFailure, Unavailable};
+pub use progress::Progress;
 pub use rooms::{ADOPTED_SUFFIX, OLD_ROOMS_FILE, StoredRoom};
 pub use rows::RowState;
 pub use schema::SCHEMA_VERSION;

@@ -59,6 +59,17 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX rooms_by_code ON rooms (code);
     CREATE INDEX rooms_by_time ON rooms (updated_ms);",
+    // 6: a learner's progress (a course's lessons, the puzzle rating …), one JSON value per
+    // owner, topic and key; the owner is empty for the one learner of the app on their own
+    // machine.
+    "CREATE TABLE progress (
+        owner       TEXT    NOT NULL,
+        topic       TEXT    NOT NULL,
+        key         TEXT    NOT NULL,
+        value       TEXT    NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        PRIMARY KEY (owner, topic, key)
+    );",
 ];
 
 /// The newest schema version this program knows.
@@ -130,7 +141,13 @@ mod tests {
             assert_eq!(version(&conn).unwrap(), from);
             assert!(matches!(migrate(&mut conn).unwrap(), Migrated::Current));
             assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION, "from {from}");
-            for table in ["deleted_games", "games", "rooms", "trainer_cards"] {
+            for table in [
+                "deleted_games",
+                "games",
+                "progress",
+                "rooms",
+                "trainer_cards",
+            ] {
                 assert!(
                     tables(&conn).contains(&table.to_string()),
                     "from {from}: {table}"

@@ -4,6 +4,7 @@ use crate::entry::{
     Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame,
 };
 use crate::error::StoreError;
+use crate::progress::Progress;
 use crate::rooms::StoredRoom;
 use crate::schema::{self, Migrated, SCHEMA_VERSION};
 use crate::store::Store;
@@ -362,6 +363,14 @@ impl Store for SqliteStore {
 
     fn save_trainer_card(&mut self, card: &TrainerCard) -> Result<(), StoreError> {
         crate::trainer::save_trainer_card(self, card)
+    }
+
+    fn progress(&self, owner: &str, topic: &str) -> Result<Vec<Progress>, StoreError> {
+        crate::progress::progress(self, owner, topic)
+    }
+
+    fn save_progress(&mut self, value: &Progress) -> Result<(), StoreError> {
+        crate::progress::save_progress(self, value)
     }
 
     fn intact(&self) -> Result<(), StoreError> {

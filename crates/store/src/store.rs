@@ -4,6 +4,7 @@
 
 use crate::entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, StoredGame};
 use crate::error::StoreError;
+use crate::progress::Progress;
 use crate::rooms::StoredRoom;
 use crate::sqlite::PreparedImport;
 use crate::trainer::TrainerCard;
@@ -11,8 +12,8 @@ use std::time::Duration;
 use xiangqi_records::Collection;
 use xiangqi_rules::notation::Notation;
 
-/// What the app keeps: games (played and imported, with their reviews), rooms, and the
-/// trainer's cards. Every write is committed when it returns `Ok`.
+/// What the app keeps: games (played and imported, with their reviews), rooms, the trainer's
+/// cards and a learner's progress. Every write is committed when it returns `Ok`.
 pub trait Store: Send {
     /// Saves `entry`: a new row, or the row saved under its key before (keeping when it was
     /// created, where it came from and its review). Its row. A key deleted before is refused
@@ -80,6 +81,13 @@ pub trait Store: Send {
 
     /// Saves `card`, replacing what was kept for its line, side and branch.
     fn save_trainer_card(&mut self, card: &TrainerCard) -> Result<(), StoreError>;
+
+    /// Every value of `owner`'s progress in `topic`, by key.
+    fn progress(&self, owner: &str, topic: &str) -> Result<Vec<Progress>, StoreError>;
+
+    /// Saves `value`, replacing what was kept for its owner, topic and key unless that was
+    /// saved later.
+    fn save_progress(&mut self, value: &Progress) -> Result<(), StoreError>;
 
     /// Whether the store can be written now: a write that changes nothing in the end,
     /// failing as a real write would (a full disk, a read-only file, a lock held too long).
