@@ -7,13 +7,15 @@ import * as api from './api.js';
 import { renderAnalysis } from './analysis.js';
 import { Board, lastMoveShapes, pickMove } from './board.js';
 import { formatTime } from './clock.js';
+import { ask } from './dialogs.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { t } from './i18n.js';
 import { explainError, explainOutcome } from './reasons.js';
 
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
-const CLOCKS = [['', 'room.time.none'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
+/** The clocks a room may be made with: bullet, blitz, rapid and classical, as minutes + seconds a move. */
+const CLOCKS = [['', 'room.time.none'], ['1+0', '1+0'], ['2+1', '2+1'], ['3+0', '3+0'], ['3+2', '3+2'], ['5+0', '5+0'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
 
 function tokens() {
   try {
@@ -224,7 +226,14 @@ export class Rooms {
       case 'draw': offer('draw'); break;
       case 'takeback': offer('takeback'); break;
       case 'rematch': offer('rematch'); break;
-      case 'resign': this.send({ type: 'resign' }); break;
+      case 'resign': {
+        const choice = await ask(t('room.resignAsk'), [
+          { key: 'resign', label: t('room.resign') },
+          { key: 'keep', label: t('cancel'), primary: true },
+        ]);
+        if (choice === 'resign') this.send({ type: 'resign' });
+        break;
+      }
       case 'claim': this.send({ type: 'claim' }); break;
       case 'accept': this.send({ type: 'answer', kind: this.room.offer.kind, accept: true }); break;
       case 'decline': this.send({ type: 'answer', kind: this.room.offer.kind, accept: false }); break;
