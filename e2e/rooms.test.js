@@ -168,6 +168,9 @@ test('the spectator may turn the analysis on while the players allow it; the pla
   for (const p of [people.red.page, people.black.page]) {
     assert.equal(await p.locator('.room-watch-analysis, .room-lines').count(), 0);
   }
+  assert.equal(await page.locator('.room-watch-analysis').count(), 0, 'off until a player allows it');
+  await people.red.page.check('.room-analysis input');
+  await page.waitForSelector('.room-watch-analysis input');
   assert.equal(await page.locator('.room-lines li').count(), 0, 'off until asked for');
   await page.check('.room-watch-analysis input');
   await page.waitForSelector('.room-lines[data-version="1"] li');

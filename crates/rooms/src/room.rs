@@ -463,7 +463,8 @@ impl Room {
             offer: None,
             ending: None,
             ended_ms: None,
-            analysis: true,
+            // Off until a player allows it: a player's second browser must not read it.
+            analysis: false,
             updated_ms: now,
         };
         let game = Game::with_rules(

@@ -648,6 +648,12 @@ async fn spectators_analysis_streams_while_the_players_allow_it() {
         seated(&server, json!({"side": "red", "name": "Ann"})).await;
     let id = room["id"].as_str().unwrap();
     let path = |millis: u32| format!("/api/rooms/{id}/analysis?lines=2&millis={millis}");
+    // Off until a player allows it.
+    let (status, body) = server.get_text(&path(100)).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("\"analysis-off\""), "{body}");
+    send(&mut red, json!({"type": "analysis", "on": true})).await;
+    until(&mut spectator, |s| s["analysis"] == true).await;
     // The analysis of the start position: two lines, the last event marked done.
     let (events, _) = server.analysis(&path(300)).await;
     let last = events.last().expect("an event");

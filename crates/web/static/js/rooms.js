@@ -17,6 +17,17 @@ const NAME = 'xiangqi.roomName';
 /** The clocks a room may be made with: bullet, blitz, rapid and classical, as minutes + seconds a move. */
 const CLOCKS = [['', 'room.time.none'], ['1+0', '1+0'], ['2+1', '2+1'], ['3+0', '3+0'], ['3+2', '3+2'], ['5+0', '5+0'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
 
+/** Puts `text` on the clipboard; whether it is there. */
+async function copyText(text) {
+  if (!navigator.clipboard?.writeText) return false;
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function tokens() {
   try {
     return JSON.parse(localStorage.getItem(TOKENS) ?? '{}') ?? {};
@@ -218,9 +229,14 @@ export class Rooms {
         return;
       }
       case 'copy': {
-        const text = target.dataset.text;
-        await navigator.clipboard?.writeText(text).catch(() => {});
-        target.textContent = t('room.copied');
+        // "Copied" only when the clipboard took it: off a secure page there is no clipboard,
+        // and the link is selected for the player to copy instead.
+        const copied = await copyText(target.dataset.text);
+        if (!copied) {
+          const shown = this.root.querySelector('.room-link');
+          if (shown) getSelection()?.selectAllChildren(shown);
+        }
+        target.textContent = t(copied ? 'room.copied' : 'room.copyByHand');
         return;
       }
       case 'draw': offer('draw'); break;
