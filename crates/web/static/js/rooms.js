@@ -357,11 +357,14 @@ export class Rooms {
 
   renderRoom() {
     const room = this.room;
-    const parts = [];
-    if (!room) return parts;
+    if (!room) return [];
     const top = this.role === 'black' ? 'red' : 'black';
     const bottom = top === 'red' ? 'black' : 'red';
-    parts.push(this.seatRow(top), this.boardBox, this.seatRow(bottom));
+    // The board with both players' rows in one column, sized to the window's height; the
+    // rest beside it, so that one's own clock, an offer and the buttons stay in view.
+    const play = element('div', { class: 'room-play' });
+    play.append(this.seatRow(top), this.boardBox, this.seatRow(bottom));
+    const parts = [];
     const status = element('p', { class: 'room-status', 'data-status': room.status });
     if (room.result) status.textContent = this.resultText();
     else if (room.status === 'waiting') status.textContent = t('room.waiting');
@@ -411,6 +414,7 @@ export class Rooms {
       watch.append(box, element('span', {}, t('room.watchAnalysis')));
       parts.push(watch, this.analysisBox);
     }
+    parts.push(this.moveList());
     const link = `${location.origin}/#/room/${room.id}`;
     const share = element('div', { class: 'room-share' });
     share.append(
@@ -419,7 +423,21 @@ export class Rooms {
       element('span', {}, t('room.code')), element('code', { class: 'room-short-code' }, room.code),
     );
     parts.push(share);
-    return parts;
+    const side = element('div', { class: 'room-side' });
+    side.append(...parts);
+    const body = element('div', { class: 'room-body' });
+    body.append(play, side);
+    return [body];
+  }
+
+  /** The moves of the game so far, numbered, in the notation the settings name. */
+  moveList() {
+    const list = element('ol', { class: 'room-moves', 'aria-label': t('moves') });
+    const notation = this.settings.notation;
+    this.room.game.moves.forEach((m, i) => {
+      list.append(element('li', { 'data-ply': String(i + 1), value: String(Math.floor(i / 2) + 1) }, m[notation] ?? m.iccs));
+    });
+    return list;
   }
 
   render() {
@@ -428,7 +446,11 @@ export class Rooms {
     if (this.id) view.append(...this.renderRoom());
     else view.append(...this.renderForm());
     const lost = this.id && this.room && !this.connected;
-    view.append(element('p', { class: 'room-message', role: 'status' }, lost ? t('room.reconnecting') : this.message));
+    const message = element('p', { class: 'room-message', role: 'status' }, lost ? t('room.reconnecting') : this.message);
+    // Beside the board, under the status, where a refusal is seen.
+    const status = view.querySelector('.room-side .room-status');
+    if (status) status.after(message);
+    else view.append(message);
     this.root.replaceChildren(view);
     this.drawBoard();
     this.analyse();
