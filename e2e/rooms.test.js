@@ -168,6 +168,9 @@ test('the spectator may turn the analysis on while the players allow it; the pla
   for (const p of [people.red.page, people.black.page]) {
     assert.equal(await p.locator('.room-watch-analysis, .room-lines').count(), 0);
   }
+  assert.equal(await page.locator('.room-watch-analysis').count(), 0, 'off until a player allows it');
+  await people.red.page.check('.room-analysis input');
+  await page.waitForSelector('.room-watch-analysis input');
   assert.equal(await page.locator('.room-lines li').count(), 0, 'off until asked for');
   await page.check('.room-watch-analysis input');
   await page.waitForSelector('.room-lines[data-version="1"] li');
@@ -196,6 +199,15 @@ test('a take-back asked for is granted; a draw offered is declined', async () =>
   await waitOffer(people.watcher.page, 'takeback');
   assert.match(await red.textContent('.room-offer'), /Black asks to take back a move/);
   assert.equal(await people.watcher.page.locator('.room-offer button').count(), 0, 'the spectator cannot answer');
+  // On a 1280×720 screen the offer's Accept button and Red's own clock are in view unscrolled,
+  // and the moves are listed beside the board.
+  await red.setViewportSize({ width: 1280, height: 720 });
+  for (const selector of ['.room-offer [data-room="accept"]', '.room-seat[data-side="red"] .room-clock']) {
+    const box = await red.locator(selector).boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 720, `${selector} is in view at 1280×720: ${JSON.stringify(box)}`);
+  }
+  assert.ok(await red.locator('.room-moves li').count() >= 2, 'the moves are listed');
+  await red.setViewportSize({ width: 1200, height: 820 });
   await red.click('.room-offer [data-room="accept"]');
   for (const p of everyone()) {
     await waitPiece(p, 'a9', 'r');

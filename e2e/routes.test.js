@@ -236,3 +236,26 @@ for (const [locale, language, word] of [['ru-RU', 'ru', 'Задачи'], ['zh-CN
     }
   });
 }
+
+test('every view loads under the content security policy the server sends, with nothing refused', async () => {
+  const { context, page: fresh } = await openApp(URL);
+  try {
+    await fresh.addInitScript(() => {
+      window.cspRefused = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.cspRefused.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const response = await fresh.goto(URL);
+    assert.match(response.headers()['content-security-policy'] ?? '', /script-src 'self'; .*frame-ancestors 'none'/);
+    assert.equal(response.headers()['x-content-type-options'], 'nosniff');
+    await fresh.waitForSelector('body[data-ready="true"]');
+    await clickPoint(fresh, 'h2');
+    await clickPoint(fresh, 'e2');
+    for (const view of ['learn', 'puzzles', 'trainer', 'games', 'room', 'play']) {
+      await openView(fresh, view);
+      await fresh.waitForTimeout(300);
+    }
+    assert.deepEqual(await fresh.evaluate(() => window.cspRefused), [], 'nothing the page does is refused');
+  } finally {
+    await context.close();
+  }
+});

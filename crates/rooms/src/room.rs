@@ -103,6 +103,14 @@ pub struct Seat {
     pub name: String,
 }
 
+impl Seat {
+    /// The secret token that holds the seat: who a server counts as here goes by it, so that
+    /// it follows the player when the seats swap at a rematch.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+}
+
 /// What can be offered to the opponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -455,7 +463,8 @@ impl Room {
             offer: None,
             ending: None,
             ended_ms: None,
-            analysis: true,
+            // Off until a player allows it: a player's second browser must not read it.
+            analysis: false,
             updated_ms: now,
         };
         let game = Game::with_rules(
@@ -573,8 +582,8 @@ impl Room {
 
     /// Who a visitor is: with a token, the seat it holds (refused when it holds none: a
     /// forged token, or one of another room); without, the free seat, which the visitor
-    /// takes with `new_token` under `name` (the game and the clock of the side to move start
-    /// then), or a spectator's place when both are taken. The role, and whether the visitor
+    /// takes with `new_token` under `name` (the game starts then; the clocks start with Red's
+    /// first move), or a spectator's place when both are taken. The role, and whether the visitor
     /// took a seat.
     pub fn join(
         &mut self,
@@ -602,15 +611,8 @@ impl Room {
             token: new_token,
             name: clean_name(name, "Player"),
         });
-        self.start_clock(now);
         self.s.updated_ms = now;
         Ok((Role::Player(side), true))
-    }
-
-    fn start_clock(&mut self, now: u64) {
-        if let Some(c) = &mut self.s.clocks {
-            c.stamp = Some(now);
-        }
     }
 
     /// Each side's time left at `now` (Red's, then Black's), when the game is timed.
@@ -834,21 +836,22 @@ impl Room {
                     self.s.moves.pop();
                 }
             }
-            OfferKind::Rematch => self.rematch(now),
+            OfferKind::Rematch => self.rematch(),
         }
         Ok(())
     }
 
-    fn rematch(&mut self, now: u64) {
+    fn rematch(&mut self) {
         self.s.seats.swap(0, 1);
         self.s.number += 1;
         self.s.moves.clear();
         self.s.ending = None;
         self.s.ended_ms = None;
         self.s.offer = None;
+        // As in the first game, no clock runs until Red's first move.
         self.s.clocks = self.s.clock.map(|tc| Clocks {
             left_ms: [tc.main_ms(); 2],
-            stamp: Some(now),
+            stamp: None,
         });
         self.game = Game::with_rules(
             Position::startpos(),
@@ -978,18 +981,22 @@ mod tests {
     #[test]
     fn clocks_run_from_stamps_add_the_increment_and_the_flag_falls() {
         let mut room = room(Some(TimeControl::new(60, 2).unwrap()));
-        // Red's clock started when Black sat down, at 1000.
-        assert_eq!(room.time_left(11_000), Some([50_000, 60_000]));
+        // Black sat down at 1000; no clock runs before Red's first move.
+        assert_eq!(room.time_left(11_000), Some([60_000, 60_000]));
+        assert_eq!(room.deadline(), None);
         room.play(RED, sq("h2"), sq("e2"), 11_000).unwrap();
-        assert_eq!(room.time_left(11_000), Some([52_000, 60_000]));
-        assert_eq!(room.time_left(21_000), Some([52_000, 50_000]));
+        assert_eq!(room.time_left(11_000), Some([62_000, 60_000]));
+        assert_eq!(room.time_left(21_000), Some([62_000, 50_000]));
         assert_eq!(room.deadline(), Some(71_000));
-        assert!(!room.tick(70_999));
-        assert!(room.tick(71_000));
+        room.play(BLACK, sq("h9"), sq("g7"), 21_000).unwrap();
+        assert_eq!(room.time_left(31_000), Some([52_000, 52_000]));
+        assert_eq!(room.deadline(), Some(83_000));
+        assert!(!room.tick(82_999));
+        assert!(room.tick(83_000));
         assert_eq!(room.status(), Status::Over);
         let r = room.result().unwrap();
-        assert_eq!((r.result, r.code), (GameResult::RedWins, "time"));
-        assert_eq!(room.time_left(99_000), Some([52_000, 0]));
+        assert_eq!((r.result, r.code), (GameResult::BlackWins, "time"));
+        assert_eq!(room.time_left(99_000), Some([0, 52_000]));
     }
 
     #[test]
@@ -998,7 +1005,8 @@ mod tests {
         room.play(RED, sq("h2"), sq("e2"), 5_000).unwrap();
         let back = Room::from_json(&room.to_json()).unwrap();
         assert_eq!(back.game().moves(), room.game().moves());
-        assert_eq!(back.time_left(15_000), Some([56_000, 50_000]));
+        // Red's first move took none of its time; Black's clock runs from it.
+        assert_eq!(back.time_left(15_000), Some([60_000, 50_000]));
     }
 
     #[test]

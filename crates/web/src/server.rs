@@ -56,6 +56,9 @@ fn app(allowed: AllowedHosts, state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(allowed, check_host))
         .layer(axum::middleware::from_fn(crate::kit::error::json_errors))
+        .layer(axum::middleware::map_response(
+            crate::kit::security_headers::add,
+        ))
 }
 
 /// Binds `host`:`port`, or the next free port among the following few.

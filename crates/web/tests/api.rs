@@ -663,3 +663,37 @@ async fn searches_past_the_servers_limits_are_refused_naming_the_limit() {
     .await;
     assert_eq!(status, StatusCode::OK, "{reply}");
 }
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers_and_the_page_has_no_inline_script() {
+    let app = app();
+    for path in ["/", "/js/main.js", "/api/levels", "/api/games/none"] {
+        let response = respond(&app, "GET", path, None).await;
+        let headers = response.headers();
+        let policy = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(policy.contains("script-src 'self';"), "{path}: {policy}");
+        assert!(
+            policy.contains("frame-ancestors 'none'"),
+            "{path}: {policy}"
+        );
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
+        assert_eq!(headers[header::X_FRAME_OPTIONS], "DENY", "{path}");
+        assert_eq!(headers[header::REFERRER_POLICY], "same-origin", "{path}");
+    }
+    let page = respond(&app, "GET", "/", None).await;
+    let html = String::from_utf8(
+        page.into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec(),
+    )
+    .unwrap();
+    // Every script is a file of the app's: the policy allows no inline one.
+    for tag in html.split("<script").skip(1) {
+        let head = &tag[..tag.find('>').unwrap()];
+        assert!(head.contains("src="), "an inline script: <script{head}>");
+    }
+    assert!(html.contains("<script src=\"/early.js\">"), "{html}");
+}

@@ -372,6 +372,39 @@ async fn refusals_are_answered_with_their_codes_and_leave_the_room_unharmed() {
     .unwrap();
     assert_eq!(next_error(&mut big).await, "message-too-large");
     assert!(is_closed(&mut big).await);
+    // So does one past the socket's frame limit (64 KiB), with the same close code.
+    let (mut huge, _, _) = server.join(id, None, "").await;
+    let _ = huge.send(Message::text("x".repeat(100 * 1024))).await;
+    let code = loop {
+        match tokio::time::timeout(Duration::from_secs(5), huge.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame.map(|f| u16::from(f.code)),
+            Ok(Some(Ok(_))) => {}
+            other => panic!("no close frame: {other:?}"),
+        }
+    };
+    assert_eq!(code, Some(1008));
+    // A ping frame before the join does not stand in its way.
+    let url = format!("ws://127.0.0.1:{}/api/rooms/{id}/socket", server.port);
+    let mut request = url.into_client_request().unwrap();
+    let origin = format!("http://127.0.0.1:{}", server.port);
+    request
+        .headers_mut()
+        .insert("Origin", origin.parse().unwrap());
+    let (mut pinged, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    pinged.send(Message::Ping(vec![1].into())).await.unwrap();
+    send(
+        &mut pinged,
+        json!({"type": "join", "token": null, "name": ""}),
+    )
+    .await;
+    let welcome = loop {
+        let m = next(&mut pinged).await;
+        if m["type"] == "welcome" {
+            break m;
+        }
+        assert!(!m.is_null(), "the socket closed");
+    };
+    assert_eq!(welcome["role"], "spectator");
     // So does a flood.
     let (mut flood, _, _) = server.join(id, None, "").await;
     for _ in 0..60 {
@@ -444,20 +477,57 @@ async fn offers_take_back_draw_resign_and_rematch_with_colours_swapped() {
     until(&mut black, |s| s["offer"]["kind"] == "rematch").await;
     let accept = json!({"type": "answer", "kind": "rematch", "accept": true});
     send(&mut black, accept).await;
-    let state = until(&mut red, |s| s["number"] == 2).await;
+    // Each open tab is told its new colour, and plays it.
+    let mut told = Vec::new();
+    for socket in [&mut red, &mut black] {
+        let (mut role, mut second) = (Value::Null, false);
+        while role.is_null() || !second {
+            let m = next(socket).await;
+            assert!(!m.is_null(), "the socket closed");
+            if m["type"] == "welcome" {
+                role = m["role"].clone();
+            } else if m["type"] == "state" && m["room"]["number"] == 2 {
+                second = true;
+            }
+        }
+        told.push(role);
+    }
+    assert_eq!(
+        told,
+        [json!("black"), json!("red")],
+        "Ann's tab plays Black, Bo's Red"
+    );
+    let state = until(&mut spectator, |s| s["number"] == 2).await;
     assert_eq!(state["status"], "playing");
     assert_eq!(state["red"]["name"], "Bo");
     assert_eq!(state["black"]["name"], "Ann");
+    assert!(
+        state["clocks"]["running"].is_null(),
+        "no clock runs before Red's first move: {state}"
+    );
+    // Ann's tab (Red before) cannot move first; Bo's (now Red) does.
+    send(&mut red, mv("h2", "e2")).await;
+    assert_eq!(next_error(&mut red).await, "not-your-turn");
+    send(&mut black, mv("h2", "e2")).await;
+    let state = until(&mut spectator, |s| plies(s) == 1).await;
+    assert_eq!(state["clocks"]["running"], "black", "{state}");
+    // Ann resigns from her tab: Bo, who is Red now, wins.
+    send(&mut red, json!({"type": "resign"})).await;
+    let state = until(&mut spectator, |s| s["status"] == "over").await;
+    assert_eq!(state["result"]["result"], "red-wins", "{state}");
     // Ann's token now holds Black.
     let (_, welcome, _) = server.join(id, Some(&red_token), "").await;
     assert_eq!(welcome["role"], "black");
 
-    // My games has the finished game, with both names, its end and the time control.
+    // My games has both finished games, with both names, their end and the time control.
     let mut found = Value::Null;
     for _ in 0..50 {
         let (_, list) = server.http("GET", "/api/archive/games", None).await;
-        if let Some(g) = list["games"].as_array().and_then(|g| g.first()) {
-            found = g.clone();
+        let games = list["games"].as_array().cloned().unwrap_or_default();
+        if games.len() == 2 {
+            assert_eq!(games[0]["red"], "Bo", "the rematch, newest first");
+            assert_eq!(games[0]["result"], "red-wins");
+            found = games[1].clone();
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -578,6 +648,12 @@ async fn spectators_analysis_streams_while_the_players_allow_it() {
         seated(&server, json!({"side": "red", "name": "Ann"})).await;
     let id = room["id"].as_str().unwrap();
     let path = |millis: u32| format!("/api/rooms/{id}/analysis?lines=2&millis={millis}");
+    // Off until a player allows it.
+    let (status, body) = server.get_text(&path(100)).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("\"analysis-off\""), "{body}");
+    send(&mut red, json!({"type": "analysis", "on": true})).await;
+    until(&mut spectator, |s| s["analysis"] == true).await;
     // The analysis of the start position: two lines, the last event marked done.
     let (events, _) = server.analysis(&path(300)).await;
     let last = events.last().expect("an event");

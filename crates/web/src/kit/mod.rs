@@ -1,7 +1,7 @@
 //! What the features share: the one error type and its codes, the request readers, the games
 //! being played with their lines and their saving to the archive, the search pool and
-//! streamed searches, the server's limits and host check, the answers' views, and the state
-//! handlers get.
+//! streamed searches, the server's limits, host check and security headers, the answers'
+//! views, and the state handlers get.
 
 pub mod analysis;
 pub mod archive_store;
@@ -19,6 +19,7 @@ pub mod reasons;
 pub mod records;
 pub mod search;
 pub mod search_pool;
+pub mod security_headers;
 pub mod session;
 pub mod stream;
 pub mod view;

@@ -59,12 +59,94 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 pub struct Live {
     /// The room itself.
     pub room: Room,
-    /// How many sockets each seat (Red, Black) has open.
-    pub connected: [u32; 2],
-    /// Since when each seat has had no socket open (`None` while it has one).
-    pub away_since: [Option<u64>; 2],
+    /// Each seat holder's sockets, by the seat's token: who is here follows the player, also
+    /// when the seats swap at a rematch.
+    here: std::collections::HashMap<String, Here>,
+    /// When the server took the room up: a player with no socket since is away since then.
+    since: u64,
     /// How many spectators' sockets are open.
     pub spectators: u32,
+}
+
+/// One seat holder's sockets.
+#[derive(Clone, Copy, Debug, Default)]
+struct Here {
+    /// How many are open.
+    sockets: u32,
+    /// Since when none is (`None` while one is).
+    away_since: Option<u64>,
+}
+
+impl Live {
+    /// `room`, taken up at `now` with no one here.
+    pub fn new(room: Room, now: u64) -> Live {
+        Live {
+            room,
+            here: std::collections::HashMap::new(),
+            since: now,
+            spectators: 0,
+        }
+    }
+
+    /// Who a socket holding the seat token `token` is now: the seat it holds (which changes
+    /// at a rematch), or a spectator.
+    pub fn role_of(&self, token: Option<&str>) -> Role {
+        token
+            .and_then(|t| self.room.seat_of(t))
+            .map_or(Role::Spectator, Role::Player)
+    }
+
+    /// A socket of the holder of `token` (none: a spectator's) opened.
+    pub fn arrive(&mut self, token: Option<&str>) {
+        match token {
+            Some(token) => {
+                let here = self.here.entry(token.to_string()).or_default();
+                here.sockets += 1;
+                here.away_since = None;
+            }
+            None => self.spectators += 1,
+        }
+    }
+
+    /// A socket of the holder of `token` (none: a spectator's) closed at `now`.
+    pub fn leave(&mut self, token: Option<&str>, now: u64) {
+        match token {
+            Some(token) => {
+                let here = self.here.entry(token.to_string()).or_default();
+                here.sockets = here.sockets.saturating_sub(1);
+                if here.sockets == 0 {
+                    here.away_since = Some(now);
+                }
+            }
+            None => self.spectators = self.spectators.saturating_sub(1),
+        }
+    }
+
+    fn here(&self, side: Color) -> Option<Here> {
+        let seat = self.room.seat(side)?;
+        Some(self.here.get(seat.token()).copied().unwrap_or(Here {
+            sockets: 0,
+            away_since: Some(self.since),
+        }))
+    }
+
+    /// Whether the player on `side` has a socket open.
+    pub fn present(&self, side: Color) -> bool {
+        self.here(side).is_some_and(|h| h.sockets > 0)
+    }
+
+    /// Since when the player on `side` has had no socket open; `None` while one is (or the
+    /// seat is free).
+    pub fn away_since(&self, side: Color) -> Option<u64> {
+        self.here(side)
+            .filter(|h| h.sockets == 0)
+            .and_then(|h| h.away_since)
+    }
+
+    /// Whether any socket is open on the room.
+    pub fn anyone_here(&self) -> bool {
+        self.spectators > 0 || self.here.values().any(|h| h.sockets > 0)
+    }
 }
 
 /// One room, its state channel and its timer's bell.
@@ -299,12 +381,7 @@ impl RoomHub {
         let id = room.id().to_string();
         let code = room.code().to_string();
         let now = now_ms();
-        let live = Live {
-            room,
-            connected: [0, 0],
-            away_since: [Some(now), Some(now)],
-            spectators: 0,
-        };
+        let live = Live::new(room, now);
         let sent = room_message(&room_view(&live, now));
         let kept = (0, live.room.to_json());
         let cell = Arc::new(RoomCell {
@@ -534,14 +611,12 @@ async fn run_timer(hub: RoomHub, cell: std::sync::Weak<RoomCell>) {
 /// Whether the room in `live` may be let go at `now`: no socket open, and its game over for
 /// [`FINISHED_KEPT_MS`] or no one here for [`ABANDONED_AFTER_MS`].
 fn is_idle(live: &Live, now: u64) -> bool {
-    if live.connected != [0, 0] || live.spectators > 0 {
+    if live.anyone_here() {
         return false;
     }
-    let last_here = live
-        .away_since
-        .iter()
-        .flatten()
-        .copied()
+    let last_here = [Color::Red, Color::Black]
+        .into_iter()
+        .filter_map(|side| live.away_since(side))
         .chain([live.room.updated_ms()])
         .max()
         .unwrap_or(0);
@@ -603,15 +678,6 @@ pub fn room_error(e: &RoomError) -> ApiError {
     ApiError::new(code, e.to_string()).with_params(params)
 }
 
-/// The seat `role` holds, as an index of [`Live::connected`].
-pub fn seat_index(role: Role) -> Option<usize> {
-    match role {
-        Role::Player(Color::Red) => Some(0),
-        Role::Player(Color::Black) => Some(1),
-        Role::Spectator => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -655,7 +721,7 @@ mod tests {
         })
         .await
         .unwrap();
-        hub.presence(&watched, |live, _| live.spectators += 1).await;
+        hub.presence(&watched, |live, _| live.arrive(None)).await;
         assert_eq!(hub.live_rooms(), 2, "the finished game does not count");
 
         assert_eq!(hub.let_go_idle(now + 1000), 0, "nothing is idle yet");

@@ -10,7 +10,7 @@
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::wire::{Point, clear_fault, take_fault};
-use crate::rooms::hub::{RoomCell, RoomHub, seat_index};
+use crate::rooms::hub::{RoomCell, RoomHub};
 use crate::rooms::view::{ServerMessage, role_name, text};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
@@ -132,6 +132,13 @@ fn too_large() -> ApiError {
     .with_params(serde_json::json!({ "max_bytes": MAX_MESSAGE }))
 }
 
+/// Whether a socket's read failed on a message or frame past the size limit.
+fn is_too_long(error: &axum::Error) -> bool {
+    std::error::Error::source(error)
+        .and_then(|inner| inner.downcast_ref::<tungstenite::Error>())
+        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+}
+
 fn flood() -> ApiError {
     ApiError::new(
         ErrorCode::TooManyMessages,
@@ -149,8 +156,14 @@ enum Next {
 pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
     let (mut tx, mut rx) = socket.split();
     let mut bucket = Bucket::new();
-    // The join.
-    let first = tokio::time::timeout(JOIN_TIME, rx.next()).await;
+    // The join; a ping or pong the browser or a proxy sends before it is let pass.
+    let deadline = tokio::time::Instant::now() + JOIN_TIME;
+    let first = loop {
+        match tokio::time::timeout_at(deadline, rx.next()).await {
+            Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+            other => break other,
+        }
+    };
     let join = match first {
         Ok(Some(Ok(Message::Text(t)))) => parse(&t),
         Ok(Some(Ok(_))) => Err(ApiError::bad_request("the first message must be a join")),
@@ -175,17 +188,25 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
             let (role, took) =
                 live.room
                     .join(token_sent.as_deref(), new_token.clone(), &name, now)?;
-            arrive(live, role);
-            Ok((role, took))
+            // A seat holder's socket speaks by its token from now on: the seat it holds
+            // changes at a rematch.
+            let seat_token = match role {
+                Role::Player(_) if took => Some(new_token.clone()),
+                Role::Player(_) => token_sent.clone(),
+                Role::Spectator => None,
+            };
+            live.arrive(seat_token.as_deref());
+            Ok((role, took, seat_token))
         })
         .await;
-    let (role, took) = match joined {
+    let (mut role, took, seat_token) = match joined {
         Ok(j) => j,
         Err(err) => {
             let _ = close(&mut tx, &err).await;
             return;
         }
     };
+    let token = seat_token.as_deref();
     let welcome = text(&ServerMessage::Welcome {
         role: role_name(role),
         token: took.then_some(new_token.as_str()),
@@ -199,10 +220,16 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
                 incoming = rx.next() => {
                     let message = match incoming {
                         Some(Ok(m)) => m,
+                        // A message past the socket's size limit is refused as any oversized
+                        // one is: with the policy-violation close.
+                        Some(Err(e)) if is_too_long(&e) => {
+                            close(&mut tx, &too_large()).await;
+                            return Some(());
+                        }
                         _ => return Some(()),
                     };
                     let next = match message {
-                        Message::Text(t) => on_text(&hub, &cell, role, &t, &mut bucket, &mut faults).await,
+                        Message::Text(t) => on_text(&hub, &cell, token, &t, &mut bucket, &mut faults).await,
                         Message::Binary(_) => {
                             faults += 1;
                             reply(ApiError::bad_request("messages are JSON text"), faults)
@@ -227,36 +254,22 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
                         Err(RecvError::Lagged(_)) => cell.state_now(),
                         Err(RecvError::Closed) => return Some(()),
                     };
+                    // After a rematch the seats have swapped: the tab is told its new colour
+                    // before the state it plays in.
+                    let now_role = cell.lock().role_of(token);
+                    if token.is_some() && now_role != role {
+                        role = now_role;
+                        let again = text(&ServerMessage::Welcome { role: role_name(role), token: None });
+                        tx.send(Message::Text(again)).await.ok()?;
+                    }
                     tx.send(Message::Text(state)).await.ok()?;
                 }
             }
         }
     };
     let _: Option<()> = ended.await;
-    hub.presence(&cell, |live, now| leave(live, role, now))
+    hub.presence(&cell, |live, now| live.leave(token, now))
         .await;
-}
-
-fn arrive(live: &mut crate::rooms::hub::Live, role: Role) {
-    match seat_index(role) {
-        Some(i) => {
-            live.connected[i] += 1;
-            live.away_since[i] = None;
-        }
-        None => live.spectators += 1,
-    }
-}
-
-fn leave(live: &mut crate::rooms::hub::Live, role: Role, now: u64) {
-    match seat_index(role) {
-        Some(i) => {
-            live.connected[i] = live.connected[i].saturating_sub(1);
-            if live.connected[i] == 0 {
-                live.away_since[i] = Some(now);
-            }
-        }
-        None => live.spectators = live.spectators.saturating_sub(1),
-    }
 }
 
 /// An error answered, or the socket closed when it has sent too many that cannot be read.
@@ -267,12 +280,14 @@ fn reply(err: ApiError, faults: u32) -> Result<Option<Utf8Bytes>, Next> {
     Ok(Some(error_message(&err)))
 }
 
-/// Handles one text message of a socket of `role`: `Ok(Some(answer))` to send back,
-/// `Ok(None)` when the room's new state says it all, `Err(Close)` to close the socket.
+/// Handles one text message of a socket holding the seat token `token` (none: a
+/// spectator's): `Ok(Some(answer))` to send back, `Ok(None)` when the room's new state says
+/// it all, `Err(Close)` to close the socket. The message speaks for the seat the token holds
+/// when the room gets it.
 async fn on_text(
     hub: &RoomHub,
     cell: &RoomCell,
-    role: Role,
+    token: Option<&str>,
     text_in: &str,
     bucket: &mut Bucket,
     faults: &mut u32,
@@ -297,24 +312,32 @@ async fn on_text(
             from: Point(from),
             to: Point(to),
         } => {
-            hub.act(cell, |live, now| live.room.play(role, from, to, now))
-                .await
+            hub.act(cell, |live, now| {
+                live.room.play(live.role_of(token), from, to, now)
+            })
+            .await
         }
         ClientMessage::Offer { kind } => {
-            hub.act(cell, |live, now| live.room.offer(role, kind, now))
-                .await
+            hub.act(cell, |live, now| {
+                live.room.offer(live.role_of(token), kind, now)
+            })
+            .await
         }
         ClientMessage::Answer { kind, accept } => {
-            hub.act(cell, |live, now| live.room.answer(role, kind, accept, now))
+            hub.act(cell, |live, now| {
+                live.room.answer(live.role_of(token), kind, accept, now)
+            })
+            .await
+        }
+        ClientMessage::Resign => {
+            hub.act(cell, |live, now| live.room.resign(live.role_of(token), now))
                 .await
         }
-        ClientMessage::Resign => hub.act(cell, |live, now| live.room.resign(role, now)).await,
         ClientMessage::Claim => {
             hub.act(cell, |live, now| {
+                let role = live.role_of(token);
                 let away = match role {
-                    Role::Player(side) => {
-                        live.away_since[usize::from(side == xiangqi_rules::Color::Red)]
-                    }
+                    Role::Player(side) => live.away_since(side.opponent()),
                     Role::Spectator => None,
                 };
                 live.room.claim(role, away, now)
@@ -322,8 +345,10 @@ async fn on_text(
             .await
         }
         ClientMessage::Analysis { on } => {
-            hub.act(cell, |live, now| live.room.set_analysis(role, on, now))
-                .await
+            hub.act(cell, |live, now| {
+                live.room.set_analysis(live.role_of(token), on, now)
+            })
+            .await
         }
     };
     match acted {

@@ -90,11 +90,10 @@ pub struct RoomView {
 }
 
 fn seat_view(live: &Live, side: Color) -> Option<SeatView> {
-    let i = usize::from(side == Color::Black);
     live.room.seat(side).map(|seat| SeatView {
         name: seat.name.clone(),
-        present: live.connected[i] > 0,
-        away_since: live.away_since[i].filter(|_| live.connected[i] == 0),
+        present: live.present(side),
+        away_since: live.away_since(side),
     })
 }
 

@@ -130,6 +130,9 @@ const router = new Router({
   },
   onPanel: (id) => {
     $('welcome').hidden = id !== 'game' || !welcomeWanted();
+    // The opponent, side, level and clock are Play's: another view (a room has its own
+    // players and clock) does not show them.
+    for (const row of document.querySelectorAll('#settings [data-play-only]')) row.hidden = id !== 'game';
   },
 });
 router.buildNav(document.querySelector('.app-nav'));

@@ -7,13 +7,26 @@ import * as api from './api.js';
 import { renderAnalysis } from './analysis.js';
 import { Board, lastMoveShapes, pickMove } from './board.js';
 import { formatTime } from './clock.js';
+import { ask } from './dialogs.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { t } from './i18n.js';
 import { explainError, explainOutcome } from './reasons.js';
 
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
-const CLOCKS = [['', 'room.time.none'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
+/** The clocks a room may be made with: bullet, blitz, rapid and classical, as minutes + seconds a move. */
+const CLOCKS = [['', 'room.time.none'], ['1+0', '1+0'], ['2+1', '2+1'], ['3+0', '3+0'], ['3+2', '3+2'], ['5+0', '5+0'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
+
+/** Puts `text` on the clipboard; whether it is there. */
+async function copyText(text) {
+  if (!navigator.clipboard?.writeText) return false;
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function tokens() {
   try {
@@ -216,15 +229,27 @@ export class Rooms {
         return;
       }
       case 'copy': {
-        const text = target.dataset.text;
-        await navigator.clipboard?.writeText(text).catch(() => {});
-        target.textContent = t('room.copied');
+        // "Copied" only when the clipboard took it: off a secure page there is no clipboard,
+        // and the link is selected for the player to copy instead.
+        const copied = await copyText(target.dataset.text);
+        if (!copied) {
+          const shown = this.root.querySelector('.room-link');
+          if (shown) getSelection()?.selectAllChildren(shown);
+        }
+        target.textContent = t(copied ? 'room.copied' : 'room.copyByHand');
         return;
       }
       case 'draw': offer('draw'); break;
       case 'takeback': offer('takeback'); break;
       case 'rematch': offer('rematch'); break;
-      case 'resign': this.send({ type: 'resign' }); break;
+      case 'resign': {
+        const choice = await ask(t('room.resignAsk'), [
+          { key: 'resign', label: t('room.resign') },
+          { key: 'keep', label: t('cancel'), primary: true },
+        ]);
+        if (choice === 'resign') this.send({ type: 'resign' });
+        break;
+      }
       case 'claim': this.send({ type: 'claim' }); break;
       case 'accept': this.send({ type: 'answer', kind: this.room.offer.kind, accept: true }); break;
       case 'decline': this.send({ type: 'answer', kind: this.room.offer.kind, accept: false }); break;
@@ -332,11 +357,14 @@ export class Rooms {
 
   renderRoom() {
     const room = this.room;
-    const parts = [];
-    if (!room) return parts;
+    if (!room) return [];
     const top = this.role === 'black' ? 'red' : 'black';
     const bottom = top === 'red' ? 'black' : 'red';
-    parts.push(this.seatRow(top), this.boardBox, this.seatRow(bottom));
+    // The board with both players' rows in one column, sized to the window's height; the
+    // rest beside it, so that one's own clock, an offer and the buttons stay in view.
+    const play = element('div', { class: 'room-play' });
+    play.append(this.seatRow(top), this.boardBox, this.seatRow(bottom));
+    const parts = [];
     const status = element('p', { class: 'room-status', 'data-status': room.status });
     if (room.result) status.textContent = this.resultText();
     else if (room.status === 'waiting') status.textContent = t('room.waiting');
@@ -386,6 +414,7 @@ export class Rooms {
       watch.append(box, element('span', {}, t('room.watchAnalysis')));
       parts.push(watch, this.analysisBox);
     }
+    parts.push(this.moveList());
     const link = `${location.origin}/#/room/${room.id}`;
     const share = element('div', { class: 'room-share' });
     share.append(
@@ -394,7 +423,21 @@ export class Rooms {
       element('span', {}, t('room.code')), element('code', { class: 'room-short-code' }, room.code),
     );
     parts.push(share);
-    return parts;
+    const side = element('div', { class: 'room-side' });
+    side.append(...parts);
+    const body = element('div', { class: 'room-body' });
+    body.append(play, side);
+    return [body];
+  }
+
+  /** The moves of the game so far, numbered, in the notation the settings name. */
+  moveList() {
+    const list = element('ol', { class: 'room-moves', 'aria-label': t('moves') });
+    const notation = this.settings.notation;
+    this.room.game.moves.forEach((m, i) => {
+      list.append(element('li', { 'data-ply': String(i + 1), value: String(Math.floor(i / 2) + 1) }, m[notation] ?? m.iccs));
+    });
+    return list;
   }
 
   render() {
@@ -403,7 +446,11 @@ export class Rooms {
     if (this.id) view.append(...this.renderRoom());
     else view.append(...this.renderForm());
     const lost = this.id && this.room && !this.connected;
-    view.append(element('p', { class: 'room-message', role: 'status' }, lost ? t('room.reconnecting') : this.message));
+    const message = element('p', { class: 'room-message', role: 'status' }, lost ? t('room.reconnecting') : this.message);
+    // Beside the board, under the status, where a refusal is seen.
+    const status = view.querySelector('.room-side .room-status');
+    if (status) status.after(message);
+    else view.append(message);
     this.root.replaceChildren(view);
     this.drawBoard();
     this.analyse();
