@@ -238,7 +238,7 @@ for (const [locale, language, word] of [['ru-RU', 'ru', 'Задачи'], ['zh-CN
 }
 
 test('every view loads under the content security policy the server sends, with nothing refused', async () => {
-  const { context, page: fresh } = await openApp(URL);
+  const { context, page: fresh } = await openApp(URL, { bypassCSP: false });
   try {
     await fresh.addInitScript(() => {
       window.cspRefused = [];
