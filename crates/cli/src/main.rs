@@ -98,6 +98,9 @@ enum Command {
     Spsa(spsa_cmd::SpsaArgs),
     /// Play in the browser: serve the app on 127.0.0.1 (the default with no subcommand).
     Play(play::PlayArgs),
+    /// Host the app for many people (a club) at its public address, behind a reverse proxy
+    /// such as nginx (see `deploy/`).
+    Serve(play::ServeArgs),
     /// Self-play training data for the learned evaluation: games at a node budget from
     /// balanced random starts, written to a compact file that a rerun continues.
     Datagen(datagen::DatagenArgs),
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Serve(args)) => play::serve(&args),
         Some(Command::Moves { fen }) => commands::moves(fen.as_deref()),
         Some(Command::Perft { depth, fen, divide }) => {
             commands::perft(depth, fen.as_deref(), divide)

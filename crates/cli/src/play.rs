@@ -1,5 +1,6 @@
 //! `xiangqi play`: starts the browser app on a local port and prints its address, and where
-//! the player's games are kept; Ctrl+C (SIGINT) or SIGTERM stops it.
+//! the player's games are kept; `xiangqi serve`: hosts it for many people at its public
+//! address, behind a reverse proxy. Ctrl+C (SIGINT) or SIGTERM stops either.
 //!
 //! A stop request is always heard, even when the shell that started the server in the
 //! background set SIGINT to be ignored: the server installs its own handlers. The shutdown
@@ -8,6 +9,7 @@
 //! process exits 0. A second Ctrl+C skips the wait for connections, not the saving.
 
 use clap::Args;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use xiangqi_web::{ARCHIVE_FILE, PoolOptions, ServerOptions};
 
@@ -23,6 +25,43 @@ pub struct PlayArgs {
     /// Open the app in the default browser.
     #[arg(long)]
     pub open: bool,
+    #[command(flatten)]
+    pub size: SizeArgs,
+}
+
+impl Default for PlayArgs {
+    fn default() -> Self {
+        PlayArgs {
+            port: 8080,
+            host: "127.0.0.1".to_string(),
+            open: false,
+            size: SizeArgs::default(),
+        }
+    }
+}
+
+/// Where and for whom to host the app: many people, through its public address.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address and port to listen on, e.g. `127.0.0.1:8080` behind a proxy on the same
+    /// machine, or `0.0.0.0:8080`.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: SocketAddr,
+    /// The address people open, e.g. `https://xiangqi.club.example`: the server answers to
+    /// its host (and to the loopback names).
+    #[arg(long, value_name = "URL")]
+    pub public_url: String,
+    /// A reverse proxy in front of the server, whose `X-Forwarded-For` names the client
+    /// (repeat for several).
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<IpAddr>,
+    #[command(flatten)]
+    pub size: SizeArgs,
+}
+
+/// What a server keeps and how many engine searches it runs.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SizeArgs {
     /// Engine searches that run at once, each with its own hash table (the number of cores
     /// unless given); more requests wait in a queue.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -31,7 +70,7 @@ pub struct PlayArgs {
     /// them the server answers 503 with Retry-After.
     #[arg(long)]
     pub search_queue: Option<usize>,
-    /// The folder for the player's data (the games archive, `games.sqlite3`):
+    /// The folder for the data (the games archive, `games.sqlite3`):
     /// `$XDG_DATA_HOME/xiangqi` or `~/.local/share/xiangqi` unless given; created on start.
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
@@ -41,50 +80,85 @@ pub struct PlayArgs {
     pub rooms_burst: Option<u32>,
 }
 
-impl Default for PlayArgs {
-    fn default() -> Self {
-        PlayArgs {
-            port: 8080,
-            host: "127.0.0.1".to_string(),
-            open: false,
-            searchers: None,
-            search_queue: None,
-            data: None,
-            rooms_burst: None,
-        }
-    }
-}
-
 /// How long the runtime waits, after the server has ended, for searches still on their
 /// threads.
 const RUNTIME_EXIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Serves the app until it is stopped by Ctrl+C or SIGTERM.
 pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let host = args.host.clone();
+    let port = args.port;
+    run_server(&args.size, None, args.open, move || async move {
+        let listener = xiangqi_web::bind(&host, port)
+            .await
+            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the listening address: {e}"))?;
+        let url = xiangqi_web::url(&host, addr);
+        xiangqi_web::say!("Xiangqi is served at {url}  (Ctrl+C to stop)");
+        Ok((listener, host, url))
+    })
+}
+
+/// Hosts the app for many people at its public address until it is stopped by Ctrl+C or
+/// SIGTERM.
+pub fn serve(args: &ServeArgs) -> Result<(), String> {
+    let site = xiangqi_web::Site::new(&args.public_url, args.trusted_proxies.clone())?;
+    let listen = args.listen;
+    let public = site.url().to_string();
+    let proxies: Vec<String> = args
+        .trusted_proxies
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    run_server(&args.size, Some(site), false, move || async move {
+        // A hosted server listens where it is told, or not at all.
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        let trusting = if proxies.is_empty() {
+            "no proxy trusted".to_string()
+        } else {
+            format!("trusting the proxies {}", proxies.join(", "))
+        };
+        xiangqi_web::say!(
+            "Xiangqi is hosted at {public}, listening on http://{listen}/ ({trusting}; Ctrl+C to stop)"
+        );
+        Ok((listener, listen.ip().to_string(), public))
+    })
+}
+
+/// Runs the server on the listener `listen` gives (with the host it was bound for and the
+/// address to open), sized by `size`, hosted as `site`, until a stop.
+fn run_server<F, Fut>(
+    size: &SizeArgs,
+    site: Option<xiangqi_web::Site>,
+    open: bool,
+    listen: F,
+) -> Result<(), String>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Result<(tokio::net::TcpListener, String, String), String>>,
+{
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server: {e}"))?;
     let served = runtime.block_on(async {
         let stops = stop_requests().map_err(|e| format!("cannot listen for Ctrl+C: {e}"))?;
-        let listener = xiangqi_web::bind(&args.host, args.port)
-            .await
-            .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the listening address: {e}"))?;
-        let url = xiangqi_web::url(&args.host, addr);
-        xiangqi_web::say!("Xiangqi is served at {url}  (Ctrl+C to stop)");
-        let data = data_folder(args);
+        let (listener, host, url) = listen().await?;
+        let data = data_folder(size);
         report_archive(data.as_deref());
-        if args.open {
+        if open {
             open_browser(&url);
         }
         let options = ServerOptions {
             data,
-            ..server_options(args)
+            site,
+            ..server_options(size)
         };
-        let shutdown = xiangqi_web::serve(listener, &args.host, &options, stops)
+        let shutdown = xiangqi_web::serve(listener, &host, &options, stops)
             .await
             .map_err(|e| format!("the server stopped: {e}"))?;
         if !shutdown.drained {
@@ -143,7 +217,7 @@ fn stop_requests() -> std::io::Result<tokio::sync::mpsc::UnboundedReceiver<()>> 
 }
 
 /// The server's size from the command line: searchers and their queue, the rooms' rate.
-fn server_options(args: &PlayArgs) -> ServerOptions {
+fn server_options(args: &SizeArgs) -> ServerOptions {
     let mut pool = match args.searchers {
         Some(n) => PoolOptions::with_searchers(usize::from(n)),
         None => PoolOptions::default(),
@@ -161,7 +235,7 @@ fn server_options(args: &PlayArgs) -> ServerOptions {
 
 /// The data folder: `--data`, else `$XDG_DATA_HOME/xiangqi`, else
 /// `$HOME/.local/share/xiangqi`; none when neither variable is set.
-fn data_folder(args: &PlayArgs) -> Option<PathBuf> {
+fn data_folder(args: &SizeArgs) -> Option<PathBuf> {
     if let Some(dir) = &args.data {
         return Some(dir.clone());
     }

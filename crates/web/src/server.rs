@@ -9,6 +9,7 @@
 
 use crate::kit::archive_store;
 use crate::kit::assets;
+use crate::kit::client_addr::TrustedProxies;
 use crate::kit::host_guard::{AllowedHosts, check_host};
 use crate::kit::limits::MAX_BODY;
 use crate::state::{AppState, ServerOptions};
@@ -113,13 +114,19 @@ pub async fn serve(
 ) -> std::io::Result<Shutdown> {
     let port = listener.local_addr()?.port();
     let state = AppState::new(options);
-    let app = app(AllowedHosts::for_address(host, port), state.clone());
+    let mut allowed = AllowedHosts::for_address(host, port);
+    let mut trusted = TrustedProxies::default();
+    if let Some(site) = &options.site {
+        allowed = allowed.with(site.authority());
+        trusted = TrustedProxies(std::sync::Arc::new(site.trusted_proxies().to_vec()));
+    }
+    let app = app(allowed, state.clone());
     let (begin, begun) = tokio::sync::oneshot::channel::<()>();
     let connections = descriptor_room().map_or(options.max_connections, |room| {
         room.min(options.max_connections)
     });
     let limits = (options.header_read_time, connections.max(1));
-    let mut server = tokio::spawn(accept_connections(listener, app, limits, begun));
+    let mut server = tokio::spawn(accept_connections(listener, app, limits, trusted, begun));
     tokio::select! {
         ended = &mut server => {
             // The server failed before any stop was asked for.
@@ -152,6 +159,7 @@ async fn accept_connections(
     listener: TcpListener,
     app: Router,
     (header_read_time, max_connections): (Duration, usize),
+    trusted: TrustedProxies,
     stop: tokio::sync::oneshot::Receiver<()>,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
@@ -182,10 +190,13 @@ async fn accept_connections(
             _ = &mut stop => break,
         };
         let _ = stream.set_nodelay(true);
-        // Each request carries its connection's peer, the client's address.
+        // Each request carries its connection's peer and the proxies trusted to name the
+        // client.
+        let trusted = trusted.clone();
         let service = hyper_util::service::TowerToHyperService::new(app.clone().map_request(
             move |mut request: axum::http::Request<hyper::body::Incoming>| {
                 request.extensions_mut().insert(ConnectInfo(peer));
+                request.extensions_mut().insert(trusted.clone());
                 request
             },
         ));

@@ -32,6 +32,9 @@ pub struct ServerOptions {
     /// Rooms one client address may make at once (then one every
     /// [`ROOM_EVERY`](crate::rooms::hub::ROOM_EVERY)).
     pub rooms_burst: u32,
+    /// For a server hosted for many people: its public address and the proxies in front of
+    /// it; `None` for the learner's own app on loopback.
+    pub site: Option<crate::kit::site::Site>,
 }
 
 impl Default for ServerOptions {
@@ -43,6 +46,7 @@ impl Default for ServerOptions {
             header_read_time: limits::HEADER_READ_TIME,
             max_connections: limits::MAX_CONNECTIONS,
             rooms_burst: crate::rooms::hub::ROOMS_BURST,
+            site: None,
         }
     }
 }

@@ -1,6 +1,9 @@
 //! A real `xiangqi play` server for the tests that run it as a process: started on a free
 //! port, spoken to over HTTP/1.1 on plain sockets, signalled and waited for.
 
+// Each test that runs the server uses a part of these.
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -10,16 +13,33 @@ use std::time::Duration;
 /// One HTTP/1.1 request on a connection of its own: the status and the body, or `None` when
 /// the connection failed or was cut (the server went away).
 pub fn request(port: u16, method: &str, path: &str, body: Option<&str>) -> Option<(u16, String)> {
+    let host = format!("127.0.0.1:{port}");
+    request_with(port, method, path, body, &[("Host", &host)])
+        .map(|(status, _, body)| (status, body))
+}
+
+/// One HTTP/1.1 request on a connection of its own with `headers` (a `Host` among them): the
+/// status, the head (status line and headers) and the body; `None` as for [`request`].
+pub fn request_with(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Option<(u16, String, String)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .ok()?;
     let body = body.unwrap_or("");
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n",
+    let mut head = format!("{method} {path} HTTP/1.1\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
-    );
+    ));
     stream.write_all(head.as_bytes()).ok()?;
     stream.write_all(body.as_bytes()).ok()?;
     let mut answer = Vec::new();
@@ -44,7 +64,7 @@ pub fn request(port: u16, method: &str, path: &str, body: Option<&str>) -> Optio
         // A body cut short is no answer.
         (rest.len() >= length).then(|| rest[..length].to_string())?
     };
-    Some((status, body))
+    Some((status, head.to_string(), body))
 }
 
 /// A chunked body put together; `None` when it was cut before its last chunk.

@@ -41,6 +41,15 @@ impl AllowedHosts {
         AllowedHosts(Arc::new(hosts))
     }
 
+    /// These names and `authority` (a `host:port`, e.g. a hosted site's public one).
+    pub fn with(self, authority: &str) -> AllowedHosts {
+        let mut hosts = (*self.0).clone();
+        hosts.push(authority.to_ascii_lowercase());
+        hosts.sort();
+        hosts.dedup();
+        AllowedHosts(Arc::new(hosts))
+    }
+
     /// Whether `host` (a `Host` header value) names the served address; a host without a
     /// port names port 80.
     pub fn allows(&self, host: &str) -> bool {

@@ -21,6 +21,7 @@ pub mod search;
 pub mod search_pool;
 pub mod security_headers;
 pub mod session;
+pub mod site;
 pub mod stream;
 pub mod view;
 pub mod wire;

@@ -1,0 +1,213 @@
+//! `xiangqi serve` behind Debian's real nginx, configured with the proxy settings a club
+//! copies (`deploy/xiangqi-proxy.conf`): the page comes through with its security headers
+//! on the public name, another name is refused, the rooms' rate counts each client by the
+//! address nginx forwards, and a room's WebSocket is upgraded through the proxy and plays.
+//!
+//! nginx must be installed (`scripts/test` installs it); the test fails, saying so, when it
+//! is not.
+
+#[path = "support/server.rs"]
+mod server;
+
+use serde_json::{Value, json};
+use server::{json, request_with};
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tungstenite::Message;
+use tungstenite::client::IntoClientRequest;
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// Kills a process when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits until something listens on `port`.
+fn wait_listening(port: u16, what: &str) {
+    let began = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "{what} did not listen on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn nginx_binary() -> PathBuf {
+    ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+        .expect("nginx is needed for this test (Debian's package nginx; scripts/test installs it)")
+}
+
+/// nginx on `public_port` in front of the server on `server_port`, with the deploy folder's
+/// proxy settings, its files under `prefix`.
+fn start_nginx(prefix: &Path, public_port: u16, server_port: u16) -> Running {
+    let proxy = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/xiangqi-proxy.conf");
+    let p = prefix.display();
+    let config = format!(
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {p}/nginx.pid;\n\
+         error_log {p}/error.log;\nevents {{ worker_connections 64; }}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {p}/body;\n  proxy_temp_path {p}/proxy;\n\
+           fastcgi_temp_path {p}/fastcgi;\n  uwsgi_temp_path {p}/uwsgi;\n  scgi_temp_path {p}/scgi;\n\
+           map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}\n\
+           upstream xiangqi_server {{ server 127.0.0.1:{server_port}; }}\n\
+           server {{\n    listen 127.0.0.1:{public_port};\n    server_name club.test;\n\
+             include {};\n  }}\n}}\n",
+        proxy.display()
+    );
+    let file = prefix.join("nginx.conf");
+    std::fs::write(&file, config).unwrap();
+    let child = Command::new(nginx_binary())
+        .arg("-p")
+        .arg(prefix)
+        .arg("-c")
+        .arg(&file)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start nginx");
+    let running = Running(child);
+    wait_listening(public_port, "nginx");
+    running
+}
+
+/// `xiangqi serve` on `port`, public at `http://club.test:{public_port}`, trusting loopback.
+fn start_serve(data: &Path, port: u16, public_port: u16) -> Running {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--public-url", &format!("http://club.test:{public_port}")])
+        .args([
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--rooms-burst",
+            "2",
+            "--searchers",
+            "1",
+        ])
+        .arg("--data")
+        .arg(data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start xiangqi serve");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let said = lines.next().and_then(Result::ok).unwrap_or_default();
+    assert!(
+        said.contains(&format!("hosted at http://club.test:{public_port}/"))
+            && said.contains("trusting the proxies 127.0.0.1"),
+        "{said}"
+    );
+    std::thread::spawn(move || for _ in lines {});
+    wait_listening(port, "xiangqi serve");
+    Running(child)
+}
+
+#[test]
+fn the_app_is_served_through_nginx_on_its_public_name() {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-nginx-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("nginx")).unwrap();
+    let (server_port, public_port) = (free_port(), free_port());
+    let _server = start_serve(&base.join("data"), server_port, public_port);
+    let _nginx = start_nginx(&base.join("nginx"), public_port, server_port);
+    let public = format!("club.test:{public_port}");
+
+    // The page, on the public name, with its security headers.
+    let (status, head, page) =
+        request_with(public_port, "GET", "/", None, &[("Host", &public)]).expect("an answer");
+    assert_eq!(status, 200, "{head}");
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.contains("content-security-policy: default-src 'self'"),
+        "{head}"
+    );
+    assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+    assert!(page.contains("<script src=\"/early.js\">"));
+    // Another name is refused (DNS rebinding), through the proxy as well.
+    let (status, _, refused) =
+        request_with(public_port, "GET", "/", None, &[("Host", "evil.example")]).unwrap();
+    assert_eq!(status, 421, "{refused}");
+
+    // The rooms' rate counts each client by the address nginx forwards: two rooms each.
+    let make_room = |client: &str| {
+        let body = json!({"side": "red", "name": "Ann"}).to_string();
+        let headers = [("Host", public.as_str()), ("X-Forwarded-For", client)];
+        let (status, _, answer) =
+            request_with(public_port, "POST", "/api/rooms", Some(&body), &headers).unwrap();
+        (status, json(&answer))
+    };
+    let (status, room) = make_room("203.0.113.1");
+    assert_eq!(status, 201, "{room}");
+    assert_eq!(make_room("203.0.113.1").0, 201);
+    let (status, refused) = make_room("203.0.113.1");
+    assert_eq!(status, 429, "{refused}");
+    assert_eq!(refused["error"]["code"], "too-many-rooms");
+    assert_eq!(
+        make_room("203.0.113.2").0,
+        201,
+        "another client has its own rate"
+    );
+
+    // A room's socket is upgraded through the proxy: Red joins and plays.
+    let id = room["id"].as_str().unwrap();
+    let mut socket_request = format!("ws://127.0.0.1:{public_port}/api/rooms/{id}/socket")
+        .into_client_request()
+        .unwrap();
+    let headers = socket_request.headers_mut();
+    headers.insert("Host", public.parse().unwrap());
+    headers.insert("Origin", format!("http://{public}").parse().unwrap());
+    let (mut red, _) = tungstenite::connect(socket_request).expect("a socket through nginx");
+    let join = json!({"type": "join", "token": room["token"], "name": "Ann"});
+    red.send(Message::text(join.to_string())).unwrap();
+    let read = |socket: &mut tungstenite::WebSocket<_>| -> Value {
+        loop {
+            if let Message::Text(text) = socket.read().expect("a message") {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    };
+    let welcome = read(&mut red);
+    assert_eq!(welcome["role"], "red", "{welcome}");
+    let state = read(&mut red);
+    assert_eq!(state["type"], "state", "{state}");
+    assert_eq!(state["room"]["status"], "waiting");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn a_bad_public_url_is_refused_saying_what_is_wrong() {
+    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--public-url",
+            "club.example",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("must start with http:// or https://"),
+        "{said}"
+    );
+}
