@@ -324,15 +324,20 @@ test('a game on a clock of seconds ends by the flag', async () => {
   await black.click('[data-room="code"]');
   await black.waitForSelector('.room-role[data-role="black"]');
   assert.equal(await black.getAttribute('.room', 'data-room-id'), made.id);
-  // Red's clock runs from the moment Black sits down; no one moves.
+  // No clock runs before Red's first move; from it, Black's runs, and Black never moves.
+  const stateOfMade = async () => (await red.request.get(`${url()}api/rooms/${made.id}`)).json();
+  await red.waitForTimeout(3500);
+  assert.equal((await stateOfMade()).status, 'playing', 'no flag falls before Red has moved');
+  await clickPoint(red, 'h2');
+  await clickPoint(red, 'e2');
+  await waitPiece(black, 'e2', 'C');
   for (const p of [red, black]) {
     await p.waitForFunction(() => document.querySelector('.room-status')?.dataset.status === 'over', null, { timeout: 10000 });
-    assert.match(await statusOf(p), /Black wins/);
-    assert.match(await statusOf(p), /Red lost on time/);
-    assert.equal(await clockOf(p, 'red'), 0);
+    assert.match(await statusOf(p), /Red wins/);
+    assert.match(await statusOf(p), /Black lost on time/);
+    assert.equal(await clockOf(p, 'black'), 0);
   }
-  const response = await red.request.get(`${url()}api/rooms/${made.id}`);
-  const room = await response.json();
+  const room = await stateOfMade();
   assert.equal(room.result.code, 'time');
-  assert.equal(room.clocks.red_ms, 0);
+  assert.equal(room.clocks.black_ms, 0);
 });

@@ -194,6 +194,9 @@ test('a game of My games has its address, and so has its review', async () => {
   await page.waitForSelector('body[data-ready="true"]');
   await page.waitForSelector('#archive:not([hidden]) #archive-status');
   await page.waitForFunction(() => document.querySelector('#archive-status').textContent.includes('999999'));
+  // Play's own settings are shown on Play only.
+  assert.equal(await page.isVisible('[data-setting="mode"]'), false);
+  await openView(page, 'play');
   await page.selectOption('[data-setting="mode"]', 'engine');
 });
 
