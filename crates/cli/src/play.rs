@@ -78,6 +78,10 @@ pub struct SizeArgs {
     /// every 30 s (10 unless given).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub rooms_burst: Option<u32>,
+    /// Room sockets one client address may hold at once (64 unless given); each socket also
+    /// counts against the server's connections.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub sockets_per_address: Option<u32>,
 }
 
 /// How long the runtime waits, after the server has ended, for searches still on their
@@ -229,6 +233,12 @@ fn server_options(args: &SizeArgs) -> ServerOptions {
     ServerOptions {
         pool,
         rooms_burst: args.rooms_burst.unwrap_or(defaults.rooms_burst),
+        sockets: xiangqi_web::SocketLimits {
+            per_address: args
+                .sockets_per_address
+                .unwrap_or(defaults.sockets.per_address),
+            ..defaults.sockets
+        },
         ..defaults
     }
 }

@@ -34,6 +34,7 @@ pub use kit::limits::{HEADER_READ_TIME, MAX_CONNECTIONS};
 pub use kit::records::RecordFault;
 pub use kit::search_pool::PoolOptions;
 pub use kit::site::Site;
+pub use rooms::gate::SocketLimits;
 pub use server::{DRAIN_TIME, FLUSH_TIME, Shutdown, bind, router, router_with, serve, url};
 pub use state::ServerOptions;
 

@@ -125,7 +125,10 @@ pub async fn serve(
     let connections = descriptor_room().map_or(options.max_connections, |room| {
         room.min(options.max_connections)
     });
-    let limits = (options.header_read_time, connections.max(1));
+    // Fewer places when the process may open fewer files.
+    let places = state.connections.clone();
+    places.forget_permits(options.max_connections.saturating_sub(connections.max(1)));
+    let limits = (options.header_read_time, places);
     let mut server = tokio::spawn(accept_connections(listener, app, limits, trusted, begun));
     tokio::select! {
         ended = &mut server => {
@@ -152,20 +155,25 @@ pub async fn serve(
 }
 
 /// Serves each connection `listener` accepts with `app` until `stop` fires, then waits for
-/// the open connections to finish their requests. At most `max_connections` are served at
-/// once (more wait to be accepted); one that has not sent a whole request head within
+/// the open connections to finish their requests. Each holds one of the places of `slots`
+/// (which the room sockets share), so more wait to be accepted; one that has not sent a
+/// whole request head within
 /// `header_read_time`, after it opened or after its last answer, is closed.
 async fn accept_connections(
     listener: TcpListener,
     app: Router,
-    (header_read_time, max_connections): (Duration, usize),
+    (header_read_time, slots): (Duration, std::sync::Arc<tokio::sync::Semaphore>),
     trusted: TrustedProxies,
     stop: tokio::sync::oneshot::Receiver<()>,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     // Dropped at the stop: every connection then finishes its request and closes.
     let (closing, closed) = tokio::sync::watch::channel(());
-    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(max_connections));
+    // The HTTP connections being served, to wait for at the end (the room sockets hold
+    // places of `slots` too, and end with the server).
+    let serving = std::sync::Arc::new(tokio::sync::Semaphore::new(
+        tokio::sync::Semaphore::MAX_PERMITS,
+    ));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -177,6 +185,10 @@ async fn accept_connections(
             slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
             _ = &mut stop => break,
         };
+        let served = serving
+            .clone()
+            .try_acquire_owned()
+            .map_err(std::io::Error::other)?;
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -213,14 +225,14 @@ async fn accept_connections(
                     let _ = connection.await;
                 }
             }
-            drop(slot);
+            drop((slot, served));
         });
     }
     drop(listener);
     drop(closing);
-    // Every connection has given its slot back.
-    let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
-    let _ = slots.acquire_many(all).await;
+    // Every connection has finished.
+    let all = u32::try_from(tokio::sync::Semaphore::MAX_PERMITS).unwrap_or(u32::MAX);
+    let _ = serving.acquire_many(all).await;
     Ok(())
 }
 

@@ -8,9 +8,11 @@ use crate::kit::endgame_tables::TableFolder;
 use crate::kit::limits;
 use crate::kit::search_pool::{PoolOptions, SearchPool};
 use crate::kit::session::{MAX_GAMES, Sessions};
+use crate::rooms::gate::SocketGate;
 use crate::rooms::hub::RoomHub;
 use axum::extract::FromRef;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// How the server is sized: its searchers, their queue, how many games it keeps, and where
 /// it keeps the player's games.
@@ -35,6 +37,8 @@ pub struct ServerOptions {
     /// For a server hosted for many people: its public address and the proxies in front of
     /// it; `None` for the learner's own app on loopback.
     pub site: Option<crate::kit::site::Site>,
+    /// The caps on the rooms' sockets (each also holds one of the `max_connections` places).
+    pub sockets: crate::rooms::gate::SocketLimits,
 }
 
 impl Default for ServerOptions {
@@ -47,6 +51,7 @@ impl Default for ServerOptions {
             max_connections: limits::MAX_CONNECTIONS,
             rooms_burst: crate::rooms::hub::ROOMS_BURST,
             site: None,
+            sockets: crate::rooms::gate::SocketLimits::default(),
         }
     }
 }
@@ -62,6 +67,9 @@ pub struct AppState {
     pub rooms: RoomHub,
     /// The endgame course's tables, kept in the data folder's `egtb`.
     pub endgames: TableFolder,
+    /// The server's connection places: each connection holds one while it is served, and
+    /// each room socket while it is open.
+    pub connections: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -72,8 +80,11 @@ impl AppState {
             Some(folder) => ArchiveService::open(folder),
             None => ArchiveService::off(),
         };
-        let rooms = RoomHub::open(archive.clone(), options.rooms_burst);
+        let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
+        let gate = SocketGate::new(connections.clone(), options.sockets);
+        let rooms = RoomHub::open(archive.clone(), options.rooms_burst, gate);
         AppState {
+            connections,
             endgames: TableFolder::new(options.data.as_deref()),
             rooms,
             sessions: Sessions::with_capacity(options.max_games).archived_to(archive),

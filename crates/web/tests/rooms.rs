@@ -13,7 +13,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use xiangqi_web::{PoolOptions, ServerOptions, Shutdown};
+use xiangqi_web::{PoolOptions, ServerOptions, Shutdown, SocketLimits};
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -24,6 +24,15 @@ struct Server {
 }
 
 async fn start(data: Option<&Path>) -> Server {
+    start_with(ServerOptions {
+        data: data.map(Path::to_path_buf),
+        ..ServerOptions::default()
+    })
+    .await
+}
+
+/// A server sized by `options`, with one small searcher.
+async fn start_with(options: ServerOptions) -> Server {
     let listener = xiangqi_web::bind("127.0.0.1", 0).await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let options = ServerOptions {
@@ -32,8 +41,7 @@ async fn start(data: Option<&Path>) -> Server {
             queue: 4,
             hash_mb: 1,
         },
-        data: data.map(Path::to_path_buf),
-        ..ServerOptions::default()
+        ..options
     };
     let (stop, stops) = tokio::sync::mpsc::unbounded_channel();
     let ended =
@@ -887,4 +895,49 @@ async fn a_move_that_cannot_be_kept_is_refused_not_played_and_play_resumes_when_
     drop((red, black));
     server.stop().await;
     let _ = std::fs::remove_dir_all(data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_are_capped_by_address_and_by_room_and_give_their_places_back() {
+    let server = start_with(ServerOptions {
+        max_connections: 6,
+        sockets: SocketLimits {
+            per_address: 4,
+            per_room: 3,
+        },
+        ..ServerOptions::default()
+    })
+    .await;
+    let room = server.create(json!({"side": "red"})).await;
+    let id = room["id"].as_str().unwrap().to_string();
+    let origin = format!("http://127.0.0.1:{}", server.port);
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(server.socket_from(&id, &origin).await.unwrap());
+    }
+    // The room has as many as it may: a fourth is refused before it is opened.
+    assert_eq!(server.socket_from(&id, &origin).await.err(), Some(503));
+    // Another room: one more from this address, then its cap.
+    let other = server.create(json!({"side": "red"})).await;
+    let other = other["id"].as_str().unwrap().to_string();
+    held.push(server.socket_from(&other, &origin).await.unwrap());
+    assert_eq!(server.socket_from(&other, &origin).await.err(), Some(429));
+    // Four sockets hold four of the six connection places; requests are still answered.
+    let (status, _) = server.http("GET", "/api/levels", None).await;
+    assert_eq!(status, 200);
+    // A closed socket gives its places back.
+    let mut first = held.remove(0);
+    first.close(None).await.unwrap();
+    drop(first);
+    let mut again = None;
+    for _ in 0..50 {
+        if let Ok(ws) = server.socket_from(&id, &origin).await {
+            again = Some(ws);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(again.is_some(), "the room's place was given back");
+    drop(held);
+    server.stop().await;
 }

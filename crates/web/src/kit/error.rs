@@ -171,6 +171,10 @@ error_codes! {
     TooManyRooms = "too-many-rooms", TOO_MANY_REQUESTS;
     /// The server holds as many games in progress as it can (blank `max`, `retry_after`).
     RoomsFull = "rooms-full", SERVICE_UNAVAILABLE;
+    /// This client address holds as many sockets as it may (blank `max`).
+    TooManySockets = "too-many-sockets", TOO_MANY_REQUESTS;
+    /// The room has as many sockets as it may (blank `max`).
+    RoomCrowded = "room-crowded", SERVICE_UNAVAILABLE;
     /// The server is shutting down.
     ShuttingDown = "shutting-down", SERVICE_UNAVAILABLE;
     /// My games is not there; blank `reason` is the archive's code, `path` its file.

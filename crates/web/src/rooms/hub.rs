@@ -14,6 +14,7 @@ use crate::kit::archive_store::ArchiveService;
 use crate::kit::client_addr::ClientAddr;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::rate_limit::RateLimit;
+use crate::rooms::gate::{SocketGate, SocketPass};
 use crate::rooms::view::{room_message, room_view};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
@@ -152,6 +153,8 @@ impl Live {
 /// One room, its state channel and its timer's bell.
 pub struct RoomCell {
     live: Mutex<Live>,
+    /// How many sockets the room has open (its players' and spectators').
+    pub sockets: Arc<std::sync::atomic::AtomicU32>,
     /// The room's state, as JSON text, after every change that is kept.
     pub states: broadcast::Sender<Utf8Bytes>,
     /// The states not yet sent, and the last one sent.
@@ -267,6 +270,8 @@ struct Inner {
     archive: ArchiveService,
     /// How often one client may make a room.
     makers: RateLimit,
+    /// Who may open a room's socket.
+    sockets: SocketGate,
 }
 
 impl RoomHub {
@@ -274,7 +279,7 @@ impl RoomHub {
     /// games go too; a client address may make `rooms_burst` rooms at once, then one every
     /// [`ROOM_EVERY`]. The rooms that changed in the last days are loaded, and their clocks'
     /// timers started when a runtime is at hand.
-    pub fn open(archive: ArchiveService, rooms_burst: u32) -> RoomHub {
+    pub fn open(archive: ArchiveService, rooms_burst: u32, sockets: SocketGate) -> RoomHub {
         let since = now_ms().saturating_sub(KEEP_DAYS * 24 * 3600 * 1000);
         let stored = archive.rooms_since(since).unwrap_or_else(|e| {
             crate::say_err!("rooms: {e}");
@@ -286,6 +291,7 @@ impl RoomHub {
                 codes: Mutex::new(HashMap::new()),
                 archive,
                 makers: RateLimit::new(rooms_burst, ROOM_EVERY),
+                sockets,
             }),
         };
         for stored in stored {
@@ -386,6 +392,7 @@ impl RoomHub {
         let kept = (0, live.room.to_json());
         let cell = Arc::new(RoomCell {
             live: Mutex::new(live),
+            sockets: Arc::default(),
             states,
             outbox: Mutex::new(Outbox {
                 waiting: std::collections::VecDeque::new(),
@@ -401,6 +408,12 @@ impl RoomHub {
             runtime.spawn(run_timer(self.clone(), Arc::downgrade(&cell)));
         }
         cell
+    }
+
+    /// A pass for a socket of `client` on the room in `cell`, or why it is refused (too many
+    /// from this address, in this room, or on the server).
+    pub fn admit(&self, client: ClientAddr, cell: &RoomCell) -> Result<SocketPass, ApiError> {
+        self.inner.sockets.admit(client, &cell.sockets)
     }
 
     /// Whether `client` may make a room now: 429 `too-many-rooms` past its rate, 503
@@ -700,13 +713,20 @@ mod tests {
         .0
     }
 
+    fn test_gate() -> SocketGate {
+        SocketGate::new(
+            Arc::new(tokio::sync::Semaphore::new(100)),
+            crate::rooms::gate::SocketLimits::default(),
+        )
+    }
+
     fn client() -> ClientAddr {
         ClientAddr(std::net::IpAddr::from([192, 0, 2, 7]))
     }
 
     #[tokio::test]
     async fn finished_and_abandoned_rooms_are_let_go_and_only_games_in_progress_count() {
-        let hub = RoomHub::open(ArchiveService::off(), 10);
+        let hub = RoomHub::open(ArchiveService::off(), 10, test_gate());
         let now = now_ms();
         let waiting = hub.create(client(), room("waiting", now)).await.unwrap();
         let watched = hub.create(client(), room("watched", now)).await.unwrap();
@@ -741,7 +761,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_past_its_burst_is_refused_with_when_to_come_back() {
-        let hub = RoomHub::open(ArchiveService::off(), 2);
+        let hub = RoomHub::open(ArchiveService::off(), 2, test_gate());
         let now = now_ms();
         hub.create(client(), room("a", now)).await.unwrap();
         hub.create(client(), room("b", now)).await.unwrap();

@@ -12,6 +12,7 @@
 //!   spectator while the players allow it, see [`analysis`].
 
 pub mod analysis;
+pub mod gate;
 pub mod hub;
 pub mod socket;
 pub mod view;
@@ -181,11 +182,17 @@ async fn find_code(
 async fn open_socket(
     State(hub): State<RoomHub>,
     Path(id): Path<String>,
+    client: ClientAddr,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let cell = hub.get(&id)?;
+    // The socket holds its places (a connection's, its address's, its room's) while open.
+    let pass = hub.admit(client, &cell)?;
     Ok(upgrade
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
-        .on_upgrade(move |socket| socket::serve(socket, hub, cell)))
+        .on_upgrade(move |socket| async move {
+            socket::serve(socket, hub, cell).await;
+            drop(pass);
+        }))
 }

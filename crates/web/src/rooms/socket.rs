@@ -30,6 +30,11 @@ pub const BURST: f64 = 16.0;
 pub const MAX_FAULTS: u32 = 10;
 /// How long a socket may take to join.
 const JOIN_TIME: Duration = Duration::from_secs(10);
+/// How often the server pings a socket (a browser answers by itself).
+const PING_EVERY: Duration = Duration::from_secs(30);
+/// How long a socket may send nothing, not even a pong, before it is taken for gone and
+/// closed, giving its places back.
+const SILENT_MAX: Duration = Duration::from_secs(90);
 /// The close code for a socket that broke the rules (RFC 6455: policy violation).
 const POLICY: u16 = 1008;
 
@@ -215,9 +220,19 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
         // The room's state follows on the channel: the join itself is a change.
         tx.send(Message::Text(welcome)).await.ok()?;
         let mut faults = 0;
+        let mut heard = Instant::now();
+        let mut pings =
+            tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
         loop {
             tokio::select! {
+                _ = pings.tick() => {
+                    if heard.elapsed() > SILENT_MAX {
+                        return Some(());
+                    }
+                    tx.send(Message::Ping(Default::default())).await.ok()?;
+                }
                 incoming = rx.next() => {
+                    heard = Instant::now();
                     let message = match incoming {
                         Some(Ok(m)) => m,
                         // A message past the socket's size limit is refused as any oversized
