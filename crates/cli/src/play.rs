@@ -82,6 +82,10 @@ pub struct SizeArgs {
     /// counts against the server's connections.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub sockets_per_address: Option<u32>,
+    /// Connections (HTTP and room sockets) served at once (1024 unless given, and never more
+    /// than the process's limit on open files leaves room for); more wait to be accepted.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: Option<u32>,
 }
 
 /// How long the runtime waits, after the server has ended, for searches still on their
@@ -233,6 +237,9 @@ fn server_options(args: &SizeArgs) -> ServerOptions {
     ServerOptions {
         pool,
         rooms_burst: args.rooms_burst.unwrap_or(defaults.rooms_burst),
+        max_connections: args
+            .max_connections
+            .map_or(defaults.max_connections, |n| n as usize),
         sockets: xiangqi_web::SocketLimits {
             per_address: args
                 .sockets_per_address
