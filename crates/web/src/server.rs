@@ -128,7 +128,7 @@ pub async fn serve(
     // Fewer places when the process may open fewer files.
     let places = state.connections.clone();
     places.forget_permits(options.max_connections.saturating_sub(connections.max(1)));
-    let limits = (options.header_read_time, places);
+    let limits = (options.header_read_time, places, connections.max(1));
     let mut server = tokio::spawn(accept_connections(listener, app, limits, trusted, begun));
     tokio::select! {
         ended = &mut server => {
@@ -162,7 +162,11 @@ pub async fn serve(
 async fn accept_connections(
     listener: TcpListener,
     app: Router,
-    (header_read_time, slots): (Duration, std::sync::Arc<tokio::sync::Semaphore>),
+    (header_read_time, slots, max_connections): (
+        Duration,
+        std::sync::Arc<tokio::sync::Semaphore>,
+        usize,
+    ),
     trusted: TrustedProxies,
     stop: tokio::sync::oneshot::Receiver<()>,
 ) -> std::io::Result<()> {
@@ -171,9 +175,7 @@ async fn accept_connections(
     let (closing, closed) = tokio::sync::watch::channel(());
     // The HTTP connections being served, to wait for at the end (the room sockets hold
     // places of `slots` too, and end with the server).
-    let serving = std::sync::Arc::new(tokio::sync::Semaphore::new(
-        tokio::sync::Semaphore::MAX_PERMITS,
-    ));
+    let serving = std::sync::Arc::new(tokio::sync::Semaphore::new(max_connections));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -231,7 +233,7 @@ async fn accept_connections(
     drop(listener);
     drop(closing);
     // Every connection has finished.
-    let all = u32::try_from(tokio::sync::Semaphore::MAX_PERMITS).unwrap_or(u32::MAX);
+    let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
     let _ = serving.acquire_many(all).await;
     Ok(())
 }

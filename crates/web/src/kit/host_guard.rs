@@ -12,6 +12,20 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
+/// `host` (a `Host` header's value, or a URL's host and port) as the server compares it: in
+/// lower case, with `default_port` when it names none.
+pub fn authority(host: &str, default_port: u16) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    let has_port = host
+        .rsplit_once(':')
+        .is_some_and(|(name, port)| !name.is_empty() && !port.contains(']'));
+    if has_port {
+        host
+    } else {
+        format!("{host}:{default_port}")
+    }
+}
+
 /// The `Host` values the server answers to, e.g. `127.0.0.1:8080` and `localhost:8080`.
 #[derive(Clone, Debug)]
 pub struct AllowedHosts(Arc<Vec<String>>);
@@ -57,15 +71,7 @@ impl AllowedHosts {
     }
 
     fn allows_with_default(&self, host: &str, default_port: u16) -> bool {
-        let host = host.trim().to_ascii_lowercase();
-        let has_port = host
-            .rsplit_once(':')
-            .is_some_and(|(name, port)| !name.is_empty() && !port.contains(']'));
-        if has_port {
-            self.0.contains(&host)
-        } else {
-            self.0.contains(&format!("{host}:{default_port}"))
-        }
+        self.0.contains(&authority(host, default_port))
     }
 
     /// Whether `origin` (an `Origin` header value, `http://host:port`) is the app's own.

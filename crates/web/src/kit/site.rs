@@ -2,6 +2,7 @@
 //! the host check then answers to, and the reverse proxies in front of it, whose
 //! `X-Forwarded-For` names the client.
 
+use crate::kit::host_guard::authority;
 use std::net::IpAddr;
 
 /// Where a hosted server is reached, and through which proxies.
@@ -41,18 +42,11 @@ impl Site {
             ));
         }
         let default_port = if https { 443 } else { 80 };
-        let has_port = host_port
-            .rsplit_once(':')
-            .is_some_and(|(name, port)| !name.is_empty() && !port.contains(']'));
-        let authority = if has_port {
-            let (_, port) = host_port.rsplit_once(':').unwrap_or_default();
-            if port.parse::<u16>().map_or(true, |p| p == 0) {
-                return Err(format!("the public URL {url:?} has no valid port"));
-            }
-            host_port.to_ascii_lowercase()
-        } else {
-            format!("{}:{default_port}", host_port.to_ascii_lowercase())
-        };
+        let authority = authority(host_port, default_port);
+        let port = authority.rsplit_once(':').map_or("", |(_, port)| port);
+        if port.parse::<u16>().map_or(true, |p| p == 0) {
+            return Err(format!("the public URL {url:?} has no valid port"));
+        }
         Ok(Site {
             url: format!("{}://{}/", if https { "https" } else { "http" }, host_port),
             authority,

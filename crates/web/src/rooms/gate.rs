@@ -80,18 +80,9 @@ impl SocketGate {
             }
             *held += 1;
         }
-        let given_back = |gate: &SocketGate| {
-            let mut by_address = lock(&gate.by_address);
-            if let Some(held) = by_address.get_mut(&address) {
-                *held = held.saturating_sub(1);
-                if *held == 0 {
-                    by_address.remove(&address);
-                }
-            }
-        };
         if room.fetch_add(1, Ordering::SeqCst) >= self.limits.per_room {
             room.fetch_sub(1, Ordering::SeqCst);
-            given_back(self);
+            give_back(&self.by_address, address);
             return Err(ApiError::new(
                 ErrorCode::RoomCrowded,
                 format!(
@@ -103,7 +94,7 @@ impl SocketGate {
         }
         let Ok(connection) = self.connections.clone().try_acquire_owned() else {
             room.fetch_sub(1, Ordering::SeqCst);
-            given_back(self);
+            give_back(&self.by_address, address);
             return Err(ApiError::new(
                 ErrorCode::Busy,
                 "the server holds as many connections as it may",
@@ -122,12 +113,17 @@ impl SocketGate {
 impl Drop for SocketPass {
     fn drop(&mut self) {
         self.room.fetch_sub(1, Ordering::SeqCst);
-        let mut by_address = lock(&self.by_address);
-        if let Some(held) = by_address.get_mut(&self.address) {
-            *held = held.saturating_sub(1);
-            if *held == 0 {
-                by_address.remove(&self.address);
-            }
+        give_back(&self.by_address, self.address);
+    }
+}
+
+/// Gives back one of `address`'s sockets in `by_address`.
+fn give_back(by_address: &Mutex<HashMap<IpAddr, u32>>, address: IpAddr) {
+    let mut by_address = lock(by_address);
+    if let Some(held) = by_address.get_mut(&address) {
+        *held = held.saturating_sub(1);
+        if *held == 0 {
+            by_address.remove(&address);
         }
     }
 }

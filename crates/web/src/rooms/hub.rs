@@ -62,7 +62,7 @@ pub struct Live {
     pub room: Room,
     /// Each seat holder's sockets, by the seat's token: who is here follows the player, also
     /// when the seats swap at a rematch.
-    here: std::collections::HashMap<String, Here>,
+    here: HashMap<String, Here>,
     /// When the server took the room up: a player with no socket since is away since then.
     since: u64,
     /// How many spectators' sockets are open.
@@ -83,7 +83,7 @@ impl Live {
     pub fn new(room: Room, now: u64) -> Live {
         Live {
             room,
-            here: std::collections::HashMap::new(),
+            here: HashMap::new(),
             since: now,
             spectators: 0,
         }
