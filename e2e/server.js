@@ -42,6 +42,27 @@ export function startServer(port, args = [], ready = ADDRESS) {
   });
 }
 
+/**
+ * Starts `xiangqi serve` on `port` for the public address `publicUrl` with the further
+ * `args`; resolves with the process once it says it is hosted.
+ */
+export function startHosted(port, publicUrl, args = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BINARY, ['serve', '--listen', `127.0.0.1:${port}`, '--public-url', publicUrl, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.output = '';
+    const timer = setTimeout(() => reject(new Error(`the server did not start: ${child.output}`)), 10000);
+    const heard = (chunk) => {
+      child.output += chunk;
+      if (!/is hosted at/.test(child.output) || !/Games are|Your games/.test(child.output)) return;
+      clearTimeout(timer);
+      resolve(child);
+    };
+    child.stdout.on('data', heard);
+    child.stderr.on('data', (chunk) => { child.output += chunk; });
+    child.once('exit', (code) => reject(new Error(`the server stopped (${code}): ${child.output}`)));
+  });
+}
+
 /** Stops `server` with `signal` (SIGKILL: no chance to tidy up); resolves once it has gone. */
 export function stopServer(server, signal = 'SIGTERM') {
   if (!server || server.exitCode !== null || server.signalCode !== null) return Promise.resolve();

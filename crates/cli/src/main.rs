@@ -12,6 +12,7 @@ mod play;
 mod puzzles;
 mod review;
 mod spsa_cmd;
+mod users;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -101,6 +102,9 @@ enum Command {
     /// Host the app for many people (a club) at its public address, behind a reverse proxy
     /// such as nginx (see `deploy/`).
     Serve(play::ServeArgs),
+    /// The accounts of a hosted server: list, add, remove, reset a password, set a role,
+    /// disable or enable one, make invitation codes.
+    Users(users::UsersArgs),
     /// Self-play training data for the learned evaluation: games at a node budget from
     /// balanced random starts, written to a compact file that a rerun continues.
     Datagen(datagen::DatagenArgs),
@@ -118,6 +122,7 @@ fn main() -> ExitCode {
         None => play::run(&play::PlayArgs::default()),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Serve(args)) => play::serve(&args),
+        Some(Command::Users(args)) => users::run(&args),
         Some(Command::Moves { fen }) => commands::moves(fen.as_deref()),
         Some(Command::Perft { depth, fen, divide }) => {
             commands::perft(depth, fen.as_deref(), divide)

@@ -55,6 +55,11 @@ pub struct ServeArgs {
     /// (repeat for several).
     #[arg(long = "trusted-proxy", value_name = "IP")]
     pub trusted_proxies: Vec<IpAddr>,
+    /// Who may make an account: anyone (`open`), whoever has an invitation code from
+    /// `xiangqi users invite` (`invite`), or no one: the host adds accounts with `xiangqi users
+    /// add` (`closed`).
+    #[arg(long, value_name = "POLICY", default_value = "open", value_parser = parse_sign_up)]
+    pub sign_up: xiangqi_accounts::SignUp,
     #[command(flatten)]
     pub size: SizeArgs,
 }
@@ -120,28 +125,36 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         .iter()
         .map(ToString::to_string)
         .collect();
-    run_server(&args.size, Some(site), false, move || async move {
-        // A hosted server listens where it is told, or not at all.
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        let trusting = if proxies.is_empty() {
-            "no proxy trusted".to_string()
-        } else {
-            format!("trusting the proxies {}", proxies.join(", "))
-        };
-        xiangqi_web::say!(
-            "Xiangqi is hosted at {public}, listening on http://{listen}/ ({trusting}; Ctrl+C to stop)"
-        );
-        Ok((listener, listen.ip().to_string(), public))
-    })
+    let sign_up = args.sign_up;
+    run_server(
+        &args.size,
+        Some((site, sign_up)),
+        false,
+        move || async move {
+            // A hosted server listens where it is told, or not at all.
+            let listener = tokio::net::TcpListener::bind(listen)
+                .await
+                .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+            let trusting = if proxies.is_empty() {
+                "no proxy trusted".to_string()
+            } else {
+                format!("trusting the proxies {}", proxies.join(", "))
+            };
+            xiangqi_web::say!(
+                "Xiangqi is hosted at {public}, listening on http://{listen}/ ({trusting}; sign-up \
+             {}; Ctrl+C to stop)",
+                sign_up.as_str()
+            );
+            Ok((listener, listen.ip().to_string(), public))
+        },
+    )
 }
 
 /// Runs the server on the listener `listen` gives (with the host it was bound for and the
 /// address to open), sized by `size`, hosted as `site`, until a stop.
 fn run_server<F, Fut>(
     size: &SizeArgs,
-    site: Option<xiangqi_web::Site>,
+    site: Option<(xiangqi_web::Site, xiangqi_accounts::SignUp)>,
     open: bool,
     listen: F,
 ) -> Result<(), String>
@@ -161,10 +174,15 @@ where
         if open {
             open_browser(&url);
         }
-        let options = ServerOptions {
-            data,
-            site,
-            ..server_options(size)
+        let defaults = server_options(size);
+        let options = match site {
+            Some((site, sign_up)) => ServerOptions {
+                data,
+                site: Some(site),
+                sign_up,
+                ..defaults
+            },
+            None => ServerOptions { data, ..defaults },
         };
         let shutdown = xiangqi_web::serve(listener, &host, &options, stops)
             .await
@@ -252,7 +270,7 @@ fn server_options(args: &SizeArgs) -> ServerOptions {
 
 /// The data folder: `--data`, else `$XDG_DATA_HOME/xiangqi`, else
 /// `$HOME/.local/share/xiangqi`; none when neither variable is set.
-fn data_folder(args: &SizeArgs) -> Option<PathBuf> {
+pub(crate) fn data_folder(args: &SizeArgs) -> Option<PathBuf> {
     if let Some(dir) = &args.data {
         return Some(dir.clone());
     }
@@ -295,4 +313,9 @@ fn open_browser(url: &str) {
     if std::process::Command::new(opener).arg(url).spawn().is_err() {
         xiangqi_web::say_err!("could not open a browser; open {url} yourself");
     }
+}
+
+/// A sign-up policy from the command line.
+fn parse_sign_up(text: &str) -> Result<xiangqi_accounts::SignUp, String> {
+    text.parse()
 }

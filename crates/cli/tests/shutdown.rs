@@ -234,7 +234,7 @@ fn cycle(signal: &str, after: Duration, seed: u64) -> usize {
                 )
             });
         let stored = archive
-            .get(id)
+            .get("", id)
             .expect("read a game")
             .expect("the game's row");
         let record = stored.record().expect("the stored record");

@@ -46,6 +46,7 @@ fn main() {
                 time_control: None,
                 record: xiangqi_records::Game::from_played(&game),
                 source: Source::Played,
+                owner: String::new(),
             };
             let start = Instant::now();
             archive.save(&entry).expect("the save succeeds");

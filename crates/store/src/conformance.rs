@@ -3,8 +3,8 @@
 //! kind. Each check panics, naming what broke, when the store does not behave.
 
 use crate::{
-    Filter, GameEntry, GameResult, Level, PreparedImport, Progress, Source, Store, StoreError,
-    StoredRoom, TrainerCard,
+    AccountChange, Created, Filter, GameEntry, GameResult, Level, NewAccount, PreparedImport,
+    Progress, Source, Store, StoreError, StoredRoom, TrainerCard, account_owner,
 };
 use std::time::Duration;
 use xiangqi_records::Collection;
@@ -22,6 +22,10 @@ pub fn check_all(empty: &mut dyn FnMut() -> Box<dyn Store>) {
     progress_is_kept_by_owner_topic_and_key_and_a_later_value_wins(&mut *empty());
     an_import_in_parts_adds_every_game_once(&mut *empty());
     probes_and_checkpoints_change_nothing(&mut *empty());
+    each_owner_sees_and_changes_only_its_own(&mut *empty());
+    accounts_have_one_name_and_invitations_are_used_once(&mut *empty());
+    sessions_open_and_close_and_an_account_goes_with_all_it_owns(&mut *empty());
+    a_guest_s_things_go_to_the_account_they_make(&mut *empty());
 }
 
 /// A game from the start after `moves` (ICCS).
@@ -51,6 +55,15 @@ fn entry(key: &str, game: &Game, level: u32) -> GameEntry {
         time_control: None,
         record: xiangqi_records::Game::from_played(game),
         source: Source::Played,
+        owner: String::new(),
+    }
+}
+
+/// The entry of `game` under `key`, owned by `owner`.
+fn owned(owner: &str, key: &str, game: &Game) -> GameEntry {
+    GameEntry {
+        owner: owner.to_string(),
+        ..entry(key, game, 1)
     }
 }
 
@@ -62,9 +75,9 @@ fn a_save_is_read_back_and_a_second_save_updates_the_row(store: &mut dyn Store) 
         .save(&entry("k1", &played(&["h2e2", "h9g7"]), 1))
         .expect("saved again");
     assert_eq!(first, again, "a second save under a key updates its row");
-    assert_eq!(store.count().unwrap(), 1);
+    assert_eq!(store.count("").unwrap(), 1);
     assert_eq!(store.id_of_key("k1").unwrap(), Some(first));
-    let game = store.get(first).unwrap().expect("the row");
+    let game = store.get("", first).unwrap().expect("the row");
     assert_eq!(
         game.summary.moves_count, 2,
         "the latest save is what is kept"
@@ -72,7 +85,7 @@ fn a_save_is_read_back_and_a_second_save_updates_the_row(store: &mut dyn Store) 
     assert_eq!(game.summary.red, "Ann");
     let record = game.record().expect("the record reads back");
     assert_eq!(record.mainline().count(), 2);
-    assert_eq!(store.get(first + 1000).unwrap(), None);
+    assert_eq!(store.get("", first + 1000).unwrap(), None);
 }
 
 fn lists_filter_count_and_page(store: &mut dyn Store) {
@@ -117,28 +130,31 @@ fn lists_filter_count_and_page(store: &mut dyn Store) {
 
 fn a_deleted_key_never_comes_back(store: &mut dyn Store) {
     let id = store.save(&entry("gone", &played(&["h2e2"]), 1)).unwrap();
-    assert!(store.delete(id).unwrap());
-    assert!(!store.delete(id).unwrap(), "a second delete finds nothing");
-    assert_eq!(store.get(id).unwrap(), None);
+    assert!(store.delete("", id).unwrap());
+    assert!(
+        !store.delete("", id).unwrap(),
+        "a second delete finds nothing"
+    );
+    assert_eq!(store.get("", id).unwrap(), None);
     match store.save(&entry("gone", &played(&["h2e2", "h9g7"]), 1)) {
         Err(StoreError::Deleted { key }) => assert_eq!(key, "gone"),
         other => panic!("a deleted key was saved again: {other:?}"),
     }
-    assert_eq!(store.count().unwrap(), 0);
+    assert_eq!(store.count("").unwrap(), 0);
 }
 
 fn a_review_is_kept_with_its_game(store: &mut dyn Store) {
     let id = store.save(&entry("r", &played(&["h2e2"]), 1)).unwrap();
     assert!(store.set_review(id, r#"{"moves":[]}"#).unwrap());
     assert!(!store.set_review(id + 1000, "{}").unwrap());
-    let game = store.get(id).unwrap().unwrap();
+    let game = store.get("", id).unwrap().unwrap();
     assert_eq!(game.review.as_deref(), Some(r#"{"moves":[]}"#));
     assert!(game.summary.reviewed);
     // A later save of the game keeps its review.
     store
         .save(&entry("r", &played(&["h2e2", "h9g7"]), 1))
         .unwrap();
-    assert!(store.get(id).unwrap().unwrap().review.is_some());
+    assert!(store.get("", id).unwrap().unwrap().review.is_some());
 }
 
 fn rooms_are_kept_whole_and_a_later_state_wins(store: &mut dyn Store) {
@@ -179,10 +195,10 @@ fn trainer_cards_are_replaced_by_line_side_and_branch(store: &mut dyn Store) {
         due_ms: 5,
         last_ms: 4,
     };
-    store.save_trainer_card(&card("main", 1)).unwrap();
-    store.save_trainer_card(&card("side", 1)).unwrap();
-    store.save_trainer_card(&card("main", 3)).unwrap();
-    let cards = store.trainer_cards().unwrap();
+    store.save_trainer_card("", &card("main", 1)).unwrap();
+    store.save_trainer_card("", &card("side", 1)).unwrap();
+    store.save_trainer_card("", &card("main", 3)).unwrap();
+    let cards = store.trainer_cards("").unwrap();
     assert_eq!(cards, vec![card("main", 3), card("side", 1)]);
 }
 
@@ -234,7 +250,7 @@ fn an_import_in_parts_adds_every_game_once(store: &mut dyn Store) {
         .collect::<String>()
         + "[Event \"Broken\"]\n\n1. a0a5 1-0\n";
     let collection: Collection = xiangqi_records::pgn::read_all_str(&text).expect("a PGN file");
-    let mut prepared = PreparedImport::of(collection).unwrap();
+    let mut prepared = PreparedImport::of(collection, "").unwrap();
     assert_eq!(prepared.progress(), (5, 0));
     let mut parts = 0;
     while store
@@ -248,13 +264,13 @@ fn an_import_in_parts_adds_every_game_once(store: &mut dyn Store) {
     let report = prepared.into_report();
     assert_eq!(report.imported.len(), 5);
     assert_eq!(report.broken.len(), 1, "the broken game is reported");
-    assert_eq!(store.count().unwrap(), 5);
+    assert_eq!(store.count("").unwrap(), 5);
     let results = Filter {
         result: Some(Some(GameResult::RedWins)),
         ..Filter::default()
     };
     assert_eq!(store.count_matching(&results).unwrap(), 5);
-    let exported = store.export_pgn(Notation::Iccs).unwrap();
+    let exported = store.export_pgn("", Notation::Iccs).unwrap();
     assert_eq!(exported.matches("[Event ").count(), 5);
 }
 
@@ -267,7 +283,252 @@ fn probes_and_checkpoints_change_nothing(store: &mut dyn Store) {
     store
         .intact()
         .expect("a store no one else touched is intact");
-    assert_eq!(store.count().unwrap(), 1);
+    assert_eq!(store.count("").unwrap(), 1);
     assert_eq!(store.list(&Filter::default()).unwrap().len(), 1);
     assert!(!store.describe().is_empty());
+}
+
+fn each_owner_sees_and_changes_only_its_own(store: &mut dyn Store) {
+    let ann = store
+        .save(&owned("account:1", "a1", &played(&["h2e2"])))
+        .unwrap();
+    store
+        .save(&owned("account:1", "a2", &played(&["b2e2"])))
+        .unwrap();
+    let bob = store
+        .save(&owned("account:2", "b1", &played(&["h2e2"])))
+        .unwrap();
+    let mine = |owner: &str| Filter {
+        owner: owner.to_string(),
+        ..Filter::default()
+    };
+    assert_eq!(store.count("account:1").unwrap(), 2);
+    assert_eq!(store.count("account:2").unwrap(), 1);
+    assert_eq!(store.count("").unwrap(), 0, "the app's own owner has none");
+    assert_eq!(store.list(&mine("account:1")).unwrap().len(), 2);
+    assert_eq!(store.count_matching(&mine("account:2")).unwrap(), 1);
+    assert!(store.list(&Filter::default()).unwrap().is_empty());
+    assert!(store.get("account:1", ann).unwrap().is_some());
+    assert_eq!(store.get("account:2", ann).unwrap(), None, "another's game");
+    assert!(
+        !store.delete("account:2", ann).unwrap(),
+        "another's game stays"
+    );
+    assert!(store.get("account:1", ann).unwrap().is_some());
+    // A save under another owner's key is refused, and the game stays as it was.
+    match store.save(&owned("account:2", "a1", &played(&["c3c4"]))) {
+        Err(StoreError::Deleted { key }) => assert_eq!(key, "a1"),
+        other => panic!("a save under another's key: {other:?}"),
+    }
+    let kept = store.get("account:1", ann).unwrap().unwrap();
+    assert_eq!(kept.record().unwrap().mainline().count(), 1);
+    let exported = store.export_pgn("account:2", Notation::Iccs).unwrap();
+    assert_eq!(exported.matches("[Red ").count(), 1);
+    assert!(store.delete("account:2", bob).unwrap());
+    // Trainer cards by owner.
+    let card = TrainerCard {
+        line: "l".into(),
+        side: "red".into(),
+        branch: "b".into(),
+        level: 2,
+        ..TrainerCard::default()
+    };
+    store.save_trainer_card("account:1", &card).unwrap();
+    assert_eq!(
+        store.trainer_cards("account:1").unwrap(),
+        vec![card.clone()]
+    );
+    assert!(store.trainer_cards("account:2").unwrap().is_empty());
+    assert!(store.trainer_cards("").unwrap().is_empty());
+}
+
+/// An account to make, named `name`.
+fn new_account(name: &str, invite: Option<&str>) -> NewAccount {
+    NewAccount {
+        name: name.to_string(),
+        name_key: name.to_lowercase(),
+        password: "$argon2id$hash".to_string(),
+        role: "player".to_string(),
+        invite: invite.map(str::to_string),
+        created_ms: 1_000,
+    }
+}
+
+fn accounts_have_one_name_and_invitations_are_used_once(store: &mut dyn Store) {
+    let Created::Made(ann) = store.create_account(&new_account("Ann", None)).unwrap() else {
+        panic!("the first account is made");
+    };
+    assert_eq!(ann.name, "Ann");
+    assert_eq!(ann.owner(), account_owner(ann.id));
+    assert!(!ann.disabled);
+    assert_eq!(
+        store.create_account(&new_account("ANN", None)).unwrap(),
+        Created::NameTaken,
+        "names differ in more than case"
+    );
+    assert_eq!(store.account_named("ann").unwrap(), Some(ann.clone()));
+    assert_eq!(store.account(ann.id).unwrap(), Some(ann.clone()));
+    assert_eq!(store.account_named("nobody").unwrap(), None);
+    // An invitation makes one account.
+    assert_eq!(
+        store
+            .create_account(&new_account("Bob", Some("code-1")))
+            .unwrap(),
+        Created::InviteUnknown
+    );
+    assert_eq!(
+        store.account_named("bob").unwrap(),
+        None,
+        "a refused invitation makes no account"
+    );
+    store.add_invite("code-1", 5).unwrap();
+    assert!(matches!(
+        store
+            .create_account(&new_account("Bob", Some("code-1")))
+            .unwrap(),
+        Created::Made(_)
+    ));
+    assert_eq!(
+        store
+            .create_account(&new_account("Cy", Some("code-1")))
+            .unwrap(),
+        Created::InviteUnknown,
+        "an invitation is used once"
+    );
+    let names: Vec<String> = store
+        .accounts()
+        .unwrap()
+        .into_iter()
+        .map(|a| a.name)
+        .collect();
+    assert_eq!(names, ["Ann", "Bob"]);
+    // Changes.
+    assert!(
+        store
+            .change_account(ann.id, &AccountChange::Password("$new".into()))
+            .unwrap()
+    );
+    assert!(
+        store
+            .change_account(ann.id, &AccountChange::Role("admin".into()))
+            .unwrap()
+    );
+    assert!(
+        store
+            .change_account(ann.id, &AccountChange::Disabled(true))
+            .unwrap()
+    );
+    let changed = store.account(ann.id).unwrap().unwrap();
+    assert_eq!(
+        (
+            changed.password.as_str(),
+            changed.role.as_str(),
+            changed.disabled
+        ),
+        ("$new", "admin", true)
+    );
+    assert!(
+        !store
+            .change_account(ann.id + 100, &AccountChange::Disabled(true))
+            .unwrap()
+    );
+}
+
+fn sessions_open_and_close_and_an_account_goes_with_all_it_owns(store: &mut dyn Store) {
+    let Created::Made(ann) = store.create_account(&new_account("Ann", None)).unwrap() else {
+        panic!("made");
+    };
+    let Created::Made(bob) = store.create_account(&new_account("Bob", None)).unwrap() else {
+        panic!("made");
+    };
+    store.open_session("s1", ann.id, 10).unwrap();
+    store.open_session("s2", ann.id, 11).unwrap();
+    store.open_session("s3", bob.id, 12).unwrap();
+    assert_eq!(store.session("s1").unwrap(), Some((ann.clone(), 10)));
+    assert_eq!(
+        store.session("s3").unwrap().map(|(a, _)| a.id),
+        Some(bob.id)
+    );
+    assert_eq!(store.session("nope").unwrap(), None);
+    assert!(store.close_session("s1").unwrap());
+    assert!(!store.close_session("s1").unwrap());
+    assert_eq!(store.session("s1").unwrap(), None);
+    store.open_session("s4", ann.id, 13).unwrap();
+    assert_eq!(store.close_sessions(ann.id).unwrap(), 2);
+    assert_eq!(store.session("s2").unwrap(), None);
+    assert!(
+        store.session("s3").unwrap().is_some(),
+        "another's session stays"
+    );
+    // Deleting an account takes its games, cards, progress and sessions, nobody else's.
+    store.open_session("s5", ann.id, 14).unwrap();
+    let game = store
+        .save(&owned(&ann.owner(), "ann-game", &played(&["h2e2"])))
+        .unwrap();
+    store
+        .save(&owned(&bob.owner(), "bob-game", &played(&["h2e2"])))
+        .unwrap();
+    store
+        .save_trainer_card(&ann.owner(), &TrainerCard::default())
+        .unwrap();
+    let progress = |owner: &str| Progress {
+        owner: owner.to_string(),
+        topic: "puzzles".into(),
+        key: "rating".into(),
+        value: "1500".into(),
+        updated_ms: 1,
+    };
+    store.save_progress(&progress(&ann.owner())).unwrap();
+    store.save_progress(&progress(&bob.owner())).unwrap();
+    assert!(store.delete_account(ann.id).unwrap());
+    assert!(!store.delete_account(ann.id).unwrap());
+    assert_eq!(store.account(ann.id).unwrap(), None);
+    assert_eq!(store.session("s5").unwrap(), None);
+    assert_eq!(store.get(&ann.owner(), game).unwrap(), None);
+    assert_eq!(store.count(&ann.owner()).unwrap(), 0);
+    assert!(store.trainer_cards(&ann.owner()).unwrap().is_empty());
+    assert!(store.progress(&ann.owner(), "puzzles").unwrap().is_empty());
+    assert_eq!(store.count(&bob.owner()).unwrap(), 1);
+    assert_eq!(store.progress(&bob.owner(), "puzzles").unwrap().len(), 1);
+    assert!(store.session("s3").unwrap().is_some());
+    // A deleted account's game is not saved again by a board still open.
+    assert!(matches!(
+        store.save(&owned(&ann.owner(), "ann-game", &played(&["h2e2", "h9g7"]))),
+        Err(StoreError::Deleted { .. })
+    ));
+}
+
+fn a_guest_s_things_go_to_the_account_they_make(store: &mut dyn Store) {
+    let guest = "guest:abc";
+    store.save(&owned(guest, "g1", &played(&["h2e2"]))).unwrap();
+    let card = |level: u8| TrainerCard {
+        line: "l".into(),
+        level,
+        ..TrainerCard::default()
+    };
+    store.save_trainer_card(guest, &card(1)).unwrap();
+    store.save_trainer_card("account:7", &card(4)).unwrap();
+    let progress = |owner: &str, key: &str| Progress {
+        owner: owner.to_string(),
+        topic: "puzzles".into(),
+        key: key.into(),
+        value: "1".into(),
+        updated_ms: 1,
+    };
+    store.save_progress(&progress(guest, "rating")).unwrap();
+    store.save_progress(&progress(guest, "solved")).unwrap();
+    store
+        .save_progress(&progress("account:7", "rating"))
+        .unwrap();
+    assert!(store.reown(guest, "account:7").unwrap() >= 2);
+    assert_eq!(store.count("account:7").unwrap(), 1);
+    assert_eq!(store.count(guest).unwrap(), 0);
+    assert_eq!(
+        store.trainer_cards("account:7").unwrap(),
+        vec![card(4)],
+        "the account's own card wins"
+    );
+    assert!(store.trainer_cards(guest).unwrap().is_empty());
+    assert_eq!(store.progress("account:7", "puzzles").unwrap().len(), 2);
+    assert!(store.progress(guest, "puzzles").unwrap().is_empty());
 }

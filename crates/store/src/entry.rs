@@ -81,6 +81,9 @@ pub struct GameEntry {
     pub record: xiangqi_records::Game,
     /// Where it came from.
     pub source: Source,
+    /// Whose game it is: empty for the one learner of the app on their own machine, else an
+    /// account's ([`account_owner`](crate::account_owner)) or a guest's.
+    pub owner: String,
 }
 
 /// A game as a list shows it.
@@ -140,9 +143,12 @@ impl StoredGame {
     }
 }
 
-/// Which games a list holds; every field left empty matches every game.
+/// Which games a list holds: one owner's, and of those every game that the fields left empty
+/// do not rule out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
+    /// Whose games (empty: the one learner of the app on their own machine).
+    pub owner: String,
     /// Only games with this result (`Some(None)`: games with no result).
     pub result: Option<Option<GameResult>>,
     /// Only games against this engine level.

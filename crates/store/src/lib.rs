@@ -2,7 +2,10 @@
 //! games played in the app (saved from their first move, updated with each change, finished
 //! with their result and reason) and games imported from record files, with their review
 //! once made; the rooms of games between two people; the opening trainer's cards and a
-//! learner's progress ([`Progress`]).
+//! learner's progress ([`Progress`]); and, for a server hosted for many people, the accounts,
+//! their sessions and invitation codes ([`Account`]). Every game, card and progress value has
+//! an owner (empty for the one learner of the app on their own machine), and a request on
+//! them names whose.
 //!
 //! - [`Store`]: every request on what is kept. [`SqliteStore`] is the embedded
 //!   implementation: one database file, created and migrated when opened (schema version in
@@ -21,6 +24,7 @@
 //! - [`conformance`] (feature `conformance`): the checks every implementation of [`Store`]
 //!   passes.
 
+mod accounts;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 mod entry;
@@ -36,6 +40,7 @@ mod trainer;
 mod watch;
 mod writer;
 
+pub use accounts::{Account, AccountChange, AccountId, Created, NewAccount, account_owner};
 pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame};
 pub use error::{Reason, StoreError};
 pub use fault::{Event, Failure, Refusal, SaveFailure, Unavailable};

@@ -70,6 +70,48 @@ const MIGRATIONS: &[&str] = &[
         updated_ms  INTEGER NOT NULL,
         PRIMARY KEY (owner, topic, key)
     );",
+    // 7: accounts, their sessions and the invitation codes of a server hosted for many
+    // people; every game and trainer card gets an owner (empty: the one learner of the app
+    // on their own machine, who owns everything kept before).
+    "ALTER TABLE games ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+    CREATE INDEX games_by_owner ON games (owner, date DESC, created_ms DESC, id DESC);
+    CREATE TABLE trainer_cards_owned (
+        owner       TEXT    NOT NULL,
+        line        TEXT    NOT NULL,
+        side        TEXT    NOT NULL,
+        branch      TEXT    NOT NULL,
+        box         INTEGER NOT NULL,
+        reps        INTEGER NOT NULL,
+        lapses      INTEGER NOT NULL,
+        due_ms      INTEGER NOT NULL,
+        last_ms     INTEGER NOT NULL,
+        PRIMARY KEY (owner, line, side, branch)
+    );
+    INSERT INTO trainer_cards_owned
+        SELECT '', line, side, branch, box, reps, lapses, due_ms, last_ms FROM trainer_cards;
+    DROP TABLE trainer_cards;
+    ALTER TABLE trainer_cards_owned RENAME TO trainer_cards;
+    CREATE TABLE accounts (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL UNIQUE,
+        password    TEXT    NOT NULL,
+        role        TEXT    NOT NULL,
+        disabled    INTEGER NOT NULL DEFAULT 0,
+        created_ms  INTEGER NOT NULL
+    );
+    CREATE TABLE sessions (
+        token_hash  TEXT    PRIMARY KEY,
+        account     INTEGER NOT NULL,
+        created_ms  INTEGER NOT NULL,
+        seen_ms     INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_by_account ON sessions (account);
+    CREATE TABLE invites (
+        code_hash   TEXT    PRIMARY KEY,
+        created_ms  INTEGER NOT NULL,
+        used_by     INTEGER
+    );",
 ];
 
 /// The newest schema version this program knows.
@@ -138,11 +180,35 @@ mod tests {
                 )
                 .unwrap();
             }
+            if from >= 2 {
+                conn.execute(
+                    "INSERT INTO trainer_cards VALUES ('line', 'red', 'main', 1, 1, 0, 5, 4)",
+                    [],
+                )
+                .unwrap();
+            }
             assert_eq!(version(&conn).unwrap(), from);
             assert!(matches!(migrate(&mut conn).unwrap(), Migrated::Current));
+            // What was kept before accounts is the app's own owner's.
+            let owned: (i64, i64) = conn
+                .query_row(
+                    "SELECT (SELECT count(*) FROM games WHERE owner = ''), \
+                     (SELECT count(*) FROM trainer_cards WHERE owner = '' AND box = 1)",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .unwrap();
+            assert_eq!(
+                owned,
+                (i64::from(from >= 1), i64::from(from >= 2)),
+                "from {from}"
+            );
             assert_eq!(version(&conn).unwrap(), SCHEMA_VERSION, "from {from}");
             for table in [
+                "accounts",
                 "deleted_games",
+                "invites",
+                "sessions",
                 "games",
                 "progress",
                 "rooms",

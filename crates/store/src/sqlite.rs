@@ -1,5 +1,6 @@
 //! The archive itself: one SQLite connection on the database file, and every request on it.
 
+use crate::accounts::{self, Account, AccountChange, AccountId, Created, NewAccount};
 use crate::entry::{
     Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame,
 };
@@ -128,6 +129,25 @@ impl SqliteStore {
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Makes this connection a guest of the file's one writer (another program, such as
+    /// `xiangqi users`, changing accounts while the server runs): it never copies the
+    /// write-ahead log into the file, not even when it closes, so that the writer still finds
+    /// the file as it left it; the writer's own checkpoints take its changes in.
+    pub fn beside_the_writer(&mut self) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let at = |e| StoreError::at(&path, e);
+        self.conn
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(at)?;
+        self.conn
+            .set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                true,
+            )
+            .map_err(at)?;
+        Ok(())
     }
 
     /// Makes this connection the file's one writer: the write-ahead log is copied into the
@@ -265,12 +285,14 @@ impl Store for SqliteStore {
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
-    fn get(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
-        let sql =
-            format!("SELECT {SUMMARY_COLUMNS}, start_fen, pgn, review FROM games WHERE id = ?1");
+    fn get(&self, owner: &str, id: GameId) -> Result<Option<StoredGame>, StoreError> {
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS}, start_fen, pgn, review FROM games \
+             WHERE id = ?1 AND owner = ?2"
+        );
         Ok(self
             .conn
-            .query_row(&sql, [id], |r| {
+            .query_row(&sql, params![id, owner], |r| {
                 Ok(StoredGame {
                     summary: summary_of(r)?,
                     start_fen: r.get(17)?,
@@ -281,33 +303,38 @@ impl Store for SqliteStore {
             .optional()?)
     }
 
-    fn delete(&mut self, id: GameId) -> Result<bool, StoreError> {
+    fn delete(&mut self, owner: &str, id: GameId) -> Result<bool, StoreError> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         // The key is kept, so that a board still playing the game never saves it again.
         tx.execute(
             "INSERT OR REPLACE INTO deleted_games (key, deleted_ms)
-             SELECT key, ?2 FROM games WHERE id = ?1",
-            rusqlite::params![id, now_ms()],
+             SELECT key, ?2 FROM games WHERE id = ?1 AND owner = ?3",
+            rusqlite::params![id, now_ms(), owner],
         )?;
-        let deleted = tx.execute("DELETE FROM games WHERE id = ?1", [id])? > 0;
+        let deleted = tx.execute(
+            "DELETE FROM games WHERE id = ?1 AND owner = ?2",
+            params![id, owner],
+        )? > 0;
         tx.commit()?;
         Ok(deleted)
     }
 
-    fn count(&self) -> Result<usize, StoreError> {
-        let n: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+    fn count(&self, owner: &str) -> Result<usize, StoreError> {
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM games WHERE owner = ?1",
+            [owner],
+            |r| r.get(0),
+        )?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
-    fn export_pgn(&self, notation: Notation) -> Result<String, StoreError> {
+    fn export_pgn(&self, owner: &str, notation: Notation) -> Result<String, StoreError> {
         let mut statement = self
             .conn
-            .prepare("SELECT pgn FROM games ORDER BY date, created_ms, id")?;
-        let texts = statement.query_map([], |r| r.get::<_, String>(0))?;
+            .prepare("SELECT pgn FROM games WHERE owner = ?1 ORDER BY date, created_ms, id")?;
+        let texts = statement.query_map([owner], |r| r.get::<_, String>(0))?;
         let mut records = Vec::new();
         for text in texts {
             records.push(read_pgn(&text?)?);
@@ -357,12 +384,12 @@ impl Store for SqliteStore {
         crate::rooms::room(self, id)
     }
 
-    fn trainer_cards(&self) -> Result<Vec<TrainerCard>, StoreError> {
-        crate::trainer::trainer_cards(self)
+    fn trainer_cards(&self, owner: &str) -> Result<Vec<TrainerCard>, StoreError> {
+        crate::trainer::trainer_cards(self, owner)
     }
 
-    fn save_trainer_card(&mut self, card: &TrainerCard) -> Result<(), StoreError> {
-        crate::trainer::save_trainer_card(self, card)
+    fn save_trainer_card(&mut self, owner: &str, card: &TrainerCard) -> Result<(), StoreError> {
+        crate::trainer::save_trainer_card(self, owner, card)
     }
 
     fn progress(&self, owner: &str, topic: &str) -> Result<Vec<Progress>, StoreError> {
@@ -371,6 +398,63 @@ impl Store for SqliteStore {
 
     fn save_progress(&mut self, value: &Progress) -> Result<(), StoreError> {
         crate::progress::save_progress(self, value)
+    }
+
+    fn create_account(&mut self, new: &NewAccount) -> Result<Created, StoreError> {
+        accounts::create_account(self, new)
+    }
+
+    fn account_named(&self, name_key: &str) -> Result<Option<Account>, StoreError> {
+        accounts::account_named(self, name_key)
+    }
+
+    fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
+        accounts::account(self, id)
+    }
+
+    fn accounts(&self) -> Result<Vec<Account>, StoreError> {
+        accounts::accounts(self)
+    }
+
+    fn change_account(
+        &mut self,
+        id: AccountId,
+        change: &AccountChange,
+    ) -> Result<bool, StoreError> {
+        accounts::change_account(self, id, change)
+    }
+
+    fn delete_account(&mut self, id: AccountId) -> Result<bool, StoreError> {
+        accounts::delete_account(self, id)
+    }
+
+    fn open_session(
+        &mut self,
+        token_hash: &str,
+        id: AccountId,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        accounts::open_session(self, token_hash, id, now_ms)
+    }
+
+    fn session(&self, token_hash: &str) -> Result<Option<(Account, i64)>, StoreError> {
+        accounts::session(self, token_hash)
+    }
+
+    fn close_session(&mut self, token_hash: &str) -> Result<bool, StoreError> {
+        accounts::close_session(self, token_hash)
+    }
+
+    fn close_sessions(&mut self, id: AccountId) -> Result<usize, StoreError> {
+        accounts::close_sessions(self, id)
+    }
+
+    fn add_invite(&mut self, code_hash: &str, now_ms: i64) -> Result<(), StoreError> {
+        accounts::add_invite(self, code_hash, now_ms)
+    }
+
+    fn reown(&mut self, from: &str, to: &str) -> Result<usize, StoreError> {
+        accounts::reown(self, from, to)
     }
 
     fn intact(&self) -> Result<(), StoreError> {
@@ -394,7 +478,7 @@ pub struct PreparedImport {
 impl PreparedImport {
     /// The rows of the games read into `collection`; those that could not be read go to the
     /// report.
-    pub fn of(collection: Collection) -> Result<PreparedImport, StoreError> {
+    pub fn of(collection: Collection, owner: &str) -> Result<PreparedImport, StoreError> {
         let mut report = ImportReport {
             warnings: collection.warnings,
             ..ImportReport::default()
@@ -403,7 +487,8 @@ impl PreparedImport {
         for game in collection.games {
             match game {
                 Ok(record) => {
-                    let entry = imported_entry(record);
+                    let mut entry = imported_entry(record);
+                    entry.owner = owner.to_string();
                     let texts = RowTexts::of(&entry)?;
                     rows.push((entry, texts));
                 }
@@ -442,10 +527,10 @@ const ENTRY_SET: &str = "updated_ms = ?2, finished = ?3, red = ?4, black = ?5, l
 
 /// Saves `entry` under `key`: a new row, or the row already under that key with its
 /// creation time, source and review kept; the row's id.
-/// The `WHERE` clause (with its leading space, or empty) and its values for `filter`.
+/// The `WHERE` clause (with its leading space) and its values for `filter`.
 fn conditions_of(filter: &Filter) -> (String, Vec<Value>) {
-    let mut conditions = Vec::new();
-    let mut values: Vec<Value> = Vec::new();
+    let mut conditions = vec!["owner = ?"];
+    let mut values: Vec<Value> = vec![Value::Text(filter.owner.clone())];
     if let Some(result) = filter.result {
         match result_text(result) {
             Some(text) => {
@@ -463,11 +548,7 @@ fn conditions_of(filter: &Filter) -> (String, Vec<Value>) {
         conditions.push("finished = ?");
         values.push(Value::Integer(i64::from(finished)));
     }
-    if conditions.is_empty() {
-        (String::new(), values)
-    } else {
-        (format!(" WHERE {}", conditions.join(" AND ")), values)
-    }
+    (format!(" WHERE {}", conditions.join(" AND ")), values)
 }
 
 fn insert_or_update(conn: &Connection, key: &str, entry: &GameEntry) -> Result<GameId, StoreError> {
@@ -487,7 +568,13 @@ fn insert_or_update_row(
             r.get(0)
         })
         .optional()?;
-    if deleted.is_some() {
+    // A key another owner saves under is, to this one, a game it cannot save.
+    let owner: Option<String> = conn
+        .query_row("SELECT owner FROM games WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if deleted.is_some() || owner.is_some_and(|owner| owner != entry.owner) {
         return Err(StoreError::Deleted {
             key: key.to_string(),
         });
@@ -497,12 +584,14 @@ fn insert_or_update_row(
     let mut values: Vec<&dyn ToSql> = vec![&key, &now];
     values.extend(row.columns());
     values.push(&source);
+    values.push(&entry.owner);
     let id = conn.query_row(
         &format!(
             "INSERT INTO games (key, created_ms, updated_ms, finished, red, black, level,
                  level_name, result, end_reason, date, opening, start_fen, moves_count, pgn,
-                 time_control, source)
-             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                 time_control, source, owner)
+             VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17)
              ON CONFLICT (key) DO UPDATE SET {ENTRY_SET}
              RETURNING id"
         ),
@@ -615,6 +704,7 @@ fn imported_entry(record: xiangqi_records::Game) -> GameEntry {
         opening,
         time_control,
         source: Source::Imported,
+        owner: String::new(),
         record,
     }
 }
@@ -670,7 +760,7 @@ pub(crate) fn read_pgn(text: &str) -> Result<xiangqi_records::Game, StoreError> 
 }
 
 /// Now, in milliseconds since 1970 (UTC).
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))

@@ -2,6 +2,7 @@
 //! embedded implementation; another database implements the same trait and passes the same
 //! [conformance checks](crate::conformance).
 
+use crate::accounts::{Account, AccountChange, AccountId, Created, NewAccount};
 use crate::entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, StoredGame};
 use crate::error::StoreError;
 use crate::progress::Progress;
@@ -23,7 +24,7 @@ pub trait Store: Send {
     /// Keeps `review` (JSON text) with game `id`; whether the row exists.
     fn set_review(&mut self, id: GameId, review: &str) -> Result<bool, StoreError>;
 
-    /// The row saved under `key`, if any.
+    /// The row saved under `key`, if any, whoever owns it.
     fn id_of_key(&self, key: &str) -> Result<Option<GameId>, StoreError>;
 
     /// The games `filter` chooses, newest date first (then the last created first).
@@ -32,19 +33,19 @@ pub trait Store: Send {
     /// How many games `filter` chooses, its limit and offset aside.
     fn count_matching(&self, filter: &Filter) -> Result<usize, StoreError>;
 
-    /// Game `id`, whole.
-    fn get(&self, id: GameId) -> Result<Option<StoredGame>, StoreError>;
+    /// Game `id`, whole, when `owner` owns it.
+    fn get(&self, owner: &str, id: GameId) -> Result<Option<StoredGame>, StoreError>;
 
-    /// Deletes game `id`, keeping its key as deleted so that no later save brings it back;
-    /// whether it existed.
-    fn delete(&mut self, id: GameId) -> Result<bool, StoreError>;
+    /// Deletes game `id` when `owner` owns it, keeping its key as deleted so that no later
+    /// save brings it back; whether it was deleted.
+    fn delete(&mut self, owner: &str, id: GameId) -> Result<bool, StoreError>;
 
-    /// How many games are kept.
-    fn count(&self) -> Result<usize, StoreError>;
+    /// How many games `owner` keeps.
+    fn count(&self, owner: &str) -> Result<usize, StoreError>;
 
-    /// Every game as one PGN file, oldest first, moves in `notation`: each record as it was
-    /// stored (tags, comments, variations, result).
-    fn export_pgn(&self, notation: Notation) -> Result<String, StoreError>;
+    /// Every game of `owner` as one PGN file, oldest first, moves in `notation`: each record
+    /// as it was stored (tags, comments, variations, result).
+    fn export_pgn(&self, owner: &str, notation: Notation) -> Result<String, StoreError>;
 
     /// Adds the next games of `prepared` in one transaction: at most `most` of them, and no
     /// more once `budget` has passed (one game at least), so that a large import can be
@@ -57,11 +58,11 @@ pub trait Store: Send {
         budget: Duration,
     ) -> Result<bool, StoreError>;
 
-    /// Adds the games of a record file read into `collection`, in one transaction: each game
-    /// that was read becomes a row (source `imported`, players, date and opening from its
+    /// Adds the games of a record file read into `collection` to `owner`'s, in one
+    /// transaction: each game that was read becomes a row (source `imported`, players, date and opening from its
     /// tags); the games that could not be read are reported, not added.
-    fn import(&mut self, collection: Collection) -> Result<ImportReport, StoreError> {
-        let mut prepared = PreparedImport::of(collection)?;
+    fn import(&mut self, collection: Collection, owner: &str) -> Result<ImportReport, StoreError> {
+        let mut prepared = PreparedImport::of(collection, owner)?;
         self.import_some(&mut prepared, usize::MAX, Duration::MAX)?;
         Ok(prepared.into_report())
     }
@@ -76,11 +77,11 @@ pub trait Store: Send {
     /// The room with id `id`.
     fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError>;
 
-    /// Every trainer card, by line, side and branch.
-    fn trainer_cards(&self) -> Result<Vec<TrainerCard>, StoreError>;
+    /// Every trainer card of `owner`, by line, side and branch.
+    fn trainer_cards(&self, owner: &str) -> Result<Vec<TrainerCard>, StoreError>;
 
-    /// Saves `card`, replacing what was kept for its line, side and branch.
-    fn save_trainer_card(&mut self, card: &TrainerCard) -> Result<(), StoreError>;
+    /// Saves `owner`'s `card`, replacing what was kept for its line, side and branch.
+    fn save_trainer_card(&mut self, owner: &str, card: &TrainerCard) -> Result<(), StoreError>;
 
     /// Every value of `owner`'s progress in `topic`, by key.
     fn progress(&self, owner: &str, topic: &str) -> Result<Vec<Progress>, StoreError>;
@@ -88,6 +89,53 @@ pub trait Store: Send {
     /// Saves `value`, replacing what was kept for its owner, topic and key unless that was
     /// saved later.
     fn save_progress(&mut self, value: &Progress) -> Result<(), StoreError>;
+
+    /// Makes an account (and uses up its invitation code), unless its name is taken or the
+    /// code is not one that can be used.
+    fn create_account(&mut self, new: &NewAccount) -> Result<Created, StoreError>;
+
+    /// The account whose name has the key `name_key` (lower case).
+    fn account_named(&self, name_key: &str) -> Result<Option<Account>, StoreError>;
+
+    /// Account `id`.
+    fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError>;
+
+    /// Every account, by name.
+    fn accounts(&self) -> Result<Vec<Account>, StoreError>;
+
+    /// Changes account `id`; whether it exists.
+    fn change_account(&mut self, id: AccountId, change: &AccountChange)
+    -> Result<bool, StoreError>;
+
+    /// Deletes account `id` with its sessions and everything it owns (games, trainer cards,
+    /// progress), all or none; whether it existed.
+    fn delete_account(&mut self, id: AccountId) -> Result<bool, StoreError>;
+
+    /// Opens a session for account `id`, kept as its token's hash.
+    fn open_session(
+        &mut self,
+        token_hash: &str,
+        id: AccountId,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The account of the session whose token has `token_hash`, and when the session was
+    /// opened.
+    fn session(&self, token_hash: &str) -> Result<Option<(Account, i64)>, StoreError>;
+
+    /// Closes one session; whether it was open.
+    fn close_session(&mut self, token_hash: &str) -> Result<bool, StoreError>;
+
+    /// Closes every session of account `id`; how many were open.
+    fn close_sessions(&mut self, id: AccountId) -> Result<usize, StoreError>;
+
+    /// Keeps an invitation code, as its hash, for one account to be made with.
+    fn add_invite(&mut self, code_hash: &str, now_ms: i64) -> Result<(), StoreError>;
+
+    /// Gives everything `from` owns to `to` (what a guest did, to the account they make),
+    /// all or none: what `to` already has of a trainer card or a progress value is kept.
+    /// How many things moved.
+    fn reown(&mut self, from: &str, to: &str) -> Result<usize, StoreError>;
 
     /// Whether the store can be written now: a write that changes nothing in the end,
     /// failing as a real write would (a full disk, a read-only file, a lock held too long).

@@ -27,13 +27,16 @@ pub struct TrainerCard {
     pub last_ms: i64,
 }
 
-/// Every stored trainer card, by line, side and branch.
-pub(crate) fn trainer_cards(store: &SqliteStore) -> Result<Vec<TrainerCard>, StoreError> {
+/// Every stored trainer card of `owner`, by line, side and branch.
+pub(crate) fn trainer_cards(
+    store: &SqliteStore,
+    owner: &str,
+) -> Result<Vec<TrainerCard>, StoreError> {
     let mut statement = store.connection().prepare(
         "SELECT line, side, branch, box, reps, lapses, due_ms, last_ms FROM trainer_cards \
-         ORDER BY line, side, branch",
+         WHERE owner = ?1 ORDER BY line, side, branch",
     )?;
-    let rows = statement.query_map([], |r| {
+    let rows = statement.query_map([owner], |r| {
         Ok(TrainerCard {
             line: r.get(0)?,
             side: r.get(1)?,
@@ -48,16 +51,18 @@ pub(crate) fn trainer_cards(store: &SqliteStore) -> Result<Vec<TrainerCard>, Sto
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
-/// Saves `card`, replacing what was stored for its line, side and branch.
+/// Saves `owner`'s `card`, replacing what was stored for its line, side and branch.
 pub(crate) fn save_trainer_card(
     store: &mut SqliteStore,
+    owner: &str,
     card: &TrainerCard,
 ) -> Result<(), StoreError> {
     store.connection().execute(
-        "INSERT INTO trainer_cards (line, side, branch, box, reps, lapses, due_ms, last_ms) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
-         ON CONFLICT (line, side, branch) DO UPDATE SET box = ?4, reps = ?5, lapses = ?6, \
-         due_ms = ?7, last_ms = ?8",
+        "INSERT INTO trainer_cards \
+         (line, side, branch, box, reps, lapses, due_ms, last_ms, owner) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
+         ON CONFLICT (owner, line, side, branch) DO UPDATE SET box = ?4, reps = ?5, \
+         lapses = ?6, due_ms = ?7, last_ms = ?8",
         params![
             card.line,
             card.side,
@@ -66,7 +71,8 @@ pub(crate) fn save_trainer_card(
             card.reps,
             card.lapses,
             card.due_ms,
-            card.last_ms
+            card.last_ms,
+            owner
         ],
     )?;
     Ok(())

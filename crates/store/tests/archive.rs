@@ -48,6 +48,7 @@ fn entry(key: &str, game: &Game, date: &str, level: u32) -> GameEntry {
         time_control: None,
         record: xiangqi_records::Game::from_played(game),
         source: Source::Played,
+        owner: String::new(),
     }
 }
 
@@ -69,7 +70,7 @@ fn a_new_file_is_created_with_its_folder_and_migrated_to_the_newest_schema() {
     let archive = SqliteStore::open(&path).unwrap();
     assert!(path.is_file());
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(archive.count().unwrap(), 0);
+    assert_eq!(archive.count("").unwrap(), 0);
     assert!(archive.list(&Filter::default()).unwrap().is_empty());
 }
 
@@ -83,7 +84,7 @@ fn reopening_keeps_the_games() {
     };
     let archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
-    let stored = archive.get(id).unwrap().expect("the game is kept");
+    let stored = archive.get("", id).unwrap().expect("the game is kept");
     assert_eq!(stored.summary.moves_count, 3);
     assert_eq!(stored.summary.key, "k1");
     assert!(!stored.summary.finished);
@@ -108,8 +109,11 @@ fn saving_under_the_same_key_updates_one_row() {
         .save(&entry("same", &played(&["h2e2", "h9g7"]), "2026.01.02", 4))
         .unwrap();
     assert_eq!(first, again);
-    assert_eq!(archive.count().unwrap(), 1);
-    assert_eq!(archive.get(first).unwrap().unwrap().summary.moves_count, 2);
+    assert_eq!(archive.count("").unwrap(), 1);
+    assert_eq!(
+        archive.get("", first).unwrap().unwrap().summary.moves_count,
+        2
+    );
 }
 
 #[test]
@@ -248,14 +252,14 @@ fn an_archive_of_schema_3_migrates_on_open_keeping_its_games_with_no_time_contro
     assert_eq!((old.created_ms, old.updated_ms), (1, 2));
     assert!(old.reviewed);
     assert_eq!(old.time_control, None, "the new column starts empty");
-    let stored = archive.get(old.id).unwrap().unwrap();
+    let stored = archive.get("", old.id).unwrap().unwrap();
     assert_eq!(stored.pgn, pgn, "the record is kept as it was");
     assert_eq!(stored.summary.time_control, None);
     assert_eq!(
         stored.record().unwrap().mainline().collect::<Vec<_>>(),
         game.moves().to_vec()
     );
-    assert_eq!(archive.trainer_cards().unwrap().len(), 1);
+    assert_eq!(archive.trainer_cards("").unwrap().len(), 1);
     let again = entry("gone", &game, "2026.01.01", 0);
     assert_eq!(
         archive.save(&again).unwrap_err().reason().code(),
@@ -269,8 +273,8 @@ fn an_archive_of_schema_3_migrates_on_open_keeping_its_games_with_no_time_contro
     drop(archive);
     let archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(archive.count().unwrap(), 2);
-    let summary = archive.get(id).unwrap().unwrap().summary;
+    assert_eq!(archive.count("").unwrap(), 2);
+    let summary = archive.get("", id).unwrap().unwrap().summary;
     assert_eq!(summary.time_control.as_deref(), Some("300+3"));
 }
 
@@ -296,24 +300,29 @@ fn the_time_control_is_kept_listed_written_in_the_record_and_imported() {
     };
     assert_eq!(control(timed_id).as_deref(), Some("300+3"));
     assert_eq!(control(untimed_id), None);
-    let stored = archive.get(timed_id).unwrap().unwrap();
+    let stored = archive.get("", timed_id).unwrap().unwrap();
     assert_eq!(stored.summary.time_control.as_deref(), Some("300+3"));
     assert_eq!(
         stored.record().unwrap().tags.get("TimeControl"),
         Some("300+3")
     );
-    let untimed = archive.get(untimed_id).unwrap().unwrap();
+    let untimed = archive.get("", untimed_id).unwrap().unwrap();
     assert_eq!(untimed.record().unwrap().tags.get("TimeControl"), None);
 
     // Saving again under the key sets it as the entry says.
     timed.time_control = Some("600+0".to_string());
     assert_eq!(archive.save(&timed).unwrap(), timed_id);
-    let summary = archive.get(timed_id).unwrap().unwrap().summary;
+    let summary = archive.get("", timed_id).unwrap().unwrap().summary;
     assert_eq!(summary.time_control.as_deref(), Some("600+0"));
     timed.time_control = None;
     assert_eq!(archive.save(&timed).unwrap(), timed_id);
     assert_eq!(
-        archive.get(timed_id).unwrap().unwrap().summary.time_control,
+        archive
+            .get("", timed_id)
+            .unwrap()
+            .unwrap()
+            .summary
+            .time_control,
         None
     );
 
@@ -324,12 +333,12 @@ fn the_time_control_is_kept_listed_written_in_the_record_and_imported() {
                 1. b2e2 *\n\n";
     let collection: Collection = xiangqi_records::pgn::read_all_str(file).unwrap();
     let mut other = SqliteStore::open(dir.join("other.sqlite3")).unwrap();
-    let report = other.import(collection).unwrap();
+    let report = other.import(collection, "").unwrap();
     assert_eq!(report.imported.len(), 2);
     let controls: Vec<_> = report
         .imported
         .iter()
-        .map(|&id| other.get(id).unwrap().unwrap().summary.time_control)
+        .map(|&id| other.get("", id).unwrap().unwrap().summary.time_control)
         .collect();
     assert_eq!(controls, [Some("900+10".to_string()), None]);
 }
@@ -428,12 +437,12 @@ fn finishing_sets_the_result_and_reason_in_the_row_and_the_record() {
     let mut archive = SqliteStore::open(&path).unwrap();
     let mut game = entry("f", &played(&["h2e2"]), "2026.01.02", 0);
     let id = archive.save(&game).unwrap();
-    assert!(!archive.get(id).unwrap().unwrap().summary.finished);
+    assert!(!archive.get("", id).unwrap().unwrap().summary.finished);
     game.finished = true;
     game.end_reason = Some("time".to_string());
     game.record.result = Some(GameResult::BlackWins);
     assert_eq!(archive.save(&game).unwrap(), id);
-    let stored = archive.get(id).unwrap().unwrap();
+    let stored = archive.get("", id).unwrap().unwrap();
     assert!(stored.summary.finished);
     assert_eq!(stored.summary.result, Some(GameResult::BlackWins));
     assert_eq!(stored.summary.end_reason.as_deref(), Some("time"));
@@ -448,12 +457,12 @@ fn a_review_is_kept_and_a_deleted_game_is_gone() {
         .save(&entry("r", &played(&["h2e2"]), "2026.01.02", 0))
         .unwrap();
     assert!(archive.set_review(id, r#"{"accuracy":[90,80]}"#).unwrap());
-    let stored = archive.get(id).unwrap().unwrap();
+    let stored = archive.get("", id).unwrap().unwrap();
     assert!(stored.summary.reviewed);
     assert_eq!(stored.review.as_deref(), Some(r#"{"accuracy":[90,80]}"#));
-    assert!(archive.delete(id).unwrap());
-    assert!(archive.get(id).unwrap().is_none());
-    assert!(!archive.delete(id).unwrap());
+    assert!(archive.delete("", id).unwrap());
+    assert!(archive.get("", id).unwrap().is_none());
+    assert!(!archive.delete("", id).unwrap());
     // A board still playing the deleted game cannot bring it back, even after a reopen.
     drop(archive);
     let mut archive = SqliteStore::open(&path).unwrap();
@@ -462,7 +471,7 @@ fn a_review_is_kept_and_a_deleted_game_is_gone() {
         .expect_err("a deleted key is not saved again");
     assert_eq!(err.reason().code(), "archive-deleted");
     assert!(err.to_string().contains("deleted"), "{err}");
-    assert_eq!(archive.count().unwrap(), 0);
+    assert_eq!(archive.count("").unwrap(), 0);
 }
 
 #[test]
@@ -477,7 +486,7 @@ fn export_writes_every_game_and_import_adds_them_back_with_broken_games_reported
     archive
         .save(&entry("b", &mated(), "2026.01.03", 4))
         .unwrap();
-    let text = archive.export_pgn(Notation::Wxf).unwrap();
+    let text = archive.export_pgn("", Notation::Wxf).unwrap();
     assert_eq!(
         text.matches("[Game \"Chinese Chess\"]").count(),
         2,
@@ -489,7 +498,7 @@ fn export_writes_every_game_and_import_adds_them_back_with_broken_games_reported
     let file = format!("{text}\n{broken}");
     let collection: Collection = xiangqi_records::pgn::read_all_str(&file).unwrap();
     let mut other = SqliteStore::open(dir.join("other.sqlite3")).unwrap();
-    let report = other.import(collection).unwrap();
+    let report = other.import(collection, "").unwrap();
     assert_eq!(report.imported.len(), 2);
     assert_eq!(report.broken.len(), 1, "the illegal game is reported");
     let games = other.list(&Filter::default()).unwrap();
@@ -507,7 +516,7 @@ fn a_large_import_is_written_a_part_at_a_time_and_adds_every_game_once() {
     let broken = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n";
     let file = format!("{}{broken}{}", game.repeat(30), game.repeat(20));
     let collection: Collection = xiangqi_records::pgn::read_all_str(&file).unwrap();
-    let mut prepared = xiangqi_store::PreparedImport::of(collection).unwrap();
+    let mut prepared = xiangqi_store::PreparedImport::of(collection, "").unwrap();
     assert_eq!(prepared.progress(), (50, 0));
     let mut archive = SqliteStore::open(dir.join("games.sqlite3")).unwrap();
     let mut parts = 0;
@@ -519,7 +528,7 @@ fn a_large_import_is_written_a_part_at_a_time_and_adds_every_game_once() {
         let (total, done) = prepared.progress();
         assert_eq!((total, done), (50, parts * 8));
         // Each part is in the archive as soon as it is written.
-        assert_eq!(archive.count().unwrap(), done);
+        assert_eq!(archive.count("").unwrap(), done);
     }
     assert_eq!(parts, 6, "six full parts, then the last two games");
     let report = prepared.into_report();
@@ -529,10 +538,10 @@ fn a_large_import_is_written_a_part_at_a_time_and_adds_every_game_once() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), 50, "every game added once");
-    assert_eq!(archive.count().unwrap(), 50);
+    assert_eq!(archive.count("").unwrap(), 50);
     // A part never stops before its first game, however short its time.
     let collection: Collection = xiangqi_records::pgn::read_all_str(game).unwrap();
-    let mut one = xiangqi_store::PreparedImport::of(collection).unwrap();
+    let mut one = xiangqi_store::PreparedImport::of(collection, "").unwrap();
     assert!(
         !archive
             .import_some(&mut one, usize::MAX, std::time::Duration::ZERO)

@@ -52,12 +52,12 @@ fn a_database_of_the_first_schema_gains_the_cards_table_and_keeps_its_games() {
     }
     let mut archive = SqliteStore::open(&path).unwrap();
     assert_eq!(archive.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(archive.count().unwrap(), 1, "the old game is kept");
-    assert!(archive.trainer_cards().unwrap().is_empty());
+    assert_eq!(archive.count("").unwrap(), 1, "the old game is kept");
+    assert!(archive.trainer_cards("").unwrap().is_empty());
     archive
-        .save_trainer_card(&card("screen-horses", "black", "main", 0, 5000))
+        .save_trainer_card("", &card("screen-horses", "black", "main", 0, 5000))
         .unwrap();
-    assert_eq!(archive.trainer_cards().unwrap().len(), 1);
+    assert_eq!(archive.trainer_cards("").unwrap().len(), 1);
 }
 
 #[test]
@@ -66,33 +66,30 @@ fn cards_are_saved_replaced_and_kept_across_reopening() {
     {
         let mut archive = SqliteStore::open(&path).unwrap();
         archive
-            .save_trainer_card(&card(
-                "screen-horses",
-                "black",
-                "crossing-chariot",
-                0,
-                1_000,
-            ))
+            .save_trainer_card(
+                "",
+                &card("screen-horses", "black", "crossing-chariot", 0, 1_000),
+            )
             .unwrap();
         archive
-            .save_trainer_card(&card("screen-horses", "red", "crossing-chariot", 1, 2_000))
+            .save_trainer_card(
+                "",
+                &card("screen-horses", "red", "crossing-chariot", 1, 2_000),
+            )
             .unwrap();
         archive
-            .save_trainer_card(&card("elephant", "black", "seventh-pawn", 2, 3_000))
+            .save_trainer_card("", &card("elephant", "black", "seventh-pawn", 2, 3_000))
             .unwrap();
         // The same line, side and branch again: the row is replaced, not added.
         archive
-            .save_trainer_card(&card(
-                "screen-horses",
-                "black",
-                "crossing-chariot",
-                3,
-                9_000,
-            ))
+            .save_trainer_card(
+                "",
+                &card("screen-horses", "black", "crossing-chariot", 3, 9_000),
+            )
             .unwrap();
     }
     let archive = SqliteStore::open(&path).unwrap();
-    let cards = archive.trainer_cards().unwrap();
+    let cards = archive.trainer_cards("").unwrap();
     assert_eq!(
         cards,
         vec![

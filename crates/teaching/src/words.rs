@@ -34,7 +34,7 @@ pub fn problems(lang: Lang, text: &str) -> Vec<String> {
     let lower = text.to_lowercase();
     for (term, avoid) in glossary(lang) {
         for word in avoid {
-            if lower.contains(&word.to_lowercase()) {
+            if starts_a_word_in(&lower, &word.to_lowercase()) {
                 found.push(format!(
                     "says «{word}…» where the glossary's word is «{term}»"
                 ));
@@ -45,6 +45,19 @@ pub fn problems(lang: Lang, text: &str) -> Vec<String> {
         found.extend(chinese_punctuation(text));
     }
     found
+}
+
+/// Whether `word` begins a word of `text` somewhere (its endings may vary: «министр…» is
+/// found in «министра», not in «администратор»). Chinese has no spaces: a Chinese word is
+/// found anywhere.
+fn starts_a_word_in(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        word.chars().next().is_some_and(is_chinese)
+            || !text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+    })
 }
 
 fn is_chinese(c: char) -> bool {
@@ -105,6 +118,10 @@ mod tests {
         assert_eq!(problems(Lang::Ru, "Две Пешки перешли реку.").len(), 1);
         assert!(problems(Lang::Ru, "Пушка бьёт через лафет.").is_empty());
         assert!(problems(Lang::En, "anything: at all.").is_empty());
+        // A word to avoid is found where a word begins, whatever its ending, and not inside
+        // another word.
+        assert_eq!(problems(Lang::Ru, "Ход министра.").len(), 1);
+        assert!(problems(Lang::Ru, "Это может сделать администратор.").is_empty());
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! no feature (`tests/layers.rs` reads the sources to hold both). [`server`] puts the routes
 //! behind the server's layers and serves them.
 
+mod account;
 mod archive;
 mod endgames;
 mod explorer;
@@ -41,6 +42,7 @@ pub use state::ServerOptions;
 /// Every feature's routes, merged.
 fn routes() -> axum::Router<state::AppState> {
     axum::Router::new()
+        .merge(account::routes())
         .merge(play::routes())
         .merge(records::routes())
         .merge(archive::routes())

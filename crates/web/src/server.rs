@@ -46,10 +46,15 @@ pub fn router_with(allowed: AllowedHosts, options: &ServerOptions) -> Router {
 /// The app on `state`, answering to `allowed` hosts.
 fn app(allowed: AllowedHosts, state: AppState) -> Router {
     let archive = state.sessions.archive().clone();
+    let accounts = state.accounts.clone();
     let api = crate::routes().with_state(state);
     Router::new()
         .merge(api)
         .fallback(get(|uri: Uri| async move { assets::serve(uri.path()) }))
+        .layer(axum::middleware::from_fn_with_state(
+            accounts,
+            crate::kit::viewer::guest_cookie,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
             archive,

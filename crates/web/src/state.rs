@@ -8,6 +8,7 @@ use crate::kit::endgame_tables::TableFolder;
 use crate::kit::limits;
 use crate::kit::search_pool::{PoolOptions, SearchPool};
 use crate::kit::session::{MAX_GAMES, Sessions};
+use crate::kit::viewer::{Accounts, Hosting};
 use crate::rooms::gate::SocketGate;
 use crate::rooms::hub::RoomHub;
 use axum::extract::FromRef;
@@ -39,6 +40,8 @@ pub struct ServerOptions {
     pub site: Option<crate::kit::site::Site>,
     /// The caps on the rooms' sockets (each also holds one of the `max_connections` places).
     pub sockets: crate::rooms::gate::SocketLimits,
+    /// Who may make an account, on a server hosted for many people.
+    pub sign_up: xiangqi_accounts::SignUp,
 }
 
 impl Default for ServerOptions {
@@ -52,6 +55,7 @@ impl Default for ServerOptions {
             rooms_burst: crate::rooms::hub::ROOMS_BURST,
             site: None,
             sockets: crate::rooms::gate::SocketLimits::default(),
+            sign_up: xiangqi_accounts::SignUp::default(),
         }
     }
 }
@@ -70,6 +74,8 @@ pub struct AppState {
     /// The server's connection places: each connection holds one while it is served, and
     /// each room socket while it is open.
     pub connections: Arc<tokio::sync::Semaphore>,
+    /// Who asks: the accounts and guests of a hosted server.
+    pub accounts: Accounts,
 }
 
 impl AppState {
@@ -83,7 +89,15 @@ impl AppState {
         let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
         let gate = SocketGate::new(connections.clone(), options.sockets);
         let rooms = RoomHub::open(archive.clone(), options.rooms_burst, gate);
+        let hosting = match &options.site {
+            Some(site) => Hosting::Site {
+                https: site.https(),
+                sign_up: options.sign_up,
+            },
+            None => Hosting::Own,
+        };
         AppState {
+            accounts: Accounts::new(hosting, archive.clone()),
             connections,
             endgames: TableFolder::new(options.data.as_deref()),
             rooms,
@@ -114,5 +128,11 @@ impl FromRef<AppState> for ArchiveService {
 impl FromRef<AppState> for RoomHub {
     fn from_ref(state: &AppState) -> RoomHub {
         state.rooms.clone()
+    }
+}
+
+impl FromRef<AppState> for Accounts {
+    fn from_ref(state: &AppState) -> Accounts {
+        state.accounts.clone()
     }
 }

@@ -10,16 +10,24 @@ use xiangqi_rules::notation::Notation;
 use xiangqi_store::{Filter, Store, StoreError};
 use xiangqi_teaching::review::{Class, annotate};
 
-/// Every game of `archive` as one PGN file, as [`Store::export_pgn`] writes it (oldest
+/// Every game of `owner` in `archive` as one PGN file, as [`Store::export_pgn`] writes it (oldest
 /// first, moves in `notation`), with the marks of the reviews kept ([`with_review_marks`]).
 /// The file is written again only when a game has a review.
-pub fn export_with_marks(archive: &dyn Store, notation: Notation) -> Result<String, StoreError> {
-    let text = archive.export_pgn(notation)?;
+pub fn export_with_marks(
+    archive: &dyn Store,
+    owner: &str,
+    notation: Notation,
+) -> Result<String, StoreError> {
+    let text = archive.export_pgn(owner, notation)?;
     // The list is newest first, the export oldest first: by date, creation, row.
     let mut reviews = Vec::new();
-    for summary in archive.list(&Filter::default())?.into_iter().rev() {
+    let mine = Filter {
+        owner: owner.to_string(),
+        ..Filter::default()
+    };
+    for summary in archive.list(&mine)?.into_iter().rev() {
         let review = if summary.reviewed {
-            archive.get(summary.id)?.and_then(|g| g.review)
+            archive.get(owner, summary.id)?.and_then(|g| g.review)
         } else {
             None
         };

@@ -17,14 +17,14 @@ use crate::kit::archive_store::{
 };
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params};
-use crate::kit::games::{game_from_moves, start_linked_session, with_game};
+use crate::kit::games::{Games, game_from_moves, start_linked_session, with_game};
 use crate::kit::limits;
 use crate::kit::records::MAX_IMPORT;
 use crate::kit::records::{
     RecordFault, Said, add_params, bad_record, extension, file_body, record_error,
 };
-use crate::kit::session::Sessions;
 use crate::kit::view::GameView;
+use crate::kit::viewer::Viewer;
 use crate::kit::wire::{Fen, Iccs, Language, fen_or_blank};
 use crate::state::AppState;
 use axum::Json;
@@ -259,9 +259,11 @@ pub struct ListView {
 /// `GET /api/archive/games?result=…&level=…&state=…&offset=…&limit=…&lang=…`: a page of the
 /// games, newest date first, with how many there are in all, their openings named in `lang`.
 pub async fn list(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     Params(query): Params<ListQuery>,
 ) -> Result<Json<ListView>, ApiError> {
+    let owner = viewer.require_owner()?;
     let result = choice(
         query.result.as_deref(),
         "result",
@@ -282,6 +284,7 @@ pub async fn list(
     let offset = query.offset;
     limits::at_most("offset", offset as u64, limits::OFFSET_MAX, "games")?;
     let filter = Filter {
+        owner,
         result: result.map(Some),
         level: query.level,
         finished,
@@ -332,9 +335,15 @@ impl StoredView {
     }
 }
 
-async fn stored(archive: &ArchiveService, id: GameId) -> Result<StoredGame, ApiError> {
+/// Game `id` of `viewer`'s (another's is answered as no game, 404).
+async fn stored(
+    archive: &ArchiveService,
+    viewer: &Viewer,
+    id: GameId,
+) -> Result<StoredGame, ApiError> {
+    let owner = viewer.require_owner()?;
     archive
-        .run(move |a| a.get(id))
+        .run(move |a| a.get(&owner, id))
         .await?
         .ok_or_else(|| no_archived_game(id))
 }
@@ -350,22 +359,25 @@ pub struct LangQuery {
 
 /// `GET /api/archive/games/{id}?lang=…`: one game, whole, its opening named in `lang`.
 pub async fn get(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     Path(id): Path<GameId>,
     Params(query): Params<LangQuery>,
 ) -> Result<Json<StoredView>, ApiError> {
     Ok(Json(StoredView::of(
-        &stored(&archive, id).await?,
+        &stored(&archive, &viewer, id).await?,
         query.lang.0,
     )))
 }
 
 /// `DELETE /api/archive/games/{id}`: deletes a game.
 pub async fn delete(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     Path(id): Path<GameId>,
 ) -> Result<StatusCode, ApiError> {
-    if archive.run(move |a| a.delete(id)).await? {
+    let owner = viewer.require_owner()?;
+    if archive.run(move |a| a.delete(&owner, id)).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(no_archived_game(id))
@@ -384,9 +396,11 @@ pub struct ExportQuery {
 /// `GET /api/archive/export?format=pgn-wxf`: every game as one PGN file to download, oldest
 /// first, a reviewed game with the review's marks ([`export::export_with_marks`]).
 pub async fn export(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     Params(query): Params<ExportQuery>,
 ) -> Result<Response, ApiError> {
+    let owner = viewer.require_owner()?;
     let notation = match query.format.as_deref().unwrap_or("pgn-wxf") {
         "pgn-wxf" => Notation::Wxf,
         "pgn-iccs" => Notation::Iccs,
@@ -398,7 +412,7 @@ pub async fn export(
         }
     };
     let text = archive
-        .run(move |a| export::export_with_marks(a, notation))
+        .run(move |a| export::export_with_marks(a, &owner, notation))
         .await?;
     let (year, month, day) = xiangqi_records::date::today();
     let disposition =
@@ -454,10 +468,12 @@ fn broken_game(format: RecordFormat, error: &RecordError) -> Value {
 /// cannot be read at all, or holds no game: 422 `bad-record`; a file none of whose games can
 /// be read: 422 with the first game's reason and every game's in `broken`.
 pub async fn import(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     Params(query): Params<ImportQuery>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<ImportView>), ApiError> {
+    let owner = viewer.require_owner()?;
     let bytes = file_body(bytes)?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(bad_record(RecordFault::EmptyFile, "the file is empty"));
@@ -468,7 +484,7 @@ pub async fn import(
     let read = tokio::task::spawn_blocking(move || {
         format.read(&bytes).map(|collection| {
             let games = collection.len();
-            (games, PreparedImport::of(collection))
+            (games, PreparedImport::of(collection, &owner))
         })
     })
     .await
@@ -561,12 +577,12 @@ pub struct OpenedView {
 /// replay and review, and a change starts a new game. The archived view names the opening in
 /// `?lang=` (English when absent).
 pub async fn open(
-    State(AppState { sessions, .. }): State<AppState>,
+    sessions: Games,
     Path(id): Path<GameId>,
     Params(query): Params<LangQuery>,
 ) -> Result<(StatusCode, Json<OpenedView>), ApiError> {
     let archive = sessions.archive().clone();
-    let stored = stored(&archive, id).await?;
+    let stored = stored(&archive, &sessions.viewer, id).await?;
     let game = replay_stored(&stored)?;
     let summary = &stored.summary;
     let link = stored_link(summary.key.clone(), summary, summary.finished);
@@ -602,9 +618,10 @@ pub struct ResumeRequest {
 /// the page's copy when sent, else from the archive. 201 with the game as `POST /api/games`
 /// answers it.
 pub async fn resume(
-    State(AppState { sessions, .. }): State<AppState>,
+    sessions: Games,
     Body(req): Body<ResumeRequest>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
+    let owner = sessions.viewer.require_owner()?;
     let archive = sessions.archive().clone();
     let key = req.key.trim().to_string();
     if key.is_empty() || key.len() > 64 || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
@@ -613,16 +630,24 @@ pub async fn resume(
             req.key
         )));
     }
-    // The row, when the archive is there and holds it: its players, date and record.
+    // The row, when the archive is there and holds it: its players, date and record; and
+    // whether the key is another's.
     let lookup = key.clone();
     let row = match archive
         .run(move |a| match a.id_of_key(&lookup)? {
-            Some(id) => a.get(id),
-            None => Ok(None),
+            Some(id) => Ok((a.get(&owner, id)?, true)),
+            None => Ok((None, false)),
         })
         .await
     {
-        Ok(row) => row,
+        Ok((None, true)) => {
+            return Err(ApiError::new(
+                ErrorCode::ArchiveNoGame,
+                format!("there is no game {key} in your archive"),
+            )
+            .with_params(json!({ "key": key })));
+        }
+        Ok((row, _)) => row,
         Err(e) if req.fen.is_some() => {
             crate::say_err!(
                 "games archive: resuming from the page's copy: {}",
@@ -657,7 +682,10 @@ pub async fn resume(
             }
             link
         }
-        None => ArchiveLink::resumed(key, Players::default(), None),
+        // No row yet (the page's game had no move when the server last saw it): it is saved
+        // from its first move, as a new game is, so that a board reloaded untouched adds
+        // no empty row.
+        None => ArchiveLink::unsaved(key),
     };
     let view = start_linked_session(&sessions, played, link)?;
     Ok((StatusCode::CREATED, Json(view)))
@@ -716,7 +744,7 @@ fn clean_name(name: Option<String>) -> String {
 /// `POST /api/archive/sessions/{id}`: sets the players of game `id` (and a fallen flag),
 /// which its row keeps; answers the game's key, whether it is saved, and a failed save.
 pub async fn session(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Path(id): Path<String>,
     Body(req): Body<SessionRequest>,
 ) -> Result<Json<SessionView>, ApiError> {

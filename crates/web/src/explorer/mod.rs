@@ -11,7 +11,7 @@ use axum::routing::get;
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::Params;
-use crate::kit::games::with_game;
+use crate::kit::games::{Games, with_game};
 use crate::kit::search::{request_for, run_search};
 use crate::kit::search_pool::SearchKind;
 use crate::kit::view::{MoveView, OpeningView};
@@ -75,7 +75,8 @@ pub struct Explorer {
 /// game set up from another position, `opening-too-late` beyond move 20 and `bad-ply` for a
 /// ply the game has not reached.
 pub async fn explore(
-    State(AppState { sessions, pool, .. }): State<AppState>,
+    sessions: Games,
+    State(AppState { pool, .. }): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<ExplorerQuery>,
 ) -> Result<Json<Explorer>, ApiError> {

@@ -113,6 +113,14 @@ impl ArchiveLink {
         }
     }
 
+    /// A link to no row: the game is kept nowhere.
+    pub fn nowhere() -> ArchiveLink {
+        ArchiveLink {
+            key: None,
+            ..ArchiveLink::new()
+        }
+    }
+
     /// A link to the row saved under `key`, which every change updates.
     pub fn resumed(key: String, players: Players, date: Option<String>) -> ArchiveLink {
         ArchiveLink {
@@ -120,6 +128,14 @@ impl ArchiveLink {
             players,
             date: date.unwrap_or_else(xiangqi_records::date::pgn_today),
             saved: true,
+            ..ArchiveLink::new()
+        }
+    }
+
+    /// A link to a row not saved yet under `key`: saved from the game's first move.
+    pub fn unsaved(key: String) -> ArchiveLink {
+        ArchiveLink {
+            key: Some(key),
             ..ArchiveLink::new()
         }
     }
@@ -187,6 +203,8 @@ impl Default for ArchiveLink {
 
 /// A game as it stood after a change, to be saved.
 struct Snapshot {
+    /// Whose archive it is saved to.
+    owner: String,
     key: String,
     /// The record: the moves played, with the variations.
     record: xiangqi_records::Game,
@@ -296,6 +314,7 @@ impl ArchiveService {
         if link.mark(session.version) == before || link.key.is_none() {
             return None;
         }
+        let owner = session.owner.clone()?;
         if !link.saved && session.game().moves().is_empty() {
             return None;
         }
@@ -333,6 +352,7 @@ impl ArchiveService {
         };
         link.saved = true;
         let snapshot = Snapshot {
+            owner,
             key: key.clone(),
             record,
             ending,
@@ -466,6 +486,7 @@ fn entry_of(s: &Snapshot) -> GameEntry {
         time_control: None,
         record,
         source: Source::Played,
+        owner: s.owner.clone(),
     }
 }
 

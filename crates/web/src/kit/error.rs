@@ -177,6 +177,28 @@ error_codes! {
     RoomCrowded = "room-crowded", SERVICE_UNAVAILABLE;
     /// The server is shutting down.
     ShuttingDown = "shutting-down", SERVICE_UNAVAILABLE;
+    /// What is asked for is one's own, and the request is from no one: sign in.
+    SignedOut = "signed-out", UNAUTHORIZED;
+    /// Only an administrator may do this.
+    AdminOnly = "admin-only", FORBIDDEN;
+    /// The name cannot be an account's (blank `reason`: what is wrong with it).
+    BadName = "bad-name", BAD_REQUEST;
+    /// The password cannot be used (blanks `min`, `max`).
+    BadPassword = "bad-password", BAD_REQUEST;
+    /// Another account has this name.
+    NameTaken = "name-taken", CONFLICT;
+    /// The name or the password is wrong (which one is not said).
+    WrongPassword = "wrong-password", UNAUTHORIZED;
+    /// The host has closed sign-up (accounts are added on the server's command line).
+    SignUpClosed = "sign-up-closed", FORBIDDEN;
+    /// Sign-up needs an invitation code, and this one is not one that can be used.
+    BadInvite = "bad-invite", FORBIDDEN;
+    /// The host has disabled this account.
+    AccountDisabled = "account-disabled", FORBIDDEN;
+    /// Too many tries to sign in or up; try again after `retry_after` seconds.
+    TooManyTries = "too-many-tries", TOO_MANY_REQUESTS;
+    /// Accounts exist only on a server hosted for many people (`xiangqi serve`).
+    NoAccounts = "no-accounts", NOT_FOUND;
     /// My games is not there; blank `reason` is the archive's code, `path` its file.
     ArchiveUnavailable = "archive-unavailable", SERVICE_UNAVAILABLE;
     /// The server cannot answer right now.

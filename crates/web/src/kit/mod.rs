@@ -24,4 +24,5 @@ pub mod session;
 pub mod site;
 pub mod stream;
 pub mod view;
+pub mod viewer;
 pub mod wire;

@@ -1,6 +1,7 @@
-//! Limits on how often one client may do something costly (make a room, …): a token bucket
-//! per client address, which holds `burst` tokens, gains one every `every`, and spends one per
-//! act. A client past its bucket is told when the next token comes (429 with `Retry-After`).
+//! Limits on how often one client may do something costly (make a room, sign in, …): a token
+//! bucket per client address (or per any other key, such as an account's name), which holds
+//! `burst` tokens, gains one every `every`, and spends one per act. A client past its bucket
+//! is told when the next token comes (429 with `Retry-After`).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -11,12 +12,12 @@ use std::time::{Duration, Instant};
 /// (a full bucket is what a new address gets anyway).
 const MAX_ADDRESSES: usize = 100_000;
 
-/// A token bucket per client address. Cheap to clone.
+/// A token bucket per key: a client address unless another is named. Cheap to clone.
 #[derive(Clone)]
-pub struct RateLimit {
+pub struct RateLimit<K = IpAddr> {
     burst: u32,
     every: Duration,
-    buckets: Arc<Mutex<HashMap<IpAddr, Bucket>>>,
+    buckets: Arc<Mutex<HashMap<K, Bucket>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -27,9 +28,9 @@ struct Bucket {
     at: Instant,
 }
 
-impl RateLimit {
+impl<K: std::hash::Hash + Eq + Clone> RateLimit<K> {
     /// Buckets of `burst` tokens (at least one), each gaining one every `every`.
-    pub fn new(burst: u32, every: Duration) -> RateLimit {
+    pub fn new(burst: u32, every: Duration) -> RateLimit<K> {
         RateLimit {
             burst: burst.max(1),
             every: every.max(Duration::from_millis(1)),
@@ -39,14 +40,14 @@ impl RateLimit {
 
     /// Spends one of `client`'s tokens at `now`; when it has none, the whole seconds until
     /// the next one comes.
-    pub fn take(&self, client: IpAddr, now: Instant) -> Result<(), u32> {
+    pub fn take(&self, client: K, now: Instant) -> Result<(), u32> {
         let burst = f64::from(self.burst);
         let per_token = self.every.as_secs_f64();
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         if buckets.len() >= MAX_ADDRESSES && !buckets.contains_key(&client) {
             buckets.retain(|_, b| b.filled(now, per_token) < burst);
         }
-        let bucket = buckets.entry(client).or_insert(Bucket {
+        let bucket = buckets.entry(client.clone()).or_insert(Bucket {
             tokens: burst,
             at: now,
         });

@@ -35,6 +35,10 @@ pub struct GameSession {
     searches: Vec<SearchStop>,
     /// Its row in the games archive: the key, the players, whether it was saved.
     pub archive: ArchiveLink,
+    /// Whose game it is (the store's owner, who alone may use it and whose archive it is
+    /// saved to); `None` for a visitor's game, which anyone with its id may use and which is
+    /// kept nowhere.
+    pub owner: Option<String>,
 }
 
 impl GameSession {
@@ -45,6 +49,7 @@ impl GameSession {
             version: 0,
             searches: Vec::new(),
             archive: ArchiveLink::new(),
+            owner: Some(String::new()),
         }
     }
 
@@ -230,6 +235,27 @@ impl Sessions {
             lock(&entry.session).stop_searches();
         }
         id
+    }
+
+    /// Runs `f` on game `id` for `owner` (`None`: a visitor), or returns `None` when there
+    /// is no such game or it is another's. See [`Sessions::with`].
+    pub fn with_owned<R>(
+        &self,
+        id: &str,
+        owner: Option<&str>,
+        f: impl FnOnce(&mut GameSession) -> R,
+    ) -> Option<R> {
+        let session = self.session(id)?;
+        let theirs = lock(&session).owner.clone();
+        if theirs.is_some() && theirs.as_deref() != owner {
+            return None;
+        }
+        self.with(id, f)
+    }
+
+    /// The session of game `id`.
+    fn session(&self, id: &str) -> Option<Arc<Mutex<GameSession>>> {
+        lock(&self.inner).games.get(id).map(|e| e.session.clone())
     }
 
     /// Runs `f` on game `id`, or returns `None` when there is no such game. A game that `f`

@@ -11,10 +11,9 @@ use crate::kit::analysis::{
 };
 use crate::kit::error::ApiError;
 use crate::kit::extract::{Body, Params};
-use crate::kit::games::with_game;
+use crate::kit::games::{Games, with_game};
 use crate::kit::search::{Prepared, prepare_search, run_search};
 use crate::kit::search_pool::SearchKind;
-use crate::kit::session::Sessions;
 use crate::kit::stream::EventStream;
 use crate::state::AppState;
 use axum::Json;
@@ -44,7 +43,7 @@ fn default_millis() -> u64 {
 }
 
 /// The request for game `id`'s current position, searched for `time`.
-fn prepare(sessions: &Sessions, id: &str, time: Duration) -> Result<Prepared, ApiError> {
+fn prepare(sessions: &Games, id: &str, time: Duration) -> Result<Prepared, ApiError> {
     with_game(sessions, id, |s| {
         prepare_search(
             s,
@@ -59,12 +58,13 @@ fn prepare(sessions: &Sessions, id: &str, time: Duration) -> Result<Prepared, Ap
 /// `POST /api/games/{id}/analyse`: the best lines from the current position after the time
 /// asked for.
 pub async fn analyse(
+    games: Games,
     State(app): State<AppState>,
     Path(id): Path<String>,
     Body(req): Body<AnalyseRequest>,
 ) -> Result<Json<Vec<AnalysisLine>>, ApiError> {
     let (lines, time) = lines_and_time(req.lines, req.millis)?;
-    let Prepared { request, stop, .. } = prepare(&app.sessions, &id, time)?;
+    let Prepared { request, stop, .. } = prepare(&games, &id, time)?;
     let pos = request.position.clone();
     if let Some((_, shown)) = probe_tables(app.endgames.present(), &pos, lines).await {
         return Ok(Json(shown));
@@ -89,6 +89,7 @@ pub async fn analyse(
 /// changes, when `millis` have passed, or when the page closes the stream. The stream waits
 /// for an engine of the pool before it starts (503 when the queue is full).
 pub async fn analysis_stream(
+    games: Games,
     State(app): State<AppState>,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
@@ -98,7 +99,7 @@ pub async fn analysis_stream(
         request,
         version,
         stop,
-    } = prepare(&app.sessions, &id, time)?;
+    } = prepare(&games, &id, time)?;
     let tables = app.endgames.present();
     stream_lines(app.pool, tables, id, request, version, stop, lines).await
 }

@@ -6,13 +6,12 @@ use crate::kit::extract::Body;
 use crate::kit::extract::legal;
 use crate::kit::games::game_from_moves;
 use crate::kit::games::start_session;
-use crate::kit::games::with_game;
+use crate::kit::games::{Games, with_game};
 use crate::kit::limits;
 use crate::kit::search::changed_meanwhile;
 use crate::kit::search::run_search;
 use crate::kit::search::{Prepared, prepare_search};
 use crate::kit::search_pool::SearchKind;
-use crate::kit::session::Sessions;
 use crate::kit::view::{GameView, MoveView, Threat, session_view};
 use crate::kit::wire::{Fen, Iccs, Point, fen_or_blank};
 use crate::play::safety::{HangingPiece, hanging_piece};
@@ -55,7 +54,7 @@ pub struct NewGame {
 
 /// `POST /api/games`: starts a game and returns it.
 pub async fn new_game(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Body(req): Body<NewGame>,
 ) -> Result<(StatusCode, Json<GameView>), ApiError> {
     let played = game_from_moves(req.fen.as_ref(), &req.moves, &req.redo)?;
@@ -64,18 +63,13 @@ pub async fn new_game(
 }
 
 /// `GET /api/games/{id}`: the game as it stands.
-pub async fn get_game(
-    State(sessions): State<Sessions>,
-    Path(id): Path<String>,
-) -> ApiResult<GameView> {
+pub async fn get_game(sessions: Games, Path(id): Path<String>) -> ApiResult<GameView> {
     with_game(&sessions, &id, |s| Ok(session_view(&id, s))).map(Json)
 }
 
 /// `DELETE /api/games/{id}`: forgets the game.
-pub async fn delete_game(
-    State(sessions): State<Sessions>,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+pub async fn delete_game(sessions: Games, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    with_game(&sessions, &id, |_| Ok(()))?;
     if sessions.remove(&id) {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -125,7 +119,7 @@ pub enum MoveAnswer {
 /// `bad-ply` for a position the line has not reached, `choice-needed` without a choice);
 /// with `check_hanging`, a move that leaves a piece hanging is answered, not played.
 pub async fn play_move(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Path(id): Path<String>,
     Body(req): Body<MoveRequest>,
 ) -> ApiResult<MoveAnswer> {
@@ -169,7 +163,7 @@ pub struct LineRequest {
 /// `POST /api/games/{id}/line`: plays on in another line (from its end), makes a variation
 /// the main line, or deletes it with the variations that leave it.
 pub async fn change_line(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Path(id): Path<String>,
     Body(req): Body<LineRequest>,
 ) -> ApiResult<GameView> {
@@ -221,7 +215,7 @@ fn step_count(body: &[u8]) -> Result<usize, ApiError> {
 /// `POST /api/games/{id}/undo`: takes back `count` moves (body `{"count": n}`, or none for
 /// one); fewer when fewer were played, and none left is not an error.
 pub async fn undo(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Path(id): Path<String>,
     payload: axum::body::Bytes,
 ) -> ApiResult<GameView> {
@@ -230,7 +224,7 @@ pub async fn undo(
 
 /// `POST /api/games/{id}/redo`: replays `count` moves taken back (body as for undo).
 pub async fn redo(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Path(id): Path<String>,
     payload: axum::body::Bytes,
 ) -> ApiResult<GameView> {
@@ -240,7 +234,7 @@ pub async fn redo(
 /// Steps game `id` over the moves `payload` counts with `stepper` (undo or redo); a game
 /// that moved is changed.
 fn step(
-    sessions: &Sessions,
+    sessions: &Games,
     id: &str,
     payload: &[u8],
     stepper: fn(&mut PlayedGame, usize) -> usize,
@@ -281,7 +275,8 @@ pub struct EngineReply {
 
 /// `POST /api/games/{id}/engine`: the engine plays the side to move at `level`.
 pub async fn engine_move(
-    State(AppState { sessions, pool, .. }): State<AppState>,
+    sessions: Games,
+    State(AppState { pool, .. }): State<AppState>,
     Path(id): Path<String>,
     Body(req): Body<EngineRequest>,
 ) -> ApiResult<EngineReply> {
@@ -379,7 +374,8 @@ pub struct Hint {
 
 /// `POST /api/games/{id}/hint`: the engine's suggestion for the side to move.
 pub async fn hint(
-    State(AppState { sessions, pool, .. }): State<AppState>,
+    sessions: Games,
+    State(AppState { pool, .. }): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Hint> {
     let Prepared { request, stop, .. } = with_game(&sessions, &id, |s| {

@@ -8,7 +8,7 @@ use axum::routing::{get, post};
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::Params;
-use crate::kit::games::{start_session, with_game};
+use crate::kit::games::{Games, start_session, with_game};
 use crate::kit::records::MAX_IMPORT;
 use crate::kit::records::RecordFault;
 use crate::kit::records::Said;
@@ -18,12 +18,11 @@ use crate::kit::records::extension;
 use crate::kit::records::file_body;
 use crate::kit::records::record_error;
 use crate::kit::records::without_partial;
-use crate::kit::session::Sessions;
 use crate::kit::view::GameView;
 use axum::Json;
 use axum::body::Bytes;
+use axum::extract::Path;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::ser::SerializeMap;
@@ -90,7 +89,7 @@ pub fn file_kind(format: OutputFormat) -> (&'static str, &'static str) {
 /// download, named `xiangqi-YYYYMMDD` with the format's extension; what the format could not
 /// hold is listed in the [`WARNINGS_HEADER`] header.
 pub async fn export(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Path(id): Path<String>,
     Params(query): Params<RecordQuery>,
 ) -> Result<Response, ApiError> {
@@ -317,7 +316,7 @@ fn unplayable(e: &UnplayableMove) -> ApiError {
 /// game cannot be loaded: 422 with the rules' code for a move that breaks a rule (as the play
 /// API answers), else `bad-record`.
 pub async fn import(
-    State(sessions): State<Sessions>,
+    sessions: Games,
     Params(query): Params<ImportQuery>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Imported>), ApiError> {

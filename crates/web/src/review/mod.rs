@@ -14,7 +14,7 @@ use axum::routing::get;
 
 use crate::kit::error::ApiError;
 use crate::kit::extract::Params;
-use crate::kit::games::with_game;
+use crate::kit::games::{Games, with_game};
 use crate::kit::limits::{self, REVIEW_DEPTH_MAX, REVIEW_MS_MAX};
 use crate::kit::search::set_judging;
 use crate::kit::search_pool::SearchStop;
@@ -340,12 +340,13 @@ fn limits_of(query: &ReviewQuery, positions: usize) -> Result<ReviewLimits, ApiE
 /// review waits for an engine of the pool (503 when the queue is full), holds it until the
 /// end, and stops when the page closes the stream or the game changes.
 pub async fn review_stream(
+    games: Games,
     State(app): State<AppState>,
     Path(id): Path<String>,
     Params(query): Params<ReviewQuery>,
 ) -> Result<EventStream, ApiError> {
     let (start, moves, version, stop): (Position, Vec<Move>, u64, SearchStop) =
-        with_game(&app.sessions, &id, |s| {
+        with_game(&games, &id, |s| {
             Ok((
                 s.game().start().clone(),
                 s.game().moves().to_vec(),

@@ -566,6 +566,7 @@ impl RoomHub {
             time_control: room.clock().map(|tc| tc.pgn()),
             record,
             source: Source::Played,
+            owner: String::new(),
         };
         let archive = self.inner.archive.clone();
         if archive.unavailable_reason().is_some() {

@@ -24,6 +24,7 @@ use crate::kit::extract::{Body, Params};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::view::{MoveView, OpeningView, side_code};
+use crate::kit::viewer::Viewer;
 use crate::kit::wire::{self, Iccs, Side};
 use crate::state::AppState;
 use axum::Json;
@@ -136,9 +137,10 @@ impl ProgressView {
     }
 }
 
-/// The stored cards, or an empty set and why they are not there.
-async fn load_cards(archive: &ArchiveService) -> (Cards, ProgressView) {
-    match archive.run(|a| a.trainer_cards()).await {
+/// `owner`'s stored cards, or an empty set and why they are not there.
+async fn load_cards(archive: &ArchiveService, owner: &str) -> (Cards, ProgressView) {
+    let owner = owner.to_string();
+    match archive.run(move |a| a.trainer_cards(&owner)).await {
         Ok(cards) => (
             cards.iter().map(from_stored).collect(),
             ProgressView::saved(),
@@ -286,14 +288,16 @@ pub struct TrainerQuery {
 
 /// `GET /api/trainer`: the lines, the learner's cards and the card to play next.
 pub async fn catalogue(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     Params(q): Params<TrainerQuery>,
 ) -> Result<Json<TrainerView>, ApiError> {
+    let owner = viewer.require_owner()?;
     let sides = match q.side {
         None => vec![Color::Red, Color::Black],
         Some(Side(side)) => vec![side],
     };
-    let (cards, progress) = load_cards(&archive).await;
+    let (cards, progress) = load_cards(&archive, &owner).await;
     let now = now_ms();
     let all: Vec<(CardKey, CardState)> = sides
         .iter()
@@ -350,16 +354,18 @@ pub struct StartView {
 
 /// `POST /api/trainer/start`: begins a run of a line from one side.
 pub async fn start(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     Body(req): Body<StartRequest>,
 ) -> Result<Json<StartView>, ApiError> {
+    let owner = viewer.require_owner()?;
     let line = find_line(&req.line)?;
     let Side(side) = req.side;
     let explicit = match req.branch.as_deref() {
         Some(id) => Some(find_branch(line, id)?),
         None => None,
     };
-    let (cards, progress) = load_cards(&archive).await;
+    let (cards, progress) = load_cards(&archive, &owner).await;
     let now = now_ms();
     let of_line = line_cards(&cards, line, side);
     let branch = explicit
@@ -465,10 +471,11 @@ fn walk_error(e: &WalkError) -> ApiError {
     err
 }
 
-/// Records `outcome` for the card `key` at `now`: the card after it, saved when the archive
+/// Records `outcome` for `owner`'s card `key` at `now`: the card after it, saved when the archive
 /// is there.
 async fn record(
     archive: &ArchiveService,
+    owner: &str,
     key: CardKey,
     before: CardState,
     outcome: Run,
@@ -476,7 +483,11 @@ async fn record(
 ) -> RecordView {
     let after = before.after(outcome, now);
     let stored = to_stored(&key, &after);
-    let progress = match archive.run(move |a| a.save_trainer_card(&stored)).await {
+    let owner = owner.to_string();
+    let progress = match archive
+        .run(move |a| a.save_trainer_card(&owner, &stored))
+        .await
+    {
         Ok(()) => ProgressView::saved(),
         Err(err) => ProgressView::not_saved(&err),
     };
@@ -534,10 +545,12 @@ async fn engine_view(
 
 /// `POST /api/trainer/move`: checks the learner's move against the line.
 pub async fn play(
+    viewer: Viewer,
     State(archive): State<ArchiveService>,
     State(pool): State<SearchPool>,
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
+    let owner = viewer.require_owner()?;
     let line = find_line(&req.line)?;
     let Side(side) = req.side;
     let trained = find_branch(line, &req.branch)?;
@@ -555,7 +568,7 @@ pub async fn play(
         pos.check_move(mv.from(), mv.to())
             .map_err(|e| ApiError::illegal_move(&e, e.message()))?;
     }
-    let (cards, _) = load_cards(&archive).await;
+    let (cards, _) = load_cards(&archive, &owner).await;
     let now = now_ms();
     let of_line = line_cards(&cards, line, side);
     let rank_of = |b: &Branch| {
@@ -582,7 +595,17 @@ pub async fn play(
             let after = pos.after(mv);
             let reply = reply.map(|r| MoveView::new(&after, r));
             let record = if done && !req.missed {
-                Some(record(&archive, key_of(branch), state_of(branch), Run::Clean, now).await)
+                Some(
+                    record(
+                        &archive,
+                        &owner,
+                        key_of(branch),
+                        state_of(branch),
+                        Run::Clean,
+                        now,
+                    )
+                    .await,
+                )
             } else {
                 None
             };
@@ -606,7 +629,7 @@ pub async fn play(
                 None
             } else {
                 let b = deviation.branch;
-                Some(record(&archive, key_of(b), state_of(b), Run::Missed, now).await)
+                Some(record(&archive, &owner, key_of(b), state_of(b), Run::Missed, now).await)
             };
             Ok(Json(MoveAnswer {
                 on_line: false,

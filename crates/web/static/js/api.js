@@ -322,3 +322,18 @@ export function roomSocket(id) {
 }
 /** The streamed analysis of room `id`'s position: server-sent `lines` events. */
 export const roomAnalysisStream = (id, lines, millis) => stream(`${roomPath(id)}/analysis?lines=${lines}&millis=${millis}`);
+
+// Accounts (a club's server).
+export const me = () => request('GET', '/api/me');
+
+export const signIn = (name, password) => request('POST', '/api/account/sign-in', { name, password });
+
+export const signUp = (name, password, invite) => request('POST', '/api/account/sign-up', { name, password, ...(invite ? { invite } : {}) });
+
+export const signOut = () => request('POST', '/api/account/sign-out');
+
+export const changePassword = (current, next) => request('POST', '/api/account/password', { current, new: next });
+
+export const deleteAccount = (password) => request('DELETE', '/api/account', { password });
+
+export const downloadAccountData = () => download('/api/account/data', 'xiangqi-data.json');

@@ -2,6 +2,7 @@
 // header's buttons and the settings ask, and starts the page.
 
 import * as api from './api.js';
+import { AccountBadge, AccountView } from './account.js';
 import { MyGames, openStored } from './archive.js';
 import { TIME_CONTROLS } from './clock.js';
 import { element } from './elements.js';
@@ -63,6 +64,8 @@ const myGames = new MyGames(panel('archive'), {
   levelName: (n) => levelNumbered(n),
   notation: () => settings.notation,
 });
+const accountView = new AccountView(panel('account', 'account-view'));
+const accountBadge = new AccountBadge(document.querySelector('[data-account-link]'));
 const rooms = new Rooms(panel('room', 'room-view'), settings, { go: (id) => router.go('room', id) });
 
 /** Opens the archive's game `row` on the board, with its review started when `reviewed`. */
@@ -120,6 +123,7 @@ const router = new Router({
   },
   review: { panel: 'game', nav: 'games', show: (row) => (row ? openRow(row, true) : play.render()) },
   room: { panel: 'room', nav: 'room', label: 'room.title', show: (id) => rooms.open(id) },
+  account: { panel: 'account', nav: 'account', show: () => accountView.show() },
 }, 'play', {
   // The trainer's address before it had its own name.
   moved: { openings: 'trainer' },
@@ -181,6 +185,7 @@ function applySettings() {
     else input.value = String(value);
   }
   play.relabel();
+  accountBadge.render();
 }
 
 /** A setting's field changed: the setting is kept and every view follows it. */
@@ -197,6 +202,7 @@ function settingChanged(event) {
   endgames.relabel();
   puzzles.relabel();
   trainer.relabel();
+  if (router.current?.name === 'account') accountView.show();
 }
 
 /** The answer to a request the page made before the modules loaded, if it succeeded. */
