@@ -189,6 +189,100 @@ fn the_app_is_served_through_nginx_on_its_public_name() {
     let state = read(&mut red);
     assert_eq!(state["type"], "state", "{state}");
     assert_eq!(state["room"]["status"], "waiting");
+
+    // The host adds an administrator on the command line while the server runs; the account
+    // signs in through the proxy and the server knows it as an administrator.
+    let users = |args: &[&str], stdin: &str| {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .arg("users")
+            .arg("--data")
+            .arg(base.join("data"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (ok, said) = users(&["add", "Boss", "--admin"], "boss password\n");
+    assert!(ok, "{said}");
+    assert!(said.contains("added Boss (admin)"), "{said}");
+    let (ok, said) = users(&["add", "Guest1"], "whatever123\n");
+    assert!(!ok && said.contains("kept for guests"), "{said}");
+    let (ok, said) = users(&["add", "Cy"], "");
+    assert!(!ok && said.contains("standard input"), "{said}");
+    let (ok, said) = users(&["disable", "Nobody"], "");
+    assert!(!ok && said.contains("no account named Nobody"), "{said}");
+    let (ok, said) = users(&["invite", "2"], "");
+    assert!(ok, "{said}");
+    assert_eq!(said.lines().count(), 2, "{said}");
+    let body = json!({"name": "boss", "password": "boss password"}).to_string();
+    let (status, head, answer) = request_with(
+        public_port,
+        "POST",
+        "/api/account/sign-in",
+        Some(&body),
+        &[("Host", &public)],
+    )
+    .unwrap();
+    assert_eq!(status, 200, "{answer}");
+    let cookie = head
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("set-cookie: ")
+                .or(l.strip_prefix("Set-Cookie: "))
+        })
+        .expect("a session cookie")
+        .to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    let session = cookie.split(';').next().unwrap().to_string();
+    let (status, _, me) = request_with(
+        public_port,
+        "GET",
+        "/api/me",
+        None,
+        &[("Host", &public), ("Cookie", &session)],
+    )
+    .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(json(&me)["account"]["role"], "admin", "{me}");
+    let (ok, said) = users(&["list"], "");
+    assert!(ok && said.contains("Boss\tadmin"), "{said}");
+    // Removed on the command line, the account's session opens nothing any more.
+    let (ok, said) = users(&["remove", "Boss"], "");
+    assert!(ok, "{said}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, _, me) = request_with(
+            public_port,
+            "GET",
+            "/api/me",
+            None,
+            &[("Host", &public), ("Cookie", &session)],
+        )
+        .unwrap();
+        if json(&me)["account"].is_null() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the session still opens: {me}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
     let _ = std::fs::remove_dir_all(&base);
 }
 
