@@ -3,10 +3,48 @@
 // view from the sections bar, click a point of a board.
 
 import { before, after } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openApp } from './browser.js';
+import { freePort, startServer, stopServer } from './server.js';
 
 /** The app the tests run against: the server `e2e/run` started. */
 export const APP_URL = process.env.XIANGQI_URL ?? 'http://127.0.0.1:8080/';
+
+/** A stand-in for `state.page`, which reaches the real page once it is open. */
+function pageOf(state) {
+  return new Proxy({}, {
+    get(_, name) {
+      if (!state.page) throw new Error(`the page is not open yet (asked for ${String(name)})`);
+      const value = state.page[name];
+      return typeof value === 'function' ? value.bind(state.page) : value;
+    },
+  });
+}
+
+/**
+ * A browser with the app open and ready for the tests of this file, on a server of the file's
+ * own with a fresh data folder (for tests that need a learner with no progress yet: the
+ * server keeps the progress of the one owner of the app, whatever the browser). Answers the
+ * page, as `useApp` does.
+ */
+export function useFreshApp(prepare = null, options = {}) {
+  const state = {};
+  before(async () => {
+    state.data = mkdtempSync(join(tmpdir(), 'xq-fresh-'));
+    const port = await freePort();
+    state.server = await startServer(port, ['--data', state.data], /Games are|Your games/);
+    Object.assign(state, await openApp(`http://127.0.0.1:${port}/`, options));
+    await prepare?.(state.page);
+  });
+  after(async () => {
+    await state.context?.close();
+    await stopServer(state.server);
+    rmSync(state.data, { recursive: true, force: true });
+  });
+  return pageOf(state);
+}
 
 /**
  * A browser with the app open and ready for the tests of this file: answers the page (a
@@ -22,13 +60,7 @@ export function useApp(prepare = null, options = {}) {
   after(async () => {
     await opened.context?.close();
   });
-  return new Proxy({}, {
-    get(_, name) {
-      if (!opened.page) throw new Error(`the page is not open yet (asked for ${String(name)})`);
-      const value = opened.page[name];
-      return typeof value === 'function' ? value.bind(opened.page) : value;
-    },
-  });
+  return pageOf(opened);
 }
 
 /** Opens section `name` (`play`, `learn`, `puzzles`, `trainer`, `games`) from the bar. */

@@ -7,14 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_URL as URL, useApp } from './fixture.js';
+import { useFreshApp } from './fixture.js';
 import * as course from './course.js';
 
 const SHOTS = new globalThis.URL('./screenshots/', import.meta.url).pathname;
 /** The lessons the test completes. */
 const LESSONS = (process.env.LEARN_LESSONS ?? 'horse,cannon').split(',');
 mkdirSync(SHOTS, { recursive: true });
-const page = useApp();
+const page = useFreshApp();
 
 const shot = (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const lessonView = '.lesson[data-lesson-view]';

@@ -10,6 +10,6 @@ pub mod room;
 pub mod token;
 
 pub use room::{
-    AWAY_GRACE_MS, Clocks, Ending, Offer, OfferKind, Role, Room, RoomError, RoomResult,
+    AWAY_GRACE_MS, Clocks, Ending, Offer, OfferKind, Player, Role, Room, RoomError, RoomResult,
     RoomSettings, Rules, SideChoice, Status, TimeControl, side_name,
 };

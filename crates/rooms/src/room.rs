@@ -93,6 +93,29 @@ pub struct RoomSettings {
     pub clock: Option<TimeControl>,
     /// The rule set.
     pub rules: Rules,
+    /// Whether the game counts for the players' ratings: only accounts sit in a rated room.
+    pub rated: bool,
+}
+
+/// Who sits down.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Player {
+    /// The name they gave (an account's own name for an account).
+    pub name: String,
+    /// Whose archive the room's games go to (the store's owner), if anyone's.
+    pub owner: Option<String>,
+    /// Their account's name, when they are signed in.
+    pub account: Option<String>,
+}
+
+impl Player {
+    /// Someone known by `name` alone.
+    pub fn named(name: &str) -> Player {
+        Player {
+            name: name.to_string(),
+            ..Player::default()
+        }
+    }
 }
 
 /// A seat and who holds it.
@@ -101,6 +124,12 @@ pub struct Seat {
     token: String,
     /// The player's name as they gave it.
     pub name: String,
+    /// Whose archive the room's games go to (the store's owner), if anyone's.
+    #[serde(default)]
+    pub owner: Option<String>,
+    /// The player's account, when they sat down signed in.
+    #[serde(default)]
+    pub account: Option<String>,
 }
 
 impl Seat {
@@ -108,6 +137,16 @@ impl Seat {
     /// it follows the player when the seats swap at a rematch.
     pub fn token(&self) -> &str {
         &self.token
+    }
+
+    /// The seat of `player`, holding `token`.
+    fn of(token: String, player: Player) -> Seat {
+        Seat {
+            token,
+            name: clean_name(player.account.as_deref().unwrap_or(&player.name), "Player"),
+            owner: player.owner,
+            account: player.account,
+        }
     }
 }
 
@@ -292,6 +331,8 @@ pub enum RoomError {
         /// Milliseconds until the claim may be made; `None` while the opponent is here.
         wait_ms: Option<u64>,
     },
+    /// The spectators' analysis of a rated game cannot be turned on while it is played.
+    RatedAnalysis,
     /// A time control out of range.
     BadTimeControl {
         /// The main time asked for, in seconds.
@@ -307,6 +348,9 @@ impl std::fmt::Display for RoomError {
             RoomError::BadToken => f.write_str("that seat token is not one of this room's"),
             RoomError::NotSeated => f.write_str("a spectator cannot move, offer or resign"),
             RoomError::NoOpponent => f.write_str("the other seat is still free"),
+            RoomError::RatedAnalysis => {
+                f.write_str("a rated game is not analysed for anyone while it is played")
+            }
             RoomError::NotYourTurn => f.write_str("it is not your move"),
             RoomError::GameOver => f.write_str("the game is over"),
             RoomError::NotOver => f.write_str("the game is not over yet"),
@@ -352,6 +396,9 @@ struct Stored {
     rules: Rules,
     /// Red's seat, then Black's.
     seats: [Option<Seat>; 2],
+    /// Whether the games count for the players' ratings.
+    #[serde(default)]
+    rated: bool,
     /// The game's number in the room (1 for the first, one more for each rematch).
     number: u32,
     /// The moves (ICCS) from the start position.
@@ -420,15 +467,15 @@ fn clean_name(name: &str, fallback: &str) -> String {
 }
 
 impl Room {
-    /// A new room with id `id` and short code `code`; its creator holds `token` and sits on
-    /// the side the settings choose (by lot when random), named `name`. Returns the room and
-    /// the creator's side.
+    /// A new room with id `id` and short code `code`; its creator `player` holds `token` and
+    /// sits on the side the settings choose (by lot when random). Returns the room and the
+    /// creator's side.
     pub fn create(
         id: String,
         code: String,
         settings: &RoomSettings,
         token: String,
-        name: &str,
+        player: Player,
         now: u64,
     ) -> (Room, Color) {
         let side = match settings.side {
@@ -443,10 +490,7 @@ impl Room {
             }
         };
         let mut seats = [None, None];
-        seats[index(side)] = Some(Seat {
-            token,
-            name: clean_name(name, "Player"),
-        });
+        seats[index(side)] = Some(Seat::of(token, player));
         let s = Stored {
             id,
             code,
@@ -454,6 +498,7 @@ impl Room {
             clock: settings.clock,
             rules: settings.rules,
             seats,
+            rated: settings.rated,
             number: 1,
             moves: Vec::new(),
             clocks: settings.clock.map(|tc| Clocks {
@@ -521,6 +566,11 @@ impl Room {
         self.s.rules
     }
 
+    /// Whether the room's games count for the players' ratings.
+    pub fn rated(&self) -> bool {
+        self.s.rated
+    }
+
     /// The game being played (or last played).
     pub fn game(&self) -> &Game {
         &self.game
@@ -581,15 +631,16 @@ impl Room {
     }
 
     /// Who a visitor is: with a token, the seat it holds (refused when it holds none: a
-    /// forged token, or one of another room); without, the free seat, which the visitor
-    /// takes with `new_token` under `name` (the game starts then; the clocks start with Red's
-    /// first move), or a spectator's place when both are taken. The role, and whether the visitor
-    /// took a seat.
+    /// forged token, or one of another room); without, the free seat, which `player` takes
+    /// with `new_token` (the game starts then; the clocks start with Red's first move), or a
+    /// spectator's place when both are taken, or when the room is rated and `player` has no
+    /// account, or is the account that holds the other seat. The role, and whether the
+    /// visitor took a seat.
     pub fn join(
         &mut self,
         token: Option<&str>,
         new_token: String,
-        name: &str,
+        player: Player,
         now: u64,
     ) -> Result<(Role, bool), RoomError> {
         if let Some(token) = token {
@@ -607,10 +658,17 @@ impl Room {
         if self.s.ending.is_some() {
             return Ok((Role::Spectator, false));
         }
-        self.s.seats[index(side)] = Some(Seat {
-            token: new_token,
-            name: clean_name(name, "Player"),
-        });
+        if self.s.rated {
+            let other = self
+                .seat(side.opponent())
+                .and_then(|s| s.account.as_deref());
+            match player.account.as_deref() {
+                None => return Ok((Role::Spectator, false)),
+                Some(account) if Some(account) == other => return Ok((Role::Spectator, false)),
+                Some(_) => {}
+            }
+        }
+        self.s.seats[index(side)] = Some(Seat::of(new_token, player));
         self.s.updated_ms = now;
         Ok((Role::Player(side), true))
     }
@@ -901,9 +959,13 @@ impl Room {
         Ok(())
     }
 
-    /// Turns the spectators' analysis on or off, for a player.
+    /// Turns the spectators' analysis on or off, for a player; in a rated room it stays off
+    /// while a game is played (a player's second browser must not read it).
     pub fn set_analysis(&mut self, role: Role, on: bool, now: u64) -> Result<(), RoomError> {
         self.player(role)?;
+        if on && self.s.rated && self.status() == Status::Playing {
+            return Err(RoomError::RatedAnalysis);
+        }
         self.s.analysis = on;
         self.s.updated_ms = now;
         Ok(())
@@ -923,18 +985,21 @@ mod tests {
             side: SideChoice::Red,
             clock,
             rules: Rules::Asian,
+            rated: false,
         };
         let (mut room, side) = Room::create(
             "r".into(),
             "C".into(),
             &settings,
             "tok-red".into(),
-            "Ann",
+            Player::named("Ann"),
             0,
         );
         assert_eq!(side, Color::Red);
         assert_eq!(room.status(), Status::Waiting);
-        let (role, took) = room.join(None, "tok-black".into(), "Bo", 1000).unwrap();
+        let (role, took) = room
+            .join(None, "tok-black".into(), Player::named("Bo"), 1000)
+            .unwrap();
         assert_eq!((role, took), (Role::Player(Color::Black), true));
         room
     }
@@ -943,18 +1008,68 @@ mod tests {
     const BLACK: Role = Role::Player(Color::Black);
 
     #[test]
+    fn a_rated_room_seats_only_another_account_and_names_seats_by_their_accounts() {
+        let settings = RoomSettings {
+            side: SideChoice::Red,
+            clock: None,
+            rules: Rules::Asian,
+            rated: true,
+        };
+        let account = |name: &str| Player {
+            name: "what they typed".into(),
+            owner: Some(format!("account:{name}")),
+            account: Some(name.into()),
+        };
+        let (mut room, _) = Room::create(
+            "r".into(),
+            "C".into(),
+            &settings,
+            "t1".into(),
+            account("Ann"),
+            0,
+        );
+        assert!(room.rated());
+        let red = room.seat(Color::Red).unwrap();
+        assert_eq!(red.name, "Ann", "an account sits under its own name");
+        assert_eq!(red.owner.as_deref(), Some("account:Ann"));
+        let guest = Player {
+            name: "Guest 4821".into(),
+            owner: Some("guest:x".into()),
+            account: None,
+        };
+        assert_eq!(
+            room.join(None, "t2".into(), guest, 1),
+            Ok((Role::Spectator, false)),
+            "a guest watches a rated game"
+        );
+        assert_eq!(
+            room.join(None, "t3".into(), account("Ann"), 1),
+            Ok((Role::Spectator, false)),
+            "an account does not play itself"
+        );
+        assert_eq!(
+            room.join(None, "t4".into(), account("Bo"), 1),
+            Ok((BLACK, true))
+        );
+        assert_eq!(
+            room.seat(Color::Black).unwrap().account.as_deref(),
+            Some("Bo")
+        );
+    }
+
+    #[test]
     fn seats_are_held_by_their_tokens_and_later_visitors_watch() {
         let mut room = room(None);
         assert_eq!(
-            room.join(Some("tok-red"), "x".into(), "", 0),
+            room.join(Some("tok-red"), "x".into(), Player::default(), 0),
             Ok((RED, false))
         );
         assert_eq!(
-            room.join(Some("forged"), "x".into(), "", 0),
+            room.join(Some("forged"), "x".into(), Player::default(), 0),
             Err(RoomError::BadToken)
         );
         assert_eq!(
-            room.join(None, "x".into(), "", 0),
+            room.join(None, "x".into(), Player::default(), 0),
             Ok((Role::Spectator, false))
         );
     }

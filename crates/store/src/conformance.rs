@@ -238,6 +238,26 @@ fn progress_is_kept_by_owner_topic_and_key_and_a_later_value_wins(store: &mut dy
         vec![value("ann", "rating", "1500", 10)]
     );
     assert!(store.progress("", "course").unwrap().is_empty());
+    store
+        .save_progress(&Progress {
+            topic: "course".into(),
+            ..value("", "lesson", "3", 10)
+        })
+        .unwrap();
+    let every: Vec<(String, String)> = store
+        .all_progress("")
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.topic, p.key))
+        .collect();
+    assert_eq!(
+        every,
+        [
+            ("course".to_string(), "lesson".to_string()),
+            ("puzzles".to_string(), "rating".to_string()),
+            ("puzzles".to_string(), "solved".to_string())
+        ]
+    );
 }
 
 fn an_import_in_parts_adds_every_game_once(store: &mut dyn Store) {

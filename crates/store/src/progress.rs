@@ -22,15 +22,15 @@ pub struct Progress {
     pub updated_ms: i64,
 }
 
-/// Every value of `owner`'s progress in `topic`, by key.
+/// Every value of `owner`'s progress in `topic` (every topic when `None`), by topic and key.
 pub(crate) fn progress(
     store: &SqliteStore,
     owner: &str,
-    topic: &str,
+    topic: Option<&str>,
 ) -> Result<Vec<Progress>, StoreError> {
     let mut statement = store.connection().prepare(
         "SELECT owner, topic, key, value, updated_ms FROM progress \
-         WHERE owner = ?1 AND topic = ?2 ORDER BY key",
+         WHERE owner = ?1 AND (?2 IS NULL OR topic = ?2) ORDER BY topic, key",
     )?;
     let rows = statement.query_map(params![owner, topic], |r| {
         Ok(Progress {

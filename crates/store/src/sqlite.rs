@@ -393,7 +393,11 @@ impl Store for SqliteStore {
     }
 
     fn progress(&self, owner: &str, topic: &str) -> Result<Vec<Progress>, StoreError> {
-        crate::progress::progress(self, owner, topic)
+        crate::progress::progress(self, owner, Some(topic))
+    }
+
+    fn all_progress(&self, owner: &str) -> Result<Vec<Progress>, StoreError> {
+        crate::progress::progress(self, owner, None)
     }
 
     fn save_progress(&mut self, value: &Progress) -> Result<(), StoreError> {

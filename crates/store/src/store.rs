@@ -86,6 +86,9 @@ pub trait Store: Send {
     /// Every value of `owner`'s progress in `topic`, by key.
     fn progress(&self, owner: &str, topic: &str) -> Result<Vec<Progress>, StoreError>;
 
+    /// Every value of `owner`'s progress, by topic and key.
+    fn all_progress(&self, owner: &str) -> Result<Vec<Progress>, StoreError>;
+
     /// Saves `value`, replacing what was kept for its owner, topic and key unless that was
     /// saved later.
     fn save_progress(&mut self, value: &Progress) -> Result<(), StoreError>;

@@ -18,6 +18,7 @@ mod explorer;
 pub mod kit;
 mod learn;
 mod play;
+mod progress;
 mod puzzles;
 mod records;
 mod review;
@@ -49,6 +50,7 @@ fn routes() -> axum::Router<state::AppState> {
         .merge(learn::routes())
         .merge(endgames::routes())
         .merge(puzzles::routes())
+        .merge(progress::routes())
         .merge(trainer::routes())
         .merge(review::routes())
         .merge(explorer::routes())

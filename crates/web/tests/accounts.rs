@@ -612,3 +612,91 @@ async fn an_administrator_disables_an_account_and_a_player_may_not() {
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn progress_and_the_puzzle_rating_are_kept_for_their_owner() {
+    let app = hosted("progress", "https://club.test", "open");
+    let mut ann = Browser::default();
+    assert_eq!(
+        ann.sign_up(&app, "Ann", "correct horse").await.0,
+        StatusCode::CREATED
+    );
+    let mut bob = Browser::default();
+    bob.open_page(&app).await;
+    let course = json!({ "done": ["horse"], "current": null, "solved": [] });
+    let (status, kept) = ann
+        .send(
+            &app,
+            "PUT",
+            "/api/progress/course",
+            Some(json!({ "value": course })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{kept}");
+    assert_eq!(kept["value"], course);
+    let (_, mine) = ann.send(&app, "GET", "/api/progress", None).await;
+    assert_eq!(mine["course"]["value"], course);
+    let (_, theirs) = bob.send(&app, "GET", "/api/progress", None).await;
+    assert_eq!(theirs, json!({}), "a guest has none of Ann's progress");
+    // Signed in elsewhere, the account has it.
+    let mut elsewhere = Browser::default();
+    assert_eq!(
+        elsewhere.sign_in(&app, "Ann", "correct horse").await.0,
+        StatusCode::OK
+    );
+    let (_, there) = elsewhere.send(&app, "GET", "/api/progress", None).await;
+    assert_eq!(there["course"]["value"], course);
+    // Bad requests.
+    let (status, _) = ann
+        .send(
+            &app,
+            "PUT",
+            "/api/progress/puzzle-rating",
+            Some(json!({ "value": 1 })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "the rating is the server's");
+    let big = "x".repeat(70 * 1024);
+    let (status, _) = ann
+        .send(
+            &app,
+            "PUT",
+            "/api/progress/course",
+            Some(json!({ "value": big })),
+        )
+        .await;
+    assert!(status.is_client_error(), "{status}");
+    let (status, _) = Browser::default()
+        .send(&app, "GET", "/api/progress", None)
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // The puzzle rating: rated from the server's state once it keeps one.
+    let (_, puzzle) = ann.send(&app, "GET", "/api/puzzles/next", None).await;
+    let id = puzzle["id"].as_str().unwrap().to_string();
+    let (status, first) = ann
+        .send(
+            &app,
+            "POST",
+            "/api/puzzles/result",
+            Some(json!({ "id": id, "solved": true })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let after_first = first["state"]["rating"].as_f64().unwrap();
+    // A state the page makes up is not believed: the server rates from its own.
+    let made_up = json!({ "rating": 2900.0, "deviation": 50.0, "volatility": 0.06 });
+    let (_, second) = elsewhere
+        .send(
+            &app,
+            "POST",
+            "/api/puzzles/result",
+            Some(json!({ "id": id, "solved": false, "state": made_up })),
+        )
+        .await;
+    let after_second = second["state"]["rating"].as_f64().unwrap();
+    assert!(after_second < after_first, "{after_first} → {second}");
+    assert!(after_second < 2000.0, "{second}");
+    let (_, data) = ann.send(&app, "GET", "/api/account/data", None).await;
+    assert_eq!(data["progress"]["course"]["state"], course);
+    assert!(data["progress"]["puzzle-rating"]["state"]["rating"].is_number());
+}

@@ -803,6 +803,7 @@ async fn rooms_an_earlier_version_kept_in_their_own_file_come_back() {
         side: xiangqi_rooms::SideChoice::Red,
         clock: None,
         rules: xiangqi_rooms::Rules::Asian,
+        rated: false,
     };
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -813,7 +814,7 @@ async fn rooms_an_earlier_version_kept_in_their_own_file_come_back() {
         "ABCD2345".into(),
         &settings,
         "old-token".into(),
-        "Ann",
+        xiangqi_rooms::Player::named("Ann"),
         now,
     );
     {
@@ -939,5 +940,167 @@ async fn sockets_are_capped_by_address_and_by_room_and_give_their_places_back() 
     }
     assert!(again.is_some(), "the room's place was given back");
     drop(held);
+    server.stop().await;
+}
+
+/// `method` `path` with `body` and `cookie` on `server`: the status, the `Set-Cookie` pairs
+/// (`name=value`) and the JSON answer.
+async fn http_as(
+    server: &Server,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+    cookie: &str,
+) -> (u16, Vec<String>, Value) {
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port))
+        .await
+        .unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
+         Cookie: {cookie}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server.port,
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    let status: u16 = answer[9..12].parse().unwrap();
+    let (head, rest) = answer.split_once("\r\n\r\n").unwrap();
+    let cookies = head
+        .lines()
+        .filter_map(|l| l.strip_prefix("set-cookie: "))
+        .map(|c| c.split(';').next().unwrap().to_string())
+        .collect();
+    let json = rest
+        .find('{')
+        .map(|start| &rest[start..=rest.rfind('}').unwrap()])
+        .unwrap_or("null");
+    (
+        status,
+        cookies,
+        serde_json::from_str(json).unwrap_or(Value::Null),
+    )
+}
+
+/// A socket to room `id` sent with `cookie`, joined with `token` (or none) under `name`.
+async fn join_as(
+    server: &Server,
+    id: &str,
+    token: Option<&str>,
+    name: &str,
+    cookie: &str,
+) -> (Ws, Value, Value) {
+    let url = format!("ws://127.0.0.1:{}/api/rooms/{id}/socket", server.port);
+    let mut request = url.into_client_request().unwrap();
+    let headers = request.headers_mut();
+    headers.insert(
+        "Origin",
+        format!("http://127.0.0.1:{}", server.port).parse().unwrap(),
+    );
+    if !cookie.is_empty() {
+        headers.insert("Cookie", cookie.parse().unwrap());
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    send(
+        &mut ws,
+        json!({"type": "join", "token": token, "name": name}),
+    )
+    .await;
+    let welcome = next(&mut ws).await;
+    let state = next(&mut ws).await["room"].clone();
+    (ws, welcome, state)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_game_goes_to_each_player_s_own_archive_and_a_rated_room_seats_accounts_only() {
+    let data = data_folder("owners");
+    let server = start_with(ServerOptions {
+        data: Some(data.clone()),
+        site: Some(xiangqi_web::Site::new("http://club.test", Vec::new()).unwrap()),
+        ..ServerOptions::default()
+    })
+    .await;
+    let sign_up = |name: &'static str| {
+        let server = &server;
+        async move {
+            let (status, cookies, answer) = http_as(
+                server,
+                "POST",
+                "/api/account/sign-up",
+                Some(json!({"name": name, "password": "correct horse"})),
+                "",
+            )
+            .await;
+            assert_eq!(status, 201, "{answer}");
+            cookies.join("; ")
+        }
+    };
+    let ann = sign_up("Ann").await;
+    let bob = sign_up("Bob").await;
+    let cy = sign_up("Cy").await;
+    // A guest may not make a rated room.
+    let (status, _, refused) = http_as(
+        &server,
+        "POST",
+        "/api/rooms",
+        Some(json!({"side": "red", "rated": true, "name": "Guest"})),
+        "",
+    )
+    .await;
+    assert_eq!(status, 401, "{refused}");
+    let (status, _, room) = http_as(
+        &server,
+        "POST",
+        "/api/rooms",
+        Some(json!({"side": "red", "rated": true, "name": "typed"})),
+        &ann,
+    )
+    .await;
+    assert_eq!(status, 201, "{room}");
+    assert_eq!(
+        room["room"]["red"]["name"], "Ann",
+        "an account plays under its name"
+    );
+    let id = room["id"].as_str().unwrap();
+    let (mut red, welcome, _) = join_as(&server, id, room["token"].as_str(), "", &ann).await;
+    assert_eq!(welcome["role"], "red");
+    // A visitor with no account only watches a rated room.
+    let (_watcher, welcome, _) = join_as(&server, id, None, "Guest 1234", "").await;
+    assert_eq!(welcome["role"], "spectator");
+    let (mut black, welcome, state) = join_as(&server, id, None, "", &bob).await;
+    assert_eq!(welcome["role"], "black", "{state}");
+    assert_eq!(state["black"]["name"], "Bob");
+    send(&mut red, json!({"type": "move", "from": "h2", "to": "e2"})).await;
+    until(&mut black, |s| plies(s) == 1).await;
+    send(&mut black, json!({"type": "resign"})).await;
+    until(&mut red, |s| s["status"] == "over").await;
+    // The game is in Ann's and Bob's My games, not in Cy's.
+    let games = |cookie: String| {
+        let server = &server;
+        async move {
+            let deadline = std::time::Instant::now() + Duration::from_secs(10);
+            loop {
+                let (status, _, list) =
+                    http_as(server, "GET", "/api/archive/games", None, &cookie).await;
+                assert_eq!(status, 200, "{list}");
+                let n = list["games"].as_array().unwrap().len();
+                if n > 0 || std::time::Instant::now() > deadline {
+                    return list;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    for cookie in [ann, bob] {
+        let list = games(cookie).await;
+        assert_eq!(list["games"].as_array().unwrap().len(), 1, "{list}");
+        assert_eq!(list["games"][0]["red"], "Ann");
+        assert_eq!(list["games"][0]["black"], "Bob");
+        assert_eq!(list["games"][0]["result"], "red-wins");
+    }
+    let (_, _, list) = http_as(&server, "GET", "/api/archive/games", None, &cy).await;
+    assert_eq!(list["games"].as_array().unwrap().len(), 0, "{list}");
     server.stop().await;
 }

@@ -24,7 +24,7 @@ use xiangqi_accounts::{
     AccountName, MAX_PASSWORD, MIN_PASSWORD, PasswordError, Role, Secret, SignUp, hash_password,
     secret_hash, verify_password,
 };
-use xiangqi_store::{Account, AccountChange, Created, Filter, NewAccount, Progress};
+use xiangqi_store::{Account, AccountChange, Created, Filter, NewAccount};
 
 /// Who one is, as the page shows it.
 #[derive(Serialize)]
@@ -382,9 +382,6 @@ pub async fn delete_account(
     Ok((StatusCode::NO_CONTENT, headers).into_response())
 }
 
-/// The parts of the app that keep a learner's progress, for the download of one's data.
-const PROGRESS_TOPICS: &[&str] = &["puzzles", "lessons", "endgames", "drill"];
-
 /// `GET /api/account/data`: everything the account keeps, as one JSON file to download:
 /// the account, its games (each with its record as PGN and its review), its trainer cards
 /// and its progress.
@@ -428,18 +425,14 @@ pub async fn download(
                 })
                 .collect();
             let mut progress = serde_json::Map::new();
-            for topic in PROGRESS_TOPICS {
-                let values: Vec<Progress> = s.progress(&owner, topic)?;
-                if !values.is_empty() {
-                    let by_key: serde_json::Map<_, _> = values
-                        .into_iter()
-                        .map(|p| {
-                            let value = serde_json::from_str(&p.value)
-                                .unwrap_or(serde_json::Value::String(p.value));
-                            (p.key, value)
-                        })
-                        .collect();
-                    progress.insert((*topic).to_string(), by_key.into());
+            for p in s.all_progress(&owner)? {
+                let value = serde_json::from_str(&p.value)
+                    .unwrap_or(serde_json::Value::String(p.value));
+                let topic = progress
+                    .entry(p.topic)
+                    .or_insert_with(|| serde_json::Value::Object(Default::default()));
+                if let Some(by_key) = topic.as_object_mut() {
+                    by_key.insert(p.key, value);
                 }
             }
             Ok(json!({

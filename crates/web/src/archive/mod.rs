@@ -113,14 +113,17 @@ fn error_value(err: &ApiError) -> Value {
     json!({ "code": err.code, "message": err.message, "params": err.params })
 }
 
-/// `GET /api/archive`: whether the archive is there, or why not.
-pub async fn status(State(archive): State<ArchiveService>) -> Json<StatusView> {
+/// `GET /api/archive`: whether the archive is there, or why not. Where the file is, only
+/// the learner's own app says.
+pub async fn status(viewer: Viewer, State(archive): State<ArchiveService>) -> Json<StatusView> {
     let refusal = archive.refuses_changes().err();
     Json(StatusView {
         available: archive.unavailable_reason().is_none(),
         saving: refusal.is_none(),
         not_saving: refusal.map(|r| r.message),
-        path: archive.path().map(|p| p.display().to_string()),
+        path: (viewer == Viewer::Owner)
+            .then(|| archive.path().map(|p| p.display().to_string()))
+            .flatten(),
         error: archive
             .unavailable_reason()
             .map(|why| error_value(&unavailable_error(&why))),

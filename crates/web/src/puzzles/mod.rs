@@ -11,7 +11,8 @@
 //! - `GET /api/puzzles/{id}/hint?ply=K`: the piece to move and the move.
 //! - `GET /api/puzzles/{id}/solution`: the whole line.
 //! - `POST /api/puzzles/result` `{id, solved, state}`: the learner's Glicko-2 state after the
-//!   puzzle ([`xiangqi_teaching::learner_rating`]); the page keeps the state.
+//!   puzzle ([`xiangqi_teaching::learner_rating`]), rated from and kept on the server for its
+//!   owner; the page keeps a copy.
 //!
 //! The solution of a mate puzzle is proven unique for its first move, so any other first move
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
@@ -20,11 +21,13 @@ use crate::state::AppState;
 use axum::Router;
 use axum::routing::{get, post};
 
+use crate::kit::archive_store::ArchiveService;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::view::{MoveView, Threat, legal_targets, side_code};
+use crate::kit::viewer::Viewer;
 use crate::kit::wire::Iccs;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -563,16 +566,57 @@ pub struct ResultView {
     pub puzzle_rating: u32,
 }
 
-/// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle; 422
-/// `bad-rating-state` naming the field when the state sent cannot be a rating.
-pub async fn result(Body(req): Body<ResultRequest>) -> Result<Json<ResultView>, ApiError> {
+/// Where the server keeps a learner's puzzle rating: the progress topic and its key.
+const RATING: (&str, &str) = ("puzzle-rating", "state");
+
+/// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle. The
+/// rating is the server's: it rates from the state it keeps for the learner, and keeps the
+/// new one; the state the page sends is taken only while the server keeps none (a rating
+/// from before the server kept it), and for a visitor, whose rating is kept nowhere. 422
+/// `bad-rating-state` naming the field when a state sent cannot be a rating.
+pub async fn result(
+    viewer: Viewer,
+    State(archive): State<ArchiveService>,
+    Body(req): Body<ResultRequest>,
+) -> Result<Json<ResultView>, ApiError> {
     let e = find(&req.id)?;
-    let state = req.state.unwrap_or_default().validate().map_err(|bad| {
-        let mut err = ApiError::new(ErrorCode::BadRatingState, bad.to_string());
-        err.params = serde_json::json!({ "field": bad.field, "value": bad.value });
-        err
-    })?;
+    // A server that keeps nothing (no data folder) rates from what the page sends.
+    let owner = viewer
+        .owner()
+        .filter(|_| archive.unavailable_reason().is_none());
+    let kept = match &owner {
+        Some(owner) => {
+            let owner = owner.clone();
+            archive
+                .run(move |s| s.progress(&owner, RATING.0))
+                .await
+                .ok()
+                .and_then(|values| values.into_iter().find(|p| p.key == RATING.1))
+                .and_then(|p| serde_json::from_str::<LearnerState>(&p.value).ok())
+                .and_then(|state| state.validate().ok())
+        }
+        None => None,
+    };
+    let state = match kept {
+        Some(state) => state,
+        None => req.state.unwrap_or_default().validate().map_err(|bad| {
+            let mut err = ApiError::new(ErrorCode::BadRatingState, bad.to_string());
+            err.params = serde_json::json!({ "field": bad.field, "value": bad.value });
+            err
+        })?,
+    };
     let rated = state.after_puzzle(f64::from(e.rating), req.solved);
+    if let Some(owner) = owner {
+        let value = xiangqi_store::Progress {
+            owner,
+            topic: RATING.0.to_string(),
+            key: RATING.1.to_string(),
+            value: serde_json::to_string(&rated.state)
+                .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?,
+            updated_ms: crate::kit::viewer::now_ms(),
+        };
+        archive.run(move |s| s.save_progress(&value)).await?;
+    }
     Ok(Json(ResultView {
         state: rated.state,
         change: rated.change,

@@ -28,9 +28,9 @@ fn analysis_off() -> ApiError {
 }
 
 /// Whether the room in `live` may be analysed: not while its game goes on with the analysis
-/// turned off.
+/// turned off, and never while a rated game goes on.
 fn allowed(live: &Live) -> bool {
-    live.room.status() != Status::Playing || live.room.analysis()
+    live.room.status() != Status::Playing || (live.room.analysis() && !live.room.rated())
 }
 
 /// The room's position as the analysis saw it: the game's number and its moves.

@@ -536,8 +536,9 @@ impl RoomHub {
         Ok(number)
     }
 
-    /// Saves the finished game of `room` to the archive, under a key of the room and the
-    /// game's number, with both names, the time control and why it ended.
+    /// Saves the finished game of `room` to both players' archives (once when they share
+    /// one, as on the learner's own app), under a key of the room, the game's number and the
+    /// side, with both names, the time control and why it ended.
     fn archive_game(&self, room: &Room) {
         let Some(result) = room.result() else { return };
         let mut record = xiangqi_records::Game::from_played(room.game());
@@ -555,7 +556,7 @@ impl RoomHub {
             .flatten()
             .map(|o| o.to_string());
         let entry = GameEntry {
-            key: Some(format!("room-{}-{}", room.id(), room.number())),
+            key: None,
             finished: true,
             red: name(Color::Red),
             black: name(Color::Black),
@@ -568,13 +569,40 @@ impl RoomHub {
             source: Source::Played,
             owner: String::new(),
         };
+        // A seat kept before seats had owners is the one learner's of the app.
+        let owner = |side| {
+            room.seat(side)
+                .and_then(|s| s.owner.clone())
+                .unwrap_or_default()
+        };
+        let base = format!("room-{}-{}", room.id(), room.number());
+        let (red, black) = (owner(Color::Red), owner(Color::Black));
+        let rows = if red == black {
+            vec![(base, red)]
+        } else {
+            vec![
+                (format!("{base}-red"), red),
+                (format!("{base}-black"), black),
+            ]
+        };
+        let entries: Vec<GameEntry> = rows
+            .into_iter()
+            .map(|(key, owner)| GameEntry {
+                key: Some(key),
+                owner,
+                ..entry.clone()
+            })
+            .collect();
         let archive = self.inner.archive.clone();
         if archive.unavailable_reason().is_some() {
             return;
         }
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
-                if let Err(e) = archive.run(move |a| a.save(&entry)).await {
+                let saved = archive
+                    .run(move |a| entries.iter().try_for_each(|e| a.save(e).map(|_| ())))
+                    .await;
+                if let Err(e) = saved {
                     crate::say_err!("rooms: the finished game was not archived: {}", e.message);
                 }
             });
@@ -666,6 +694,7 @@ pub fn room_error(e: &RoomError) -> ApiError {
         RoomError::NotYourTurn => ErrorCode::NotYourTurn,
         RoomError::GameOver => ErrorCode::GameOver,
         RoomError::NotOver | RoomError::CannotOffer(_) => ErrorCode::CannotOffer,
+        RoomError::RatedAnalysis => ErrorCode::AnalysisOff,
         RoomError::Illegal(reason) => {
             return crate::kit::extract::illegal(reason);
         }
@@ -695,20 +724,21 @@ pub fn room_error(e: &RoomError) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xiangqi_rooms::{RoomSettings, Rules, SideChoice};
+    use xiangqi_rooms::{Player, RoomSettings, Rules, SideChoice};
 
     fn room(id: &str, now: u64) -> Room {
         let settings = RoomSettings {
             side: SideChoice::Red,
             clock: None,
             rules: Rules::Asian,
+            rated: false,
         };
         Room::create(
             id.into(),
             format!("C{id}"),
             &settings,
             format!("t-{id}"),
-            "Ann",
+            Player::named("Ann"),
             now,
         )
         .0
@@ -733,7 +763,9 @@ mod tests {
         let watched = hub.create(client(), room("watched", now)).await.unwrap();
         let finished = hub.create(client(), room("finished", now)).await.unwrap();
         hub.act(&finished, |live, now| {
-            live.room.join(None, "t-bo".into(), "Bo", now).map(|_| ())
+            live.room
+                .join(None, "t-bo".into(), Player::named("Bo"), now)
+                .map(|_| ())
         })
         .await
         .unwrap();

@@ -18,8 +18,9 @@ pub mod socket;
 pub mod view;
 
 use crate::kit::client_addr::ClientAddr;
-use crate::kit::error::ApiError;
+use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::Body;
+use crate::kit::viewer::Viewer;
 use crate::state::AppState;
 use axum::Json;
 use axum::Router;
@@ -31,7 +32,7 @@ use axum::routing::{get, post};
 use hub::{RoomHub, no_room, now_ms, room_error};
 use serde::{Deserialize, Serialize};
 use view::{RoomView, room_view};
-use xiangqi_rooms::{Room, RoomSettings, Rules, SideChoice, TimeControl, token};
+use xiangqi_rooms::{Player, Room, RoomSettings, Rules, SideChoice, TimeControl, token};
 
 /// The rooms' routes.
 pub(crate) fn routes() -> Router<AppState> {
@@ -62,9 +63,12 @@ pub struct NewRoom {
     /// `asian` (the default) or `cxq`.
     #[serde(default = "asian")]
     pub rules: Rules,
-    /// The creator's name.
+    /// The creator's name (an account plays under its own).
     #[serde(default)]
     pub name: String,
+    /// Whether the games count for the players' ratings (both players signed in).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 fn random_side() -> SideChoice {
@@ -95,9 +99,16 @@ pub struct Created {
 /// `POST /api/rooms`: makes a room with the creator in the seat chosen.
 async fn create(
     State(hub): State<RoomHub>,
+    viewer: Viewer,
     client: ClientAddr,
     Body(req): Body<NewRoom>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
+    if req.rated && !matches!(viewer, Viewer::Account(_)) {
+        return Err(ApiError::new(
+            ErrorCode::SignedOut,
+            "rated games are played between signed-in players: sign in first",
+        ));
+    }
     let seconds = match (req.minutes, req.seconds) {
         (Some(m), None) => m.saturating_mul(60),
         (None, Some(s)) => s,
@@ -117,6 +128,7 @@ async fn create(
         side: req.side,
         clock,
         rules: req.rules,
+        rated: req.rated,
     };
     let token = token::seat_token();
     let (room, side) = Room::create(
@@ -124,7 +136,7 @@ async fn create(
         token::short_code(),
         &settings,
         token.clone(),
-        &req.name,
+        player_of(&viewer, &req.name),
         now_ms(),
     );
     let cell = hub.create(client, room).await?;
@@ -182,6 +194,7 @@ async fn find_code(
 async fn open_socket(
     State(hub): State<RoomHub>,
     Path(id): Path<String>,
+    viewer: Viewer,
     client: ClientAddr,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -192,7 +205,20 @@ async fn open_socket(
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
         .on_upgrade(move |socket| async move {
-            socket::serve(socket, hub, cell).await;
+            socket::serve(socket, hub, cell, viewer).await;
             drop(pass);
         }))
+}
+
+/// Who `viewer` sits down as, under the name they gave: an account under its own name, with
+/// its archive; a guest with theirs; a visitor with none.
+pub(crate) fn player_of(viewer: &Viewer, name: &str) -> Player {
+    Player {
+        name: name.to_string(),
+        owner: viewer.owner(),
+        account: match viewer {
+            Viewer::Account(account) => Some(account.name.clone()),
+            _ => None,
+        },
+    }
 }

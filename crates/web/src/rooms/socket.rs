@@ -9,6 +9,7 @@
 //! the room goes on.
 
 use crate::kit::error::{ApiError, ErrorCode};
+use crate::kit::viewer::Viewer;
 use crate::kit::wire::{Point, clear_fault, take_fault};
 use crate::rooms::hub::{RoomCell, RoomHub};
 use crate::rooms::view::{ServerMessage, role_name, text};
@@ -158,7 +159,7 @@ enum Next {
 }
 
 /// Serves one socket of the room `cell` until it closes.
-pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
+pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer: Viewer) {
     let (mut tx, mut rx) = socket.split();
     let mut bucket = Bucket::new();
     // The join; a ping or pong the browser or a proxy sends before it is let pass.
@@ -190,9 +191,12 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>) {
     let new_token = token::seat_token();
     let joined = hub
         .act(&cell, |live, now| {
-            let (role, took) =
-                live.room
-                    .join(token_sent.as_deref(), new_token.clone(), &name, now)?;
+            let (role, took) = live.room.join(
+                token_sent.as_deref(),
+                new_token.clone(),
+                crate::rooms::player_of(&viewer, &name),
+                now,
+            )?;
             // A seat holder's socket speaks by its token from now on: the seat it holds
             // changes at a rematch.
             let seat_token = match role {

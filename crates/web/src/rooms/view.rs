@@ -19,6 +19,8 @@ pub struct SeatView {
     pub present: bool,
     /// Since when (ms since 1970) the player has been away, while away.
     pub away_since: Option<u64>,
+    /// The player's account (its profile is `#/@/<account>`), when they sat down signed in.
+    pub account: Option<String>,
 }
 
 /// The clocks at the server's time `now`.
@@ -85,12 +87,15 @@ pub struct RoomView {
     pub result: Option<OutcomeView>,
     /// Whether the spectators are shown the analysis.
     pub analysis: bool,
+    /// Whether the games count for the players' ratings.
+    pub rated: bool,
     /// How long a player may be away before the opponent may claim the game, in ms.
     pub grace_ms: u64,
 }
 
 fn seat_view(live: &Live, side: Color) -> Option<SeatView> {
     live.room.seat(side).map(|seat| SeatView {
+        account: seat.account.clone(),
         name: seat.name.clone(),
         present: live.present(side),
         away_since: live.away_since(side),
@@ -157,6 +162,7 @@ pub fn room_view(live: &Live, now: u64) -> RoomView {
         }),
         result: result_view(room),
         analysis: room.analysis(),
+        rated: room.rated(),
         grace_ms: AWAY_GRACE_MS,
     }
 }

@@ -8,19 +8,9 @@ import * as api from './api.js';
 import { ask } from './dialogs.js';
 import { element } from './elements.js';
 import { t } from './i18n.js';
+import { forgetProgress } from './progress.js';
+import { guestName, whoAmI } from './me.js';
 import { explainError } from './reasons.js';
-
-/** Who one is, as `GET /api/me` says: `{mode, sign_up, account, guest}`; null until known. */
-let me = null;
-
-/** Who one is, asked once. */
-export async function whoAmI() {
-  if (!me) me = await api.me().catch(() => ({ mode: 'own', account: null, guest: null }));
-  return me;
-}
-
-/** The name the page shows for one who is not signed in: "Guest 4821" in its language. */
-export const guestName = (number) => t('account.guest', { number });
 
 /** The header's link to the account view, showing who one is (hidden on one's own app). */
 export class AccountBadge {
@@ -85,6 +75,8 @@ export class AccountView {
       return;
     }
     const reload = () => {
+      // The next owner's progress comes from the server.
+      forgetProgress();
       location.hash = '#/play';
       location.reload();
     };

@@ -323,6 +323,11 @@ export function roomSocket(id) {
 /** The streamed analysis of room `id`'s position: server-sent `lines` events. */
 export const roomAnalysisStream = (id, lines, millis) => stream(`${roomPath(id)}/analysis?lines=${lines}&millis=${millis}`);
 
+// A learner's progress, kept for its owner.
+export const progress = () => request('GET', '/api/progress');
+
+export const keepProgress = (topic, value) => request('PUT', `/api/progress/${encodeURIComponent(topic)}`, { value });
+
 // Accounts (a club's server).
 export const me = () => request('GET', '/api/me');
 

@@ -15,6 +15,7 @@ import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
+import { keepProgress } from './progress.js';
 import { read, write } from './settings.js';
 
 /** The courses, in the order of the map's tabs, with the key their progress is kept under. */
@@ -215,7 +216,7 @@ export class Course extends Exercise {
   }
 
   save() {
-    write(PROGRESS_KEYS[this.courseId], this.progress);
+    keepProgress(PROGRESS_KEYS[this.courseId], this.progress);
   }
 
   /** How many exercises of the course shown are solved, and how many there are. */

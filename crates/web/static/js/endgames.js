@@ -17,7 +17,8 @@ import { currentLanguage, sentences, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
-import { read, write } from './settings.js';
+import { keepProgress } from './progress.js';
+import { read } from './settings.js';
 
 const PROGRESS_KEY = 'xiangqi.course.endgames';
 
@@ -174,7 +175,7 @@ export class Endgames extends Exercise {
       const key = `${this.ending.id}#${this.positionIndex}`;
       if (!this.done.includes(key)) {
         this.done.push(key);
-        write(PROGRESS_KEY, { done: this.done });
+        keepProgress(PROGRESS_KEY, { done: this.done });
       }
     }
     this.render();

@@ -11,6 +11,7 @@ import { Endgames } from './endgames.js';
 import { setLanguage, t, translatePage } from './i18n.js';
 import { Legend } from './legend.js';
 import { Play } from './play.js';
+import { syncProgress } from './progress.js';
 import { Puzzles } from './puzzles.js';
 import { explainError } from './reasons.js';
 import { Rooms } from './rooms.js';
@@ -228,9 +229,11 @@ async function start() {
   applySettings();
   router.showPanel('game');
   const restored = play.restore(early('game'));
+  const synced = syncProgress();
   levels = await loading;
   applySettings();
   await restored;
+  await synced;
   await router.start();
   document.body.dataset.ready = 'true';
 }

@@ -13,7 +13,8 @@ import { currentLanguage, pieceName, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
-import { read, write } from './settings.js';
+import { keepProgress } from './progress.js';
+import { read } from './settings.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
 /** Puzzles remembered as seen, so that the next one is another. */
@@ -147,7 +148,7 @@ export class Puzzles extends Exercise {
 
   save() {
     const { history, recent, current, filters, ...rating } = this.learner;
-    write(STORE_KEY, { ...rating, history, recent, current, filters });
+    keepProgress(STORE_KEY, { ...rating, history, recent, current, filters });
   }
 
   /** The rating state the server rates from. */

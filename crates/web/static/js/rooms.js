@@ -10,6 +10,7 @@ import { formatTime } from './clock.js';
 import { ask } from './dialogs.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { t } from './i18n.js';
+import { guestName, whoAmI } from './me.js';
 import { explainError, explainOutcome } from './reasons.js';
 
 const TOKENS = 'xiangqi.roomTokens';
@@ -48,6 +49,12 @@ export class Rooms {
     this.root = root;
     this.settings = settings;
     this.go = go;
+    /** Who one is (`GET /api/me`), once known. */
+    this.me = null;
+    whoAmI().then((me) => {
+      this.me = me;
+      if (!this.root.hidden && !this.id) this.render();
+    });
     this.socket = null;
     // Whether the socket has joined the room (false while it connects again).
     this.connected = false;
@@ -69,6 +76,14 @@ export class Rooms {
       const action = e.target.closest('[data-room]')?.dataset.room;
       if (action) this.act(action, e.target.closest('[data-room]'));
     });
+  }
+
+  /** The name one sits down with: the one typed last, else an account's, else a guest's. */
+  defaultName() {
+    const typed = localStorage.getItem(NAME);
+    if (this.me?.account) return this.me.account.name;
+    if (typed) return typed;
+    return this.me?.guest ? guestName(this.me.guest) : '';
   }
 
   /** Shows room `id`, or the form that makes one. */
@@ -148,7 +163,7 @@ export class Rooms {
     this.socket = socket;
     this.connected = false;
     socket.onopen = () => {
-      socket.send(JSON.stringify({ type: 'join', token: tokens()[id] ?? null, name: localStorage.getItem(NAME) ?? '' }));
+      socket.send(JSON.stringify({ type: 'join', token: tokens()[id] ?? null, name: this.defaultName() }));
     };
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onclose = () => {
@@ -267,11 +282,11 @@ export class Rooms {
     const form = this.root.querySelector('form.room-new');
     const data = new FormData(form);
     const [minutes, increment] = (data.get('clock') || '0+0').split('+').map(Number);
-    const name = String(data.get('name') ?? '').trim();
-    localStorage.setItem(NAME, name);
+    const name = String(data.get('name') ?? this.defaultName()).trim();
+    if (data.has('name')) localStorage.setItem(NAME, name);
     try {
       const made = await api.newRoom({
-        side: data.get('side'), minutes, increment, rules: data.get('rules'), name,
+        side: data.get('side'), minutes, increment, rules: data.get('rules'), name, rated: data.get('rated') === 'on',
       });
       keepToken(made.id, made.token);
       this.go(made.id);
@@ -325,11 +340,21 @@ export class Rooms {
       e.preventDefault();
       this.create();
     });
-    const name = element('label');
-    name.append(element('span', {}, t('room.name')), element('input', { name: 'name', maxlength: '40', value: localStorage.getItem(NAME) ?? '' }));
+    let name;
+    let rated = null;
+    if (this.me?.account) {
+      // An account plays under its own name, and may play for its rating.
+      name = element('p', { class: 'room-playing-as' }, t('room.playingAs', { name: this.me.account.name }));
+      rated = element('label', { class: 'room-rated' });
+      rated.append(element('input', { type: 'checkbox', name: 'rated' }), element('span', {}, t('room.rated')));
+    } else {
+      name = element('label');
+      name.append(element('span', {}, t('room.name')), element('input', { name: 'name', maxlength: '40', value: this.defaultName() }));
+    }
     form.append(
       element('p', {}, t('room.intro')),
       name,
+      ...(rated ? [rated] : []),
       labelledSelect(t('room.side'), { name: 'side' }, [['random', t('room.side.random')], ['red', t('red')], ['black', t('black')]], 'random'),
       labelledSelect(t('room.time'), { name: 'clock' }, CLOCKS.map(([v, k]) => [v, v ? k : t(k)]), ''),
       labelledSelect(t('room.rules'), { name: 'rules' }, [['asian', t('room.rules.asian')], ['cxq', t('room.rules.cxq')]], 'asian'),
@@ -345,7 +370,10 @@ export class Rooms {
     const seat = this.room[side];
     const clocks = this.clocksNow();
     const row = element('div', { class: 'room-seat', 'data-side': side });
-    row.append(element('span', { class: 'room-name' }, `${t(side)}: ${seat ? seat.name : '—'}`));
+    const label = element('span', { class: 'room-name' }, `${t(side)}: `);
+    if (seat?.account) label.append(element('a', { href: `#/@/${encodeURIComponent(seat.account)}`, 'data-profile': seat.account }, seat.name));
+    else label.append(seat ? seat.name : '—');
+    row.append(label);
     if (seat && !seat.present) row.append(element('span', { class: 'room-away' }, t('room.away', { name: seat.name })));
     if (clocks) {
       row.append(element('span', {
@@ -373,6 +401,7 @@ export class Rooms {
     const who = element('p', { class: 'room-role', 'data-role': this.role ?? '' },
       this.mySide ? t('room.youPlay', { side: t(this.mySide) }) : this.role ? t('room.watching') : '');
     parts.push(who, element('p', { class: 'room-spectators' }, t('room.spectators', { n: room.spectators })));
+    parts.push(element('p', { class: 'room-kind', 'data-rated': String(room.rated) }, t(room.rated ? 'room.ratedGame' : 'room.casualGame')));
     if (room.offer) {
       const offer = element('div', { class: 'room-offer', 'data-offer': room.offer.kind });
       offer.append(element('span', {}, t(`room.offer.${room.offer.kind}`, { side: t(room.offer.by) })));
@@ -395,6 +424,9 @@ export class Rooms {
         buttons.append(actionButton('room', 'rematch', t('room.rematch')));
       }
       parts.push(buttons);
+    }
+    // A rated game is analysed for no one while it is played.
+    if (this.mySide && !(room.rated && room.status === 'playing')) {
       const analysis = element('label', { class: 'room-analysis' });
       const box = element('input', { type: 'checkbox', 'data-room': 'analysis' });
       box.checked = room.analysis;
