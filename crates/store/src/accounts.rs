@@ -208,6 +208,7 @@ pub(crate) fn delete_account(store: &mut SqliteStore, id: AccountId) -> Result<b
     tx.execute("DELETE FROM trainer_cards WHERE owner = ?1", [&owner])?;
     tx.execute("DELETE FROM progress WHERE owner = ?1", [&owner])?;
     tx.execute("DELETE FROM sessions WHERE account = ?1", [id])?;
+    tx.execute("DELETE FROM ratings WHERE account = ?1", [id])?;
     let deleted = tx.execute("DELETE FROM accounts WHERE id = ?1", [id])? > 0;
     tx.commit()?;
     Ok(deleted)

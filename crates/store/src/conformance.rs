@@ -4,7 +4,8 @@
 
 use crate::{
     AccountChange, Created, Filter, GameEntry, GameResult, Level, NewAccount, PreparedImport,
-    Progress, Source, Store, StoreError, StoredRoom, TrainerCard, account_owner,
+    Progress, RatedResult, Source, Store, StoreError, StoredRating, StoredRoom, TrainerCard,
+    account_owner,
 };
 use std::time::Duration;
 use xiangqi_records::Collection;
@@ -26,6 +27,7 @@ pub fn check_all(empty: &mut dyn FnMut() -> Box<dyn Store>) {
     accounts_have_one_name_and_invitations_are_used_once(&mut *empty());
     sessions_open_and_close_and_an_account_goes_with_all_it_owns(&mut *empty());
     a_guest_s_things_go_to_the_account_they_make(&mut *empty());
+    a_rated_game_counts_once_and_moves_both_ratings(&mut *empty());
 }
 
 /// A game from the start after `moves` (ICCS).
@@ -551,4 +553,75 @@ fn a_guest_s_things_go_to_the_account_they_make(store: &mut dyn Store) {
     assert!(store.trainer_cards(guest).unwrap().is_empty());
     assert_eq!(store.progress("account:7", "puzzles").unwrap().len(), 2);
     assert!(store.progress(guest, "puzzles").unwrap().is_empty());
+}
+
+fn a_rated_game_counts_once_and_moves_both_ratings(store: &mut dyn Store) {
+    let made = |store: &mut dyn Store, name: &str| match store
+        .create_account(&new_account(name, None))
+        .unwrap()
+    {
+        Created::Made(a) => a.id,
+        other => panic!("{other:?}"),
+    };
+    let (ann, bob) = (made(store, "Ann"), made(store, "Bob"));
+    let game = |number: u32, ended_ms: i64| RatedResult {
+        room: "room-1".into(),
+        number,
+        speed: "blitz".into(),
+        red: ann,
+        black: bob,
+        result: "red-wins".into(),
+        ended_ms,
+    };
+    // A stand-in for the rating rule: the winner gains 10, the loser loses 10, from 1500.
+    let rate = |red: Option<StoredRating>, black: Option<StoredRating>| {
+        let now = |r: Option<StoredRating>| {
+            r.unwrap_or(StoredRating {
+                speed: "blitz".into(),
+                rating: 1500.0,
+                deviation: 350.0,
+                volatility: 0.06,
+                games: 0,
+            })
+        };
+        let (red, black) = (now(red), now(black));
+        let moved = |r: &StoredRating, by: f64| StoredRating {
+            rating: r.rating + by,
+            games: r.games + 1,
+            ..r.clone()
+        };
+        let (red_after, black_after) = (moved(&red, 10.0), moved(&black, -10.0));
+        ((red, red_after), (black, black_after))
+    };
+    let first = store
+        .record_rated_game(&game(1, 100), &rate)
+        .unwrap()
+        .expect("recorded");
+    assert_eq!(
+        (first.red_name.as_str(), first.black_name.as_str()),
+        ("Ann", "Bob")
+    );
+    assert_eq!(first.red_rating, (1500.0, 1510.0));
+    assert_eq!(first.black_rating, (1500.0, 1490.0));
+    assert_eq!(
+        store.record_rated_game(&game(1, 100), &rate).unwrap(),
+        None,
+        "a game counts once"
+    );
+    store.record_rated_game(&game(2, 200), &rate).unwrap();
+    let ratings = store.ratings(ann).unwrap();
+    assert_eq!(ratings.len(), 1);
+    assert_eq!((ratings[0].rating, ratings[0].games), (1520.0, 2));
+    assert_eq!(store.ratings(bob).unwrap()[0].rating, 1480.0);
+    let games = store.rated_games(bob, 10).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].game.number, 2, "the latest first");
+    assert_eq!(games[0].black_rating, (1490.0, 1480.0));
+    assert_eq!(store.rated_games(bob, 1).unwrap().len(), 1);
+    // A deleted account's ratings go with it; the opponent keeps the game, unnamed.
+    assert!(store.delete_account(ann).unwrap());
+    assert!(store.ratings(ann).unwrap().is_empty());
+    let games = store.rated_games(bob, 10).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].red_name, "");
 }

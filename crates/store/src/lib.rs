@@ -31,6 +31,7 @@ mod entry;
 mod error;
 mod fault;
 mod progress;
+mod ratings;
 mod rooms;
 mod rows;
 mod schema;
@@ -45,6 +46,7 @@ pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Sou
 pub use error::{Reason, StoreError};
 pub use fault::{Event, Failure, Refusal, SaveFailure, Unavailable};
 pub use progress::Progress;
+pub use ratings::{RateFn, RatedGame, RatedResult, StoredRating};
 pub use rooms::{ADOPTED_SUFFIX, OLD_ROOMS_FILE, StoredRoom};
 pub use rows::RowState;
 pub use schema::SCHEMA_VERSION;

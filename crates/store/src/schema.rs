@@ -112,6 +112,35 @@ const MIGRATIONS: &[&str] = &[
         created_ms  INTEGER NOT NULL,
         used_by     INTEGER
     );",
+    // 8: the players' ratings, one per account and speed, and the rated games that made
+    // them (each recorded once: by its room and number).
+    "CREATE TABLE ratings (
+        account     INTEGER NOT NULL,
+        speed       TEXT    NOT NULL,
+        rating      REAL    NOT NULL,
+        deviation   REAL    NOT NULL,
+        volatility  REAL    NOT NULL,
+        games       INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        PRIMARY KEY (account, speed)
+    );
+    CREATE TABLE rated_games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        room        TEXT    NOT NULL,
+        number      INTEGER NOT NULL,
+        speed       TEXT    NOT NULL,
+        red         INTEGER NOT NULL,
+        black       INTEGER NOT NULL,
+        result      TEXT    NOT NULL,
+        ended_ms    INTEGER NOT NULL,
+        red_before  REAL    NOT NULL,
+        red_after   REAL    NOT NULL,
+        black_before REAL   NOT NULL,
+        black_after REAL    NOT NULL,
+        UNIQUE (room, number)
+    );
+    CREATE INDEX rated_games_by_red ON rated_games (red, ended_ms DESC);
+    CREATE INDEX rated_games_by_black ON rated_games (black, ended_ms DESC);",
 ];
 
 /// The newest schema version this program knows.
@@ -181,8 +210,15 @@ mod tests {
                 .unwrap();
             }
             if from >= 2 {
+                // Trainer cards have an owner from version 7 on.
+                let owner = if from >= 7 { "owner, " } else { "" };
+                let value = if from >= 7 { "'', " } else { "" };
                 conn.execute(
-                    "INSERT INTO trainer_cards VALUES ('line', 'red', 'main', 1, 1, 0, 5, 4)",
+                    &format!(
+                        "INSERT INTO trainer_cards ({owner}line, side, branch, box, reps, \
+                         lapses, due_ms, last_ms) VALUES ({value}'line', 'red', 'main', 1, 1, \
+                         0, 5, 4)"
+                    ),
                     [],
                 )
                 .unwrap();
@@ -211,6 +247,8 @@ mod tests {
                 "sessions",
                 "games",
                 "progress",
+                "rated_games",
+                "ratings",
                 "rooms",
                 "trainer_cards",
             ] {

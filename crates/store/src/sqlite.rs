@@ -6,6 +6,7 @@ use crate::entry::{
 };
 use crate::error::StoreError;
 use crate::progress::Progress;
+use crate::ratings::{RateFn, RatedGame, RatedResult, StoredRating};
 use crate::rooms::StoredRoom;
 use crate::schema::{self, Migrated, SCHEMA_VERSION};
 use crate::store::Store;
@@ -459,6 +460,22 @@ impl Store for SqliteStore {
 
     fn reown(&mut self, from: &str, to: &str) -> Result<usize, StoreError> {
         accounts::reown(self, from, to)
+    }
+
+    fn ratings(&self, id: AccountId) -> Result<Vec<StoredRating>, StoreError> {
+        crate::ratings::ratings(self, id)
+    }
+
+    fn record_rated_game(
+        &mut self,
+        game: &RatedResult,
+        rate: RateFn<'_>,
+    ) -> Result<Option<RatedGame>, StoreError> {
+        crate::ratings::record_rated_game(self, game, rate)
+    }
+
+    fn rated_games(&self, id: AccountId, most: usize) -> Result<Vec<RatedGame>, StoreError> {
+        crate::ratings::rated_games(self, id, most)
     }
 
     fn intact(&self) -> Result<(), StoreError> {

@@ -6,6 +6,7 @@ use crate::accounts::{Account, AccountChange, AccountId, Created, NewAccount};
 use crate::entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, StoredGame};
 use crate::error::StoreError;
 use crate::progress::Progress;
+use crate::ratings::{RateFn, RatedGame, RatedResult, StoredRating};
 use crate::rooms::StoredRoom;
 use crate::sqlite::PreparedImport;
 use crate::trainer::TrainerCard;
@@ -139,6 +140,20 @@ pub trait Store: Send {
     /// all or none: what `to` already has of a trainer card or a progress value is kept.
     /// How many things moved.
     fn reown(&mut self, from: &str, to: &str) -> Result<usize, StoreError>;
+
+    /// Account `id`'s ratings, by speed.
+    fn ratings(&self, id: AccountId) -> Result<Vec<StoredRating>, StoreError>;
+
+    /// Records a rated game and both players' new ratings (as `rate` makes them from the
+    /// ratings kept), all or none; `None` when the game was recorded before (it counts once).
+    fn record_rated_game(
+        &mut self,
+        game: &RatedResult,
+        rate: RateFn<'_>,
+    ) -> Result<Option<RatedGame>, StoreError>;
+
+    /// Account `id`'s last `most` rated games, the latest first.
+    fn rated_games(&self, id: AccountId, most: usize) -> Result<Vec<RatedGame>, StoreError>;
 
     /// Whether the store can be written now: a write that changes nothing in the end,
     /// failing as a real write would (a full disk, a read-only file, a lock held too long).

@@ -18,6 +18,7 @@ mod explorer;
 pub mod kit;
 mod learn;
 mod play;
+mod players;
 mod progress;
 mod puzzles;
 mod records;
@@ -51,6 +52,7 @@ fn routes() -> axum::Router<state::AppState> {
         .merge(endgames::routes())
         .merge(puzzles::routes())
         .merge(progress::routes())
+        .merge(players::routes())
         .merge(trainer::routes())
         .merge(review::routes())
         .merge(explorer::routes())

@@ -76,6 +76,8 @@ pub struct AppState {
     pub connections: Arc<tokio::sync::Semaphore>,
     /// Who asks: the accounts and guests of a hosted server.
     pub accounts: Accounts,
+    /// The lobby's open challenges.
+    pub lobby: crate::rooms::lobby::Lobby,
 }
 
 impl AppState {
@@ -98,6 +100,7 @@ impl AppState {
         };
         AppState {
             accounts: Accounts::new(hosting, archive.clone()),
+            lobby: crate::rooms::lobby::Lobby::default(),
             connections,
             endgames: TableFolder::new(options.data.as_deref()),
             rooms,
@@ -134,5 +137,11 @@ impl FromRef<AppState> for RoomHub {
 impl FromRef<AppState> for Accounts {
     fn from_ref(state: &AppState) -> Accounts {
         state.accounts.clone()
+    }
+}
+
+impl FromRef<AppState> for crate::rooms::lobby::Lobby {
+    fn from_ref(state: &AppState) -> crate::rooms::lobby::Lobby {
+        state.lobby.clone()
     }
 }

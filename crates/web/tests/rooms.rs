@@ -1104,3 +1104,164 @@ async fn a_room_game_goes_to_each_player_s_own_archive_and_a_rated_room_seats_ac
     assert_eq!(list["games"].as_array().unwrap().len(), 0, "{list}");
     server.stop().await;
 }
+
+/// The lobby's stream for `cookie`, read until an event named `name` comes: its data.
+async fn lobby_event(stream: &mut TcpStream, name: &str) -> Value {
+    let mut seen = String::new();
+    let mut buffer = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(at) = seen.find(&format!("event: {name}\n")) {
+            let rest = &seen[at..];
+            // The event's data line, once it has come whole.
+            if let Some(start) = rest.find("data: ")
+                && let Some(end) = rest[start..].find('\n')
+            {
+                let data = rest[start + "data: ".len()..start + end].trim_end();
+                return serde_json::from_str(data).unwrap();
+            }
+        }
+        let read = tokio::time::timeout_at(deadline, stream.read(&mut buffer))
+            .await
+            .unwrap_or_else(|_| panic!("no `{name}` event in: {seen}"))
+            .unwrap();
+        assert!(read > 0, "the stream ended: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buffer[..read]));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_in_the_lobby_is_accepted_into_a_rated_game_that_moves_both_ratings() {
+    let data = data_folder("lobby");
+    let server = start_with(ServerOptions {
+        data: Some(data.clone()),
+        site: Some(xiangqi_web::Site::new("http://club.test", Vec::new()).unwrap()),
+        ..ServerOptions::default()
+    })
+    .await;
+    let sign_up = |name: &'static str| {
+        let server = &server;
+        async move {
+            let (status, cookies, answer) = http_as(
+                server,
+                "POST",
+                "/api/account/sign-up",
+                Some(json!({"name": name, "password": "correct horse"})),
+                "",
+            )
+            .await;
+            assert_eq!(status, 201, "{answer}");
+            cookies.join("; ")
+        }
+    };
+    let (ann, bob) = (sign_up("Ann").await, sign_up("Bob").await);
+    // Ann opens the lobby and posts a rated blitz seek, playing Red.
+    let mut lobby = TcpStream::connect(("127.0.0.1", server.port))
+        .await
+        .unwrap();
+    let request = format!(
+        "GET /api/lobby/stream HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nCookie: {ann}\r\n\r\n",
+        server.port
+    );
+    lobby.write_all(request.as_bytes()).await.unwrap();
+    let first = lobby_event(&mut lobby, "seeks").await;
+    assert_eq!(first["seeks"], json!([]));
+    let (status, _, seek) = http_as(
+        &server,
+        "POST",
+        "/api/lobby/seeks",
+        Some(json!({"minutes": 5, "increment": 3, "rated": true, "side": "red"})),
+        &ann,
+    )
+    .await;
+    assert_eq!(status, 201, "{seek}");
+    assert_eq!(seek["speed"], "blitz");
+    assert_eq!(seek["mine"], true);
+    let listed = lobby_event(&mut lobby, "seeks").await;
+    assert_eq!(listed["seeks"][0]["name"], "Ann");
+    // A guest cannot post a rated seek, nor accept Ann's; Ann cannot accept her own.
+    let (status, _, _) = http_as(
+        &server,
+        "POST",
+        "/api/lobby/seeks",
+        Some(json!({"minutes": 5, "rated": true})),
+        "",
+    )
+    .await;
+    assert_eq!(status, 401);
+    let id = seek["id"].as_str().unwrap();
+    let accept = format!("/api/lobby/seeks/{id}/accept");
+    let (status, _, own) = http_as(&server, "POST", &accept, Some(json!({})), &ann).await;
+    assert_eq!(status, 409, "{own}");
+    // Bob sees it in the lobby and accepts: both are seated in a new rated room.
+    let (_, _, seen) = http_as(&server, "GET", "/api/lobby", None, &bob).await;
+    assert_eq!(seen["seeks"][0]["mine"], false);
+    let (status, _, seat) = http_as(&server, "POST", &accept, Some(json!({})), &bob).await;
+    assert_eq!(status, 201, "{seat}");
+    assert_eq!(seat["side"], "black");
+    let matched = lobby_event(&mut lobby, "matched").await;
+    assert_eq!(matched["id"], seat["id"]);
+    assert_eq!(matched["side"], "red");
+    let (status, _, gone) = http_as(&server, "POST", &accept, Some(json!({})), &bob).await;
+    assert_eq!(status, 404, "an accepted seek is gone: {gone}");
+    let room = seat["id"].as_str().unwrap();
+    let (mut red, welcome, state) =
+        join_as(&server, room, matched["token"].as_str(), "", &ann).await;
+    assert_eq!(welcome["role"], "red");
+    assert_eq!(state["rated"], true);
+    let (mut black, welcome, _) = join_as(&server, room, seat["token"].as_str(), "", &bob).await;
+    assert_eq!(welcome["role"], "black");
+    send(&mut red, json!({"type": "move", "from": "h2", "to": "e2"})).await;
+    until(&mut black, |s| plies(s) == 1).await;
+    send(&mut black, json!({"type": "resign"})).await;
+    until(&mut red, |s| s["status"] == "over").await;
+    // Both ratings moved, and both profiles list the game.
+    let profile = |name: &'static str, cookie: String| {
+        let server = &server;
+        async move {
+            let deadline = std::time::Instant::now() + Duration::from_secs(10);
+            loop {
+                let (status, _, p) = http_as(
+                    server,
+                    "GET",
+                    &format!("/api/players/{name}"),
+                    None,
+                    &cookie,
+                )
+                .await;
+                assert_eq!(status, 200, "{p}");
+                if !p["games"].as_array().unwrap().is_empty()
+                    || std::time::Instant::now() > deadline
+                {
+                    return p;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    let ann_profile = profile("ann", ann.clone()).await;
+    assert_eq!(ann_profile["name"], "Ann");
+    let blitz = &ann_profile["ratings"][0];
+    assert_eq!(blitz["speed"], "blitz");
+    assert!(blitz["rating"].as_i64().unwrap() > 1500, "{ann_profile}");
+    assert_eq!(blitz["provisional"], true);
+    let game = &ann_profile["games"][0];
+    assert_eq!(game["outcome"], "win");
+    assert_eq!(game["opponent"], "Bob");
+    assert!(
+        game["row"].is_number(),
+        "Ann may review her own game: {game}"
+    );
+    assert_eq!(ann_profile["history"]["blitz"].as_array().unwrap().len(), 1);
+    // Bob's profile, as Ann sees it: his loss, without his My games' row.
+    let bob_profile = profile("Bob", ann.clone()).await;
+    assert!(bob_profile["ratings"][0]["rating"].as_i64().unwrap() < 1500);
+    assert_eq!(bob_profile["games"][0]["outcome"], "loss");
+    assert_eq!(bob_profile["games"][0]["row"], Value::Null);
+    let (status, _, _) = http_as(&server, "GET", "/api/players/nobody", None, "").await;
+    assert_eq!(status, 404);
+    // The game counted once, whatever happens next.
+    let (_, _, again) = http_as(&server, "GET", "/api/players/ann", None, "").await;
+    assert_eq!(again["ratings"][0]["games"], 1);
+    server.stop().await;
+}

@@ -197,6 +197,12 @@ error_codes! {
     AccountDisabled = "account-disabled", FORBIDDEN;
     /// Too many tries to sign in or up; try again after `retry_after` seconds.
     TooManyTries = "too-many-tries", TOO_MANY_REQUESTS;
+    /// The lobby's challenge is no longer open.
+    NoSeek = "no-seek", NOT_FOUND;
+    /// One's own challenge cannot be accepted.
+    OwnSeek = "own-seek", CONFLICT;
+    /// As many challenges are open as may be (blank `max`).
+    TooManySeeks = "too-many-seeks", TOO_MANY_REQUESTS;
     /// Accounts exist only on a server hosted for many people (`xiangqi serve`).
     NoAccounts = "no-accounts", NOT_FOUND;
     /// My games is not there; blank `reason` is the archive's code, `path` its file.

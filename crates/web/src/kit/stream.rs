@@ -92,7 +92,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(2);
 
 /// The page's stream of the events `rx` receives, ending when every sender is dropped, kept
 /// alive meanwhile.
-fn events(rx: mpsc::Receiver<Event>) -> EventStream {
+pub(crate) fn events(rx: mpsc::Receiver<Event>) -> EventStream {
     let stream =
         futures_util::stream::unfold(
             rx,

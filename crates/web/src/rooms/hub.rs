@@ -532,6 +532,7 @@ impl RoomHub {
             && (before.0 != Status::Over || before.1 != live.room.number());
         if ended {
             self.archive_game(&live.room);
+            crate::rooms::rating::count_game(&self.inner.archive, &live.room, now_ms());
         }
         Ok(number)
     }

@@ -14,6 +14,8 @@
 pub mod analysis;
 pub mod gate;
 pub mod hub;
+pub mod lobby;
+pub mod rating;
 pub mod socket;
 pub mod view;
 
@@ -42,6 +44,14 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/rooms/{id}/socket", get(open_socket))
         .route("/api/rooms/{id}/analysis", get(analysis::analysis_stream))
         .route("/api/room-codes/{code}", get(find_code))
+        .route("/api/lobby", get(lobby::list))
+        .route("/api/lobby/stream", get(lobby::stream))
+        .route("/api/lobby/seeks", post(lobby::post_seek))
+        .route(
+            "/api/lobby/seeks/{id}",
+            axum::routing::delete(lobby::cancel_seek),
+        )
+        .route("/api/lobby/seeks/{id}/accept", post(lobby::accept_seek))
 }
 
 /// A new room.
@@ -96,6 +106,28 @@ pub struct Created {
     pub room: RoomView,
 }
 
+/// The clock a new room or a seek asks for: none for an untimed game; 400 for both minutes
+/// and seconds, 422 `bad-time-control` for one out of range.
+pub(crate) fn clock_of(req: &NewRoom) -> Result<Option<TimeControl>, ApiError> {
+    let seconds = match (req.minutes, req.seconds) {
+        (Some(m), None) => m.saturating_mul(60),
+        (None, Some(s)) => s,
+        (None, None) => 0,
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "give the main time in minutes or in seconds, not both",
+            ));
+        }
+    };
+    if seconds == 0 && req.increment == 0 {
+        Ok(None)
+    } else {
+        Ok(Some(
+            TimeControl::new(seconds, req.increment).map_err(|e| room_error(&e))?,
+        ))
+    }
+}
+
 /// `POST /api/rooms`: makes a room with the creator in the seat chosen.
 async fn create(
     State(hub): State<RoomHub>,
@@ -109,21 +141,7 @@ async fn create(
             "rated games are played between signed-in players: sign in first",
         ));
     }
-    let seconds = match (req.minutes, req.seconds) {
-        (Some(m), None) => m.saturating_mul(60),
-        (None, Some(s)) => s,
-        (None, None) => 0,
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad_request(
-                "give the main time in minutes or in seconds, not both",
-            ));
-        }
-    };
-    let clock = if seconds == 0 && req.increment == 0 {
-        None
-    } else {
-        Some(TimeControl::new(seconds, req.increment).map_err(|e| room_error(&e))?)
-    };
+    let clock = clock_of(&req)?;
     let settings = RoomSettings {
         side: req.side,
         clock,
@@ -213,12 +231,13 @@ async fn open_socket(
 /// Who `viewer` sits down as, under the name they gave: an account under its own name, with
 /// its archive; a guest with theirs; a visitor with none.
 pub(crate) fn player_of(viewer: &Viewer, name: &str) -> Player {
+    let account = match viewer {
+        Viewer::Account(account) => Some(account.name.clone()),
+        _ => None,
+    };
     Player {
-        name: name.to_string(),
+        name: account.clone().unwrap_or_else(|| name.to_string()),
         owner: viewer.owner(),
-        account: match viewer {
-            Viewer::Account(account) => Some(account.name.clone()),
-            _ => None,
-        },
+        account,
     }
 }
