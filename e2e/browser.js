@@ -7,13 +7,14 @@ import { chromium } from 'playwright-core';
 
 /**
  * A browser context with a fresh profile and its first page; `options` (e.g. `{locale:
- * 'ru-RU'}`, `{viewport}`) go to Playwright.
+ * 'ru-RU'}`, `{viewport}`) go to Playwright, but `extraArgs`, which Chromium is started with
+ * besides its usual ones.
  */
-export async function launch(options = {}) {
+export async function launch({ extraArgs = [], ...options } = {}) {
   const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'xq-chromium-')), {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
+      '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
     viewport: { width: 1200, height: 820 },
     // The tests' own string predicates are evaluated in the page, which the app's content
     // security policy forbids; the test of that policy opens a page that keeps it.

@@ -2,7 +2,9 @@
 // port, for tests that stop and restart it.
 
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConnection, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const BINARY = fileURLToPath(new URL('../target/release/xiangqi', import.meta.url));
@@ -70,4 +72,54 @@ export function stopServer(server, signal = 'SIGTERM') {
     server.once('exit', resolve);
     server.kill(signal);
   });
+}
+
+/** Debian's nginx. */
+const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+/** The deploy folder's proxy settings, as a club copies them. */
+const PROXY = fileURLToPath(new URL('../deploy/xiangqi-proxy.conf', import.meta.url));
+
+/**
+ * Starts nginx on `port` in front of the server on `serverPort`, for the name `name`, with
+ * the deploy folder's proxy settings and its files under `prefix`; resolves once it listens.
+ */
+export async function startNginx(prefix, port, serverPort, name) {
+  if (!NGINX) throw new Error('nginx is needed for this test (Debian\'s package nginx; scripts/test installs it)');
+  for (const dir of ['', 'body', 'proxy']) mkdirSync(join(prefix, dir), { recursive: true });
+  const config = `daemon off;
+master_process off;
+worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+  upstream xiangqi_server { server 127.0.0.1:${serverPort}; }
+  server {
+    listen 127.0.0.1:${port};
+    server_name ${name};
+    include ${PROXY};
+  }
+}
+`;
+  writeFileSync(join(prefix, 'nginx.conf'), config);
+  const child = spawn(NGINX, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.output = '';
+  child.stderr.on('data', (chunk) => { child.output += chunk; });
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise((resolve) => {
+      const probe = createConnection({ port, host: '127.0.0.1' }, () => { probe.end(); resolve(true); });
+      probe.on('error', () => resolve(false));
+    });
+    if (up) return child;
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nginx did not start: ${child.output}`);
 }

@@ -3,6 +3,8 @@
 //! archive key), listed with filters, opened, deleted, exported and imported; a damaged
 //! database leaves the app playing without it.
 
+#[path = "accounts/owners.rs"]
+mod accounts;
 mod common;
 
 use axum::Router;

@@ -323,6 +323,17 @@ export function roomSocket(id) {
 /** The streamed analysis of room `id`'s position: server-sent `lines` events. */
 export const roomAnalysisStream = (id, lines, millis) => stream(`${roomPath(id)}/analysis?lines=${lines}&millis=${millis}`);
 
+// The lobby and the players.
+export const lobbyStream = () => stream('/api/lobby/stream');
+
+export const postSeek = (seek) => request('POST', '/api/lobby/seeks', seek);
+
+export const cancelSeek = (id) => request('DELETE', `/api/lobby/seeks/${encodeURIComponent(id)}`);
+
+export const acceptSeek = (id, name) => request('POST', `/api/lobby/seeks/${encodeURIComponent(id)}/accept`, { name });
+
+export const player = (name) => request('GET', `/api/players/${encodeURIComponent(name)}`);
+
 // A learner's progress, kept for its owner.
 export const progress = () => request('GET', '/api/progress');
 

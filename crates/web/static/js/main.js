@@ -10,8 +10,11 @@ import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Endgames } from './endgames.js';
 import { setLanguage, t, translatePage } from './i18n.js';
 import { Legend } from './legend.js';
+import { Lobby } from './lobby.js';
+import { whoAmI } from './me.js';
 import { Play } from './play.js';
 import { syncProgress } from './progress.js';
+import { Profile } from './profile.js';
 import { Puzzles } from './puzzles.js';
 import { explainError } from './reasons.js';
 import { Rooms } from './rooms.js';
@@ -67,6 +70,8 @@ const myGames = new MyGames(panel('archive'), {
 });
 const accountView = new AccountView(panel('account', 'account-view'));
 const accountBadge = new AccountBadge(document.querySelector('[data-account-link]'));
+const lobby = new Lobby(panel('lobby', 'lobby-view'), { go: (id) => router.go('room', id) });
+const profile = new Profile(panel('profile', 'profile-view'));
 const rooms = new Rooms(panel('room', 'room-view'), settings, { go: (id) => router.go('room', id) });
 
 /** Opens the archive's game `row` on the board, with its review started when `reviewed`. */
@@ -124,6 +129,8 @@ const router = new Router({
   },
   review: { panel: 'game', nav: 'games', show: (row) => (row ? openRow(row, true) : play.render()) },
   room: { panel: 'room', nav: 'room', label: 'room.title', show: (id) => rooms.open(id) },
+  lobby: { panel: 'lobby', nav: 'lobby', label: 'lobby.title', show: () => lobby.open() },
+  '@': { panel: 'profile', nav: 'lobby', show: (name) => profile.open(name) },
   account: { panel: 'account', nav: 'account', show: () => accountView.show() },
 }, 'play', {
   // The trainer's address before it had its own name.
@@ -131,6 +138,7 @@ const router = new Router({
   // The welcome goes once another view is chosen.
   onRoute: (name) => {
     if (name !== 'play') dismissWelcome();
+    if (name !== 'lobby') lobby.close();
     openedRow = null;
   },
   onPanel: (id) => {
@@ -141,6 +149,11 @@ const router = new Router({
   },
 });
 router.buildNav(document.querySelector('.app-nav'));
+// The lobby is a club server's: one's own app has no one else to play there.
+whoAmI().then((me) => {
+  const link = document.querySelector('[data-nav="lobby"]');
+  if (link) link.hidden = me.mode !== 'site';
+});
 
 /** What the header's and the welcome's buttons do; the game panel's are Play's own. */
 const actions = {

@@ -16,7 +16,8 @@ import { explainError, explainOutcome } from './reasons.js';
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
 /** The clocks a room may be made with: bullet, blitz, rapid and classical, as minutes + seconds a move. */
-const CLOCKS = [['', 'room.time.none'], ['1+0', '1+0'], ['2+1', '2+1'], ['3+0', '3+0'], ['3+2', '3+2'], ['5+0', '5+0'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
+/** The time controls a room or a challenge offers: `[value, label or its key]`. */
+export const CLOCKS = [['', 'room.time.none'], ['1+0', '1+0'], ['2+1', '2+1'], ['3+0', '3+0'], ['3+2', '3+2'], ['5+0', '5+0'], ['5+3', '5+3'], ['10+5', '10+5'], ['15+10', '15+10'], ['30+0', '30+0']];
 
 /** Puts `text` on the clipboard; whether it is there. */
 async function copyText(text) {
@@ -37,7 +38,8 @@ function tokens() {
   }
 }
 
-function keepToken(id, token) {
+/** Keeps (or forgets, for null) this browser's seat token in room `id`. */
+export function keepToken(id, token) {
   const all = tokens();
   if (token) all[id] = token;
   else delete all[id];

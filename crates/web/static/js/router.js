@@ -9,7 +9,8 @@ export function address(name, id = null) {
 
 /** The view and id an address names (`{name, id}`, `id` null when none), or null. */
 export function parse(hash) {
-  const match = /^#\/([a-z]+)(?:\/(.+))?$/.exec(hash ?? '');
+  // A profile's address is `#/@/<name>`.
+  const match = /^#\/([a-z]+|@)(?:\/(.+))?$/.exec(hash ?? '');
   if (!match) return null;
   let id = null;
   try {

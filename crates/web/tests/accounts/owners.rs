@@ -1,14 +1,13 @@
-//! Accounts on a server hosted for many people: sign-up, sign-in, sign-out, passwords,
+//! Accounts on a server hosted for many people (in this test binary, beside My games, to
+//! keep the test binaries few): sign-up, sign-in, sign-out, passwords,
 //! cookies, rate limits, the data download and the deletion; and whose data is whose: every
 //! route that reads or changes something kept refuses another account (404) and a visitor
 //! with no cookie (401), while the learner's own app has no accounts at all.
 
-mod common;
-
+use crate::common::{self, data_folder, read};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use common::{data_folder, read};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 use xiangqi_web::{AllowedHosts, PoolOptions, ServerOptions, Site, router_with};
