@@ -206,11 +206,22 @@ fn plies(state: &Value) -> usize {
     state["game"]["moves"].as_array().map_or(0, Vec::len)
 }
 
-/// The next error message's code (states of others' changes skipped).
+/// The next crowd message (who is in the room) for which `wanted` holds.
+async fn until_crowd(ws: &mut Ws, wanted: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let m = next(ws).await;
+        assert!(!m.is_null(), "the socket closed");
+        if m["type"] == "crowd" && wanted(&m) {
+            return m;
+        }
+    }
+}
+
+/// The next error message's code (states of others' changes, and crowds, skipped).
 async fn next_error(ws: &mut Ws) -> String {
     loop {
         let m = next(ws).await;
-        if m["type"] == "state" {
+        if m["type"] == "state" || m["type"] == "crowd" {
             continue;
         }
         assert_eq!(m["type"], "error", "{m}");
@@ -261,10 +272,10 @@ async fn seated(server: &Server, settings: Value) -> (Value, Ws, Ws, Ws, String,
     let (spectator, welcome, _) = server.join(&id, None, "Cy").await;
     assert_eq!(welcome["role"], "spectator");
     assert!(welcome.get("token").is_none());
-    // Red's and Black's sockets hear the spectator come.
+    // Red's and Black's sockets hear the spectator come, with the next crowd message.
     let mut black = black;
-    until(&mut red, |s| s["spectators"] == 1).await;
-    until(&mut black, |s| s["spectators"] == 1).await;
+    until_crowd(&mut red, |c| c["spectators"] == 1).await;
+    until_crowd(&mut black, |c| c["spectators"] == 1).await;
     (room, red, black, spectator, red_token, black_token)
 }
 
@@ -1263,5 +1274,72 @@ async fn a_seek_in_the_lobby_is_accepted_into_a_rated_game_that_moves_both_ratin
     // The game counted once, whatever happens next.
     let (_, _, again) = http_as(&server, "GET", "/api/players/ann", None, "").await;
     assert_eq!(again["ratings"][0]["games"], 1);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_arriving_cost_the_room_one_crowd_message_not_a_state_each() {
+    let server = start(None).await;
+    let (room, mut red, mut black, _spectator, _, _) =
+        seated(&server, json!({"side": "red", "name": "Ann"})).await;
+    let id = room["id"].as_str().unwrap();
+    // A move: every state carries the room's version, one more for each change.
+    send(&mut red, mv("h2", "e2")).await;
+    let moved = loop {
+        let m = next(&mut black).await;
+        if m["type"] == "state" {
+            break m;
+        }
+    };
+    let version = moved["version"].as_u64().unwrap();
+    assert!(version >= 1, "{moved}");
+    until(&mut red, |s| plies(s) == 1).await;
+    // Twenty spectators come at once: each is sent the room; the players hear of them in
+    // crowd messages (at most one a second), never in a state of the whole room.
+    let mut watchers = Vec::new();
+    for i in 0..20 {
+        let (ws, welcome, state) = server.join(id, None, &format!("W{i}")).await;
+        assert_eq!(welcome["role"], "spectator");
+        assert_eq!(plies(&state), 1, "the newcomer is sent the room as it is");
+        watchers.push(ws);
+    }
+    let began = tokio::time::Instant::now();
+    let (mut states, mut crowds, mut last) = (0, 0, Value::Null);
+    while began.elapsed() < Duration::from_millis(2500) {
+        match tokio::time::timeout(Duration::from_millis(200), red.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                let m: Value = serde_json::from_str(&t).unwrap();
+                if m["type"] == "state" {
+                    states += 1;
+                } else if m["type"] == "crowd" {
+                    crowds += 1;
+                    last = m;
+                }
+            }
+            Ok(_) => break,
+            Err(_) => {}
+        }
+    }
+    assert_eq!(states, 0, "no state for a spectator's arrival");
+    assert!(
+        (1..=4).contains(&crowds),
+        "{crowds} crowd messages for 20 arrivals"
+    );
+    assert_eq!(last["spectators"], 21);
+    assert_eq!(
+        last["version"], version,
+        "the crowd names the state it follows"
+    );
+    assert_eq!(last["red"]["present"], true);
+    // A page that missed a version asks for the room afresh.
+    send(&mut black, json!({"type": "sync"})).await;
+    let fresh = loop {
+        let m = next(&mut black).await;
+        if m["type"] == "state" {
+            break m;
+        }
+    };
+    assert_eq!(fresh["version"], version);
+    assert_eq!(plies(&fresh["room"]), 1);
     server.stop().await;
 }

@@ -8,14 +8,21 @@
 //! The new state goes out to every socket of the room only once its save is committed, so
 //! that no one sees a move the server could lose: each room has an outbox of states in the
 //! order of its changes, each with the number of the save it waits for, and they are sent
-//! in that order as the saves commit.
+//! in that order as the saves commit. Each state carries the room's version (one more for
+//! each change), so that a page can tell one it missed and ask for the room afresh.
+//!
+//! Who is here is not a change of the room: a spectator's arrival or departure sends nothing
+//! at once (the newcomer alone is sent the room); the room's crowd (its spectators, and
+//! whether its players are here) goes to every socket at most once every [`CROWD_EVERY`], so
+//! that a room's traffic grows with its spectators, not with their square. A player's own
+//! arrival or departure is told at once.
 
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::client_addr::ClientAddr;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::rate_limit::RateLimit;
 use crate::rooms::gate::{SocketGate, SocketPass};
-use crate::rooms::view::{room_message, room_view};
+use crate::rooms::view::{crowd_message, room_message, room_view};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -44,6 +51,8 @@ pub const ABANDONED_AFTER_MS: u64 = 24 * 3600 * 1000;
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 /// States queued for a slow socket before it is sent the room afresh instead.
 const CHANNEL_DEPTH: usize = 32;
+/// How often at most a room's crowd goes out while spectators come and go.
+pub const CROWD_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Milliseconds since 1970, as rooms stamp their changes.
 pub fn now_ms() -> u64 {
@@ -160,6 +169,8 @@ pub struct RoomCell {
     /// The states not yet sent, and the last one sent.
     outbox: Mutex<Outbox>,
     wake: Notify,
+    /// Whether a crowd message is due to go out (after [`CROWD_EVERY`]).
+    crowd_due: std::sync::atomic::AtomicBool,
 }
 
 /// A room's states on their way to its sockets.
@@ -167,10 +178,15 @@ struct Outbox {
     /// The states not yet sent, in the order of the changes: each with the number of the
     /// save it waits for (0: none), and for a change the room as saved.
     waiting: std::collections::VecDeque<(u64, Utf8Bytes, Option<String>)>,
+    /// The version of the last state queued: one more for each.
+    version: u64,
     /// The number of the last save queued for the room (a state waits for it).
     last_save: u64,
-    /// The last state sent.
+    /// The versions of the states waiting, in the same order.
+    versions: std::collections::VecDeque<u64>,
+    /// The last state sent, and its version.
     sent: Utf8Bytes,
+    sent_version: u64,
     /// The room as last kept (its JSON), and the number of that save: what a change that
     /// could not be kept goes back to.
     kept: (u64, String),
@@ -187,18 +203,39 @@ impl RoomCell {
         lock(&self.outbox).sent.clone()
     }
 
+    /// The room as it is kept, its clocks as they stand now, for a socket that joins or asks
+    /// afresh: built anew when no change waits for its save, else the last state sent.
+    pub fn state_fresh(&self) -> Utf8Bytes {
+        let live = self.lock();
+        let outbox = lock(&self.outbox);
+        if outbox.waiting.is_empty() {
+            room_message(&room_view(&live, now_ms()), outbox.sent_version)
+        } else {
+            outbox.sent.clone()
+        }
+    }
+
+    /// Who is in the room now, with the version of the last state sent.
+    pub fn crowd_now(&self) -> Utf8Bytes {
+        let version = lock(&self.outbox).sent_version;
+        crowd_message(&self.lock(), version)
+    }
+
     /// Puts the state of `live` in the outbox, behind the save numbered `save` of the room
     /// as `json` when there is one (else behind the room's last save). Called with the room
     /// locked, so that the outbox keeps the changes' order.
     fn post(&self, live: &Live, save: Option<(u64, String)>, now: u64) {
-        let message = room_message(&room_view(live, now));
         let mut outbox = lock(&self.outbox);
+        outbox.version += 1;
+        let message = room_message(&room_view(live, now), outbox.version);
         let json = save.map(|(n, json)| {
             outbox.last_save = n;
             json
         });
         let after = outbox.last_save;
+        let version = outbox.version;
         outbox.waiting.push_back((after, message, json));
+        outbox.versions.push_back(version);
     }
 
     /// Sends, in order, every state whose save is committed (`saved` saves are done), up to
@@ -214,6 +251,7 @@ impl RoomCell {
                 if let Some(json) = json {
                     outbox.kept = (n, json);
                 }
+                outbox.sent_version = outbox.versions.pop_front().unwrap_or(outbox.version);
                 outbox.sent = message.clone();
                 let _ = self.states.send(message);
             }
@@ -227,7 +265,13 @@ impl RoomCell {
     fn roll_back(&self, live: &mut Live, failed: u64, now: u64) {
         {
             let mut outbox = lock(&self.outbox);
-            outbox.waiting.retain(|(n, _, _)| *n < failed);
+            let kept = outbox
+                .waiting
+                .iter()
+                .take_while(|(n, _, _)| *n < failed)
+                .count();
+            outbox.waiting.truncate(kept);
+            outbox.versions.truncate(kept);
             outbox.last_save = outbox.kept.0;
             if let Ok(room) = Room::from_json(&outbox.kept.1) {
                 live.room = room;
@@ -388,7 +432,7 @@ impl RoomHub {
         let code = room.code().to_string();
         let now = now_ms();
         let live = Live::new(room, now);
-        let sent = room_message(&room_view(&live, now));
+        let sent = room_message(&room_view(&live, now), 0);
         let kept = (0, live.room.to_json());
         let cell = Arc::new(RoomCell {
             live: Mutex::new(live),
@@ -396,11 +440,15 @@ impl RoomHub {
             states,
             outbox: Mutex::new(Outbox {
                 waiting: std::collections::VecDeque::new(),
+                version: 0,
+                versions: std::collections::VecDeque::new(),
                 last_save: 0,
                 sent,
+                sent_version: 0,
                 kept,
             }),
             wake: Notify::new(),
+            crowd_due: std::sync::atomic::AtomicBool::new(false),
         });
         lock(&self.inner.rooms).insert(id.clone(), cell.clone());
         lock(&self.inner.codes).insert(code, id);
@@ -476,6 +524,18 @@ impl RoomHub {
         cell: &RoomCell,
         change: impl FnOnce(&mut Live, u64) -> Result<R, RoomError>,
     ) -> Result<R, ApiError> {
+        self.act_if_changed(cell, |live, now| change(live, now).map(|r| (r, true)))
+            .await
+    }
+
+    /// As [`RoomHub::act`], for a change that may leave the room as it was (a visitor who
+    /// watches, or a player who comes back): `change` says whether it changed the room, and
+    /// a room left as it was is neither kept again nor sent.
+    pub async fn act_if_changed<R>(
+        &self,
+        cell: &RoomCell,
+        change: impl FnOnce(&mut Live, u64) -> Result<(R, bool), RoomError>,
+    ) -> Result<R, ApiError> {
         let now = now_ms();
         // While changes cannot be kept, none is made.
         self.inner.archive.refuses_changes()?;
@@ -486,8 +546,12 @@ impl RoomHub {
             // A flag that fell while the change was refused is a change too.
             let ended_meanwhile = live.room.status() == Status::Over && before.0 != Status::Over;
             if result.is_err() && !ended_meanwhile {
-                return result.map_err(|e| room_error(&e));
+                return result.map(|(r, _)| r).map_err(|e| room_error(&e));
             }
+            if matches!(result, Ok((_, false))) && !ended_meanwhile {
+                return result.map(|(r, _)| r).map_err(|e| room_error(&e));
+            }
+            let result = result.map(|(r, _)| r);
             match self.changed(cell, &live, before, now) {
                 Ok(save) => (result, save),
                 Err(refused) => {
@@ -502,16 +566,16 @@ impl RoomHub {
         result.map_err(|e| room_error(&e))
     }
 
-    /// A change of who is here (no change of the room itself, nothing kept): sent to every
-    /// socket after the room's changes before it.
-    pub async fn presence(&self, cell: &RoomCell, f: impl FnOnce(&mut Live, u64)) {
-        let now = now_ms();
-        {
-            let mut live = cell.lock();
-            f(&mut live, now);
-            cell.post(&live, None, now);
+    /// A change of who is here (no change of the room itself, nothing kept): a player's goes
+    /// to every socket at once, a spectator's with the next crowd message (within
+    /// [`CROWD_EVERY`]).
+    pub fn presence(&self, cell: &Arc<RoomCell>, player: bool, f: impl FnOnce(&mut Live, u64)) {
+        f(&mut cell.lock(), now_ms());
+        if player {
+            let _ = cell.states.send(cell.crowd_now());
+        } else {
+            crowd_later(cell);
         }
-        let _ = self.deliver(cell, None).await;
     }
 
     /// Queues the changed room of `live` to be kept and its state behind that save; wakes its
@@ -609,6 +673,27 @@ impl RoomHub {
             });
         }
     }
+}
+
+/// Sends the room's crowd to its sockets after [`CROWD_EVERY`], once for every change of it
+/// meanwhile.
+fn crowd_later(cell: &Arc<RoomCell>) {
+    use std::sync::atomic::Ordering;
+    if cell.crowd_due.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        cell.crowd_due.store(false, Ordering::Release);
+        return;
+    };
+    let weak = Arc::downgrade(cell);
+    runtime.spawn(async move {
+        tokio::time::sleep(CROWD_EVERY).await;
+        if let Some(cell) = weak.upgrade() {
+            cell.crowd_due.store(false, Ordering::Release);
+            let _ = cell.states.send(cell.crowd_now());
+        }
+    });
 }
 
 /// Ends the room's game when the flag of the side to move falls, with or without messages;
@@ -775,7 +860,7 @@ mod tests {
         })
         .await
         .unwrap();
-        hub.presence(&watched, |live, _| live.arrive(None)).await;
+        hub.presence(&watched, false, |live, _| live.arrive(None));
         assert_eq!(hub.live_rooms(), 2, "the finished game does not count");
 
         assert_eq!(hub.let_go_idle(now + 1000), 0, "nothing is idle yet");

@@ -82,6 +82,8 @@ pub enum ClientMessage {
     },
     /// Asks for a pong (and the room's state).
     Ping,
+    /// Asks for the room afresh (the page missed a version).
+    Sync,
 }
 
 /// A token bucket: [`RATE`] a second, [`BURST`] at once.
@@ -160,6 +162,7 @@ enum Next {
 
 /// Serves one socket of the room `cell` until it closes.
 pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer: Viewer) {
+    let cell = &cell;
     let (mut tx, mut rx) = socket.split();
     let mut bucket = Bucket::new();
     // The join; a ping or pong the browser or a proxy sends before it is let pass.
@@ -190,7 +193,7 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
     let mut states = cell.states.subscribe();
     let new_token = token::seat_token();
     let joined = hub
-        .act(&cell, |live, now| {
+        .act_if_changed(cell, |live, now| {
             let (role, took) = live.room.join(
                 token_sent.as_deref(),
                 new_token.clone(),
@@ -205,7 +208,9 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
                 Role::Spectator => None,
             };
             live.arrive(seat_token.as_deref());
-            Ok((role, took, seat_token))
+            // Only a seat taken changes the room; a visitor who watches, or a player who
+            // comes back, is told the room as it is.
+            Ok(((role, took, seat_token), took))
         })
         .await;
     let (mut role, took, seat_token) = match joined {
@@ -221,8 +226,17 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
         token: took.then_some(new_token.as_str()),
     });
     let ended = async {
-        // The room's state follows on the channel: the join itself is a change.
         tx.send(Message::Text(welcome)).await.ok()?;
+        if !took {
+            // The room as it is, and who is here now; the others hear of a player at once,
+            // of a spectator with the next crowd message.
+            tx.send(Message::Text(cell.state_fresh())).await.ok()?;
+            hub.presence(cell, token.is_some(), |_, _| {});
+            if token.is_none() {
+                tx.send(Message::Text(cell.crowd_now())).await.ok()?;
+            }
+        }
+        // A seat taken is a change: the room's state follows on the channel.
         let mut faults = 0;
         let mut heard = Instant::now();
         let mut pings =
@@ -287,8 +301,7 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
         }
     };
     let _: Option<()> = ended.await;
-    hub.presence(&cell, |live, now| live.leave(token, now))
-        .await;
+    hub.presence(cell, token.is_some(), |live, now| live.leave(token, now));
 }
 
 /// An error answered, or the socket closed when it has sent too many that cannot be read.
@@ -327,6 +340,7 @@ async fn on_text(
     let acted = match message {
         ClientMessage::Join { .. } => Err(ApiError::bad_request("the socket has already joined")),
         ClientMessage::Ping => return Ok(Some(text(&ServerMessage::Pong))),
+        ClientMessage::Sync => return Ok(Some(cell.state_fresh())),
         ClientMessage::Move {
             from: Point(from),
             to: Point(to),

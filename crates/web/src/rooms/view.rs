@@ -181,8 +181,23 @@ pub enum ServerMessage<'a> {
     },
     /// The room's state.
     State {
+        /// The room's version: one more for each change (a page that sees a gap asks for the
+        /// room afresh with `sync`).
+        version: u64,
         /// The state.
         room: &'a RoomView,
+    },
+    /// Who is in the room: sent after spectators came or went (at most once a second), and
+    /// at once when a player comes or goes. Changes no more than its fields.
+    Crowd {
+        /// The version of the last state sent before it.
+        version: u64,
+        /// How many spectators' sockets are open.
+        spectators: u32,
+        /// Whether Red is here, and since when away.
+        red: Option<Presence>,
+        /// Whether Black is here, and since when away.
+        black: Option<Presence>,
     },
     /// A refusal, with the API's error code.
     Error {
@@ -208,7 +223,35 @@ pub fn text(message: &ServerMessage<'_>) -> Utf8Bytes {
     serde_json::to_string(message).unwrap_or_default().into()
 }
 
-/// The state message of `view`.
-pub fn room_message(view: &RoomView) -> Utf8Bytes {
-    text(&ServerMessage::State { room: view })
+/// The state message of `view`, the room's `version`.
+pub fn room_message(view: &RoomView, version: u64) -> Utf8Bytes {
+    text(&ServerMessage::State {
+        version,
+        room: view,
+    })
+}
+
+/// Whether a player is here.
+#[derive(Serialize)]
+pub struct Presence {
+    /// Whether the player has the room open.
+    pub present: bool,
+    /// Since when (ms since 1970) the player has been away, while away.
+    pub away_since: Option<u64>,
+}
+
+/// The crowd message of the room in `live`, after its state `version`.
+pub fn crowd_message(live: &Live, version: u64) -> Utf8Bytes {
+    let presence = |side| {
+        live.room.seat(side).map(|_| Presence {
+            present: live.present(side),
+            away_since: live.away_since(side),
+        })
+    };
+    text(&ServerMessage::Crowd {
+        version,
+        spectators: live.spectators,
+        red: presence(Color::Red),
+        black: presence(Color::Black),
+    })
 }

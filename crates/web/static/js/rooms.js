@@ -53,6 +53,8 @@ export class Rooms {
     this.go = go;
     /** Who one is (`GET /api/me`), once known. */
     this.me = null;
+    /** The version of the room's last state shown. */
+    this.version = -1;
     whoAmI().then((me) => {
       this.me = me;
       if (!this.root.hidden && !this.id) this.render();
@@ -186,9 +188,14 @@ export class Rooms {
   receive(message) {
     if (message.type === 'welcome') {
       this.role = message.role;
+      // A (re)joined socket takes the room's next state, whatever its version.
+      if (!this.connected) this.version = -1;
       this.connected = true;
       if (message.token) keepToken(this.id, message.token);
     } else if (message.type === 'state') {
+      // States come in order; one already seen (sent again on joining) changes nothing.
+      if (this.room && message.version <= this.version) return;
+      this.version = message.version;
       const before = this.room?.game.fen;
       this.room = message.room;
       this.receivedAt = Date.now();
@@ -197,6 +204,14 @@ export class Rooms {
       // picked up.
       if (this.room.game.fen !== before || this.room.status !== 'playing') this.selected = null;
       if (!this.room.offer && this.message === t('room.offered')) this.message = '';
+    } else if (message.type === 'crowd') {
+      // Who is here; a crowd after a state this page has not seen asks for the room afresh.
+      if (!this.room) return;
+      if (message.version > this.version) this.send({ type: 'sync' });
+      this.room.spectators = message.spectators;
+      for (const side of ['red', 'black']) {
+        if (this.room[side] && message[side]) Object.assign(this.room[side], message[side]);
+      }
     } else if (message.type === 'error') {
       if (message.error.code === 'bad-seat-token') keepToken(this.id, null);
       if (message.error.code === 'no-room') this.id = null;
