@@ -262,7 +262,7 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
                         _ => return Some(()),
                     };
                     let next = match message {
-                        Message::Text(t) => on_text(&hub, &cell, token, &t, &mut bucket, &mut faults).await,
+                        Message::Text(t) => on_text(&hub, cell, token, &t, &mut bucket, &mut faults).await,
                         Message::Binary(_) => {
                             faults += 1;
                             reply(ApiError::bad_request("messages are JSON text"), faults)
