@@ -3,8 +3,11 @@
 //! 1–3 s after the opponent's move reaches it. Prints, as one JSON line, the moves played
 //! and the relay latency (from the move sent to the state with it received) at the
 //! opponent's and at the spectators' sockets: p50, p99 and the largest, in milliseconds.
+//! With `CROWD`, that many more spectators then come to the first room, one after another,
+//! before play starts, and the messages every socket of that room receives meanwhile (and in
+//! the two seconds after) are counted: the messages per arrival.
 //!
-//!     cargo run --release -p xiangqi-web --example bench_rooms -- PORT GAMES SECONDS [SPECTATORS]
+//!     cargo run --release -p xiangqi-web --example bench_rooms -- PORT GAMES SECONDS [SPECTATORS] [CROWD]
 //!
 //! `scripts/bench-rooms` starts the server and runs it.
 
@@ -166,6 +169,57 @@ async fn client(
     }
 }
 
+/// Reads `ws` until `stop` fires, counting its text messages; the socket and the count.
+async fn count_messages(mut ws: Ws, mut stop: tokio::sync::watch::Receiver<bool>) -> (Ws, u64) {
+    let mut n = 0;
+    loop {
+        tokio::select! {
+            _ = stop.changed() => return (ws, n),
+            m = ws.next() => match m {
+                Some(Ok(Message::Text(_))) => n += 1,
+                Some(Ok(_)) => {}
+                _ => return (ws, n),
+            },
+        }
+    }
+}
+
+/// `crowd` spectators come to room `id` one after another: the room's sockets and the
+/// newcomers count what they receive until two seconds after the last came. The sockets
+/// back (the newcomers among the watchers), and the arrivals, the messages and how long the
+/// arrivals took.
+async fn crowd_arrives(
+    port: u16,
+    id: &str,
+    red: Ws,
+    black: Ws,
+    watchers: Vec<Ws>,
+    crowd: usize,
+) -> (Ws, Ws, Vec<Ws>, (usize, u64, f64)) {
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let count = |ws: Ws| tokio::spawn(count_messages(ws, stopped.clone()));
+    let red = count(red);
+    let black = count(black);
+    let mut counting: Vec<_> = watchers.into_iter().map(count).collect();
+    let began = Instant::now();
+    for _ in 0..crowd {
+        counting.push(count(join(port, id, None).await));
+    }
+    let took = began.elapsed().as_secs_f64();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let _ = stop.send(true);
+    let (red, a) = red.await.unwrap();
+    let (black, b) = black.await.unwrap();
+    let mut total = a + b;
+    let mut watchers = Vec::new();
+    for task in counting {
+        let (ws, n) = task.await.unwrap();
+        total += n;
+        watchers.push(ws);
+    }
+    (red, black, watchers, (crowd, total, took))
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -177,7 +231,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: bench_rooms PORT GAMES SECONDS [SPECTATORS]";
+    let usage = "usage: bench_rooms PORT GAMES SECONDS [SPECTATORS] [CROWD]";
     let number = |i: usize, default: Option<u64>| -> u64 {
         args.get(i)
             .and_then(|a| a.parse().ok())
@@ -191,12 +245,15 @@ async fn main() {
     let games = number(2, None) as usize;
     let seconds = number(3, None);
     let spectators = number(4, Some(2)) as usize;
+    let crowd = number(5, Some(0)) as usize;
     let samples = Arc::new(Mutex::new(Samples::default()));
     let mut rooms = Vec::new();
+    let mut first_id = None;
     let setup = Instant::now();
     for _ in 0..games {
         let room = create(port).await;
         let id = room["id"].as_str().unwrap().to_string();
+        first_id.get_or_insert_with(|| id.clone());
         let token = room["token"].as_str().unwrap().to_string();
         let red = join(port, &id, Some(&token)).await;
         let black = join(port, &id, None).await;
@@ -211,6 +268,16 @@ async fn main() {
         games * (2 + spectators),
         setup.elapsed().as_secs_f64()
     );
+    let arrivals = if crowd > 0 && !rooms.is_empty() {
+        let id = first_id.clone().unwrap_or_default();
+        let (red, black, watchers) = rooms.remove(0);
+        let (red, black, watchers, counted) =
+            crowd_arrives(port, &id, red, black, watchers, crowd).await;
+        rooms.insert(0, (red, black, watchers));
+        Some(counted)
+    } else {
+        None
+    };
     let until = Instant::now() + Duration::from_secs(seconds);
     let mut tasks = Vec::new();
     for (n, (red, black, watchers)) in rooms.into_iter().enumerate() {
@@ -267,6 +334,12 @@ async fn main() {
             "errors": s.errors,
             "opponent": stats(&s.opponent),
             "spectator": stats(&s.spectator),
+            "crowd": arrivals.map(|(n, messages, seconds)| json!({
+                "arrivals": n,
+                "messages": messages,
+                "messages_per_arrival": (messages as f64 / n as f64 * 100.0).round() / 100.0,
+                "arrival_seconds": (seconds * 10.0).round() / 10.0,
+            })),
         })
     );
 }
