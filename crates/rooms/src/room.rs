@@ -210,6 +210,8 @@ pub enum Ending {
         #[serde(with = "color_name")]
         loser: Color,
     },
+    /// An administrator of the server closed the room: the game has no result.
+    Closed,
 }
 
 impl Ending {
@@ -222,6 +224,7 @@ impl Ending {
             Ending::Resignation { .. } => Some("resignation"),
             Ending::Agreement => Some("agreement"),
             Ending::Abandoned { .. } => Some("abandoned"),
+            Ending::Closed => Some("closed"),
         }
     }
 
@@ -231,7 +234,7 @@ impl Ending {
             Ending::Time { loser }
             | Ending::Resignation { loser }
             | Ending::Abandoned { loser } => Some(*loser),
-            Ending::Rules | Ending::Agreement => None,
+            Ending::Rules | Ending::Agreement | Ending::Closed => None,
         }
     }
 
@@ -239,6 +242,7 @@ impl Ending {
     fn result(&self, outcome: Option<&Outcome>) -> Option<GameResult> {
         Some(match self {
             Ending::Rules => outcome?.result,
+            Ending::Closed => return None,
             Ending::Agreement => GameResult::Draw,
             Ending::Time { loser }
             | Ending::Resignation { loser }
@@ -258,6 +262,7 @@ impl std::fmt::Display for Ending {
             Ending::Resignation { .. } => write!(f, "{loser} resigned"),
             Ending::Agreement => write!(f, "drawn by agreement"),
             Ending::Abandoned { .. } => write!(f, "{loser} left the game"),
+            Ending::Closed => write!(f, "the server's administrator closed the room"),
         }
     }
 }
@@ -399,6 +404,9 @@ struct Stored {
     /// Whether the games count for the players' ratings.
     #[serde(default)]
     rated: bool,
+    /// Whether an administrator closed the room (no rematch then).
+    #[serde(default)]
+    closed: bool,
     /// The game's number in the room (1 for the first, one more for each rematch).
     number: u32,
     /// The moves (ICCS) from the start position.
@@ -499,6 +507,7 @@ impl Room {
             rules: settings.rules,
             seats,
             rated: settings.rated,
+            closed: false,
             number: 1,
             moves: Vec::new(),
             clocks: settings.clock.map(|tc| Clocks {
@@ -820,6 +829,9 @@ impl Room {
                 if self.status() != Status::Over {
                     return Err(RoomError::NotOver);
                 }
+                if self.s.closed {
+                    return Err(RoomError::GameOver);
+                }
             }
         }
         if kind == OfferKind::Takeback && self.plies_to_take_back(side) == 0 {
@@ -959,6 +971,22 @@ impl Room {
         Ok(())
     }
 
+    /// Closes the room, for an administrator of the server: a game going on ends with no
+    /// result (nothing is kept of it, nothing rated), and no game follows.
+    pub fn close(&mut self, now: u64) {
+        if self.s.ending.is_none() {
+            self.end(Ending::Closed, now);
+        }
+        self.s.closed = true;
+        self.s.offer = None;
+        self.s.updated_ms = now;
+    }
+
+    /// Whether an administrator closed the room.
+    pub fn is_closed(&self) -> bool {
+        self.s.closed
+    }
+
     /// Turns the spectators' analysis on or off, for a player; in a rated room it stays off
     /// while a game is played (a player's second browser must not read it).
     pub fn set_analysis(&mut self, role: Role, on: bool, now: u64) -> Result<(), RoomError> {
@@ -1055,6 +1083,29 @@ mod tests {
             room.seat(Color::Black).unwrap().account.as_deref(),
             Some("Bo")
         );
+    }
+
+    #[test]
+    fn a_closed_room_ends_its_game_with_no_result_and_no_rematch() {
+        let mut room = room(None);
+        room.play(RED, sq("h2"), sq("e2"), 5).unwrap();
+        room.close(6);
+        assert!(room.is_closed());
+        assert_eq!(room.status(), Status::Over);
+        assert!(
+            room.result().is_none(),
+            "no result, nothing to keep or rate"
+        );
+        assert_eq!(
+            room.play(BLACK, sq("h9"), sq("g7"), 7),
+            Err(RoomError::GameOver)
+        );
+        assert_eq!(
+            room.offer(RED, OfferKind::Rematch, 8),
+            Err(RoomError::GameOver)
+        );
+        let back = Room::from_json(&room.to_json()).unwrap();
+        assert!(back.is_closed() && back.status() == Status::Over);
     }
 
     #[test]

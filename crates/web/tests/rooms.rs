@@ -1343,3 +1343,66 @@ async fn spectators_arriving_cost_the_room_one_crowd_message_not_a_state_each() 
     assert_eq!(plies(&fresh["room"]), 1);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_administrator_closes_a_room_and_its_game_ends_with_no_result() {
+    let data = data_folder("close");
+    let server = start_with(ServerOptions {
+        data: Some(data.clone()),
+        site: Some(xiangqi_web::Site::new("http://club.test", Vec::new()).unwrap()),
+        ..ServerOptions::default()
+    })
+    .await;
+    let sign_up = |name: &'static str| {
+        let server = &server;
+        async move {
+            let (status, cookies, answer) = http_as(
+                server,
+                "POST",
+                "/api/account/sign-up",
+                Some(json!({"name": name, "password": "correct horse"})),
+                "",
+            )
+            .await;
+            assert_eq!(status, 201, "{answer}");
+            cookies.join("; ")
+        }
+    };
+    let (boss, bob) = (sign_up("Boss").await, sign_up("Bob").await);
+    rusqlite::Connection::open(data.join("games.sqlite3"))
+        .unwrap()
+        .execute("UPDATE accounts SET role = 'admin' WHERE name = 'Boss'", [])
+        .unwrap();
+    // The role is read again once the session is looked up afresh: sign in anew.
+    let (status, cookies, _) = http_as(
+        &server,
+        "POST",
+        "/api/account/sign-in",
+        Some(json!({"name": "Boss", "password": "correct horse"})),
+        &boss,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let boss = cookies.join("; ");
+    let (room, mut red, mut black, _spectator, _, _) =
+        seated(&server, json!({"side": "red", "name": "Ann"})).await;
+    let id = room["id"].as_str().unwrap();
+    send(&mut red, mv("h2", "e2")).await;
+    until(&mut black, |s| plies(s) == 1).await;
+    let close = format!("/api/admin/rooms/{id}/close");
+    let (status, _, refused) = http_as(&server, "POST", &close, None, &bob).await;
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["error"]["code"], "admin-only");
+    let (status, _, _) = http_as(&server, "POST", &close, None, "").await;
+    assert_eq!(status, 401);
+    let (status, _, answer) = http_as(&server, "POST", &close, None, &boss).await;
+    assert_eq!(status, 204, "{answer}");
+    let closed = until(&mut red, |s| s["closed"] == true).await;
+    assert_eq!(closed["status"], "over");
+    assert_eq!(closed["result"], Value::Null, "no result");
+    send(&mut black, mv("h9", "g7")).await;
+    assert_eq!(next_error(&mut black).await, "game-over");
+    send(&mut red, json!({"type": "offer", "kind": "rematch"})).await;
+    assert_eq!(next_error(&mut red).await, "game-over");
+    server.stop().await;
+}

@@ -44,6 +44,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/rooms/{id}/socket", get(open_socket))
         .route("/api/rooms/{id}/analysis", get(analysis::analysis_stream))
         .route("/api/room-codes/{code}", get(find_code))
+        .route("/api/admin/rooms/{id}/close", post(close_room))
         .route("/api/lobby", get(lobby::list))
         .route("/api/lobby/stream", get(lobby::stream))
         .route("/api/lobby/seeks", post(lobby::post_seek))
@@ -171,6 +172,23 @@ async fn create(
             room: view,
         }),
     ))
+}
+
+/// `POST /api/admin/rooms/{id}/close`: an administrator closes a room: a game going on ends
+/// with no result (nothing kept of it, nothing rated), and no rematch follows.
+async fn close_room(
+    State(hub): State<RoomHub>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    viewer.require_admin()?;
+    let cell = hub.get(&id)?;
+    hub.act(&cell, |live, now| {
+        live.room.close(now);
+        Ok(())
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `GET /api/rooms/{id}`: the room's state.

@@ -89,6 +89,8 @@ pub struct RoomView {
     pub analysis: bool,
     /// Whether the games count for the players' ratings.
     pub rated: bool,
+    /// Whether an administrator of the server closed the room.
+    pub closed: bool,
     /// How long a player may be away before the opponent may claim the game, in ms.
     pub grace_ms: u64,
 }
@@ -163,6 +165,7 @@ pub fn room_view(live: &Live, now: u64) -> RoomView {
         result: result_view(room),
         analysis: room.analysis(),
         rated: room.rated(),
+        closed: room.is_closed(),
         grace_ms: AWAY_GRACE_MS,
     }
 }

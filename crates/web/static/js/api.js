@@ -332,6 +332,8 @@ export const cancelSeek = (id) => request('DELETE', `/api/lobby/seeks/${encodeUR
 
 export const acceptSeek = (id, name) => request('POST', `/api/lobby/seeks/${encodeURIComponent(id)}/accept`, { name });
 
+export const closeRoom = (id) => request('POST', `/api/admin/rooms/${encodeURIComponent(id)}/close`);
+
 export const player = (name) => request('GET', `/api/players/${encodeURIComponent(name)}`);
 
 // A learner's progress, kept for its owner.

@@ -283,6 +283,19 @@ export class Rooms {
         break;
       }
       case 'claim': this.send({ type: 'claim' }); break;
+      case 'admin-close': {
+        const choice = await ask(t('room.adminCloseAsk'), [
+          { key: 'close', label: t('room.adminClose') },
+          { key: 'keep', label: t('cancel'), primary: true },
+        ]);
+        if (choice !== 'close') break;
+        try {
+          await api.closeRoom(this.id);
+        } catch (e) {
+          this.message = explainError(e);
+        }
+        break;
+      }
       case 'accept': this.send({ type: 'answer', kind: this.room.offer.kind, accept: true }); break;
       case 'decline': this.send({ type: 'answer', kind: this.room.offer.kind, accept: false }); break;
       case 'analysis': this.send({ type: 'analysis', on: target.checked }); return;
@@ -412,6 +425,7 @@ export class Rooms {
     const parts = [];
     const status = element('p', { class: 'room-status', 'data-status': room.status });
     if (room.result) status.textContent = this.resultText();
+    else if (room.closed) status.textContent = t('room.closedByAdmin');
     else if (room.status === 'waiting') status.textContent = t('room.waiting');
     else status.textContent = t(room.game.check ? `inCheck.${room.game.turn}` : `turn.${room.game.turn}`);
     parts.push(status);
@@ -419,6 +433,9 @@ export class Rooms {
       this.mySide ? t('room.youPlay', { side: t(this.mySide) }) : this.role ? t('room.watching') : '');
     parts.push(who, element('p', { class: 'room-spectators' }, t('room.spectators', { n: room.spectators })));
     parts.push(element('p', { class: 'room-kind', 'data-rated': String(room.rated) }, t(room.rated ? 'room.ratedGame' : 'room.casualGame')));
+    if (this.me?.account?.role === 'admin' && !room.closed) {
+      parts.push(actionButton('room', 'admin-close', t('room.adminClose')));
+    }
     if (room.offer) {
       const offer = element('div', { class: 'room-offer', 'data-offer': room.offer.kind });
       offer.append(element('span', {}, t(`room.offer.${room.offer.kind}`, { side: t(room.offer.by) })));
@@ -437,7 +454,7 @@ export class Rooms {
         );
         const other = room[this.mySide === 'red' ? 'black' : 'red'];
         if (other && !other.present) buttons.append(actionButton('room', 'claim', t('room.claim')));
-      } else if (room.status === 'over') {
+      } else if (room.status === 'over' && !room.closed) {
         buttons.append(actionButton('room', 'rematch', t('room.rematch')));
       }
       parts.push(buttons);
