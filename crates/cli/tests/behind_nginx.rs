@@ -252,16 +252,14 @@ fn the_app_is_served_through_nginx_on_its_public_name() {
         "{cookie}"
     );
     let session = cookie.split(';').next().unwrap().to_string();
-    let (status, _, me) = request_with(
-        public_port,
-        "GET",
-        "/api/me",
-        None,
-        &[("Host", &public), ("Cookie", &session)],
-    )
-    .unwrap();
-    assert_eq!(status, 200);
-    assert_eq!(json(&me)["account"]["role"], "admin", "{me}");
+    // Who the session is, through the proxy.
+    let me = || {
+        let headers = [("Host", public.as_str()), ("Cookie", session.as_str())];
+        let (status, _, me) = request_with(public_port, "GET", "/api/me", None, &headers).unwrap();
+        assert_eq!(status, 200, "{me}");
+        json(&me)
+    };
+    assert_eq!(me()["account"]["role"], "admin");
     let (ok, said) = users(&["list"], "");
     assert!(ok && said.contains("Boss\tadmin"), "{said}");
     // Removed on the command line, the account's session opens nothing any more.
@@ -269,18 +267,11 @@ fn the_app_is_served_through_nginx_on_its_public_name() {
     assert!(ok, "{said}");
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let (_, _, me) = request_with(
-            public_port,
-            "GET",
-            "/api/me",
-            None,
-            &[("Host", &public), ("Cookie", &session)],
-        )
-        .unwrap();
-        if json(&me)["account"].is_null() {
+        let now = me();
+        if now["account"].is_null() {
             break;
         }
-        assert!(Instant::now() < deadline, "the session still opens: {me}");
+        assert!(Instant::now() < deadline, "the session still opens: {now}");
         std::thread::sleep(Duration::from_millis(500));
     }
     let _ = std::fs::remove_dir_all(&base);

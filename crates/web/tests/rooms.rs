@@ -954,6 +954,30 @@ async fn sockets_are_capped_by_address_and_by_room_and_give_their_places_back() 
     server.stop().await;
 }
 
+/// A server hosted for many people (`xiangqi serve`), its data in `data`.
+async fn hosted(data: &Path) -> Server {
+    start_with(ServerOptions {
+        data: Some(data.to_path_buf()),
+        site: Some(xiangqi_web::Site::new("http://club.test", Vec::new()).unwrap()),
+        ..ServerOptions::default()
+    })
+    .await
+}
+
+/// Signs `name` up on `server`: the session's cookies, as a `Cookie` header holds them.
+async fn account(server: &Server, name: &str) -> String {
+    let (status, cookies, answer) = http_as(
+        server,
+        "POST",
+        "/api/account/sign-up",
+        Some(json!({"name": name, "password": "correct horse"})),
+        "",
+    )
+    .await;
+    assert_eq!(status, 201, "{answer}");
+    cookies.join("; ")
+}
+
 /// `method` `path` with `body` and `cookie` on `server`: the status, the `Set-Cookie` pairs
 /// (`name=value`) and the JSON answer.
 async fn http_as(
@@ -1027,30 +1051,10 @@ async fn join_as(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_game_goes_to_each_player_s_own_archive_and_a_rated_room_seats_accounts_only() {
     let data = data_folder("owners");
-    let server = start_with(ServerOptions {
-        data: Some(data.clone()),
-        site: Some(xiangqi_web::Site::new("http://club.test", Vec::new()).unwrap()),
-        ..ServerOptions::default()
-    })
-    .await;
-    let sign_up = |name: &'static str| {
-        let server = &server;
-        async move {
-            let (status, cookies, answer) = http_as(
-                server,
-                "POST",
-                "/api/account/sign-up",
-                Some(json!({"name": name, "password": "correct horse"})),
-                "",
-            )
-            .await;
-            assert_eq!(status, 201, "{answer}");
-            cookies.join("; ")
-        }
-    };
-    let ann = sign_up("Ann").await;
-    let bob = sign_up("Bob").await;
-    let cy = sign_up("Cy").await;
+    let server = hosted(&data).await;
+    let ann = account(&server, "Ann").await;
+    let bob = account(&server, "Bob").await;
+    let cy = account(&server, "Cy").await;
     // A guest may not make a rated room.
     let (status, _, refused) = http_as(
         &server,
@@ -1144,28 +1148,8 @@ async fn lobby_event(stream: &mut TcpStream, name: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seek_in_the_lobby_is_accepted_into_a_rated_game_that_moves_both_ratings() {
     let data = data_folder("lobby");
-    let server = start_with(ServerOptions {
-        data: Some(data.clone()),
-        site: Some(xiangqi_web::Site::new("http://club.test", Vec::new()).unwrap()),
-        ..ServerOptions::default()
-    })
-    .await;
-    let sign_up = |name: &'static str| {
-        let server = &server;
-        async move {
-            let (status, cookies, answer) = http_as(
-                server,
-                "POST",
-                "/api/account/sign-up",
-                Some(json!({"name": name, "password": "correct horse"})),
-                "",
-            )
-            .await;
-            assert_eq!(status, 201, "{answer}");
-            cookies.join("; ")
-        }
-    };
-    let (ann, bob) = (sign_up("Ann").await, sign_up("Bob").await);
+    let server = hosted(&data).await;
+    let (ann, bob) = (account(&server, "Ann").await, account(&server, "Bob").await);
     // Ann opens the lobby and posts a rated blitz seek, playing Red.
     let mut lobby = TcpStream::connect(("127.0.0.1", server.port))
         .await
@@ -1347,28 +1331,11 @@ async fn spectators_arriving_cost_the_room_one_crowd_message_not_a_state_each() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_administrator_closes_a_room_and_its_game_ends_with_no_result() {
     let data = data_folder("close");
-    let server = start_with(ServerOptions {
-        data: Some(data.clone()),
-        site: Some(xiangqi_web::Site::new("http://club.test", Vec::new()).unwrap()),
-        ..ServerOptions::default()
-    })
-    .await;
-    let sign_up = |name: &'static str| {
-        let server = &server;
-        async move {
-            let (status, cookies, answer) = http_as(
-                server,
-                "POST",
-                "/api/account/sign-up",
-                Some(json!({"name": name, "password": "correct horse"})),
-                "",
-            )
-            .await;
-            assert_eq!(status, 201, "{answer}");
-            cookies.join("; ")
-        }
-    };
-    let (boss, bob) = (sign_up("Boss").await, sign_up("Bob").await);
+    let server = hosted(&data).await;
+    let (boss, bob) = (
+        account(&server, "Boss").await,
+        account(&server, "Bob").await,
+    );
     rusqlite::Connection::open(data.join("games.sqlite3"))
         .unwrap()
         .execute("UPDATE accounts SET role = 'admin' WHERE name = 'Boss'", [])
