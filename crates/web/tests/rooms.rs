@@ -1373,3 +1373,35 @@ async fn an_administrator_closes_a_room_and_its_game_ends_with_no_result() {
     assert_eq!(next_error(&mut red).await, "game-over");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_s_other_browser_is_never_shown_the_analysis_of_their_own_game() {
+    let data = data_folder("own-analysis");
+    let server = hosted(&data).await;
+    let (ann, bob) = (account(&server, "Ann").await, account(&server, "Bob").await);
+    let (status, _, room) = http_as(
+        &server,
+        "POST",
+        "/api/rooms",
+        Some(json!({"side": "red"})),
+        &ann,
+    )
+    .await;
+    assert_eq!(status, 201, "{room}");
+    let id = room["id"].as_str().unwrap();
+    let (mut red, _, _) = join_as(&server, id, room["token"].as_str(), "", &ann).await;
+    let (_black, welcome, _) = join_as(&server, id, None, "", &bob).await;
+    assert_eq!(welcome["role"], "black");
+    // The players allow the spectators' analysis of this casual game.
+    send(&mut red, json!({"type": "analysis", "on": true})).await;
+    until(&mut red, |s| s["analysis"] == true).await;
+    let path = format!("/api/rooms/{id}/analysis?lines=1&millis=200");
+    // Ann's second browser, as a spectator: refused while her game goes on.
+    let (status, _, refused) = http_as(&server, "GET", &path, None, &ann).await;
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["error"]["code"], "analysis-off");
+    // Anyone else watching is shown it.
+    let (status, _) = server.get_text(&path).await;
+    assert_eq!(status, 200);
+    server.stop().await;
+}

@@ -10,6 +10,7 @@ use crate::kit::extract::Params;
 use crate::kit::search::request_for_game;
 use crate::kit::search_pool::SearchStop;
 use crate::kit::stream::EventStream;
+use crate::kit::viewer::Viewer;
 use crate::rooms::hub::{Live, RoomCell};
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -33,6 +34,22 @@ fn allowed(live: &Live) -> bool {
     live.room.status() != Status::Playing || (live.room.analysis() && !live.room.rated())
 }
 
+/// Whether `viewer` holds a seat of the room's game going on, from another browser: on a
+/// hosted server, where each account and guest is known apart, a player is never shown the
+/// analysis of their own game while it is played.
+fn plays_here(live: &Live, viewer: &Viewer) -> bool {
+    if live.room.status() != Status::Playing || *viewer == Viewer::Owner {
+        return false;
+    }
+    let Some(owner) = viewer.owner() else {
+        return false;
+    };
+    [xiangqi_rules::Color::Red, xiangqi_rules::Color::Black]
+        .into_iter()
+        .filter_map(|side| live.room.seat(side))
+        .any(|seat| seat.owner.as_deref() == Some(owner.as_str()))
+}
+
 /// The room's position as the analysis saw it: the game's number and its moves.
 fn position_of(live: &Live) -> (u32, usize) {
     (live.room.number(), live.room.game().moves().len())
@@ -41,6 +58,7 @@ fn position_of(live: &Live) -> (u32, usize) {
 /// `GET /api/rooms/{id}/analysis`: the room's position analysed, as server-sent events.
 pub async fn analysis_stream(
     State(app): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<String>,
     Params(req): Params<StreamRequest>,
 ) -> Result<EventStream, ApiError> {
@@ -49,7 +67,7 @@ pub async fn analysis_stream(
     let mut states = cell.states.subscribe();
     let (request, seen) = {
         let live = cell.lock();
-        if !allowed(&live) {
+        if !allowed(&live) || plays_here(&live, &viewer) {
             return Err(analysis_off());
         }
         if let Some(outcome) = live.room.game().outcome() {
