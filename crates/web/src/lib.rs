@@ -3,8 +3,11 @@
 //!
 //! Each feature is a module with its routes: [`play`], [`records`], [`archive`] (My games),
 //! [`learn`] (the courses), [`endgames`] (the endgame course on the tables), [`puzzles`],
-//! [`trainer`] (the opening trainer), [`review`], [`explorer`] (the opening explorer) and
-//! [`rooms`] (play a friend). They share the [`kit`] (the one error type, the request
+//! [`trainer`] (the opening trainer), [`review`], [`explorer`] (the opening explorer),
+//! [`rooms`] (play a friend, the lobby, rated games), [`account`] (accounts on a hosted
+//! server), [`progress`] (a learner's progress, kept for its owner) and [`players`] (the
+//! players' profiles). Who asks, and so whose things a request may read or change, is the
+//! kit's [`Viewer`](kit::viewer::Viewer). They share the [`kit`] (the one error type, the request
 //! readers, the games being played, the search pool and streamed searches, the endgame
 //! tables, the archive's writer, the limits and the views) and the [`state`] handlers get,
 //! and use the domain crates for every decision. No feature names another, and the kit names
