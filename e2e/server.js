@@ -1,5 +1,5 @@
-// A server of the tests' own: the release build that ./run makes, started on a free loopback
-// port, for tests that stop and restart it.
+// A server of the tests' own: the build that ./run makes (XIANGQI_BINARY; the release build
+// by default), started on a free loopback port, for tests that stop and restart it.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createConnection, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const BINARY = fileURLToPath(new URL('../target/release/xiangqi', import.meta.url));
+const BINARY = process.env.XIANGQI_BINARY ?? fileURLToPath(new URL('../target/release/xiangqi', import.meta.url));
 const ADDRESS = /http:\/\/127\.0\.0\.1:(\d+)\//;
 
 /** A loopback port that was free a moment ago. */
