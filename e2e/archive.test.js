@@ -184,6 +184,13 @@ test('My games filters by result, deletes after asking, exports all and imports 
   await page.waitForSelector('.archive-empty');
   await page.selectOption('#archive-result', '');
   await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 6);
+  // A language chosen on the page words it at once, without a reload.
+  await page.selectOption('select[data-setting="language"]', 'ru');
+  await page.waitForFunction(() => document.querySelector('#archive h2')?.textContent === 'Мои партии');
+  await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 6);
+  await page.selectOption('select[data-setting="language"]', 'en');
+  await page.waitForFunction(() => document.querySelector('#archive h2')?.textContent === 'My games');
+  await page.waitForFunction(() => document.querySelectorAll('.archive-list tbody tr').length === 6);
 
   // Deleting asks first; cancelling keeps the game.
   await page.click('.archive-list tbody tr:last-child [data-delete]');

@@ -112,6 +112,11 @@ export class MyGames {
     this.note = '';
   }
 
+  /** Shows the page again in the language just chosen, when it is on screen. */
+  relabel() {
+    if (!this.panel.hidden) this.show();
+  }
+
   /** Shows the page with the list as it stands. */
   async show() {
     this.panel.replaceChildren();

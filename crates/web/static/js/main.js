@@ -216,6 +216,7 @@ function settingChanged(event) {
   endgames.relabel();
   puzzles.relabel();
   trainer.relabel();
+  myGames.relabel();
   if (router.current?.name === 'account') accountView.show();
 }
 
