@@ -75,26 +75,8 @@ impl Server {
 
     /// `method` `path` with `body`: the status and the JSON answer.
     async fn http(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).await.unwrap();
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        stream.write_all(request.as_bytes()).await.unwrap();
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).await.unwrap();
-        let answer = String::from_utf8_lossy(&answer);
-        let status: u16 = answer[9..12].parse().unwrap();
-        let (_, rest) = answer.split_once("\r\n\r\n").unwrap();
-        // A chunked body: the JSON lies between the first size line and the closing chunk.
-        let json = rest
-            .find('{')
-            .map(|start| &rest[start..=rest.rfind('}').unwrap()])
-            .unwrap_or("null");
-        (status, serde_json::from_str(json).unwrap_or(Value::Null))
+        let (status, _, answer) = http_as(self, method, path, body, "").await;
+        (status, answer)
     }
 
     /// `GET path` read to its end: the status and the body's text.
@@ -150,16 +132,7 @@ impl Server {
     /// A socket joined to room `id` with `token` (none: the free seat or a spectator's
     /// place): the socket, its welcome and the first state.
     async fn join(&self, id: &str, token: Option<&str>, name: &str) -> (Ws, Value, Value) {
-        let origin = format!("http://127.0.0.1:{}", self.port);
-        let mut ws = self.socket_from(id, &origin).await.unwrap();
-        send(
-            &mut ws,
-            json!({"type": "join", "token": token, "name": name}),
-        )
-        .await;
-        let welcome = next(&mut ws).await;
-        let state = next(&mut ws).await["room"].clone();
-        (ws, welcome, state)
+        join_as(self, id, token, name, "").await
     }
 }
 
@@ -978,8 +951,9 @@ async fn account(server: &Server, name: &str) -> String {
     cookies.join("; ")
 }
 
-/// `method` `path` with `body` and `cookie` on `server`: the status, the `Set-Cookie` pairs
-/// (`name=value`) and the JSON answer.
+/// `method` `path` with `body` and `cookie` (none when empty) on `server`: the status, the
+/// `Set-Cookie` pairs (`name=value`) and the JSON answer (a chunked body's JSON lies between
+/// the first size line and the closing chunk).
 async fn http_as(
     server: &Server,
     method: &str,
@@ -991,9 +965,14 @@ async fn http_as(
         .await
         .unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let cookie = if cookie.is_empty() {
+        String::new()
+    } else {
+        format!("Cookie: {cookie}\r\n")
+    };
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
-         Cookie: {cookie}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+         {cookie}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         server.port,
         body.len()
     );
@@ -1019,7 +998,7 @@ async fn http_as(
     )
 }
 
-/// A socket to room `id` sent with `cookie`, joined with `token` (or none) under `name`.
+/// A socket to room `id` sent with `cookie` (none when empty), joined with `token` (or none) under `name`.
 async fn join_as(
     server: &Server,
     id: &str,

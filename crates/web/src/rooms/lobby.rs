@@ -18,6 +18,7 @@ use crate::kit::extract::Body;
 use crate::kit::stream::{EventStream, event, events};
 use crate::kit::viewer::Viewer;
 use crate::rooms::hub::{RoomHub, now_ms};
+use crate::rooms::view::rules_name;
 use crate::rooms::{NewRoom, clock_of, player_of};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -166,10 +167,7 @@ fn view(open: &Open, owner: Option<&str>) -> SeekView {
             xiangqi_rooms::SideChoice::Black => "black",
             xiangqi_rooms::SideChoice::Random => "random",
         },
-        rules: match s.rules {
-            xiangqi_rooms::Rules::Asian => "asian",
-            xiangqi_rooms::Rules::Cxq => "cxq",
-        },
+        rules: rules_name(s.rules),
         mine: owner.is_some() && s.by.owner.as_deref() == owner,
     }
 }

@@ -142,10 +142,7 @@ pub fn room_view(live: &Live, now: u64) -> RoomView {
     RoomView {
         id: room.id().to_string(),
         code: room.code().to_string(),
-        rules: match room.rules() {
-            xiangqi_rooms::Rules::Asian => "asian",
-            xiangqi_rooms::Rules::Cxq => "cxq",
-        },
+        rules: rules_name(room.rules()),
         time_control: room.clock().map(|tc| TimeControlView {
             seconds: tc.seconds,
             increment: tc.increment,
@@ -211,6 +208,14 @@ pub enum ServerMessage<'a> {
     },
     /// The answer to a ping.
     Pong,
+}
+
+/// A rule set's name on the wire: `asian` or `cxq`.
+pub fn rules_name(rules: xiangqi_rooms::Rules) -> &'static str {
+    match rules {
+        xiangqi_rooms::Rules::Asian => "asian",
+        xiangqi_rooms::Rules::Cxq => "cxq",
+    }
 }
 
 /// The role's name on the wire.
