@@ -10,6 +10,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use xiangqi_accounts::{AccountName, Role, Secret, hash_password, key_of};
 use xiangqi_store::{AccountChange, Created, NewAccount, SqliteStore, Store};
+use xiangqi_web::kit::viewer::now_ms;
 
 /// `xiangqi users`.
 #[derive(Args, Debug)]
@@ -188,13 +189,6 @@ fn read_password() -> Result<String, String> {
         );
     }
     Ok(password)
-}
-
-/// Now, in milliseconds since 1970 (UTC).
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// The date of a time in milliseconds since 1970 (UTC), `YYYY-MM-DD`.
