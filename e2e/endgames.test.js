@@ -48,7 +48,37 @@ test('a learner wins an ending by clicking and is told the moves against the sho
   assert.equal(now.status, 'won');
   await page.waitForSelector('#endgames [data-endgame-status="won"]');
   const message = await page.textContent('#endgames [data-endgame-message]');
-  assert.match(message, new RegExp(`Mate! You needed ${now.moves_used} moves?; the shortest mate takes ${now.shortest}`));
+  // The end is named as the board shows it: mate (in check) or stalemate (no move, no check),
+  // and the general left without a move is ringed.
+  const how = now.ending.code === 'checkmate' ? 'is checkmated\\.' : 'has no legal move — stalemate loses\\.';
+  assert.match(message, new RegExp(`^(Red|Black) ${how} Won! You needed ${now.moves_used} moves?; the shortest win takes ${now.shortest}`));
+  assert.equal(await page.locator(`#endgames .lesson-board [data-square="${now.ending.general}"] .ended-ring`).count(), 1);
+  assert.equal(await page.locator('#endgames .lesson-board .in-check').count(), now.check ? 1 : 0);
+});
+
+test('the lone chariot wins by stalemate, and it is called one in every language', async () => {
+  // The table's quickest line in chariot-general ends with the general not in check and
+  // without a move (车e8 against 将f7 in the course's first position).
+  await startPosition('chariot-general', 0);
+  const moves = [];
+  let now = await attempt('chariot-general', 0, moves);
+  while (now.status === 'playing') {
+    moves.push(now.options[0].iccs);
+    await clickMove(now.options[0].iccs, moves.length);
+    now = await attempt('chariot-general', 0, moves);
+  }
+  assert.equal(now.status, 'won');
+  await page.waitForSelector('#endgames [data-endgame-status="won"]');
+  assert.equal(now.ending.code, 'stalemate', 'the quickest win leaves the general without a move and not in check');
+  const words = { checkmate: [/is checkmated/, /被将死/, /мат/], stalemate: [/stalemate loses/, /困毙/, /пат/] }[now.ending.code];
+  const wrong = { checkmate: [/stalemate/, /困毙/, /пат/], stalemate: [/checkmate|Mate!/, /将死|杀/, /[^а-я]мат/i] }[now.ending.code];
+  for (const [i, lang] of ['en', 'zh', 'ru'].entries()) {
+    await page.selectOption('[data-setting="language"]', lang);
+    await page.waitForFunction((r) => new RegExp(r).test(document.querySelector('#endgames [data-endgame-message]')?.textContent), words[i].source);
+    const text = await page.textContent('#endgames [data-endgame-message]');
+    assert.doesNotMatch(text, wrong[i], `${lang}: ${text}`);
+  }
+  await page.selectOption('[data-setting="language"]', 'en');
 });
 
 test('a slip is named with the winning move', async () => {

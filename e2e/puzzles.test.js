@@ -92,10 +92,12 @@ test('a mate in 2 is solved by clicking, the reply comes by itself, and the rati
   await click(moves[2].iccs);
   const { check } = await (await mating).json();
   await waitState(['solved']);
-  // The mated general is marked, as on the Play board. Some mates in 2 of the set leave the
-  // general no move without checking it (a loss in Xiangqi); then there is no check to mark.
-  assert.equal(await page.locator('.puzzle-board .in-check').count(), check ? 1 : 0, `the mated general is marked where it is checked (${check})`);
-  assert.match(await page.textContent('[data-puzzle-message]'), /Solved/);
+  // The mated general is marked, as on the Play board: in check, and ringed as left without a
+  // move. A mate puzzle ends in check; a line that ends without check is a stalemate puzzle.
+  assert.ok(check, 'a mate in 2 ends in check');
+  assert.equal(await page.locator('.puzzle-board .in-check').count(), 1, 'the mated general glows');
+  assert.equal(await page.locator(`.puzzle-board [data-square="${check}"] .ended-ring`).count(), 1, 'the mated general is ringed');
+  assert.match(await page.textContent('[data-puzzle-message]'), /checkmated\. Solved/);
   const change = await ratingChange();
   assert.ok(change > 0, `the rating goes up (${change})`);
   assert.equal(await ratingShown(), before + change);
@@ -230,4 +232,35 @@ test('with nothing to match the filters the trainer says so and offers no Next',
   await waitState(['playing']);
   await page.selectOption('[data-puzzle-filter="theme"]', '');
   await waitState(['playing']);
+});
+
+test('a win by stalemate is set, solved and said as a stalemate, never as a mate', async () => {
+  // d3d8 leaves Black without a legal move and not in check: in Xiangqi that loses.
+  const id = 'm1-2b74b4462c63';
+  const puzzle = await api(`/api/puzzles/${id}`);
+  assert.deepEqual([puzzle.mate, puzzle.stalemate, puzzle.themes[0]], [null, 1, 'stalemateIn1']);
+  await page.goto(`${URL}#/puzzles/${id}`);
+  await waitState(['playing']);
+  assert.match(await page.textContent('[data-puzzle-message]'), /without a legal move in 1 — in Xiangqi a stalemate wins/);
+  assert.match(await page.textContent('.puzzle-info'), /Win by stalemate in 1/);
+  await click('d3d8');
+  await waitState(['solved']);
+  const message = await page.textContent('[data-puzzle-message]');
+  assert.match(message, /Black has no legal move — stalemate loses\. Solved!/);
+  assert.doesNotMatch(message, /\bmate|checkmat/i, 'no word of mate');
+  assert.equal(await page.locator('.puzzle-board .in-check').count(), 0, 'no check to mark');
+  const general = await page.evaluate(() => [...document.querySelectorAll('.puzzle-board [data-piece="k"]')][0].closest('[data-square]').dataset.square);
+  assert.equal(await page.locator(`.puzzle-board [data-square="${general}"] .ended-ring`).count(), 1, 'the general left without a move is ringed');
+  assert.match(await page.getAttribute(`.puzzle-board [data-square="${general}"]`, 'aria-label'), /no legal move/);
+  await shot('30b-puzzle-stalemate');
+  // Said again in the language chosen, without a reload: 困毙 and пат, not 将死 or мат.
+  for (const [lang, said, not] of [['zh', /困毙/, /将死|杀/], ['ru', /пат/, /мат/i], ['en', /stalemate/, /checkmate/]]) {
+    await page.click('[data-nav="play"]');
+    await page.selectOption('[data-setting="language"]', lang);
+    await page.click('[data-nav="puzzles"]');
+    await page.waitForFunction((r) => new RegExp(r).test(document.querySelector('[data-puzzle-message]')?.textContent), said.source);
+    const text = await page.textContent('[data-puzzle-message]');
+    assert.match(text, said, `${lang}: ${text}`);
+    assert.doesNotMatch(text, not, `${lang}: ${text}`);
+  }
 });

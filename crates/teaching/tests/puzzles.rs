@@ -43,6 +43,7 @@ fn twelve_named_patterns_have_three_puzzles_each() {
 
 #[test]
 fn every_line_is_legal_and_mates_end_in_mate() {
+    let mut misnamed = Vec::new();
     for puzzle in shipped().unwrap() {
         let mut position = puzzle.position.clone();
         assert_eq!(position.status(), GameStatus::Ongoing, "{}", puzzle.id);
@@ -50,9 +51,20 @@ fn every_line_is_legal_and_mates_end_in_mate() {
             assert!(position.is_legal(m), "{}: {m}", puzzle.id);
             position.make_move(m);
         }
-        if let Some(n) = puzzle.mate_length() {
+        if let Some(n) = puzzle.forced_win_length() {
             assert_eq!(puzzle.moves.len(), 2 * usize::from(n) - 1, "{}", puzzle.id);
-            assert_ne!(position.status(), GameStatus::Ongoing, "{}", puzzle.id);
+            // A checkmate is themed mateInN, a stalemate stalemateInN: the words the page
+            // shows come from the theme.
+            let mated = puzzle.has_theme(&Theme::MateIn(n));
+            let stalemated = puzzle.has_theme(&Theme::StalemateIn(n));
+            let right = match position.status() {
+                GameStatus::Checkmate { .. } => mated && !stalemated,
+                GameStatus::Stalemate { .. } => stalemated && !mated,
+                GameStatus::Ongoing => false,
+            };
+            if !right {
+                misnamed.push(puzzle.id.clone());
+            }
         }
         assert!(
             (600..=2400).contains(&puzzle.rating),
@@ -61,6 +73,12 @@ fn every_line_is_legal_and_mates_end_in_mate() {
             puzzle.rating
         );
     }
+    assert!(
+        misnamed.is_empty(),
+        "{} puzzles' themes do not say how their line ends: {}",
+        misnamed.len(),
+        misnamed.join(" ")
+    );
 }
 
 #[test]
@@ -95,5 +113,38 @@ fn a_shipped_puzzle_is_found_by_its_id() {
         xiangqi_teaching::puzzles::shipped_puzzle("no-such-id")
             .unwrap()
             .is_none()
+    );
+}
+
+#[test]
+fn a_stalemate_themed_as_a_mate_is_refused_and_the_other_way_round() {
+    let mut verifier = Verifier::new();
+    // d3d8 leaves Black without a move, not in check: a win by stalemate, not a mate.
+    let stalemate = xiangqi_teaching::puzzles::shipped_puzzle("m1-2b74b4462c63")
+        .unwrap()
+        .expect("the puzzle is shipped");
+    assert_eq!(stalemate.themes[0], Theme::StalemateIn(1));
+    assert!(matches!(stalemate.ending(), GameStatus::Stalemate { .. }));
+    assert_eq!(verifier.verify(stalemate), Ok(()));
+    let mut as_mate = stalemate.clone();
+    as_mate.themes[0] = Theme::MateIn(1);
+    assert_eq!(
+        verifier.verify(&as_mate),
+        Err(xiangqi_teaching::puzzles::VerifyError::WrongEnding {
+            expected: Theme::StalemateIn(1)
+        })
+    );
+    let mate = shipped()
+        .unwrap()
+        .iter()
+        .find(|p| p.has_theme(&Theme::MateIn(1)))
+        .expect("a mate in 1 is shipped");
+    let mut as_stalemate = mate.clone();
+    as_stalemate.themes[0] = Theme::StalemateIn(1);
+    assert_eq!(
+        verifier.verify(&as_stalemate),
+        Err(xiangqi_teaching::puzzles::VerifyError::WrongEnding {
+            expected: Theme::MateIn(1)
+        })
     );
 }

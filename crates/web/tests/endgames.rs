@@ -145,6 +145,20 @@ async fn the_winning_line_mates_and_counts_the_moves() {
     assert_eq!(last["status"], "won");
     assert_eq!(last["moves_used"], last["shortest"]);
     assert!(last["options"].as_array().unwrap().is_empty());
+    // The end is named as the position is: checkmate (in check) or stalemate (not in check;
+    // the table's quickest win here leaves the general without a move and not in check).
+    let end = xiangqi_rules::Position::from_fen(last["fen"].as_str().unwrap()).unwrap();
+    let code = match end.status() {
+        xiangqi_rules::GameStatus::Checkmate { .. } => "checkmate",
+        xiangqi_rules::GameStatus::Stalemate { .. } => "stalemate",
+        xiangqi_rules::GameStatus::Ongoing => panic!("a won attempt ends the game: {last}"),
+    };
+    assert_eq!(last["ending"]["code"], code, "{last}");
+    assert_eq!(last["check"], code == "checkmate");
+    assert_eq!(
+        last["ending"]["general"],
+        end.general(end.side_to_move()).to_string()
+    );
 }
 
 #[tokio::test]

@@ -215,6 +215,45 @@ async fn the_solution_played_move_by_move_solves_the_puzzle() {
     );
 }
 
+/// The general's point of the side to move after `puzzle`'s whole line.
+fn loser_general(puzzle: &Puzzle) -> String {
+    let end = puzzle.position_at(puzzle.moves.len());
+    end.general(end.side_to_move()).to_string()
+}
+
+#[tokio::test]
+async fn a_mate_and_a_stalemate_are_told_apart() {
+    let app = app();
+    // d3d8 leaves Black without a move and not in check: a stalemate, which wins.
+    let stalemate = xiangqi_teaching::puzzles::shipped_puzzle("m1-2b74b4462c63")
+        .unwrap()
+        .unwrap();
+    let (_, view) = send(&app, "GET", "/api/puzzles/m1-2b74b4462c63", None).await;
+    assert_eq!(view["stalemate"], 1, "{view}");
+    assert_eq!(view["mate"], Value::Null, "{view}");
+    assert_eq!(view["themes"][0], "stalemateIn1");
+    let (status, answer) = play(&app, &stalemate.id, 0, "d3d8").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["solved"], true, "{answer}");
+    assert_eq!(answer["ending"]["code"], "stalemate", "{answer}");
+    assert_eq!(answer["ending"]["general"], loser_general(stalemate));
+    assert_eq!(answer["check"], Value::Null);
+
+    let mate = puzzles()
+        .iter()
+        .find(|p| p.mate_length() == Some(1))
+        .expect("a mate in 1");
+    let (_, view) = send(&app, "GET", &format!("/api/puzzles/{}", mate.id), None).await;
+    assert_eq!(
+        (view["mate"].clone(), view["stalemate"].clone()),
+        (json!(1), Value::Null)
+    );
+    let (_, answer) = play(&app, &mate.id, 0, &mate.moves[0].to_string()).await;
+    assert_eq!(answer["ending"]["code"], "checkmate", "{answer}");
+    assert_eq!(answer["ending"]["general"], loser_general(mate));
+    assert_eq!(answer["check"], answer["ending"]["general"]);
+}
+
 /// A legal first move of `puzzle` that is not the solution's and does not win at once.
 fn wrong_first_move(puzzle: &Puzzle) -> Move {
     let pos: &Position = &puzzle.position;

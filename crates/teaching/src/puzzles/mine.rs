@@ -131,11 +131,12 @@ impl Miner {
             Candidate::Mate(_) => {
                 let length = self.prover.mate_distance(position, LONGEST_MATE).ok()??;
                 let proof = self.prover.prove(position, u32::from(length)).ok()?;
-                (
-                    format!("m{length}"),
-                    vec![Theme::MateIn(length)],
-                    proof.line,
-                )
+                let theme = Theme::forced_win(length, line_end(position, &proof.line))?;
+                let prefix = match theme {
+                    Theme::StalemateIn(_) => format!("s{length}"),
+                    _ => format!("m{length}"),
+                };
+                (prefix, vec![theme], proof.line)
             }
             Candidate::Tactic => match classify(&self.proofs, position).ok()? {
                 Tactic::Material(line) => ("mat".to_string(), vec![Theme::Material], line),
@@ -170,8 +171,9 @@ impl Miner {
         if !self.seen.insert(position_key(position)) {
             return Ok(None);
         }
+        let end = line_end(position, &proof.line);
         let mut themes = vec![
-            Theme::MateIn(proof.length),
+            Theme::forced_win(proof.length, end).unwrap_or(Theme::MateIn(proof.length)),
             Theme::Pattern(pattern.to_string()),
         ];
         themes.extend(detect_motifs(position, &proof.line));
@@ -274,4 +276,13 @@ impl Miner {
         }
         plies
     }
+}
+
+/// How `line` played from `position` ends: the status of the position after it.
+fn line_end(position: &Position, line: &[Move]) -> GameStatus {
+    let mut end = position.clone();
+    for &m in line {
+        end.make_move(m);
+    }
+    end.status()
 }

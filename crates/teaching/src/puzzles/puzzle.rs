@@ -5,7 +5,7 @@
 
 use super::theme::Theme;
 use std::fmt;
-use xiangqi_rules::{Move, Position};
+use xiangqi_rules::{GameStatus, Move, Position};
 
 /// A puzzle: a position, the line that solves it and what it teaches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,17 @@ impl Puzzle {
     /// The mate length when the puzzle is a `mateInN` puzzle.
     pub fn mate_length(&self) -> Option<u8> {
         self.themes.iter().find_map(Theme::mate_length)
+    }
+
+    /// The forced win's length when the puzzle is a `mateInN` or `stalemateInN` puzzle.
+    pub fn forced_win_length(&self) -> Option<u8> {
+        self.themes.iter().find_map(Theme::forced_win_length)
+    }
+
+    /// How the solution ends: checkmate or stalemate when its last move leaves the other
+    /// side without a move, else `Ongoing`.
+    pub fn ending(&self) -> GameStatus {
+        self.position_at(self.moves.len()).status()
     }
 
     /// Whether the puzzle carries `theme`.

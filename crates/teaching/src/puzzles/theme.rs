@@ -3,12 +3,17 @@
 
 use std::fmt;
 use std::str::FromStr;
+use xiangqi_rules::GameStatus;
 
 /// What a puzzle teaches. The text form is the one the export format uses.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Theme {
-    /// The solver mates in this many of its own moves (1–5).
+    /// The solver mates in this many of its own moves (1–5): the line ends with the defender
+    /// in check and without a move.
     MateIn(u8),
+    /// The solver wins by stalemate in this many of its own moves (1–5): the line ends with
+    /// the defender not in check but without a move, which loses in Xiangqi.
+    StalemateIn(u8),
     /// The line wins at least a piece (a horse or a cannon) net.
     Material,
     /// The moved piece attacks two valuable pieces (or one and the general) and one falls.
@@ -27,12 +32,17 @@ pub enum Theme {
 }
 
 /// The themes that do not name a pattern, in the order a summary lists them.
-pub const BASIC_THEMES: [Theme; 11] = [
+pub const BASIC_THEMES: [Theme; 16] = [
     Theme::MateIn(1),
     Theme::MateIn(2),
     Theme::MateIn(3),
     Theme::MateIn(4),
     Theme::MateIn(5),
+    Theme::StalemateIn(1),
+    Theme::StalemateIn(2),
+    Theme::StalemateIn(3),
+    Theme::StalemateIn(4),
+    Theme::StalemateIn(5),
     Theme::Material,
     Theme::Fork,
     Theme::Pin,
@@ -57,12 +67,33 @@ impl Theme {
             _ => None,
         }
     }
+
+    /// The length of the forced win, in the solver's moves, when this is a `mateInN` or a
+    /// `stalemateInN` theme: the puzzles the mate prover proves.
+    pub fn forced_win_length(&self) -> Option<u8> {
+        match self {
+            Theme::MateIn(n) | Theme::StalemateIn(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The theme of a forced win of `length` moves whose line ends in `end` (the position
+    /// after its last move): `mateInN` when the defender is mated, `stalemateInN` when it is
+    /// stalemated; `None` when the line does not end the game.
+    pub fn forced_win(length: u8, end: GameStatus) -> Option<Theme> {
+        match end {
+            GameStatus::Checkmate { .. } => Some(Theme::MateIn(length)),
+            GameStatus::Stalemate { .. } => Some(Theme::StalemateIn(length)),
+            GameStatus::Ongoing => None,
+        }
+    }
 }
 
 impl fmt::Display for Theme {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Theme::MateIn(n) => write!(f, "mateIn{n}"),
+            Theme::StalemateIn(n) => write!(f, "stalemateIn{n}"),
             Theme::Material => f.write_str("material"),
             Theme::Fork => f.write_str("fork"),
             Theme::Pin => f.write_str("pin"),
@@ -82,7 +113,8 @@ impl fmt::Display for UnknownTheme {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown theme `{}` (known: mateIn1…mateIn{LONGEST_MATE}, material, fork, pin, \
+            "unknown theme `{}` (known: mateIn1…mateIn{LONGEST_MATE}, \
+             stalemateIn1…stalemateIn{LONGEST_MATE}, material, fork, pin, \
              discoveredAttack, capturingDefender, defence, pattern:<id>)",
             self.0
         )
@@ -96,13 +128,17 @@ impl FromStr for Theme {
 
     fn from_str(text: &str) -> Result<Theme, UnknownTheme> {
         let unknown = || UnknownTheme(text.to_string());
+        let length = |n: &str| match n.parse::<u8>() {
+            Ok(length) if (1..=LONGEST_MATE).contains(&length) && length.to_string() == n => {
+                Ok(length)
+            }
+            _ => Err(unknown()),
+        };
         if let Some(n) = text.strip_prefix("mateIn") {
-            return match n.parse::<u8>() {
-                Ok(length) if (1..=LONGEST_MATE).contains(&length) && length.to_string() == n => {
-                    Ok(Theme::MateIn(length))
-                }
-                _ => Err(unknown()),
-            };
+            return length(n).map(Theme::MateIn);
+        }
+        if let Some(n) = text.strip_prefix("stalemateIn") {
+            return length(n).map(Theme::StalemateIn);
         }
         if let Some(id) = text.strip_prefix("pattern:") {
             let valid = !id.is_empty()
@@ -146,6 +182,8 @@ mod tests {
             "mateIn0",
             "mateIn6",
             "mateIn02",
+            "stalemateIn0",
+            "stalemateIn6",
             "Fork",
             "pattern:",
             "pattern:A b",

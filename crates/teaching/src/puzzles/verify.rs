@@ -7,7 +7,7 @@ use super::puzzle::Puzzle;
 use super::tactic::{ProofEngine, TacticError, prove_defence, prove_material};
 use super::theme::Theme;
 use std::fmt;
-use xiangqi_rules::{GameStatus, Move};
+use xiangqi_rules::Move;
 
 /// Why a puzzle failed its proof.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,12 @@ pub enum VerifyError {
     LongDefence,
     /// A `pattern:` theme on a puzzle that is no mate.
     PatternWithoutMate,
+    /// The forced win's theme does not say how its line ends (a stalemate themed as a mate,
+    /// or the other way round); `expected` is the theme the ending asks for.
+    WrongEnding {
+        /// The theme the line's end calls for.
+        expected: Theme,
+    },
     /// A motif theme the line does not show.
     MotifNotShown(Theme),
 }
@@ -36,7 +42,8 @@ impl fmt::Display for VerifyError {
         match self {
             VerifyError::NoKind => write!(
                 f,
-                "a puzzle needs exactly one of mateIn1…mateIn5, material or defence"
+                "a puzzle needs exactly one of mateIn1…mateIn5, stalemateIn1…stalemateIn5, \
+                 material or defence"
             ),
             VerifyError::Mate(e) => write!(f, "mate proof: {e}"),
             VerifyError::NotPrincipal { expected } => write!(
@@ -47,6 +54,14 @@ impl fmt::Display for VerifyError {
             VerifyError::Tactic(e) => write!(f, "engine proof: {e}"),
             VerifyError::LongDefence => write!(f, "a defence puzzle's line is its one move"),
             VerifyError::PatternWithoutMate => write!(f, "a pattern theme needs a mate"),
+            VerifyError::WrongEnding { expected } => write!(
+                f,
+                "the line ends in {}, so the theme is {expected}",
+                match expected {
+                    Theme::StalemateIn(_) => "stalemate",
+                    _ => "checkmate",
+                }
+            ),
             VerifyError::MotifNotShown(theme) => {
                 write!(f, "the line does not show the theme {theme}")
             }
@@ -78,12 +93,13 @@ impl Verifier {
     }
 
     /// Checks `puzzle`: its proof by kind, the motifs it claims, and that its line ends as
-    /// the kind says (a mate ends with the defender out of moves).
+    /// the kind says (a mate with the defender in check and out of moves, a stalemate with
+    /// the defender out of moves but not in check).
     pub fn verify(&mut self, puzzle: &Puzzle) -> Result<(), VerifyError> {
         let mates: Vec<u8> = puzzle
             .themes
             .iter()
-            .filter_map(Theme::mate_length)
+            .filter_map(Theme::forced_win_length)
             .collect();
         let material = puzzle.has_theme(&Theme::Material);
         let defence = puzzle.has_theme(&Theme::Defence);
@@ -92,7 +108,7 @@ impl Verifier {
             return Err(VerifyError::NoKind);
         }
         let pattern = puzzle.themes.iter().any(|t| matches!(t, Theme::Pattern(_)));
-        if pattern && mates.is_empty() {
+        if pattern && puzzle.mate_length().is_none() {
             return Err(VerifyError::PatternWithoutMate);
         }
         if let Some(&length) = mates.first() {
@@ -105,11 +121,11 @@ impl Verifier {
                     expected: proof.line,
                 });
             }
-            let mut end = puzzle.position.clone();
-            for &m in &puzzle.moves {
-                end.make_move(m);
+            let expected = Theme::forced_win(length, puzzle.ending())
+                .expect("a proven principal line ends the game");
+            if !puzzle.has_theme(&expected) {
+                return Err(VerifyError::WrongEnding { expected });
             }
-            debug_assert_ne!(end.status(), GameStatus::Ongoing);
         } else if material {
             prove_material(&self.engine, &puzzle.position, &puzzle.moves)
                 .map_err(VerifyError::Tactic)?;

@@ -10,7 +10,7 @@
 use crate::kit::endgame_tables::TableFolder;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
-use crate::kit::view::MoveView;
+use crate::kit::view::{EndingView, MoveView};
 use crate::kit::wire::{Iccs, Language};
 use crate::state::AppState;
 use axum::extract::{Path as UrlPath, State};
@@ -255,6 +255,8 @@ pub struct PlayView {
     pub check: bool,
     /// `playing`, `won`, `held`, `out-of-moves` or `lost`.
     pub status: &'static str,
+    /// When the side to move has no move: mated or stalemated, and where its general is.
+    pub ending: Option<EndingView>,
     /// The learner's result at the start.
     pub start: ResultView,
     /// The learner's result now.
@@ -356,6 +358,7 @@ pub async fn play_moves(
         fen: attempt.position.to_fen(),
         check: attempt.position.in_check(),
         status: attempt.status.name(),
+        ending: EndingView::of(&attempt.position),
         start: result_view(attempt.start),
         now: result_view(attempt.now),
         moves_used: attempt.moves_used(),

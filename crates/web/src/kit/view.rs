@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use xiangqi_records::TreeMove;
 use xiangqi_rules::notation::{Notation, format_move};
-use xiangqi_rules::{Color, Game, Move, PieceKind, Position, Square};
+use xiangqi_rules::{Color, Game, GameStatus, Move, PieceKind, Position, Square};
 use xiangqi_teaching::Lang;
 use xiangqi_teaching::openings;
 
@@ -159,6 +159,36 @@ pub struct GameView {
     pub tree: Option<Vec<TreeMoveView>>,
     /// The line being played (0: the main line).
     pub line: usize,
+}
+
+/// How a position ends a line when the side to move has no move: mated or stalemated (both
+/// lose in Xiangqi), and where the losing general stands, for the board to mark it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct EndingView {
+    /// `checkmate` (in check, no move) or `stalemate` (not in check, no move).
+    pub code: &'static str,
+    /// The point of the general of the side that has no move.
+    pub general: String,
+}
+
+impl EndingView {
+    /// The ending of `pos`, none while the side to move has a move.
+    pub fn of(pos: &Position) -> Option<EndingView> {
+        let code = status_code(pos.status());
+        (code != "ongoing").then(|| EndingView {
+            code,
+            general: pos.general(pos.side_to_move()).to_string(),
+        })
+    }
+}
+
+/// A position's status as the API writes it: `ongoing`, `checkmate` or `stalemate`.
+pub fn status_code(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::Ongoing => "ongoing",
+        GameStatus::Checkmate { .. } => "checkmate",
+        GameStatus::Stalemate { .. } => "stalemate",
+    }
 }
 
 /// A piece a move attacks that the other side has to answer: the most valuable one the moved

@@ -11,12 +11,12 @@ use axum::routing::{get, post};
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
-use crate::kit::view::MoveView;
+use crate::kit::view::{MoveView, status_code};
 use crate::kit::wire::{Course, Iccs, Language};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use xiangqi_rules::{GameStatus, Position};
+use xiangqi_rules::Position;
 use xiangqi_teaching::{
     CourseId, Exercise, Kind, Lang, Lesson, Page, lessons as course_lessons, way_out_of_check,
 };
@@ -227,11 +227,7 @@ pub async fn try_moves(Body(req): Body<TryRequest>) -> Result<Json<TryResult>, A
     Ok(Json(TryResult {
         fen: pos.to_fen(),
         check: pos.in_check(),
-        status: match pos.status() {
-            GameStatus::Ongoing => "ongoing",
-            GameStatus::Checkmate { .. } => "checkmate",
-            GameStatus::Stalemate { .. } => "stalemate",
-        },
+        status: status_code(pos.status()),
         moves,
         escape: way_out_of_check(&pos).map(|m| MoveView::new(&pos, m)),
         refused,

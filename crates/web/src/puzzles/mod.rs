@@ -26,7 +26,7 @@ use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
-use crate::kit::view::{MoveView, Threat, legal_targets, side_code};
+use crate::kit::view::{EndingView, MoveView, Threat, legal_targets, side_code};
 use crate::kit::viewer::Viewer;
 use crate::kit::wire::Iccs;
 use axum::Json;
@@ -96,6 +96,8 @@ pub struct PuzzleView {
     pub plies: usize,
     /// For a mate puzzle: the mate's length in the solver's moves.
     pub mate: Option<u8>,
+    /// For a win by stalemate: its length in the solver's moves.
+    pub stalemate: Option<u8>,
     /// The solver's legal moves: each origin point with the points it can go to.
     pub legal: BTreeMap<String, Vec<String>>,
 }
@@ -109,6 +111,7 @@ fn puzzle_view(e: &Puzzle) -> PuzzleView {
         rating: e.rating,
         plies: e.moves.len(),
         mate: e.mate_length(),
+        stalemate: e.forced_win_length().filter(|_| e.mate_length().is_none()),
         legal: legal_targets(&e.position),
     }
 }
@@ -370,6 +373,8 @@ pub struct MoveAnswer {
     pub legal: Option<BTreeMap<String, Vec<String>>>,
     /// Right and the puzzle is done.
     pub solved: bool,
+    /// Right and the other side is left without a move: mated or stalemated.
+    pub ending: Option<EndingView>,
     /// Moves of the solution played after this answer (the next step's `ply`).
     pub ply: usize,
     /// Wrong: why (absent when the engine could not be asked: it was busy).
@@ -396,6 +401,7 @@ pub async fn play(
             check: after
                 .in_check()
                 .then(|| after.general(after.side_to_move()).to_string()),
+            ending: EndingView::of(&after),
             legal: reply.map(|r| legal_targets(&after.after(r))),
             reply: reply.map(|r| MoveView::new(&after, r)),
             ply,
@@ -410,6 +416,7 @@ pub async fn play(
         check: None,
         legal: None,
         solved: false,
+        ending: None,
         ply: req.ply,
         refutation,
     }))

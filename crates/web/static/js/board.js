@@ -27,6 +27,12 @@ export function piecesOfFen(fen) {
   return pieces;
 }
 
+/** The point of the general of the side to move in `fen` (null when it has none). */
+export function generalToMove(fen) {
+  const general = fen.split(' ')[1] === 'b' ? 'k' : 'K';
+  return Object.entries(piecesOfFen(fen)).find(([, p]) => p === general)?.[0] ?? null;
+}
+
 /**
  * What choosing `square` does when `side` (`red` or `black`) moves by clicks in `fen`, with
  * `selected` the point picked before (or null): `{selected}`, the point picked now (one of
@@ -58,6 +64,9 @@ export const shape = {
   /** A piece that can be captured next move, said in the point's label too: tone `attacked`,
    * or `unprotected` when none of its own side guards it. */
   mark: (square, tone) => ({ type: 'mark', square, tone }),
+  /** The general of a side left without a legal move (mated or stalemated): a ring of its
+   * own, said in the point's label. */
+  ended: (square) => ({ type: 'ended', square }),
 };
 
 /** The "!" badge of an unprotected capture marker, at the upper right of the piece in `parent`. */
@@ -66,6 +75,15 @@ export function drawUnprotectedBadge(parent, x = 20, y = -20) {
   svgElement('circle', { r: 9 }, badge);
   svgElement('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central' }, badge).textContent = '!';
   return badge;
+}
+
+/**
+ * The ring round the general left without a move when `outcome` (a game's ending, `{code}`)
+ * is a checkmate or a stalemate in `fen`; none otherwise.
+ */
+export function endedShapes(fen, outcome) {
+  const general = outcome && ['checkmate', 'stalemate'].includes(outcome.code) ? generalToMove(fen) : null;
+  return general ? [shape.ended(general)] : [];
 }
 
 /** The highlights of the last move `{from, to}`; none for null. */
@@ -195,6 +213,7 @@ export class Board {
     const points = svgElement('g', { class: 'points' }, this.svg);
     const marksBy = Object.fromEntries(on('mark').map((m) => [m.square, m]));
     const circled = on('circle');
+    const ended = new Set(on('ended').map((s) => s.square));
     for (let rank = 9; rank >= 0; rank--) {
       for (const f of FILES) {
         const sq = `${f}${rank}`;
@@ -222,6 +241,10 @@ export class Board {
           // Nothing guards it: a badge with "!", a shape no other mark (the check's glow) has.
           if (unprotected) drawUnprotectedBadge(point);
           label += `, ${t('attacked')}${unprotected ? `, ${t('unprotected')}` : ''}`;
+        }
+        if (ended.has(sq)) {
+          svgElement('circle', { r: 31, class: 'ended-ring' }, point);
+          label += `, ${t('noLegalMove')}`;
         }
         if (state.targets?.includes(sq)) {
           svgElement('circle', { r: piece ? 29 : 8, class: piece ? 'target capture' : 'target' }, point);

@@ -10,7 +10,7 @@
 // Finished positions are kept in localStorage under `xiangqi.course.endgames`.
 
 import * as api from './api.js';
-import { Board, explainShapes, pickMove } from './board.js';
+import { Board, explainShapes, generalToMove, pickMove } from './board.js';
 import { actionButton, element } from './elements.js';
 import { Exercise } from './exercise.js';
 import { currentLanguage, sentences, t } from './i18n.js';
@@ -70,6 +70,7 @@ export class Endgames extends Exercise {
     this.moves = [];
     this.fen = null;
     this.lastMove = null;
+    this.ended = null;
     this.marks = [];
     this.selected = null;
     this.state = 'idle';
@@ -170,6 +171,7 @@ export class Endgames extends Exercise {
     this.moves = moves;
     this.fen = attempt.fen;
     this.lastMove = step ? (step.reply ?? step.mv) : null;
+    this.ended = attempt.ending?.general ?? null;
     this.state = attempt.status === 'playing' ? 'playing' : 'over';
     if (attempt.status === 'won' || attempt.status === 'held') {
       const key = `${this.ending.id}#${this.positionIndex}`;
@@ -193,13 +195,18 @@ export class Endgames extends Exercise {
       held: [() => t('endgames.held'), 'good'],
       lost: [() => t('endgames.lost', { n: step.after.mate_in, best: best() }), 'bad'],
     };
+    // A side left without a move is mated or stalemated: which, and which side, said first.
+    const { ending } = attempt;
+    const loser = ending && (attempt.fen.split(' ')[1] === 'b' ? 'black' : 'red');
+    const how = () => (ending ? t(`end.${ending.code}.${loser}`) : '');
     const ends = {
-      won: [() => t('endgames.won', { used: attempt.moves_used, shortest: attempt.shortest }), 'good'],
+      won: [() => sentences(how(), t('endgames.won', { used: attempt.moves_used, shortest: attempt.shortest })), 'good'],
       held: [() => t('endgames.heldToLimit', { limit: attempt.limit }), 'good'],
       'out-of-moves': [() => t('endgames.outOfMoves', { limit: attempt.limit }), 'bad'],
-      lost: [() => t('endgames.lostEnd'), 'bad'],
+      lost: [() => sentences(how(), t('endgames.lostEnd')), 'bad'],
     };
-    const [verdict, verdictTone] = (step && verdicts[step.verdict]) || [() => '', ''];
+    // A move that wins at once needs no verdict: the end says it.
+    const [verdict, verdictTone] = (step && attempt.status !== 'won' && verdicts[step.verdict]) || [() => '', ''];
     const [end, endTone] = ends[attempt.status] ?? [() => '', ''];
     this.say(() => sentences(verdict(), end()), endTone || verdictTone);
   }
@@ -286,7 +293,8 @@ export class Endgames extends Exercise {
       view.dataset.moves = String(a?.moves_used ?? 0);
       this.board.flipped = this.side === 'black';
       const last = a?.steps.at(-1);
-      this.board.render({ fen: this.fen ?? p.fen, selected: this.selected, shapes: this.shapes() });
+      const check = a?.check && this.fen === a.fen ? generalToMove(a.fen) : null;
+      this.board.render({ fen: this.fen ?? p.fen, selected: this.selected, check, shapes: this.shapes() });
       side.append(element('p', { class: 'lesson-text goal' }, e.goal === 'win'
         ? t('endgames.taskWin', { n: p.mate_in, limit: p.limit })
         : t('endgames.taskDraw', { limit: p.limit })));

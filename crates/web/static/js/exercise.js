@@ -5,7 +5,7 @@
 // waits the same pause before the program's reply.
 
 import { explainError, refusedMove } from './reasons.js';
-import { explainShapes, lastMoveShapes } from './board.js';
+import { explainShapes, lastMoveShapes, shape } from './board.js';
 
 /** How long the program waits before its reply, so that the learner sees their move land. */
 export const REPLY_DELAY_MS = 450;
@@ -40,10 +40,12 @@ export class Exercise {
 
   /**
    * The board's shapes of the exercise: its last move (`lastMove`, `{from, to}`), the points
-   * its message speaks of (`marks`, points) and its arrows (`arrows`, shapes), then `extra`.
+   * its message speaks of (`marks`, points), its arrows (`arrows`, shapes) and the general left
+   * without a move when the line ended (`ended`, a point), then `extra`.
    */
   shapes(extra = []) {
-    return [...lastMoveShapes(this.lastMove), ...explainShapes(this.marks), ...(this.arrows ?? []), ...extra];
+    const ended = this.ended ? [shape.ended(this.ended)] : [];
+    return [...lastMoveShapes(this.lastMove), ...explainShapes(this.marks), ...(this.arrows ?? []), ...ended, ...extra];
   }
 
   /**

@@ -7,7 +7,7 @@
 import * as api from './api.js';
 import { renderAnalysis } from './analysis.js';
 import { follow as followInArchive, resume as resumeFromArchive } from './archive.js';
-import { Board, drawUnprotectedBadge, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
+import { Board, drawUnprotectedBadge, endedShapes, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { Clock, formatTime } from './clock.js';
 import { ask } from './dialogs.js';
 import { Editor } from './editor.js';
@@ -330,6 +330,7 @@ export class Play {
       check: this.game.check,
       shapes: [
         ...lastMoveShapes(this.game.last_move),
+        ...endedShapes(this.game.fen, this.game.outcome),
         ...markers.map((m) => shape.mark(m.square, m.unprotected ? 'unprotected' : 'attacked')),
         ...explainShapes(this.highlights),
         ...hintArrows(this.arrow ?? this.review.arrow(this.game.moves.length)),
@@ -341,12 +342,12 @@ export class Play {
   }
 
   /**
-   * The capture markers the board shows: none when they are turned off, and none on the opening
+   * The capture markers the board shows: none when they are turned off or the game is over, and none on the opening
    * position before the first move (its four horses stand where a cannon could take them, which
    * is the same in every game and says nothing yet).
    */
   shownMarkers() {
-    if (!this.settings.markers) return [];
+    if (!this.settings.markers || this.game.outcome) return [];
     if (!this.game.moves.length && this.game.start_fen.split(' ')[0] === INITIAL_BOARD) return [];
     return this.game.markers;
   }

@@ -7,7 +7,7 @@
 
 import * as api from './api.js';
 import { moveText } from './notation.js';
-import { Board, pickMove, piecesOfFen, shape } from './board.js';
+import { Board, generalToMove, pickMove, piecesOfFen, shape } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, pieceName, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
@@ -194,6 +194,8 @@ export class Puzzles extends Exercise {
     this.legal = puzzle.legal ?? {};
     /** The general in check on the board shown, if any. */
     this.check = null;
+    /** The general left without a move when the solution ended, if it did. */
+    this.ended = null;
     this.lastMove = null;
     this.selected = null;
     this.marks = [];
@@ -212,6 +214,7 @@ export class Puzzles extends Exercise {
   task() {
     const side = t(this.puzzle.side);
     if (this.puzzle.mate) return t('findMate', { side, n: this.puzzle.mate });
+    if (this.puzzle.stalemate) return t('findStalemate', { side, n: this.puzzle.stalemate });
     return t('findBest', { side });
   }
 
@@ -247,7 +250,8 @@ export class Puzzles extends Exercise {
       return;
     }
     if (answer.solved) {
-      await this.finish(true, turn);
+      this.ended = answer.ending?.general ?? null;
+      await this.finish(true, turn, answer.ending);
       return;
     }
     this.say(() => t('puzzleRight'), 'good');
@@ -308,11 +312,16 @@ export class Puzzles extends Exercise {
     await this.rate(false, turn);
   }
 
-  /** The puzzle is solved; it raises the rating only when nothing failed before. */
-  async finish(clean, turn) {
+  /**
+   * The puzzle is solved; it raises the rating only when nothing failed before. `ending`
+   * (`{code}`, when the last move left the other side without a move) is said first: a
+   * checkmate and a stalemate are told apart.
+   */
+  async finish(clean, turn, ending = null) {
     this.state = 'solved';
     this.selected = null;
-    this.say(() => t('puzzleSolved'), 'good');
+    const loser = this.puzzle.side === 'red' ? 'black' : 'red';
+    this.say(() => sentences(ending ? t(`end.${ending.code}.${loser}`) : '', t('puzzleSolved')), 'good');
     this.render();
     if (clean && !this.failed) await this.rate(true, turn);
     this.learner.current = null;
@@ -351,6 +360,7 @@ export class Puzzles extends Exercise {
     this.newTurn();
     this.fen = this.plyFen;
     this.check = null;
+    this.ended = null;
     this.lastMove = null;
     this.marks = [];
     this.arrows = [];
@@ -422,9 +432,13 @@ export class Puzzles extends Exercise {
     this.fen = last ? last.fen : this.puzzle.fen;
     this.lastMove = last ? { from: last.from, to: last.to } : null;
     this.check = null;
+    // The end of a forced win: the general left without a move, and how (mate or stalemate).
+    const end = at === moves.length && (this.puzzle.mate ? 'checkmate' : this.puzzle.stalemate ? 'stalemate' : null);
+    this.ended = end ? generalToMove(this.fen) : null;
+    const loser = this.puzzle.side === 'red' ? 'black' : 'red';
     this.say(() => {
       const line = moves.slice(0, at).map((m) => moveText(m, this.settings.notation)).join(' ');
-      return `${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`;
+      return sentences(end ? t(`end.${end}.${loser}`) : '', `${t('solutionStep', { n: at, count: moves.length })}${line ? `: ${line}` : ''}`);
     });
     this.render();
   }

@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import { renderAnalysis } from './analysis.js';
-import { Board, lastMoveShapes, pickMove } from './board.js';
+import { Board, endedShapes, lastMoveShapes, pickMove } from './board.js';
 import { formatTime } from './clock.js';
 import { ask } from './dialogs.js';
 import { actionButton, element, labelledSelect } from './elements.js';
@@ -360,7 +360,7 @@ export class Rooms {
       selected: this.selected,
       targets: mine && this.selected ? room.game.legal[this.selected] ?? [] : [],
       check: room.game.check,
-      shapes: lastMoveShapes(room.game.last_move),
+      shapes: [...lastMoveShapes(room.game.last_move), ...endedShapes(room.game.fen, room.game.outcome)],
     });
   }
 
