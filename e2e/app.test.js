@@ -150,15 +150,20 @@ test('a hint says what its move threatens', async () => {
 
 test('a set-up position is finished by mate', async () => {
   await page.click('[data-action="setup"]');
-  await page.fill('#editor-fen', '3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1');
+  // The black cannon on d8 can be taken by the soldier: a capture ring, until the game ends.
+  await page.fill('#editor-fen', '3k5/3c5/3P5/9/9/9/9/9/9/R3K4 w - - 0 1');
   await page.waitForFunction(() => document.getElementById('editor-verdict').textContent === 'The position is valid.');
   await shot('07-editor');
   await page.click('[data-action="editor-start"]');
   await page.waitForFunction(() => document.getElementById('editor').hidden);
+  await page.waitForSelector('#board [data-square="d8"] .capture-marker');
   await click('a0');
   await click('a9');
   await page.waitForFunction(() => /checkmated/.test(document.getElementById('status').textContent));
   assert.match(await page.textContent('#status'), /Red wins/);
+  // The mated general is ringed; no capture ring stays on the finished position.
+  assert.equal(await page.locator('#board [data-square="d9"] .ended-ring').count(), 1);
+  assert.equal(await page.locator('#board .capture-marker').count(), 0);
   await shot('08-mate');
   // Each language says it in its own grammar and punctuation.
   await choose('language', 'ru');
