@@ -253,6 +253,40 @@ test('a second tab with an older copy saves its move as a new game and says so',
   await Promise.all([a.close(), b.close()]);
 });
 
+test('a game reviewed in a fresh browser, and reloaded there, adds no row and keeps its players', async () => {
+  // A finished game between Ann and Bob, played through the API.
+  const post = async (path, data) => {
+    const response = await page.request.post(`${url()}${path}`, { data });
+    assert.ok(response.ok(), await response.text());
+    return response.json();
+  };
+  const game = await post('api/games', { fen: MATE_IN_ONE });
+  await post(`api/archive/sessions/${game.id}`, { red: 'Ann', black: 'Bob' });
+  await post(`api/games/${game.id}/move`, { from: 'i0', to: 'i9' });
+  const games = await waitArchive((g) => g.some((x) => x.red === 'Ann' && x.finished), 'the game is saved');
+  const row = games.find((x) => x.red === 'Ann');
+  // Another browser, with settings of its own (against the engine), opens its review.
+  const { context, page: other } = await launch();
+  try {
+    other.on('pageerror', (e) => console.error('page error:', e.message));
+    await other.goto(`${url()}#/review/${row.id}`);
+    await other.waitForSelector('body[data-ready="true"]');
+    await other.waitForSelector('#review .review-graph', { timeout: 30000 });
+    for (let i = 0; i < 2; i++) {
+      await other.reload();
+      await other.waitForSelector('body[data-ready="true"]');
+      await other.waitForFunction(() => document.querySelectorAll('#moves [data-ply]').length === 1);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const now = await archived();
+    assert.equal(now.length, games.length, `no row added: ${JSON.stringify(now.map((x) => [x.red, x.black, x.moves]))}`);
+    const kept = now.find((x) => x.id === row.id);
+    assert.deepEqual([kept.red, kept.black], ['Ann', 'Bob']);
+  } finally {
+    await context.close();
+  }
+});
+
 test('My games shows a long list a page at a time', async () => {
   const before = (await page.request.get(`${url()}api/archive/games`).then((r) => r.json())).total;
   const one = (i) => `[Game "Chinese Chess"]\n[Round "${i}"]\n[Format "ICCS"]\n\n1. h2e2 *\n\n`;

@@ -339,6 +339,79 @@ async fn an_opened_game_resumes_or_replays() {
 }
 
 #[tokio::test]
+async fn a_game_opened_in_another_browser_keeps_its_row_and_its_players() {
+    let data = data_folder("another-browser");
+    let app = archived_app(&data);
+    let ann_bob = json!({"red": "Ann", "black": "Bob"});
+    let finished = new_game(&app, json!({"fen": MATE_IN_ONE})).await;
+    name_players(&app, &id(&finished), ann_bob.clone()).await;
+    play(&app, &id(&finished), "i0", "i9").await;
+    let going = new_game(&app, json!({})).await;
+    name_players(&app, &id(&going), ann_bob.clone()).await;
+    play(&app, &id(&going), "h2", "e2").await;
+    let rows = listed(&app, "").await;
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        // Opened for review in a browser whose settings name a game against the Beginner, then
+        // reloaded there twice (the page brings the game back under the row's key).
+        let (status, opened) = send(
+            &app,
+            "POST",
+            &format!("/api/archive/games/{}/open", row["id"]),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{opened}");
+        name_players(&app, &id(&opened["game"]), versus_beginner()).await;
+        let moves: Vec<Value> = opened["game"]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["iccs"].clone())
+            .collect();
+        for _ in 0..2 {
+            let body = json!({"key": opened["archived"]["key"], "fen": opened["game"]["start_fen"], "moves": moves});
+            let (status, resumed) = send(&app, "POST", "/api/archive/resume", Some(body)).await;
+            assert_eq!(status, StatusCode::CREATED, "{resumed}");
+            name_players(&app, &id(&resumed), versus_beginner()).await;
+        }
+    }
+    let after = listed(&app, "").await;
+    assert_eq!(after.len(), 2, "no row added: {after:?}");
+    for row in &after {
+        assert_eq!((&row["red"], &row["black"]), (&json!("Ann"), &json!("Bob")));
+    }
+    // The unfinished game goes on in its row under its own players; a finished one changed
+    // on the board becomes a new game, named by the page that plays it.
+    let unfinished = after.iter().find(|g| g["finished"] == false).unwrap();
+    let (_, opened) = send(
+        &app,
+        "POST",
+        &format!("/api/archive/games/{}/open", unfinished["id"]),
+        None,
+    )
+    .await;
+    let gid = id(&opened["game"]);
+    name_players(&app, &gid, versus_beginner()).await;
+    play(&app, &gid, "h9", "g7").await;
+    let finished_row = after.iter().find(|g| g["finished"] == true).unwrap();
+    let (_, replay) = send(
+        &app,
+        "POST",
+        &format!("/api/archive/games/{}/open", finished_row["id"]),
+        None,
+    )
+    .await;
+    let rid = id(&replay["game"]);
+    send(&app, "POST", &format!("/api/games/{rid}/undo"), None).await;
+    name_players(&app, &rid, versus_beginner()).await;
+    let last = listed(&app, "").await;
+    assert_eq!(last.len(), 3, "{last:?}");
+    let named = |red: &str| last.iter().filter(|g| g["red"] == red).count();
+    assert_eq!((named("Ann"), named("Player")), (2, 1), "{last:?}");
+}
+
+#[tokio::test]
 async fn a_deleted_game_is_gone() {
     let data = data_folder("delete");
     let app = archived_app(&data);
@@ -1222,14 +1295,16 @@ async fn tabs_on_one_game_that_lose_no_saved_move_keep_its_row() {
         assert_eq!(status, StatusCode::CREATED, "{resumed}");
         tabs.push(id(&resumed));
     }
-    // Each names other players: the row's moves are all in each copy, so nothing forks.
+    let players = listed(&app, "").await[0]["red"].clone();
+    // Each names other players: the row's moves are all in each copy, so nothing forks, and
+    // the row keeps its own players (a tab's settings may be another browser's).
     for (i, tab) in tabs.iter().enumerate() {
         let told = name_players(&app, tab, json!({"red": format!("Tab {i}"), "black": "B"})).await;
         assert_eq!(told["key"], key.as_str(), "{told}");
         assert!(told["notice"].is_null(), "{told}");
     }
     assert_eq!(listed(&app, "").await.len(), 1);
-    assert_eq!(listed(&app, "").await[0]["red"], "Tab 2");
+    assert_eq!(listed(&app, "").await[0]["red"], players);
     // The first tab plays on from the saved moves: still the same row.
     play(&app, &tabs[0], "h0", "g2").await;
     assert_eq!(kept_moves(&data, &key), Some(3));

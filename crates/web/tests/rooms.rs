@@ -550,6 +550,44 @@ async fn offers_take_back_draw_resign_and_rematch_with_colours_swapped() {
         .await;
     assert_eq!(status, 200, "{review}");
     assert!(review.contains("event: review"), "{review}");
+    // Opened in another browser (its own settings name other players) and reloaded there: the
+    // page brings the game back under the room's key; no row is added, no name changed.
+    let key = opened["archived"]["key"].as_str().unwrap().to_string();
+    assert!(key.starts_with("room-"), "{key}");
+    let moves: Vec<Value> = opened["game"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccs"].clone())
+        .collect();
+    for _ in 0..2 {
+        let (status, resumed) = server
+            .http(
+                "POST",
+                "/api/archive/resume",
+                Some(json!({"key": key, "fen": opened["game"]["start_fen"], "moves": moves})),
+            )
+            .await;
+        assert_eq!(status, 201, "{resumed}");
+        let rid = resumed["id"].as_str().unwrap();
+        let players = json!({"red": "Player", "black": "Xiangqi (Beginner)", "level": 0});
+        let (status, _) = server
+            .http(
+                "POST",
+                &format!("/api/archive/sessions/{rid}"),
+                Some(players),
+            )
+            .await;
+        assert_eq!(status, 200);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, list) = server.http("GET", "/api/archive/games", None).await;
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{list}");
+    assert_eq!(
+        (&games[1]["red"], &games[1]["black"]),
+        (&json!("Ann"), &json!("Bo"))
+    );
     server.stop().await;
     let _ = std::fs::remove_dir_all(data);
 }

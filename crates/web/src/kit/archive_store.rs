@@ -70,6 +70,10 @@ pub struct ArchiveLink {
     row_revision: u64,
     /// What to tell the page once, at its next look at the game's row.
     notice: Option<Notice>,
+    /// The players are the row's (a game opened or brought back from the archive): the page's
+    /// own settings, which may be another browser's, do not rename them. A new row (a fork)
+    /// takes the page's players again.
+    players_from_row: bool,
 }
 
 /// A game's change handed to the archive: its save queued, or refused at once.
@@ -110,6 +114,7 @@ impl ArchiveLink {
             fork_on_change: false,
             row_revision: 0,
             notice: None,
+            players_from_row: false,
         }
     }
 
@@ -128,6 +133,7 @@ impl ArchiveLink {
             players,
             date: date.unwrap_or_else(xiangqi_records::date::pgn_today),
             saved: true,
+            players_from_row: true,
             ..ArchiveLink::new()
         }
     }
@@ -156,6 +162,7 @@ impl ArchiveLink {
         }
         self.saved = false;
         self.row_revision = 0;
+        self.players_from_row = false;
     }
 
     /// Takes what there is to tell the page, once.
@@ -175,7 +182,7 @@ impl ArchiveLink {
 
     /// Sets the players; a change is saved with the game.
     pub fn set_players(&mut self, players: Players) {
-        if self.players != players {
+        if !self.players_from_row && self.players != players {
             self.players = players;
             self.revision += 1;
         }
@@ -332,6 +339,7 @@ impl ArchiveService {
         let link = &mut session.archive;
         if link.fork_on_change {
             link.fork_on_change = false;
+            link.players_from_row = false;
             link.key = Some(new_key());
             link.date = xiangqi_records::date::pgn_today();
         }
