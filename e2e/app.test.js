@@ -127,10 +127,71 @@ test('themes and piece symbols switch', async () => {
   await choose('pieceTheme', 'beijing');
 });
 
+/** The kinds of piece (FEN letters) the game's board draws as characters, and the characters. */
+async function drawnAsCharacters() {
+  return page.evaluate(() => {
+    const found = [...document.querySelectorAll('#board [data-piece]')].filter((p) => p.querySelector('.glyph'));
+    return {
+      kinds: [...new Set(found.map((p) => p.dataset.piece.toLowerCase()))].sort(),
+      characters: [...new Set(found.map((p) => p.querySelector('.glyph').textContent))].sort(),
+      symbols: document.querySelectorAll('#board .symbol').length,
+    };
+  });
+}
+
+test('the traditional set and the mixed style learn the characters one kind at a time', async () => {
+  await newGame();
+  await choose('characterSet', 'traditional');
+  const traditional = await drawnAsCharacters();
+  for (const c of ['俥', '車', '傌', '馬', '帥', '將', '包']) assert.ok(traditional.characters.includes(c), `${c} is drawn`);
+  assert.equal(traditional.symbols, 0);
+  await shot('05b-traditional');
+  // Mixed: symbols for every piece but the first N kinds of the learning order.
+  await choose('pieceStyle', 'mixed');
+  assert.equal(await page.isVisible('[data-setting="knownPieces"]'), true);
+  await choose('knownPieces', '0');
+  assert.deepEqual((await drawnAsCharacters()).kinds, []);
+  await choose('knownPieces', '1');
+  const one = await drawnAsCharacters();
+  assert.deepEqual(one.kinds, ['k'], 'only the generals are characters');
+  assert.deepEqual(one.characters, ['將', '帥']);
+  assert.equal(one.symbols, 30);
+  await page.click('[data-action="know-one-more"]');
+  const two = await drawnAsCharacters();
+  assert.deepEqual(two.kinds, ['k', 'r']);
+  assert.equal(two.symbols, 26);
+  await shot('05c-mixed-two');
+  // Kept across a reload, and the simplified set again on request.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual((await drawnAsCharacters()).kinds, ['k', 'r']);
+  await choose('characterSet', 'simplified');
+  assert.deepEqual((await drawnAsCharacters()).characters, ['将', '帅', '车']);
+  await choose('pieceStyle', 'characters');
+  assert.equal(await page.isVisible('[data-setting="knownPieces"]'), false);
+  assert.equal((await drawnAsCharacters()).kinds.length, 7);
+});
+
 test('the interface switches language', async () => {
   await choose('language', 'ru');
   assert.equal(await page.textContent('[data-action="new"]'), 'Новая игра');
   assert.match(await page.getAttribute('[data-square="e0"]', 'aria-label'), /Генерал/);
+  // The settings' longer Russian words stay in their own cells: no field runs into another.
+  const overlaps = await page.evaluate(() => {
+    const fields = [...document.querySelectorAll('#settings .settings-grid > label')].filter((l) => l.offsetParent);
+    const boxes = fields.map((l) => [l, ...l.querySelectorAll('select, button')].map((e) => e.getBoundingClientRect()));
+    const found = [];
+    boxes.forEach(([cell, ...parts], i) => {
+      for (const p of parts) if (p.left < cell.left - 1 || p.right > cell.right + 1) found.push(`${fields[i].textContent.trim()} sticks out`);
+      boxes.forEach(([other], j) => {
+        if (j > i && cell.left < other.right - 1 && other.left < cell.right - 1 && cell.top < other.bottom - 1 && other.top < cell.bottom - 1) {
+          found.push(`${fields[i].textContent.trim()} / ${fields[j].textContent.trim()}`);
+        }
+      });
+    });
+    return found;
+  });
+  assert.deepEqual(overlaps, []);
   await shot('06-russian');
   await choose('language', 'zh');
   assert.equal(await page.textContent('[data-action="new"]'), '新局');

@@ -17,6 +17,7 @@ import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
 import { keepProgress } from './progress.js';
 import { read, write } from './settings.js';
+import { pieceLook } from './pieces.js';
 
 /** The courses, in the order of the map's tabs, with the key their progress is kept under. */
 const PROGRESS_KEYS = { rules: 'xiangqi.course', patterns: 'xiangqi.course.patterns' };
@@ -624,7 +625,7 @@ export class Course extends Exercise {
   }
 
   drawBoard() {
-    this.board.style = this.settings.pieceStyle;
+    this.board.style = pieceLook(this.settings);
     // The texts name points by letter and rank, and the notation lesson counts files by number:
     // the lesson board shows both, whatever notation the moves are written in.
     this.board.notation = this.settings.notation === 'chinese' ? 'chinese' : 'wxf';

@@ -19,6 +19,7 @@ import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
 import { keepProgress } from './progress.js';
 import { read } from './settings.js';
+import { pieceLook } from './pieces.js';
 
 const PROGRESS_KEY = 'xiangqi.course.endgames';
 
@@ -273,7 +274,7 @@ export class Endgames extends Exercise {
     const nav = element('div', { class: 'row lesson-nav' });
     nav.append(button('map', `← ${t('endgames.all')}`));
     side.append(nav, element('h2', {}, endgameTitle(e)));
-    this.board.style = this.settings.pieceStyle;
+    this.board.style = pieceLook(this.settings);
     this.board.notation = this.settings.notation === 'chinese' ? 'chinese' : 'wxf';
     if (this.positionIndex === null) {
       const page = e.pages[0];

@@ -8,7 +8,7 @@ import { TIME_CONTROLS } from './clock.js';
 import { element } from './elements.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Endgames } from './endgames.js';
-import { setLanguage, t, translatePage } from './i18n.js';
+import { pieceName, setLanguage, t, translatePage } from './i18n.js';
 import { Legend } from './legend.js';
 import { Lobby } from './lobby.js';
 import { whoAmI } from './me.js';
@@ -22,6 +22,7 @@ import { Router, panel } from './router.js';
 import { loadSettings, saveSettings } from './settings.js';
 import { SavingBanner } from './saving.js';
 import { Trainer } from './trainer.js';
+import { LEARNING_ORDER, pieceLook } from './pieces.js';
 
 const settings = loadSettings();
 const $ = (id) => document.getElementById(id);
@@ -54,7 +55,7 @@ const play = new Play($('game'), settings, {
   onShown: (game) => followOpenedRow(game),
 });
 const course = new Course(panel('course'), settings, {
-  onLegend: () => legend.open(settings.pieceStyle),
+  onLegend: () => legend.open(pieceLook(settings)),
   onShown: (courseId, lesson) => noteShown('course', COURSE_ROUTES[courseId], lesson, true),
 });
 const endgames = new Endgames(panel('endgames', 'course'), settings, { onShown: (id) => noteShown('endgames', 'endgames', id, true) });
@@ -157,6 +158,13 @@ whoAmI().then((me) => {
 
 /** What the header's and the welcome's buttons do; the game panel's are Play's own. */
 const actions = {
+  /** The mixed style draws one more kind of piece as characters. */
+  'know-one-more'() {
+    settings.knownPieces = Math.min(LEARNING_ORDER.length, Number(settings.knownPieces) + 1);
+    saveSettings(settings);
+    applySettings();
+    followSettings('knownPieces');
+  },
   'start-course'() {
     dismissWelcome();
     router.showPanel('course');
@@ -167,7 +175,7 @@ const actions = {
     router.go('play');
   },
   legend() {
-    legend.open(settings.pieceStyle);
+    legend.open(pieceLook(settings));
   },
   settings() {
     const details = $('settings');
@@ -193,6 +201,12 @@ function applySettings() {
     const [minutes, seconds] = key.split('+');
     return [key, key === 'off' ? t('clockOff') : t('clockControl', { minutes, seconds })];
   })));
+  $('known-pieces').replaceChildren(...options(LEARNING_ORDER.map((_, n) => n).concat(LEARNING_ORDER.length).map((n) => [
+    String(n), n === 0 ? t('knownNone') : `${n}: ${LEARNING_ORDER.slice(0, n).map((p) => pieceName(p).toLowerCase()).join(', ')}`,
+  ])));
+  document.querySelector('[data-mixed-only]').hidden = settings.pieceStyle !== 'mixed';
+  document.querySelector('[data-characters-only]').hidden = settings.pieceStyle === 'european';
+  document.querySelector('[data-action="know-one-more"]').disabled = settings.knownPieces >= LEARNING_ORDER.length;
   for (const input of document.querySelectorAll('[data-setting]')) {
     const value = settings[input.dataset.setting];
     if (input.type === 'checkbox') input.checked = Boolean(value);
@@ -207,10 +221,15 @@ function settingChanged(event) {
   const input = event.target;
   const key = input.dataset.setting;
   const value = input.type === 'checkbox' ? input.checked : input.value;
-  settings[key] = key === 'level' ? Number(value) : value;
+  settings[key] = key === 'level' || key === 'knownPieces' ? Number(value) : value;
   if (key === 'humanColor') settings.flipped = value === 'black';
   saveSettings(settings);
   applySettings();
+  followSettings(key);
+}
+
+/** Every view follows the setting `key` just changed (and kept). */
+function followSettings(key) {
   play.settingChanged(key);
   course.relabel();
   endgames.relabel();

@@ -5,10 +5,52 @@ import { svgElement } from './elements.js';
 // The simplified characters, the ones every text of the app names the pieces by: the
 // general, the advisor, the elephant and the soldier differ between the sides, the chariot,
 // the horse and the cannon only by colour.
-const CHARACTERS = {
+const SIMPLIFIED = {
   K: '帅', A: '仕', B: '相', N: '马', R: '车', C: '炮', P: '兵',
   k: '将', a: '士', b: '象', n: '马', r: '车', c: '炮', p: '卒',
 };
+
+// The traditional characters of printed books and wooden sets: here the chariot, the horse and
+// the cannon differ between the sides too (俥/車, 傌/馬, 炮/包).
+const TRADITIONAL = {
+  K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
+  k: '將', a: '士', b: '象', n: '馬', r: '車', c: '包', p: '卒',
+};
+
+/** The character sets: `simplified` and `traditional`, by FEN letter. */
+export const CHARACTER_SETS = { simplified: SIMPLIFIED, traditional: TRADITIONAL };
+
+/**
+ * The order in which the mixed style shows the pieces as characters, one more each step:
+ * general, chariot, horse, cannon, soldier, advisor, elephant (the pieces a beginner meets
+ * first, and the characters that tell the sides apart last).
+ */
+export const LEARNING_ORDER = ['k', 'r', 'n', 'c', 'p', 'a', 'b'];
+
+/**
+ * How pieces look, from the settings: `characters`, `european` or `mixed` (European symbols
+ * but for the first `knownPieces` of `LEARNING_ORDER`, drawn as characters), each with the
+ * character set `characterSet`. A string, so that views can tell a change by comparing.
+ */
+export function pieceLook({ pieceStyle = 'characters', characterSet = 'simplified', knownPieces = 0 } = {}) {
+  const set = CHARACTER_SETS[characterSet] ? characterSet : 'simplified';
+  const known = Math.max(0, Math.min(LEARNING_ORDER.length, Number(knownPieces) || 0));
+  return `${pieceStyle}:${set}:${known}`;
+}
+
+/** Whether `look` (see `pieceLook`; a bare style is read as one) draws `letter` as a character; its character set. */
+function drawnAs(letter, look) {
+  const [style, set = 'simplified', known = '0'] = String(look ?? 'characters').split(':');
+  const chars = CHARACTER_SETS[set] ?? SIMPLIFIED;
+  if (style === 'european') return null;
+  if (style === 'mixed') return LEARNING_ORDER.indexOf(letter.toLowerCase()) < Number(known) ? chars : null;
+  return chars;
+}
+
+/** The character of the piece `letter` in character set `set` (`simplified` or `traditional`). */
+export function pieceCharacter(letter, set = 'simplified') {
+  return (CHARACTER_SETS[set] ?? SIMPLIFIED)[letter];
+}
 
 // Symbols on a 40×40 box centred on the piece: crown, shield, elephant, horse, tower, cannon,
 // soldier.
@@ -24,13 +66,14 @@ const SYMBOLS = {
   p: 'M0 -12 A5 5 0 1 0 0.1 -12 M-6 -4 C-3 -2 3 -2 6 -4 L8 10 H-8 Z M-11 10 H11 V13 H-11 Z',
 };
 
-/** Draws the piece with FEN letter `letter` into a new SVG group, centred at 0,0. */
-export function pieceGlyph(letter, style, radius) {
+/** Draws the piece with FEN letter `letter` as `look` says (see `pieceLook`) into a new SVG group, centred at 0,0. */
+export function pieceGlyph(letter, look, radius) {
   const red = letter === letter.toUpperCase();
   const g = svgElement('g', { class: `piece-body ${red ? 'red' : 'black'}` });
   svgElement('circle', { r: radius, class: 'disc' }, g);
   svgElement('circle', { r: radius - 4, class: 'ring' }, g);
-  if (style === 'european') {
+  const chars = drawnAs(letter, look);
+  if (!chars) {
     svgElement('path', {
       d: SYMBOLS[letter.toLowerCase()], class: 'symbol', transform: `scale(${radius / 22})`, 'fill-rule': 'evenodd',
     }, g);
@@ -38,7 +81,7 @@ export function pieceGlyph(letter, style, radius) {
     const text = svgElement('text', {
       class: 'glyph', 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': radius * 1.15,
     }, g);
-    text.textContent = CHARACTERS[letter];
+    text.textContent = chars[letter];
   }
   return g;
 }

@@ -22,6 +22,7 @@ import { downloadRecord, importRecord } from './records.js';
 import { Review } from './review.js';
 import { scoreText } from './score.js';
 import { loadGame, saveGame, saveSettings } from './settings.js';
+import { pieceLook } from './pieces.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -168,7 +169,7 @@ export class Play {
   /** The settings (or the language) changed: the fields that follow them are set again. */
   relabel() {
     $('safety-net').checked = this.safetyNetOn();
-    if (this.editing) this.editor.drawPalette(this.settings.pieceStyle);
+    if (this.editing) this.editor.drawPalette(pieceLook(this.settings));
   }
 
   /** Setting `key` changed: the clock starts again on a new time control, and the game is drawn and analysed again. */
@@ -291,7 +292,7 @@ export class Play {
   render() {
     this.onShown?.(this.game);
     this.drawClocks();
-    this.board.style = this.settings.pieceStyle;
+    this.board.style = pieceLook(this.settings);
     this.board.notation = this.settings.notation;
     this.board.flipped = this.settings.flipped;
     $('status').textContent = this.statusText();
@@ -800,7 +801,7 @@ export class Play {
   /** Opens the position editor on the position shown. */
   openEditor() {
     this.editing = true;
-    this.editor.style = this.settings.pieceStyle;
+    this.editor.style = pieceLook(this.settings);
     this.editor.open(piecesOfFen(this.game?.fen ?? ''), this.game?.turn === 'black' ? 'b' : 'w');
     this.render();
   }

@@ -15,6 +15,7 @@ import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
 import { keepProgress } from './progress.js';
 import { read } from './settings.js';
+import { pieceLook } from './pieces.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
 /** Puzzles remembered as seen, so that the next one is another. */
@@ -444,7 +445,7 @@ export class Puzzles extends Exercise {
   }
 
   drawBoard() {
-    this.board.style = this.settings.pieceStyle;
+    this.board.style = pieceLook(this.settings);
     this.board.notation = this.settings.notation;
     this.board.flipped = this.puzzle?.side === 'black';
     if (!this.puzzle) return;

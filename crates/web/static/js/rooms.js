@@ -12,6 +12,7 @@ import { actionButton, element, labelledSelect } from './elements.js';
 import { t } from './i18n.js';
 import { guestName, whoAmI } from './me.js';
 import { explainError, explainOutcome } from './reasons.js';
+import { pieceLook } from './pieces.js';
 
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
@@ -351,7 +352,7 @@ export class Rooms {
   drawBoard() {
     const room = this.room;
     if (!room) return;
-    this.board.style = this.settings.pieceStyle;
+    this.board.style = pieceLook(this.settings);
     this.board.notation = this.settings.notation;
     this.board.flipped = this.role === 'black';
     const mine = this.mySide && room.status === 'playing' && room.game.turn === this.mySide;

@@ -8,6 +8,9 @@ const GAME_KEY = 'xiangqi.game';
 /** The settings used before the user changes any. */
 export const DEFAULTS = {
   language: 'en', notation: 'wxf', pieceTheme: 'beijing', boardTheme: 'wood', pieceStyle: 'characters',
+  // The characters drawn (simplified or traditional), and in the mixed style how many kinds of
+  // piece are drawn as characters (see pieces.js).
+  characterSet: 'simplified', knownPieces: 0,
   mode: 'engine', humanColor: 'red', level: 0, markers: true, analysis: false, flipped: false, clock: 'off',
   // Ask before a move that leaves a piece hanging: null follows the level.
   safetyNet: null,

@@ -16,6 +16,7 @@ import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
 import { scoreText } from './score.js';
 import { read, write } from './settings.js';
+import { pieceLook } from './pieces.js';
 
 const STORE_KEY = 'xiangqi.trainer';
 const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
@@ -248,7 +249,7 @@ export class Trainer extends Exercise {
   }
 
   drawBoard() {
-    this.board.style = this.settings.pieceStyle;
+    this.board.style = pieceLook(this.settings);
     this.board.notation = this.settings.notation;
     this.board.flipped = (this.run?.side ?? this.choice.side) === 'black';
     this.board.render({
