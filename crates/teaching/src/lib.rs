@@ -23,10 +23,14 @@
 //! - **The learner's rating** ([`learner_rating`]): Glicko-2 over the puzzles tried, with
 //!   streaks.
 //!
+//! - **The pieces' characters** ([`characters`]): each character in the simplified and the
+//!   traditional sets, with pinyin and a memory aid in each language, for the characters drill.
+//!
 //! Beside them: the languages the texts are written in ([`lang`]) and the house rules for
 //! their words ([`words`], with the glossaries in `glossary/`).
 
 pub mod catalog;
+pub mod characters;
 pub mod check;
 pub mod endgames;
 pub mod lang;

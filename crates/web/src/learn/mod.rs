@@ -1,8 +1,10 @@
 //! The courses' API: the lessons of a course in one language (`GET /api/lessons?course=&lang=`,
 //! the rules course or the mating patterns), and the learner's moves on a lesson board
 //! checked without a game (`POST /api/lessons/try`), and the perpetual-check drill played by
-//! the rules core (`POST /api/lessons/drill`, [`drill`]).
+//! the rules core (`POST /api/lessons/drill`, [`drill`]), and the pieces' characters for the
+//! characters drill (`GET /api/characters`, [`characters`]).
 
+mod characters;
 mod drill;
 
 use crate::state::AppState;
@@ -314,4 +316,5 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/lessons/try", post(try_moves))
         .route("/api/lessons/answer", post(answer))
         .route("/api/lessons/drill", post(drill::drill))
+        .route("/api/characters", get(characters::characters))
 }

@@ -9,8 +9,9 @@
 //!   [`MAX_VALUE`] bytes) unless a later one is kept; answers the value kept.
 //!
 //! The topics are the course ([`TOPICS`]): `course`, `patterns`, `endgames`, `puzzles` (the
-//! page's streaks, last puzzles and filters). The puzzle rating itself is the server's: it is
-//! kept under `puzzle-rating` by `POST /api/puzzles/result` and cannot be written here.
+//! page's streaks, last puzzles and filters), `characters` (the characters drill). The puzzle
+//! rating itself is the server's: it is kept under `puzzle-rating` by
+//! `POST /api/puzzles/result` and cannot be written here.
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::Body;
@@ -26,7 +27,7 @@ use xiangqi_store::Progress;
 use crate::kit::archive_store::ArchiveService;
 
 /// The topics the page keeps.
-pub const TOPICS: &[&str] = &["course", "patterns", "endgames", "puzzles"];
+pub const TOPICS: &[&str] = &["course", "patterns", "endgames", "puzzles", "characters"];
 /// The key of a topic's one value.
 const KEY: &str = "state";
 /// The longest value kept, in bytes of JSON.

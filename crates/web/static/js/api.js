@@ -269,6 +269,8 @@ export const drillLessonMoves = (drill) => request('POST', '/api/lessons/drill',
 export const answerLesson = (answer) => request('POST', '/api/lessons/answer', answer);
 
 /** The endgame course's endings, worded in `lang`. */
+/** The pieces' characters with pinyin and memory aids in `lang`, for the characters drill. */
+export const characters = (lang) => request('GET', `/api/characters?lang=${encodeURIComponent(lang)}`);
 export const endings = (lang) => request('GET', `/api/endgames?lang=${encodeURIComponent(lang)}`);
 /** Makes the endgame table of ending `id` (once; later calls answer at once). */
 export const prepareEnding = (id) => request('POST', `/api/endgames/${encodeURIComponent(id)}/table`);

@@ -17,6 +17,7 @@ import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
 import { keepProgress } from './progress.js';
 import { read, write } from './settings.js';
+import { learnTab } from './learn-tabs.js';
 import { pieceLook } from './pieces.js';
 
 /** The courses, in the order of the map's tabs, with the key their progress is kept under. */
@@ -673,7 +674,7 @@ export class Course extends Exercise {
       });
       tabs.append(tab);
     }
-    tabs.append(element('a', { href: '#/endgames', role: 'tab', 'aria-selected': 'false' }, t('courseEndgames')));
+    tabs.append(learnTab('endgames', this.courseId), learnTab('characters', this.courseId));
     const patterns = this.courseId === 'patterns';
     const { solved, count } = this.solvedCount();
     map.append(

@@ -19,6 +19,7 @@ import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
 import { keepProgress } from './progress.js';
 import { read } from './settings.js';
+import { learnTabs } from './learn-tabs.js';
 import { pieceLook } from './pieces.js';
 
 const PROGRESS_KEY = 'xiangqi.course.endgames';
@@ -234,12 +235,7 @@ export class Endgames extends Exercise {
 
   renderMap() {
     const map = element('div', { class: 'course-map', 'data-course-map': 'endgames' });
-    const tabs = element('div', { class: 'course-tabs', role: 'tablist' });
-    tabs.append(
-      element('a', { href: '#/learn', role: 'tab', 'aria-selected': 'false' }, t('courseRules')),
-      element('a', { href: '#/patterns', role: 'tab', 'aria-selected': 'false' }, t('coursePatterns')),
-      element('a', { href: '#/endgames', role: 'tab', 'aria-selected': 'true' }, t('courseEndgames')),
-    );
+    const tabs = learnTabs('endgames');
     const positions = this.list.reduce((n, e) => n + e.positions.length, 0);
     map.append(
       tabs,

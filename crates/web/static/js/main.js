@@ -8,6 +8,7 @@ import { TIME_CONTROLS } from './clock.js';
 import { element } from './elements.js';
 import { Course, dismissWelcome, welcomeWanted } from './course.js';
 import { Endgames } from './endgames.js';
+import { Characters } from './characters.js';
 import { pieceName, setLanguage, t, translatePage } from './i18n.js';
 import { Legend } from './legend.js';
 import { Lobby } from './lobby.js';
@@ -57,6 +58,16 @@ const play = new Play($('game'), settings, {
 const course = new Course(panel('course'), settings, {
   onLegend: () => legend.open(pieceLook(settings)),
   onShown: (courseId, lesson) => noteShown('course', COURSE_ROUTES[courseId], lesson, true),
+});
+const characters = new Characters(panel('characters', 'course'), settings, {
+  // A round passed: the mixed style draws the pieces learnt as characters.
+  onLearnt: (n) => {
+    if (n <= settings.knownPieces) return;
+    settings.knownPieces = n;
+    saveSettings(settings);
+    applySettings();
+    followSettings('knownPieces');
+  },
 });
 const endgames = new Endgames(panel('endgames', 'course'), settings, { onShown: (id) => noteShown('endgames', 'endgames', id, true) });
 const puzzles = new Puzzles(panel('puzzles'), settings, { onShown: (id) => noteShown('puzzles', 'puzzles', id) });
@@ -112,6 +123,7 @@ const router = new Router({
   learn: { panel: 'course', nav: 'learn', label: 'learn', show: (lesson) => course.open('rules', lesson) },
   patterns: { panel: 'course', nav: 'learn', show: (lesson) => course.open('patterns', lesson) },
   endgames: { panel: 'endgames', nav: 'learn', show: (id) => endgames.open(id) },
+  characters: { panel: 'characters', nav: 'learn', show: () => characters.open() },
   puzzles: { panel: 'puzzles', nav: 'puzzles', label: 'puzzles', show: (id) => puzzles.open(id) },
   trainer: {
     panel: 'trainer',
@@ -233,6 +245,7 @@ function followSettings(key) {
   play.settingChanged(key);
   course.relabel();
   endgames.relabel();
+  characters.relabel();
   puzzles.relabel();
   trainer.relabel();
   myGames.relabel();

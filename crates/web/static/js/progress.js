@@ -16,6 +16,7 @@ export const PROGRESS_TOPICS = {
   'xiangqi.course.patterns': 'patterns',
   'xiangqi.course.endgames': 'endgames',
   'xiangqi.puzzles': 'puzzles',
+  'xiangqi.characters': 'characters',
 };
 
 /** The browser's key of the topics whose change the server has not confirmed. */
