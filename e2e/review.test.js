@@ -44,8 +44,8 @@ test('a review shows its progress, then the graph and the blunder with its reaso
   const arrow = await page.getAttribute('.arrow.hint', 'data-move');
   assert.ok(arrow && arrow !== 'i1h1', `the better move ${arrow}`);
   assert.match(await page.textContent('#review .review-better'), /^Better was \S+ \([+−]?\d/);
-  // The engine's reply is not the game's: the reason says what would follow.
-  assert.match(await page.textContent('#review .review-why'), /^If Black answers \S+, the chariot on h1 falls/);
+  // The engine's reply is the game's: the reason says what was played, as played.
+  assert.match(await page.textContent('#review .review-why'), /^Black answered C8\+6, and the chariot on h1 falls/);
   // The evaluation says whose side it is from, and which side it favours.
   assert.match(await page.textContent('#review .review-detail'), /Evaluation from Red's side: −\d+\.\d+ \(Black is better\)/);
   assert.ok(await page.isVisible('#review .review-side'), 'the panel says scores are from Red\'s side');
@@ -116,5 +116,38 @@ test('a position an endgame table covers is analysed and reviewed exactly', asyn
   await page.locator('#review').screenshot({ path: 'screenshots/53-review-tables-legend.png' });
   await page.selectOption('[data-setting="language"]', 'zh');
   assert.equal(await page.textContent('#review .review-table'), '这步棋丢掉了胜局（残局库）：4步杀变成了和棋。');
+  await page.selectOption('[data-setting="language"]', 'en');
+});
+
+test('the review never says a side stands better against the number beside it, and says a reply the game played as played', async () => {
+  const said = await page.evaluate(async () => {
+    // The page's own module (under the build's versioned path), speaking the page's language.
+    const { whyText, evaluationSaid } = await import(document.querySelector('link[href$="/js/review.js"]').href);
+    const reply = { wxf: 'H2+3', iccs: 'b9c7' };
+    const why = { kind: 'positional', side: 'black', reply };
+    return {
+      // Red's mistake left +0.46, and Black answered with the engine's reply.
+      playedRedStillBetter: whyText(why, 'wxf', { played: 'b9c7', score: { cp: 46 }, mover: 'red' }),
+      ifBlackBetter: whyText(why, 'wxf', { played: 'a9a8', score: { cp: -150 }, mover: 'red' }),
+      ifLevel: whyText(why, 'wxf', { played: null, score: { cp: 5 }, mover: 'red' }),
+      playedMaterial: whyText({ kind: 'material', side: 'black', reply, piece: 'R', square: 'h1' }, 'wxf', { played: 'b9c7', score: { cp: -600 }, mover: 'red' }),
+      evaluation: evaluationSaid({ cp: 46 }),
+      mate: evaluationSaid({ mate: 1 }),
+    };
+  });
+  assert.equal(said.evaluation, "Evaluation from Red's side: +0.46 (Red is better)");
+  assert.equal(said.playedRedStillBetter, 'Black answered H2+3: Red is still better, but by less.');
+  assert.equal(said.ifBlackBetter, 'If Black answers H2+3, Black stands better.');
+  assert.equal(said.ifLevel, 'If Black answers H2+3, the game is about level.');
+  assert.equal(said.playedMaterial, 'Black answered H2+3, and the chariot on h1 falls.');
+  assert.equal(said.mate, "Evaluation from Red's side: +M1 (Red mates by force)");
+  // In Russian: «у чёрных», never «у стороны «Чёрные»».
+  await page.selectOption('[data-setting="language"]', 'ru');
+  await page.waitForFunction(() => document.querySelector('[data-action="new"]').textContent === 'Новая игра');
+  const ru = await page.evaluate(async () => {
+    const { whyText } = await import(document.querySelector('link[href$="/js/review.js"]').href);
+    return whyText({ kind: 'positional', side: 'black', reply: { wxf: 'H2+3', iccs: 'b9c7' } }, 'wxf', { played: null, score: { cp: -150 }, mover: 'red' });
+  });
+  assert.equal(ru, 'Если ответить H2+3, позиция будет лучше у чёрных.');
   await page.selectOption('[data-setting="language"]', 'en');
 });

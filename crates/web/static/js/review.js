@@ -33,11 +33,16 @@ function evaluationText(score) {
   return scoreText(score);
 }
 
-/** An evaluation for Red with whose side it favours: `+1.35 (Red is better)`, or the result. */
-function evaluationSaid(score) {
-  if (score.end !== undefined) return evaluationText(score);
+/** The side an evaluation `{cp}` or `{mate}` favours: `red`, `black`, or `level` — the one rule every sentence about it follows. */
+function favoured(score) {
   const p = expected(score);
-  const verdict = p > 0.55 ? 'red' : p < 0.45 ? 'black' : 'level';
+  return p > 0.55 ? 'red' : p < 0.45 ? 'black' : 'level';
+}
+
+/** An evaluation for Red with whose side it favours: `+1.35 (Red is better)`, `+M2 (Red mates by force)`, or the result. */
+export function evaluationSaid(score) {
+  if (score.end !== undefined) return evaluationText(score);
+  const verdict = score.mate !== undefined ? `${score.mate > 0 ? 'red' : 'black'}Mates` : favoured(score);
   return t('review.evalRed', { score: scoreText(score), verdict: t(`review.verdict.${verdict}`) });
 }
 
@@ -47,22 +52,32 @@ export function className(cls) {
 }
 
 /**
- * Why a move was a mistake, in the interface language, its reply in `notation`: the reply is
- * the engine's, which the game may not have played, so the sentence says what would follow.
+ * Why a move was a mistake, in the interface language, its reply in `notation`. The reply is
+ * the engine's: when the game played it next (`played`, the next move's ICCS) the sentence
+ * says what was played, else what would follow. A sentence on who stands better follows the
+ * evaluation `score` shown beside it (the position after the mistake, for Red), never
+ * against it: the answering side better, the mover still better but by less, or level.
  */
-function whyText(why, notation) {
+export function whyText(why, notation, { played = null, score = null, mover = null } = {}) {
   const move = why.reply[notation];
   const side = t(why.side);
-  const piece = why.piece ? pieceName(why.piece).toLowerCase() : '';
+  const mode = played === why.reply.iccs ? 'did' : 'if';
+  const words = {
+    move, side, sideOf: t(`of.${why.side}`), mover: mover ? t(mover) : '', moverOf: mover ? t(`of.${mover}`) : '',
+    piece: why.piece ? pieceName(why.piece).toLowerCase() : '', square: why.square, moves: why.moves,
+  };
   switch (why.kind) {
     case 'mate':
-      return why.moves === 1 ? t('review.if.mate1', { move, side }) : t('review.if.mate', { move, side, moves: why.moves });
+      return t(why.moves === 1 ? `review.${mode}.mate1` : `review.${mode}.mate`, words);
     case 'material':
-      return t('review.if.material', { move, side, piece, square: why.square });
+      return t(`review.${mode}.material`, words);
     case 'threat':
-      return t('review.if.threat', { move, side, piece, square: why.square });
-    default:
-      return t('review.if.positional', { move, side });
+      return t(`review.${mode}.threat`, words);
+    default: {
+      const lean = score && score.end === undefined ? favoured(score) : why.side;
+      const said = lean === why.side ? 'positional' : lean === 'level' || !mover ? 'level' : 'less';
+      return t(`review.${mode}.${said}`, words);
+    }
   }
 }
 
@@ -255,7 +270,7 @@ export class Review {
     if (exact) box.appendChild(element('p', { class: 'review-table' })).textContent = exact;
     if (m.why && (m.class === 'mistake' || m.class === 'blunder')) {
       const why = box.appendChild(element('p', { class: 'review-why' }));
-      why.textContent = whyText(m.why, notation);
+      why.textContent = whyText(m.why, notation, { played: this.move(ply + 1)?.played ?? null, score: m.score_red, mover: m.side });
     }
     return box;
   }
