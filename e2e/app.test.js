@@ -206,7 +206,22 @@ test('a hint says what its move threatens', async () => {
   await page.waitForFunction(() => document.getElementById('fen').value.startsWith('4k4/9/9/5r3/'));
   await page.click('[data-action="hint"]');
   await page.waitForSelector('.arrow.hint', { state: 'attached', timeout: 10000 });
-  assert.match(await page.textContent('#message'), /^Hint: H7\+6 — it attacks the chariot on f6$/);
+  assert.match(await page.textContent('#message'), /^Hint: H7\+6 — it gives check and attacks the chariot on f6$/);
+  // A mate in one is said as a mate, not as a check.
+  await page.fill('#fen', '3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1');
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.getElementById('fen').value.startsWith('3k5/9/3P5/'));
+  await page.click('[data-action="hint"]');
+  await page.waitForFunction(() => /^Hint: /.test(document.getElementById('message').textContent));
+  assert.match(await page.textContent('#message'), /^Hint: R9\+9 — it mates$/);
+  // A capture with check that forces mate: the mate first, then the capture (the check, third,
+  // is left out).
+  await page.fill('#fen', '4k4/9/9/4c4/9/9/9/9/9/3KR4 w - - 0 1');
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.getElementById('fen').value.startsWith('4k4/9/9/4c4/'));
+  await page.click('[data-action="hint"]');
+  await page.waitForFunction(() => /^Hint: R5\+6/.test(document.getElementById('message').textContent));
+  assert.match(await page.textContent('#message'), /^Hint: R5\+6 — it forces mate in 2 and takes the cannon on e6$/);
 });
 
 test('a set-up position is finished by mate', async () => {

@@ -300,6 +300,12 @@ async fn a_hint_says_what_its_move_threatens() {
         .expect("the threatened piece stands there");
     assert_eq!(piece.color, Color::Black, "{hint}");
     assert_eq!(threat["piece"], piece.fen_char().to_string(), "{hint}");
+    // What it does, most important first: no end, no capture, a check, and the chariot.
+    let effect = &hint["effect"];
+    assert_eq!(effect["ends"], Value::Null, "{hint}");
+    assert_eq!(effect["captures"], Value::Null, "{hint}");
+    assert_eq!(effect["check"], true, "{hint}");
+    assert_eq!(effect["threat"]["square"], "f6", "{hint}");
     let to: Square = hint["hint"]["to"].as_str().unwrap().parse().unwrap();
     assert!(
         after
@@ -696,4 +702,28 @@ async fn every_answer_carries_the_security_headers_and_the_page_has_no_inline_sc
         assert!(head.contains("src="), "an inline script: <script{head}>");
     }
     assert!(html.contains("<script src=\"/early.js\">"), "{html}");
+}
+
+#[tokio::test]
+async fn a_hint_that_mates_or_takes_with_check_says_so() {
+    let app = app();
+    let hint_for = |fen: &'static str| {
+        let app = app.clone();
+        async move {
+            let game = new_game(&app, json!({ "fen": fen })).await;
+            let path = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
+            let (status, hint) = send(&app, "POST", &path, None).await;
+            assert_eq!(status, StatusCode::OK, "{hint}");
+            hint
+        }
+    };
+    // The chariot mates on the ninth rank.
+    let mate = hint_for("3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1").await;
+    assert_eq!(mate["hint"]["iccs"], "a0a9", "{mate}");
+    assert_eq!(mate["effect"]["ends"], "checkmate", "{mate}");
+    // The chariot takes the cannon on e6 with check; nothing else wins as much.
+    let take = hint_for("4k4/9/9/4c4/9/9/9/9/9/3KR4 w - - 0 1").await;
+    assert_eq!(take["hint"]["iccs"], "e0e6", "{take}");
+    assert_eq!(take["effect"]["captures"]["piece"], "c", "{take}");
+    assert_eq!(take["effect"]["check"], true, "{take}");
 }

@@ -71,7 +71,7 @@ pub use model::{Class, Eval};
 pub use refutation::{Consequence, Refutation};
 pub use summary::SideSummary;
 pub use table::{EndgameTables, TableChange, TableJudgement};
-pub use threat::{Threat, threat_of};
+pub use threat::{MoveEffect, Threat, effect_of, threat_of};
 
 use std::fmt;
 use std::time::Duration;

@@ -191,6 +191,36 @@ pub fn status_code(status: GameStatus) -> &'static str {
     }
 }
 
+/// What a move does at once (see [`xiangqi_teaching::review::MoveEffect`]).
+#[derive(Serialize)]
+pub struct EffectView {
+    /// `checkmate` or `stalemate` when the move ends the game.
+    pub ends: Option<&'static str>,
+    /// The piece it takes.
+    pub captures: Option<Threat>,
+    /// Whether it gives check.
+    pub check: bool,
+    /// The most valuable piece, not the general, the moved piece attacks after it.
+    pub threat: Option<Threat>,
+}
+
+impl EffectView {
+    /// What `m`, played in `pos`, does.
+    pub fn of(pos: &Position, m: Move) -> EffectView {
+        let e = xiangqi_teaching::review::effect_of(pos, m);
+        let piece = |t: xiangqi_teaching::review::Threat| Threat {
+            square: t.square.to_string(),
+            piece: t.piece.fen_char(),
+        };
+        EffectView {
+            ends: e.ends.map(status_code),
+            captures: e.captures.map(piece),
+            check: e.check,
+            threat: e.threat.map(piece),
+        }
+    }
+}
+
 /// A piece a move attacks that the other side has to answer: the most valuable one the moved
 /// piece then attacks, as the review explains mistakes.
 #[derive(Serialize)]

@@ -12,7 +12,7 @@ use crate::kit::search::changed_meanwhile;
 use crate::kit::search::run_search;
 use crate::kit::search::{Prepared, prepare_search};
 use crate::kit::search_pool::SearchKind;
-use crate::kit::view::{GameView, MoveView, Threat, session_view};
+use crate::kit::view::{EffectView, GameView, MoveView, Threat, session_view};
 use crate::kit::wire::{Fen, Iccs, Point, fen_or_blank};
 use crate::play::safety::{HangingPiece, hanging_piece};
 use crate::state::AppState;
@@ -370,6 +370,9 @@ pub struct Hint {
     /// What the move attacks that the other side has to answer, if anything (ICCS point and
     /// FEN letter of the piece).
     pub threat: Option<Threat>,
+    /// What the move does at once, for saying the most important first: it mates, it takes,
+    /// it checks, it attacks.
+    pub effect: EffectView,
 }
 
 /// `POST /api/games/{id}/hint`: the engine's suggestion for the side to move.
@@ -399,6 +402,7 @@ pub async fn hint(
         line: result.pv.iter().map(|m| m.to_string()).collect(),
         score: result.score,
         threat: Threat::of(&pos, m),
+        effect: EffectView::of(&pos, m),
     }))
 }
 

@@ -79,6 +79,23 @@ function barLean(score) {
  * `engineName()` names the engine as a player at the level chosen; `onShown(game)` hears
  * each drawing of the game shown, for the address bar.
  */
+/**
+ * What a hinted move `h` does, in words, the most important first and at most two things: it
+ * mates (or stalemates, which wins), it forces mate, it takes a piece, it checks, it attacks
+ * a piece; empty when it does none of these.
+ */
+export function hintEffect(h) {
+  const e = h.effect ?? {};
+  const piece = (p) => ({ piece: pieceName(p.piece).toLowerCase(), square: p.square });
+  if (e.ends) return t(e.ends === 'checkmate' ? 'hint.mates' : 'hint.stalemates');
+  const said = [];
+  if (h.score?.mate > 0) said.push(t('hint.matesIn', { n: h.score.mate }));
+  if (e.captures) said.push(t('hint.takes', piece(e.captures)));
+  if (e.check) said.push(t('hint.check'));
+  if (e.threat) said.push(t('hint.attacks', piece(e.threat)));
+  return said.slice(0, 2).join(t('hint.and'));
+}
+
 export class Play {
   constructor(root, settings, { engineName, onShown }) {
     this.root = root;
@@ -774,17 +791,15 @@ export class Play {
     }
   }
 
-  /** Shows the engine's suggestion as an arrow and says it, with the threat it meets. */
+  /** Shows the engine's suggestion as an arrow and says it, with what it does, the most important first. */
   async hint() {
     if (!this.playable() || this.thinking) return;
     try {
       const h = await api.hint(this.game.id);
       this.arrow = { from: h.hint.from, to: h.hint.to };
       const move = moveText(h.hint, this.settings.notation);
-      const threat = !h.threat ? null
-        : h.threat.piece.toLowerCase() === 'k' ? t('threatensCheck')
-          : t('threatens', { piece: pieceName(h.threat.piece).toLowerCase(), square: h.threat.square });
-      this.say(threat ? t('hintThreat', { move, threat }) : t('hintText', { move }));
+      const what = hintEffect(h);
+      this.say(what ? t('hintThreat', { move, threat: what }) : t('hintText', { move }));
       this.render();
     } catch (e) {
       if (!(await this.recover(e))) this.say(explainError(e));
