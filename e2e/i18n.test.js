@@ -145,12 +145,12 @@ test('a count takes the form its number needs: Russian мат в 1 ход, 2 х�
     const i18n = await import('/js/i18n.js');
     const say = (lang) => {
       i18n.setLanguage(lang);
-      return [1, 2, 5, 21, 22].map((n) => i18n.t('findMate', { side: 'X', n }));
+      return [1, 2, 5, 21, 22].map((n) => i18n.t('findMate', { side: 'X', sideOf: 'Y', n }));
     };
     const all = { ru: say('ru'), zh: say('zh'), en: say('en') };
     return all;
   });
-  assert.deepEqual(said.ru, [1, 2, 5, 21, 22].map((n, i) => `Ходят X: мат в ${n} ${['ход', 'хода', 'ходов', 'ход', 'хода'][i]}.`));
+  assert.deepEqual(said.ru, [1, 2, 5, 21, 22].map((n, i) => `Ход Y: мат в ${n} ${['ход', 'хода', 'ходов', 'ход', 'хода'][i]}.`));
   assert.equal(said.zh[1], 'X先走，2步杀。');
   assert.equal(said.en[1], 'X to move: mate in 2.');
 });
@@ -164,4 +164,32 @@ test('the Chinese interface uses the words Chinese players use', async () => {
   assert.ok(levels.some((l) => l.startsWith('业余棋手')), levels.join(' / '));
   assert.ok(!levels.some((l) => l.includes('棋协')), levels.join(' / '));
   await page.selectOption('[data-setting="language"]', 'en');
+});
+
+test('a Chinese browser reads moves in Chinese notation until another is chosen, and pinyin sits in full-width brackets', async () => {
+  const { openApp } = await import('./browser.js');
+  const { APP_URL } = await import('./fixture.js');
+  const { context, page: zh } = await openApp(APP_URL, { locale: 'zh-CN' });
+  try {
+    assert.equal(await zh.inputValue('[data-setting="notation"]'), 'chinese');
+    await zh.click('#board [data-square="h2"]');
+    await zh.click('#board [data-square="e2"]');
+    await zh.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length >= 1);
+    assert.match(await zh.textContent('#moves span[data-ply="1"]'), /^炮二平五/);
+    // The mating patterns' titles: 二鬼拍门（èr guǐ pāi mén）, no ASCII bracket.
+    await zh.click('[data-nav="learn"]');
+    await zh.click('#course .course-tabs [data-course-id="patterns"]');
+    await zh.waitForSelector('#course [data-course-map="patterns"] .lesson-title');
+    const titles = await zh.$$eval('#course .lesson-title', (els) => els.map((e) => e.textContent));
+    assert.ok(titles.some((x) => /^[\u4e00-\u9fff]+（[a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜü ]+）/.test(x)), titles.join(' | '));
+    assert.ok(titles.every((x) => !/ \(/.test(x)), titles.join(' | '));
+    // Switching to English goes back to WXF; a notation chosen by hand stays.
+    await zh.selectOption('[data-setting="language"]', 'en');
+    assert.equal(await zh.inputValue('[data-setting="notation"]'), 'wxf');
+    await zh.selectOption('[data-setting="notation"]', 'iccs');
+    await zh.selectOption('[data-setting="language"]', 'zh');
+    assert.equal(await zh.inputValue('[data-setting="notation"]'), 'iccs');
+  } finally {
+    await context.close();
+  }
 });

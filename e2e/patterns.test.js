@@ -118,7 +118,7 @@ test('the pattern titles follow the interface language', async () => {
   await page.click('[data-nav="play"]');
   await page.selectOption('header [data-setting="language"]', 'zh');
   await openPatternsMap();
-  assert.equal(await page.textContent(`[data-lesson="${zh[0].id}"] .lesson-title`), `${zh[0].chinese} (${zh[0].pinyin})`);
+  assert.equal(await page.textContent(`[data-lesson="${zh[0].id}"] .lesson-title`), `${zh[0].chinese}（${zh[0].pinyin}）`);
   await shot('43-patterns-map-zh');
   await page.click('[data-nav="play"]');
   await page.selectOption('header [data-setting="language"]', 'en');

@@ -319,7 +319,7 @@ fn one_chinese_name_has_one_translation_and_no_two_share_one() {
 const TERMS: &[(&str, &str, &str)] = &[
     ("屏风马", "Screen Horses", "ширм"),
     ("反宫马", "Sandwiched Horses", "пушкой между конями"),
-    ("单提马", "Single Horse Defense", "защит"),
+    ("单提马", "Single Horse Defence", "защит"),
     ("三步虎", "Three Step Tiger", "«тигр"),
     ("顺炮", "Same Direction Cannons", "пушк"),
     ("列炮", "Opposite Direction Cannons", "встречн"),

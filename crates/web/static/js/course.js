@@ -45,7 +45,8 @@ export function loadProgress(course = 'rules') {
 /** A lesson's title as the map and the lesson show it: a pattern with its Chinese name and pinyin. */
 export function lessonTitle(lesson) {
   if (!lesson.chinese) return lesson.title;
-  const named = `${lesson.chinese} (${lesson.pinyin})`;
+  // Chinese takes full-width brackets with no space before them.
+  const named = currentLanguage() === 'zh' ? `${lesson.chinese}（${lesson.pinyin}）` : `${lesson.chinese} (${lesson.pinyin})`;
   return lesson.title === lesson.chinese ? named : `${named} — ${lesson.title}`;
 }
 

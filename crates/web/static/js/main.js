@@ -20,7 +20,7 @@ import { Puzzles } from './puzzles.js';
 import { explainError } from './reasons.js';
 import { Rooms } from './rooms.js';
 import { Router, panel } from './router.js';
-import { loadSettings, saveSettings } from './settings.js';
+import { loadSettings, notationFor, saveSettings } from './settings.js';
 import { SavingBanner } from './saving.js';
 import { Trainer } from './trainer.js';
 import { LEARNING_ORDER, pieceLook } from './pieces.js';
@@ -234,6 +234,9 @@ function settingChanged(event) {
   const key = input.dataset.setting;
   const value = input.type === 'checkbox' ? input.checked : input.value;
   settings[key] = key === 'level' || key === 'knownPieces' ? Number(value) : value;
+  if (key === 'notation') settings.notationChosen = true;
+  // Until a notation is chosen, it follows the language: Chinese notation for Chinese.
+  if (key === 'language' && !settings.notationChosen) settings.notation = notationFor(value);
   if (key === 'humanColor') settings.flipped = value === 'black';
   saveSettings(settings);
   applySettings();

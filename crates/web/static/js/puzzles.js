@@ -214,9 +214,10 @@ export class Puzzles extends Exercise {
   /** The task: which side plays and what to find. */
   task() {
     const side = t(this.puzzle.side);
-    if (this.puzzle.mate) return t('findMate', { side, n: this.puzzle.mate });
-    if (this.puzzle.stalemate) return t('findStalemate', { side, n: this.puzzle.stalemate });
-    return t('findBest', { side });
+    const sideOf = t(`of.${this.puzzle.side}`);
+    if (this.puzzle.mate) return t('findMate', { side, sideOf, n: this.puzzle.mate });
+    if (this.puzzle.stalemate) return t('findStalemate', { side, sideOf, n: this.puzzle.stalemate });
+    return t('findBest', { side, sideOf });
   }
 
   act(action) {
@@ -302,7 +303,7 @@ export class Puzzles extends Exercise {
       case 'material': return t('why.material', { move, piece, square: why.square });
       case 'no-mate': return sentences(t('why.no-mate', { move, side }), attacks);
       case 'no-win': return sentences(t('why.no-win', { move, side }), attacks);
-      default: return sentences(t('why.positional', { move, side }), attacks);
+      default: return sentences(t('why.positional', { move, side, sideOf: t(`of.${why.side}`) }), attacks);
     }
   }
 

@@ -431,7 +431,7 @@ export class Rooms {
     else status.textContent = t(room.game.check ? `inCheck.${room.game.turn}` : `turn.${room.game.turn}`);
     parts.push(status);
     const who = element('p', { class: 'room-role', 'data-role': this.role ?? '' },
-      this.mySide ? t('room.youPlay', { side: t(this.mySide) }) : this.role ? t('room.watching') : '');
+      this.mySide ? t('room.youPlay', { side: t(this.mySide), sideOf: t(`of.${this.mySide}`) }) : this.role ? t('room.watching') : '');
     parts.push(who, element('p', { class: 'room-spectators' }, t('room.spectators', { n: room.spectators })));
     parts.push(element('p', { class: 'room-kind', 'data-rated': String(room.rated) }, t(room.rated ? 'room.ratedGame' : 'room.casualGame')));
     if (this.me?.account?.role === 'admin' && !room.closed) {

@@ -47,9 +47,20 @@ export function browserLanguage(tags = globalThis.navigator?.languages ?? []) {
   return 'en';
 }
 
-/** The saved settings, with defaults for anything missing; the language follows the browser until one is chosen. */
+/** The notation a language's players read until one is chosen: Chinese in Chinese, WXF otherwise. */
+export function notationFor(language) {
+  return language === 'zh' ? 'chinese' : 'wxf';
+}
+
+/**
+ * The saved settings, with defaults for anything missing; the language follows the browser
+ * until one is chosen, and the notation the language until one is chosen (`notationChosen`).
+ */
 export function loadSettings() {
-  return { ...DEFAULTS, language: browserLanguage(), ...(read(SETTINGS_KEY) ?? {}) };
+  const saved = read(SETTINGS_KEY) ?? {};
+  const settings = { ...DEFAULTS, language: browserLanguage(), ...saved };
+  if (!saved.notationChosen && !saved.notation) settings.notation = notationFor(settings.language);
+  return settings;
 }
 
 /** Saves `settings`. */
