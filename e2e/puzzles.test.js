@@ -160,6 +160,8 @@ test('hint shows the piece, then the move; the solution steps through the line',
   const { moves } = await api(`/api/puzzles/${id}/solution`);
   await page.click('[data-puzzle="hint"]');
   await page.waitForSelector(`.puzzle-board [data-square="${moves[0].from}"] .explain`, { state: 'attached' });
+  // The hint says what it costs.
+  assert.match(await page.textContent('[data-puzzle-message]'), /A hint counts the puzzle as not solved: your rating goes down\./);
   await page.click('[data-puzzle="hint"]');
   const hinted = await page.waitForSelector('.puzzle-board .arrow.hint', { state: 'attached' });
   assert.equal(await hinted.getAttribute('data-move'), moves[0].iccs);
@@ -263,4 +265,15 @@ test('a win by stalemate is set, solved and said as a stalemate, never as a mate
     assert.match(text, said, `${lang}: ${text}`);
     assert.doesNotMatch(text, not, `${lang}: ${text}`);
   }
+  // Solved again through its address: a puzzle counts once, and the rating stays.
+  const before = await ratingShown();
+  await page.goto(`${URL}#/play`);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.goto(`${URL}#/puzzles/${id}`);
+  await waitState(['playing']);
+  await click('d3d8');
+  await waitState(['solved']);
+  await page.waitForFunction(() => /counts once/.test(document.querySelector('[data-puzzle-message]').textContent));
+  assert.equal(await ratingShown(), before);
 });

@@ -479,3 +479,46 @@ async fn bad_input_is_refused_with_codes() {
         (StatusCode::NOT_FOUND, "no-puzzle")
     );
 }
+
+#[tokio::test]
+async fn a_puzzle_counts_once_for_a_learner_whose_rating_the_server_keeps() {
+    let data = common::data_folder("puzzles", "counts-once");
+    let app = common::app_with_data(Some(&data));
+    let puzzle = long_puzzle();
+    let rate = |solved: bool| {
+        let app = app.clone();
+        let id = puzzle.id.clone();
+        async move {
+            let (status, answer) = send(
+                &app,
+                "POST",
+                "/api/puzzles/result",
+                Some(json!({ "id": id, "solved": solved })),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            answer
+        }
+    };
+    let first = rate(true).await;
+    assert_eq!(first["rated"], true, "{first}");
+    assert!(first["change"].as_i64().unwrap() > 0, "{first}");
+    // Solved again through its address: the rating stays, and so does a failure then.
+    for solved in [true, false] {
+        let again = rate(solved).await;
+        assert_eq!(again["rated"], false, "{again}");
+        assert_eq!(again["change"], 0, "{again}");
+        assert_eq!(again["state"], first["state"], "{again}");
+    }
+    // Another puzzle still counts.
+    let other = puzzles().iter().find(|p| p.id != puzzle.id).unwrap();
+    let (_, answer) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": other.id, "solved": true })),
+    )
+    .await;
+    assert_eq!(answer["rated"], true, "{answer}");
+    let _ = std::fs::remove_dir_all(data);
+}

@@ -571,16 +571,25 @@ pub struct ResultView {
     pub change: i32,
     /// The puzzle's rating.
     pub puzzle_rating: u32,
+    /// Whether this result moved the rating: a puzzle counts once for a learner whose rating
+    /// the server keeps; trying it again (by its address) leaves the rating as it is.
+    pub rated: bool,
 }
 
 /// Where the server keeps a learner's puzzle rating: the progress topic and its key.
 const RATING: (&str, &str) = ("puzzle-rating", "state");
+/// The key, under the rating's topic, that marks a puzzle as rated for the learner.
+fn rated_key(id: &str) -> String {
+    format!("rated:{id}")
+}
 
 /// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle. The
 /// rating is the server's: it rates from the state it keeps for the learner, and keeps the
 /// new one; the state the page sends is taken only while the server keeps none (a rating
-/// from before the server kept it), and for a visitor, whose rating is kept nowhere. 422
-/// `bad-rating-state` naming the field when a state sent cannot be a rating.
+/// from before the server kept it), and for a visitor, whose rating is kept nowhere. A puzzle
+/// counts once: a learner whose rating the server keeps and who was rated on it before gets
+/// the state unchanged (`rated: false`). 422 `bad-rating-state` naming the field when a state
+/// sent cannot be a rating.
 pub async fn result(
     viewer: Viewer,
     State(archive): State<ArchiveService>,
@@ -591,18 +600,22 @@ pub async fn result(
     let owner = viewer
         .owner()
         .filter(|_| archive.unavailable_reason().is_none());
-    let kept = match &owner {
+    let (kept, rated_before) = match &owner {
         Some(owner) => {
             let owner = owner.clone();
-            archive
+            let values = archive
                 .run(move |s| s.progress(&owner, RATING.0))
                 .await
-                .ok()
-                .and_then(|values| values.into_iter().find(|p| p.key == RATING.1))
+                .unwrap_or_default();
+            let before = values.iter().any(|p| p.key == rated_key(&e.id));
+            let state = values
+                .into_iter()
+                .find(|p| p.key == RATING.1)
                 .and_then(|p| serde_json::from_str::<LearnerState>(&p.value).ok())
-                .and_then(|state| state.validate().ok())
+                .and_then(|state| state.validate().ok());
+            (state, before)
         }
-        None => None,
+        None => (None, false),
     };
     let state = match kept {
         Some(state) => state,
@@ -612,8 +625,23 @@ pub async fn result(
             err
         })?,
     };
+    if rated_before && let Some(state) = kept {
+        return Ok(Json(ResultView {
+            state,
+            change: 0,
+            puzzle_rating: e.rating,
+            rated: false,
+        }));
+    }
     let rated = state.after_puzzle(f64::from(e.rating), req.solved);
     if let Some(owner) = owner {
+        let mark = xiangqi_store::Progress {
+            owner: owner.clone(),
+            topic: RATING.0.to_string(),
+            key: rated_key(&e.id),
+            value: serde_json::json!({ "solved": req.solved }).to_string(),
+            updated_ms: crate::kit::viewer::now_ms(),
+        };
         let value = xiangqi_store::Progress {
             owner,
             topic: RATING.0.to_string(),
@@ -622,12 +650,18 @@ pub async fn result(
                 .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?,
             updated_ms: crate::kit::viewer::now_ms(),
         };
-        archive.run(move |s| s.save_progress(&value)).await?;
+        archive
+            .run(move |s| {
+                s.save_progress(&value)?;
+                s.save_progress(&mark)
+            })
+            .await?;
     }
     Ok(Json(ResultView {
         state: rated.state,
         change: rated.change,
         puzzle_rating: e.rating,
+        rated: true,
     }))
 }
 

@@ -344,9 +344,17 @@ export class Puzzles extends Exercise {
         return send();
       });
       Object.assign(this.learner, result.state);
-      this.learner.history = [{ id, solved, change: result.change, rating: result.puzzle_rating }, ...this.learner.history].slice(0, HISTORY_KEPT);
+      if (result.rated === false) {
+        // Tried before: a puzzle counts once.
+        if (turn.live()) {
+          const said = this.message;
+          this.say(() => sentences(said(), t('puzzleRatedBefore')), this.tone);
+        }
+      } else {
+        this.learner.history = [{ id, solved, change: result.change, rating: result.puzzle_rating }, ...this.learner.history].slice(0, HISTORY_KEPT);
+        if (turn.live()) this.rated = result.change;
+      }
       this.save();
-      if (turn.live()) this.rated = result.change;
     } catch (e) {
       if (turn.live()) {
         const said = this.message;
@@ -379,14 +387,17 @@ export class Puzzles extends Exercise {
       const hint = await api.puzzleHint(this.puzzle.id, this.ply);
       if (!turn.live()) return;
       this.hintStep = Math.min(this.hintStep + 1, 2);
+      // The first help of a puzzle not failed yet costs rating points: said, not hidden.
+      const costs = !this.failed;
+      const cost = () => (costs ? t('puzzleHintCosts') : '');
       if (this.hintStep === 1) {
         this.marks = [hint.from];
         const piece = piecesOfFen(this.fen)[hint.from] ?? 'k';
-        this.say(() => t('puzzleHintPiece', { piece: pieceName(piece).toLowerCase(), square: hint.from }));
+        this.say(() => sentences(t('puzzleHintPiece', { piece: pieceName(piece).toLowerCase(), square: hint.from }), cost()));
       } else {
         this.marks = [];
         this.arrows = [shape.arrow(hint.move.from, hint.move.to, 'hint')];
-        this.say(() => t('puzzleHintMove', { move: moveText(hint.move, this.settings.notation) }));
+        this.say(() => sentences(t('puzzleHintMove', { move: moveText(hint.move, this.settings.notation) }), cost()));
       }
       this.render();
       await this.fail(turn);
@@ -514,7 +525,7 @@ export class Puzzles extends Exercise {
     const row = element('div', { class: 'row puzzle-controls' });
     switch (this.state) {
       case 'playing':
-        row.append(button('hint', t('hint')), button('solution', t('showSolution')), button('next', t('skipPuzzle')));
+        row.append(button('hint', t('hint'), { title: t('puzzleHintCosts') }), button('solution', t('showSolution')), button('next', t('skipPuzzle')));
         break;
       case 'wrong':
         row.append(button('retry', t('puzzleRetry'), { class: 'primary' }), button('solution', t('showSolution')), button('next', t('nextPuzzle')));
