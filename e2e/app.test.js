@@ -495,3 +495,61 @@ test('the move list shows every move of a long game and steps through its positi
   await page.keyboard.press('End');
   assert.equal(await page.inputValue('#fen'), fens[80], 'End goes back to the game as it stands');
 });
+
+test('a refusal is an answer: an illegal move, a bad FEN and filters that match nothing leave no error in the console', async () => {
+  const errors = [];
+  const listen = (m) => { if (m.type() === 'error') errors.push(m.text()); };
+  page.on('console', listen);
+  try {
+    // Play: an illegal move, and one from an earlier position of the game.
+    await page.click('[data-nav="play"]');
+    await newGame();
+    await click('b0');
+    await click('b4');
+    await page.waitForFunction(() => /Illegal move/.test(document.getElementById('message').textContent));
+    // A FEN that cannot be read.
+    await page.fill('#fen', '9/9/9 w');
+    await page.click('[data-action="load-fen"]');
+    await page.waitForFunction(() => /cannot be played/.test(document.getElementById('message').textContent));
+    // The endgames: an illegal move of the learner.
+    await page.goto(`${URL}#/endgames/chariot-general`);
+    await page.click('#endgames [data-endgame="play"][data-index="0"]');
+    await page.waitForSelector('#endgames [data-endgame-status="playing"]');
+    const [from, to] = await page.evaluate(() => {
+      const red = [...document.querySelectorAll('#endgames .lesson-board [data-piece="R"]')][0].closest('[data-square]').dataset.square;
+      // A knight's jump is never a chariot's move.
+      const f = 'abcdefghi'.indexOf(red[0]);
+      const r = Number(red[1]);
+      const to = `${'abcdefghi'[f < 7 ? f + 2 : f - 2]}${r < 9 ? r + 1 : r - 1}`;
+      return [red, to];
+    });
+    await page.click(`#endgames .lesson-board [data-square="${from}"]`);
+    await page.click(`#endgames .lesson-board [data-square="${to}"]`);
+    await page.waitForFunction(() => /Illegal move/.test(document.querySelector('#endgames [data-endgame-message]')?.textContent));
+    // Puzzles: a theme and a pattern that share no puzzle.
+    await page.click('[data-nav="puzzles"]');
+    await page.waitForSelector('#puzzles .puzzle[data-state="playing"]');
+    const catalog = await page.evaluate(async () => (await fetch('/api/puzzles/themes')).json());
+    let empty = null;
+    for (const theme of catalog.themes) {
+      for (const pattern of catalog.patterns) {
+        if (empty) break;
+        const { count } = await page.evaluate(async (q) => (await fetch(`/api/puzzles/count?${q}`)).json(), `theme=${theme.id}&pattern=${pattern.id}`);
+        if (count === 0) empty = { theme: theme.id, pattern: pattern.id };
+      }
+    }
+    await page.selectOption('[data-puzzle-filter="theme"]', empty.theme);
+    await page.waitForSelector('#puzzles .puzzle[data-state="playing"]');
+    await page.selectOption('[data-puzzle-filter="pattern"]', empty.pattern);
+    await page.waitForSelector('#puzzles .puzzle[data-state="none"]');
+    assert.equal(await page.locator('#puzzles .puzzle-board').count(), 0, 'no board is left from the puzzle before');
+    assert.match(await page.textContent('[data-puzzle-message]'), /No puzzle|no puzzle/);
+    await page.selectOption('[data-puzzle-filter="pattern"]', '');
+    await page.selectOption('[data-puzzle-filter="theme"]', '');
+    await page.waitForSelector('#puzzles .puzzle[data-state="playing"]');
+    assert.deepEqual(errors, []);
+  } finally {
+    page.off('console', listen);
+    await page.click('[data-nav="play"]');
+  }
+});

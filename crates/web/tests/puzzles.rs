@@ -522,3 +522,19 @@ async fn a_puzzle_counts_once_for_a_learner_whose_rating_the_server_keeps() {
     assert_eq!(answer["rated"], true, "{answer}");
     let _ = std::fs::remove_dir_all(data);
 }
+
+#[tokio::test]
+async fn the_count_says_how_many_puzzles_match_the_filters() {
+    let app = app();
+    let (status, all) = send(&app, "GET", "/api/puzzles/count", None).await;
+    assert_eq!(status, StatusCode::OK, "{all}");
+    assert_eq!(all["count"], puzzles().len());
+    let stalemates = puzzles()
+        .iter()
+        .filter(|p| p.themes.iter().any(|t| t.to_string() == "stalemateIn2"))
+        .count();
+    let (_, some) = send(&app, "GET", "/api/puzzles/count?theme=stalemateIn2", None).await;
+    assert_eq!(some["count"], stalemates);
+    let (status, err) = send(&app, "GET", "/api/puzzles/count?theme=mateIn9", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
+}

@@ -304,6 +304,21 @@ pub async fn next(Params(q): Params<NextQuery>) -> Result<Json<PuzzleView>, ApiE
     Ok(Json(puzzle_view(chosen)))
 }
 
+/// How many puzzles match.
+#[derive(Serialize)]
+pub struct CountView {
+    /// The puzzles that match the filters.
+    pub count: usize,
+}
+
+/// `GET /api/puzzles/count`: how many puzzles match the filters of `next` (theme, pattern,
+/// `min`, `max`), so that a page can tell "none" without asking for one.
+pub async fn count(Params(q): Params<NextQuery>) -> Result<Json<CountView>, ApiError> {
+    Ok(Json(CountView {
+        count: matching(catalog()?, &q)?.len(),
+    }))
+}
+
 /// `GET /api/puzzles/{id}`: the puzzle, without its solution.
 pub async fn puzzle(Path(id): Path<String>) -> Result<Json<PuzzleView>, ApiError> {
     Ok(Json(puzzle_view(find(&id)?)))
@@ -670,6 +685,7 @@ pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/puzzles/themes", get(themes))
         .route("/api/puzzles/next", get(next))
+        .route("/api/puzzles/count", get(count))
         .route("/api/puzzles/result", post(result))
         .route("/api/puzzles/{id}", get(puzzle))
         .route("/api/puzzles/{id}/move", post(play))

@@ -263,6 +263,34 @@ export function lessons(course, lang) {
 }
 /** Plays `moves` from `fen`: `{fen, check, status, moves, escape}` or `{refused}`. */
 export const tryLessonMoves = (fen, moves) => request('POST', '/api/lessons/try', { fen, moves });
+
+/**
+ * Plays `moves` from `fen` on the server: `{fen, check, status, moves, escape}`; or throws the
+ * rules core's reason for the first illegal move (an `ApiError` of status 422, as a refused
+ * move is everywhere) — learnt from an answer, so that a refusal is no failed request.
+ */
+export async function tryMoves(fen, moves) {
+  const result = await tryLessonMoves(fen, moves);
+  if (result.refused) throw new ApiError(422, result.refused);
+  return result;
+}
+
+/**
+ * Before a move is sent: when `move` (ICCS) is not among `legal` (origin point → points, the
+ * legal moves the view was given for `fen`), throws the rules core's reason why (see
+ * `tryMoves`); a legal move passes.
+ */
+export async function refuseIllegal(fen, move, legal) {
+  if (legal?.[move.slice(0, 2)]?.includes(move.slice(2, 4))) return;
+  await tryMoves(fen, [move]);
+}
+
+/** The FEN `fen` as the rules core writes it; or throws why it cannot be read (an `ApiError` of status 422, learnt from an answer). */
+export async function checkedFen(fen) {
+  const check = await checkFen(fen);
+  if (!check.valid) throw new ApiError(422, { code: check.code, message: check.message, params: check.params });
+  return check.fen;
+}
 /** Plays a drill's escapes (`{course, lesson, exercise, moves, lang}`): the verdict, or `{refused}`. */
 export const drillLessonMoves = (drill) => request('POST', '/api/lessons/drill', drill);
 /** Judges a written answer (`{course, lesson, exercise, text}`). */
@@ -286,6 +314,8 @@ export const puzzleThemes = () => request('GET', '/api/puzzles/themes');
 export const puzzle = (id) => request('GET', puzzlePath(id));
 /** The next puzzle for the query `query` (rating, theme, pattern, recent). */
 export const nextPuzzle = (query) => request('GET', `/api/puzzles/next?${query}`);
+/** How many puzzles match the filters of `query` (as `nextPuzzle` takes them): `{count}`. */
+export const countPuzzles = (query) => request('GET', `/api/puzzles/count?${query}`);
 /** Plays `move` at `ply` of puzzle `id`: whether it is right, and the reply. */
 export const puzzleMove = (id, ply, move) => request('POST', `${puzzlePath(id)}/move`, { ply, move });
 /** Rates the learner's result (`{id, solved, state}`): the new rating state. */

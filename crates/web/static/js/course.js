@@ -62,15 +62,7 @@ export function dismissWelcome() {
 }
 
 
-/**
- * Plays `moves` from `fen` on the server: `{fen, check, status, moves, escape}`, or throws
- * why not — for an illegal move, the rules core's reason the server answered with.
- */
-async function tryMoves(fen, moves) {
-  const result = await api.tryLessonMoves(fen, moves);
-  if (result.refused) throw new api.ApiError(422, result.refused);
-  return result;
-}
+const { tryMoves } = api;
 
 /**
  * Plays the learner's escapes `moves` in the drill of exercise `exercise` of lesson `lesson`

@@ -159,7 +159,12 @@ export class Endgames extends Exercise {
     const turn = this.newTurn();
     const played = moves.length > this.moves.length;
     this.selected = null;
-    const attempt = await this.submit(moves.at(-1) ?? '', () => api.playEnding(this.ending.id, this.positionIndex, moves));
+    // A move the rules refuse is explained from an answer, before it is sent (the attempt's
+    // options are the legal moves).
+    const legal = {};
+    for (const o of this.attempt?.options ?? []) (legal[o.iccs.slice(0, 2)] ??= []).push(o.iccs.slice(2));
+    const checked = played && this.attempt ? () => api.refuseIllegal(this.fen, moves.at(-1), legal) : async () => {};
+    const attempt = await this.submit(moves.at(-1) ?? '', () => checked().then(() => api.playEnding(this.ending.id, this.positionIndex, moves)));
     if (!attempt) return;
     this.describe(attempt);
     const step = attempt.steps.at(-1);

@@ -614,6 +614,10 @@ export class Play {
   async tryMove(from, to) {
     this.selected = null;
     try {
+      // A move the rules refuse is explained without a failed request: the current position's
+      // legal moves are known, an earlier one's are asked for.
+      const shown = this.viewPly === null ? null : this.viewPly === 0 ? this.game.start_fen : this.game.moves[this.viewPly - 1].fen;
+      await api.refuseIllegal(shown ?? this.game.fen, `${from}${to}`, shown ? null : this.game.legal);
       const options = await this.moveOptions(from, to);
       if (!options) {
         this.render();
@@ -758,7 +762,8 @@ export class Play {
     try {
       this.highlights = [];
       this.say('');
-      const view = await api.newGame(fen);
+      // A FEN that cannot be read is said from the check's answer, with no failed request.
+      const view = await api.newGame(fen === null ? null : await api.checkedFen(fen));
       this.clock = new Clock(this.settings.clock);
       this.show(view);
     } catch (e) {

@@ -168,6 +168,13 @@ export class Puzzles extends Exercise {
     if (this.learner.recent.length) query.set('recent', this.learner.recent.join(','));
     const turn = this.newTurn();
     try {
+      // Filters that match nothing are told from the count, not from a refused request.
+      if ((f.theme || f.pattern) && (await api.countPuzzles(query)).count === 0) {
+        throw new api.ApiError(404, {
+          code: 'no-puzzles', message: 'no puzzle matches the chosen theme, pattern and difficulty',
+          params: { theme: f.theme ?? null, pattern: f.pattern ?? null },
+        });
+      }
       const puzzle = await api.nextPuzzle(query);
       if (turn.live()) this.begin(puzzle);
     } catch (e) {
@@ -243,7 +250,8 @@ export class Puzzles extends Exercise {
   /** Sends the learner's `move` (ICCS) to be checked, then plays the reply or says why not. */
   async play(move) {
     const turn = this.turn();
-    const answer = await this.submit(move, () => api.puzzleMove(this.puzzle.id, this.ply, move));
+    // A move the rules refuse is explained from an answer, before it is sent.
+    const answer = await this.submit(move, () => api.refuseIllegal(this.fen, move, this.legal).then(() => api.puzzleMove(this.puzzle.id, this.ply, move)));
     if (!answer) return;
     this.showMove(answer.played);
     this.check = answer.check ?? null;
@@ -487,7 +495,9 @@ export class Puzzles extends Exercise {
     }
     side.append(element('p', { class: `puzzle-message ${this.tone ?? ''}`, role: 'alert', 'data-puzzle-message': '' }, this.said()));
     side.append(this.controls(), this.historyList());
-    view.append(this.boardBox, side);
+    // With no puzzle there is no board: the last one's position is not left without a word.
+    if (this.puzzle) view.append(this.boardBox);
+    view.append(side);
     this.root.replaceChildren(view);
     this.boardBox.setAttribute('aria-label', t('board'));
     this.drawBoard();
