@@ -47,6 +47,27 @@ test('the first visit offers the course beside Play', async () => {
   assert.equal(await page.isVisible('#welcome'), false, 'the offer is not shown again once dismissed');
 });
 
+test('the welcome goes once a whole game is played', async () => {
+  await page.evaluate(() => localStorage.removeItem('xiangqi.welcome'));
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.isVisible('#welcome'), true);
+  await page.selectOption('[data-setting="mode"]', 'two');
+  await page.fill('#fen', '3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1');
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.getElementById('fen').value.startsWith('3k5/9/3P5/'));
+  await page.click('#board [data-square="a0"]');
+  await page.click('#board [data-square="a9"]');
+  await page.waitForFunction(() => /checkmated/.test(document.getElementById('status').textContent));
+  assert.equal(await page.isVisible('#welcome'), false);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.isVisible('#welcome'), false, 'and stays gone');
+  await page.selectOption('[data-setting="mode"]', 'engine');
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.getElementById('fen').value.startsWith('rnbakabnr/'));
+});
+
 test('the course map lists every lesson and what comes next', async () => {
   const all = await lessons();
   await openMap();
@@ -301,6 +322,11 @@ test('a wrong move in a mate exercise says why it is not mate', async () => {
     // A quiet move: no check, so no mate.
     await move('h0h5');
     await page.waitForFunction(() => /gives no check/.test(document.querySelector('.lesson-message')?.textContent));
+    // The wrong move's points are ringed as a wrong move, not as the lesson's own marks.
+    for (const square of ['h0', 'h5']) {
+      assert.equal(await page.locator(`.lesson-board [data-square="${square}"] .wrong-move`).count(), 1, square);
+      assert.equal(await page.locator(`.lesson-board [data-square="${square}"] .explain`).count(), 0, square);
+    }
     // A check the general answers by taking the chariot: the way out is named and drawn.
     await move('e8d8');
     await page.waitForFunction(() => /gives check, but it is not mate: .* gets out of it/.test(document.querySelector('.lesson-message')?.textContent));

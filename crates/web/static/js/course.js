@@ -314,6 +314,7 @@ export class Course extends Exercise {
     this.lastMove = null;
     this.check = null;
     this.marks = [];
+    this.wrong = [];
     this.arrows = [];
     this.state = 'playing';
     this.newTurn();
@@ -395,6 +396,7 @@ export class Course extends Exercise {
     else if (mine) {
       this.selected = square;
       this.marks = [];
+      this.wrong = [];
     } else if (this.selected) {
       const move = `${this.selected}${square}`;
       this.selected = null;
@@ -412,6 +414,7 @@ export class Course extends Exercise {
     this.lastMove = last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
     this.check = result.check ? generalOf(result.fen) : null;
     this.marks = [];
+    this.wrong = [];
     this.arrows = [];
   }
 
@@ -433,7 +436,7 @@ export class Course extends Exercise {
     const lines = ex.solutions.filter((s) => s.length >= line.length && line.every((m, i) => s[i] === m));
     if (!lines.length) {
       this.state = 'playing';
-      this.marks = [move.slice(0, 2), move.slice(2)];
+      this.wrong = [move.slice(0, 2), move.slice(2)];
       this.arrows = [];
       this.say(this.whyNotMate(line, result) ?? (() => t('notThisOne')), 'bad');
       this.render();
@@ -489,7 +492,7 @@ export class Course extends Exercise {
     if (!ex.solutions.some((s) => s[0] === move)) {
       this.state = 'playing';
       this.say(t('notThisOne'), 'bad');
-      this.marks = [move.slice(0, 2), move.slice(2)];
+      this.wrong = [move.slice(0, 2), move.slice(2)];
       this.render();
       return;
     }

@@ -40,12 +40,14 @@ export class Exercise {
 
   /**
    * The board's shapes of the exercise: its last move (`lastMove`, `{from, to}`), the points
-   * its message speaks of (`marks`, points), its arrows (`arrows`, shapes) and the general left
-   * without a move when the line ended (`ended`, a point), then `extra`.
+   * its message speaks of (`marks`, points), a wrong move's two points (`wrong`, ringed unlike
+   * a lesson's marks), its arrows (`arrows`, shapes) and the general left without a move when
+   * the line ended (`ended`, a point), then `extra`.
    */
   shapes(extra = []) {
     const ended = this.ended ? [shape.ended(this.ended)] : [];
-    return [...lastMoveShapes(this.lastMove), ...explainShapes(this.marks), ...(this.arrows ?? []), ...ended, ...extra];
+    const wrong = (this.wrong ?? []).map((square) => shape.circle(square, 'wrong-move'));
+    return [...lastMoveShapes(this.lastMove), ...explainShapes(this.marks), ...wrong, ...(this.arrows ?? []), ...ended, ...extra];
   }
 
   /**
@@ -57,6 +59,7 @@ export class Exercise {
     const turn = this.turn();
     this.state = 'busy';
     this.marks = [];
+    this.wrong = [];
     this.arrows = [];
     this.render();
     try {

@@ -53,7 +53,14 @@ new SavingBanner($('not-saving'));
 const legend = new Legend($('legend'));
 const play = new Play($('game'), settings, {
   engineName: () => t('engineName', { level: levelNumbered(settings.level) }),
-  onShown: (game) => followOpenedRow(game),
+  onShown: (game) => {
+    followOpenedRow(game);
+    // A whole game played: the newcomer's welcome has done its work.
+    if (game?.outcome && !$('welcome').hidden) {
+      dismissWelcome();
+      $('welcome').hidden = true;
+    }
+  },
 });
 const course = new Course(panel('course'), settings, {
   onLegend: () => legend.open(pieceLook(settings)),
