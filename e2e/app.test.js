@@ -379,9 +379,13 @@ test('the clock runs for the side to move and a fallen flag ends the game', asyn
   await timed.goto(URL);
   await timed.waitForSelector('body[data-ready="true"]');
   await timed.selectOption('[data-setting="mode"]', 'two');
-  await timed.selectOption('[data-setting="clock"]', '3+2');
+  // A new game first, its answer awaited, then the clock: a clock chosen starts at once, so
+  // that the five seconds below are Red's whatever the server's pace.
+  const made = timed.waitForResponse((r) => r.url().endsWith('/api/games') && r.request().method() === 'POST');
   await timed.click('[data-action="new"]');
+  await made;
   await timed.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  await timed.selectOption('[data-setting="clock"]', '3+2');
   await timed.waitForFunction(() => document.querySelector('[data-clock="red"]').classList.contains('running'));
   assert.ok(await timed.isVisible('#clocks'));
   await timed.clock.fastForward(5000);

@@ -95,6 +95,31 @@ test('a slip is named with the winning move', async () => {
   const text = await message.textContent();
   assert.ok(text.includes('That lets the win slip to a draw — the winning move was'), text);
   assert.ok(text.includes(after.steps[0].best.wxf), `${text} names ${after.steps[0].best.wxf}`);
+  // The table's reason: both moves' results.
+  assert.match(text, new RegExp(`By the table, \\S+ gives a draw; ${after.steps[0].best.wxf.replace(/[+.=-]/g, '\\$&')} gives a win in \\d+ moves?\\. The move list shows both as arrows\\.`));
+  // Looked back at in the move list: the move played and the better one as arrows.
+  await page.click('#endgames [data-endgame="view"][data-step="0"]');
+  await page.waitForSelector('#endgames [data-endgame-viewed="0"]');
+  assert.equal(await page.getAttribute('#endgames .lesson-board .arrow.refutation', 'data-move'), slip.iccs);
+  assert.equal(await page.getAttribute('#endgames .lesson-board .arrow.hint', 'data-move'), best);
+  await page.click('#endgames [data-endgame="now"]');
+  assert.equal(await page.locator('#endgames [data-endgame-viewed]').count(), 0);
+  assert.equal(await page.locator('#endgames .lesson-board .arrow.hint').count(), 0);
+});
+
+test('the plan is taught in steps with arrows, and says what the tables are', async () => {
+  await page.goto(`${page.url().split('#')[0]}#/endgames/chariot-general`);
+  await page.waitForSelector('#endgames [data-endgame-plan="0"]');
+  assert.match(await page.textContent('#endgames [data-plan-steps]'), /Step 1 of 3/);
+  assert.match(await page.textContent('#endgames .lesson'), /The tables: every position of this ending worked out in advance/);
+  await page.click('#endgames [data-endgame="plan-step"][data-delta="1"]');
+  await page.waitForSelector('#endgames [data-endgame-plan="1"]');
+  assert.equal(await page.getAttribute('#endgames .lesson-board .arrow.lesson', 'data-move'), 'a0a7');
+  await page.click('#endgames [data-endgame="plan-step"][data-delta="1"]');
+  await page.waitForSelector('#endgames [data-endgame-plan="2"]');
+  assert.equal(await page.getAttribute('#endgames .lesson-board .arrow.lesson', 'data-move'), 'a1d1');
+  assert.match(await page.textContent('#endgames [data-endgame-plan]'), /mate/);
+  assert.equal(await page.isDisabled('#endgames [data-endgame="plan-step"][data-delta="1"]'), true);
 });
 
 test('a drawn ending is held to its move limit', async () => {

@@ -318,3 +318,30 @@ fn illegal_moves_and_moves_after_the_end_are_refused() {
     let attempt = play(t, fen, Goal::Win, 1, &[mv("a0a1")]).unwrap();
     assert_eq!(attempt.status, Status::OutOfMoves);
 }
+
+#[test]
+fn every_plan_page_reads_and_its_arrows_are_legal_moves_there() {
+    for e in load_endgames().unwrap() {
+        for (i, page) in e.pages.iter().enumerate() {
+            let position = pos(&page.fen);
+            for [from, to] in &page.arrows {
+                let m = mv(&format!("{from}{to}"));
+                assert!(position.is_legal(m), "{} page {}: {m}", e.id, i + 1);
+            }
+        }
+    }
+    // The chariot's plan ends with the mate it describes.
+    let chariot = load_endgames()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.id == "chariot-general")
+        .unwrap();
+    assert!(chariot.pages.len() >= 3, "a plan in steps");
+    let last = chariot.pages.last().unwrap();
+    let [from, to] = &last.arrows[0];
+    let after = pos(&last.fen).after(mv(&format!("{from}{to}")));
+    assert!(matches!(
+        after.status(),
+        xiangqi_rules::GameStatus::Checkmate { .. }
+    ));
+}

@@ -10,7 +10,7 @@
 // Finished positions are kept in localStorage under `xiangqi.course.endgames`.
 
 import * as api from './api.js';
-import { Board, explainShapes, generalToMove, pickMove } from './board.js';
+import { Board, explainShapes, generalToMove, pickMove, shape } from './board.js';
 import { actionButton, element } from './elements.js';
 import { Exercise } from './exercise.js';
 import { currentLanguage, sentences, t } from './i18n.js';
@@ -35,6 +35,13 @@ function loadDone() {
 /** An ending's name as the map and the lesson show it: the Chinese name, then the language's. */
 export function endgameTitle(e) {
   return e.title === e.chinese ? e.chinese : `${e.chinese} — ${e.title}`;
+}
+
+/** A table's result for the learner (`{result, mate_in}`) in words: a win in N, a draw, a loss in N. */
+function resultWords(r) {
+  if (r.result === 'win') return t('endgames.resultWin', { n: r.mate_in });
+  if (r.result === 'loss') return t('endgames.resultLoss', { n: r.mate_in });
+  return t('endgames.resultDraw');
 }
 
 /** The endgame course inside `root`; `onShown(id)` hears what is shown (null: the map). */
@@ -75,6 +82,10 @@ export class Endgames extends Exercise {
     this.ended = null;
     this.marks = [];
     this.selected = null;
+    /** The plan's step shown (its pages, one at a time). */
+    this.planStep = 0;
+    /** The learner's move looked back at in the move list (its index), or null: the game now. */
+    this.viewStep = null;
     this.state = 'idle';
     this.say('');
     this.preparing = false;
@@ -122,6 +133,20 @@ export class Endgames extends Exercise {
         if (this.moves.length) this.send(this.moves.slice(0, -1));
         break;
       case 'again': this.startPosition(this.positionIndex); break;
+      case 'plan-step':
+        this.planStep = Math.max(0, Math.min(this.ending.pages.length - 1, this.planStep + Number(target.dataset.delta)));
+        this.render();
+        break;
+      case 'view':
+        this.viewStep = Number(target.dataset.step);
+        this.selected = null;
+        this.render();
+        break;
+      case 'view-back':
+        this.viewStep = Math.max(0, (this.viewStep ?? this.attempt.steps.length) - 1);
+        this.render();
+        break;
+      case 'now': this.viewStep = null; this.render(); break;
       default: break;
     }
   }
@@ -157,6 +182,7 @@ export class Endgames extends Exercise {
    */
   async send(moves) {
     const turn = this.newTurn();
+    this.viewStep = null;
     const played = moves.length > this.moves.length;
     this.selected = null;
     // A move the rules refuse is explained from an answer, before it is sent (the attempt's
@@ -198,9 +224,9 @@ export class Endgames extends Exercise {
     const verdicts = {
       best: [() => t('endgames.best', { n }), 'good'],
       slower: [() => t('endgames.slower', { n, best: best() }), ''],
-      slipped: [() => t('endgames.slipped', { best: best() }), 'bad'],
+      slipped: [() => sentences(t('endgames.slipped', { best: best() }), this.compare(step), t('endgames.lookBack')), 'bad'],
       held: [() => t('endgames.held'), 'good'],
-      lost: [() => t('endgames.lost', { n: step.after.mate_in, best: best() }), 'bad'],
+      lost: [() => sentences(t('endgames.lost', { n: step.after.mate_in, best: best() }), this.compare(step), t('endgames.lookBack')), 'bad'],
     };
     // A side left without a move is mated or stalemated: which, and which side, said first.
     const { ending } = attempt;
@@ -218,6 +244,48 @@ export class Endgames extends Exercise {
     this.say(() => sentences(verdict(), end()), endTone || verdictTone);
   }
 
+  /**
+   * The table's reason after a move that was not the best: its result for the move played and
+   * for the better one, and where to see both as arrows.
+   */
+  compare(step) {
+    return t('endgames.compare', {
+      played: moveText(step.mv, this.settings.notation), playedResult: resultWords(step.after),
+      best: moveText(step.best, this.settings.notation), bestResult: resultWords(step.before),
+    });
+  }
+
+  /** The position before the learner's move `k` of the attempt (the start for the first). */
+  positionBefore(k) {
+    const p = this.ending.positions[this.positionIndex];
+    return k === 0 ? p.fen : this.attempt.steps[k - 1].reply?.fen ?? this.attempt.steps[k - 1].mv.fen;
+  }
+
+  /** The move list: each learner move with its mark, the one looked back at chosen, and the way back to now. */
+  moveList() {
+    const steps = this.attempt?.steps ?? [];
+    const list = element('ol', { class: 'endgame-moves', 'aria-label': t('moves') });
+    steps.forEach((s, k) => {
+      const li = element('li');
+      const mark = { best: '★', held: '✓', slower: '?!', slipped: '?', lost: '??' }[s.verdict] ?? '';
+      const b = button('view', `${moveText(s.mv, this.settings.notation)} ${mark}`.trim(), {
+        'data-step': String(k), 'data-verdict': s.verdict, 'aria-pressed': String(this.viewStep === k),
+      });
+      li.append(b);
+      if (s.reply) li.append(' ', moveText(s.reply, this.settings.notation));
+      list.append(li);
+    });
+    return list;
+  }
+
+  /** What the move looked back at was: the move played and the table's best, both results. */
+  viewedText() {
+    const s = this.attempt.steps[this.viewStep];
+    const played = moveText(s.mv, this.settings.notation);
+    if (s.best.iccs === s.mv.iccs || s.verdict === 'best') return t('endgames.viewedBest', { n: this.viewStep + 1, played, result: resultWords(s.after) });
+    return sentences(t('endgames.viewed', { n: this.viewStep + 1 }), this.compare(s));
+  }
+
   /** The learner's side: the side to move at the start of the position. */
   get side() {
     const { fen } = this.ending.positions[this.positionIndex];
@@ -225,7 +293,7 @@ export class Endgames extends Exercise {
   }
 
   onPoint(square) {
-    if (this.state !== 'playing' || !this.attempt) return;
+    if (this.state !== 'playing' || !this.attempt || this.viewStep !== null) return;
     const pick = pickMove(this.fen, this.side, this.selected, square);
     this.selected = pick.selected;
     if (pick.move) this.send([...this.moves, pick.move]);
@@ -278,10 +346,23 @@ export class Endgames extends Exercise {
     this.board.style = pieceLook(this.settings);
     this.board.notation = this.settings.notation === 'chinese' ? 'chinese' : 'wxf';
     if (this.positionIndex === null) {
-      const page = e.pages[0];
+      // The plan, a step at a time: its picture with the key points and the moves as arrows.
+      const at = Math.min(this.planStep, e.pages.length - 1);
+      const page = e.pages[at];
       this.board.flipped = false;
-      this.board.render({ fen: page.fen, shapes: explainShapes(page.highlights) });
-      side.append(element('p', { class: 'lesson-text', 'data-endgame-plan': '' }, page.text));
+      const arrows = (page.arrows ?? []).map(([from, to]) => shape.arrow(from, to, 'lesson'));
+      this.board.render({ fen: page.fen, shapes: [...explainShapes(page.highlights), ...arrows] });
+      side.append(element('p', { class: 'lesson-text', 'data-endgame-plan': String(at) }, page.text));
+      if (e.pages.length > 1) {
+        const steps = element('div', { class: 'row lesson-nav', 'data-plan-steps': String(e.pages.length) });
+        const back = button('plan-step', `◀ ${t('stepBack')}`, { 'data-delta': '-1' });
+        const on = button('plan-step', `${t('stepOn')} ▶`, { 'data-delta': '1' });
+        back.disabled = at === 0;
+        on.disabled = at === e.pages.length - 1;
+        steps.append(back, ' ', element('span', { class: 'lesson-step' }, t('endgames.planStep', { n: at + 1, count: e.pages.length })), ' ', on);
+        side.append(steps);
+      }
+      side.append(element('p', { class: 'course-note' }, t('endgames.tablesAre')));
       const choices = element('div', { class: 'row lesson-controls' });
       e.positions.forEach((p, i) => {
         const label = t('endgames.playPosition', { n: i + 1 });
@@ -295,8 +376,16 @@ export class Endgames extends Exercise {
       view.dataset.moves = String(a?.moves_used ?? 0);
       this.board.flipped = this.side === 'black';
       const last = a?.steps.at(-1);
-      const check = a?.check && this.fen === a.fen ? generalToMove(a.fen) : null;
-      this.board.render({ fen: this.fen ?? p.fen, selected: this.selected, check, shapes: this.shapes() });
+      if (this.viewStep !== null && a?.steps[this.viewStep]) {
+        // A move looked back at: the position before it, the move played and the table's best.
+        const s = a.steps[this.viewStep];
+        const played = shape.arrow(s.mv.from, s.mv.to, s.verdict === 'best' || s.verdict === 'held' ? 'found' : 'refutation');
+        const better = s.best.iccs !== s.mv.iccs ? [shape.arrow(s.best.from, s.best.to, 'hint')] : [];
+        this.board.render({ fen: this.positionBefore(this.viewStep), shapes: [played, ...better] });
+      } else {
+        const check = a?.check && this.fen === a.fen ? generalToMove(a.fen) : null;
+        this.board.render({ fen: this.fen ?? p.fen, selected: this.selected, check, shapes: this.shapes() });
+      }
       side.append(element('p', { class: 'lesson-text goal' }, e.goal === 'win'
         ? t('endgames.taskWin', { n: p.mate_in, limit: p.limit })
         : t('endgames.taskDraw', { limit: p.limit })));
@@ -311,6 +400,18 @@ export class Endgames extends Exercise {
         message.dataset.best = last.best.iccs;
       }
       side.append(message);
+      if (a?.steps.length) {
+        side.append(this.moveList());
+        const looking = element('div', { class: 'row lesson-nav' });
+        const back = button('view-back', `◀ ${t('stepBack')}`);
+        back.disabled = this.viewStep === 0;
+        looking.append(back);
+        if (this.viewStep !== null) {
+          looking.append(' ', button('now', t('endgames.backToNow'), { class: 'primary' }));
+          side.append(element('p', { class: 'course-note', 'data-endgame-viewed': String(this.viewStep) }, this.viewedText()));
+        }
+        side.append(looking);
+      }
       const actions = element('div', { class: 'row lesson-controls' });
       if (this.moves.length && a) actions.append(button('take-back', t('endgames.takeBack')), ' ');
       actions.append(button('again', t('endgames.again')), ' ', button('plan', t('endgames.plan')));
