@@ -308,9 +308,16 @@ test('analysis deepens and follows pieces moved freely', async () => {
     const piece = from && document.querySelector(`[data-square="${from}"] [data-piece]`)?.dataset.piece;
     return piece && piece === piece.toUpperCase() && Number(document.getElementById('analysis').dataset.depth) >= 4;
   }, null, { timeout: 20000 });
+  // The lines' first moves are arrows on the board, the best the strongest, each its line's.
+  await page.waitForFunction(() => document.querySelectorAll('#board .arrow.analysis-1').length === 1);
+  const arrows = await page.$$eval('#board .arrow[class*="analysis-"]', (els) => els.map((e) => [e.getAttribute('class'), e.dataset.move]));
+  const lines = await page.$$eval('#analysis li', (els) => els.map((li) => li.textContent.trim().split(/\s+/).find((w) => /^[a-i]\d[a-i]\d$/.test(w))));
+  assert.ok(arrows.length >= 1 && arrows.length <= 3, JSON.stringify(arrows));
+  for (const [cls, move] of arrows) assert.equal(move, lines[Number(cls.match(/analysis-(\d)/)[1]) - 1], JSON.stringify({ arrows, lines }));
   await shot('11-analysis');
   assert.equal(await moveCount(), 2);
   await page.uncheck('[data-setting="analysis"]');
+  assert.equal(await page.locator('#board .arrow[class*="analysis-"]').count(), 0, 'no analysis, no arrows');
   await choose('notation', 'wxf');
 });
 

@@ -351,6 +351,7 @@ export class Play {
         ...endedShapes(this.game.fen, this.game.outcome),
         ...markers.map((m) => shape.mark(m.square, m.unprotected ? 'unprotected' : 'attacked')),
         ...explainShapes(this.highlights),
+        ...this.analysisShapes(),
         ...hintArrows(this.arrow ?? this.review.arrow(this.game.moves.length)),
       ],
     });
@@ -558,6 +559,18 @@ export class Play {
     const box = $('analysis');
     renderAnalysis(box, update, { fen: this.game.fen, notation: this.settings.notation, turn: this.game.turn });
     box.dataset.version = String(update.version);
+    const first = (update.lines ?? []).map((line) => line.pv?.[0]).filter(Boolean);
+    if (first.join() !== (this.analysisArrows ?? []).join()) {
+      this.analysisArrows = first;
+      this.analysisFor = update.version;
+      this.render();
+    }
+  }
+
+  /** The analysis lines' first moves as arrows, the best the strongest; none when it is off or for another position. */
+  analysisShapes() {
+    if (!this.settings.analysis || !this.game || this.game.outcome || this.analysisFor !== this.game.version) return [];
+    return (this.analysisArrows ?? []).slice(0, 3).map((m, i) => shape.arrow(m.slice(0, 2), m.slice(2, 4), `analysis-${i + 1}`));
   }
 
   /** Closes the analysis stream. */
