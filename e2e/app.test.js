@@ -564,3 +564,51 @@ test('a refusal is an answer: an illegal move, a bad FEN and filters that match 
     await page.click('[data-nav="play"]');
   }
 });
+
+test('a move, a capture, a check and the end each have their sound, and the switch silences them', async () => {
+  await page.click('[data-nav="play"]');
+  await choose('mode', 'two');
+  const heard = () => page.evaluate(() => [document.body.dataset.lastSound ?? null, Number(document.body.dataset.sounds ?? 0)]);
+  // Red's chariot takes the cannon on e6 with check, Black's general steps aside, and the
+  // chariot's next check mates.
+  await page.fill('#fen', '4k4/9/9/4c4/9/9/9/9/9/3KR4 w - - 0 1');
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.getElementById('fen').value.startsWith('4k4/9/9/4c4/'));
+  assert.ok(await page.isChecked('[data-setting="sound"]'), 'on by default');
+  await click('d0');
+  await click('d1');
+  await page.waitForFunction(() => document.body.dataset.lastSound === 'move');
+  await click('e9');
+  await click('f9');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 2);
+  assert.equal((await heard())[0], 'move');
+  await click('e0');
+  await click('e6');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 3);
+  assert.equal((await heard())[0], 'capture');
+  // A check.
+  await click('f9');
+  await click('f8');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 4);
+  await click('e6');
+  await click('f6');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 5);
+  assert.equal((await heard())[0], 'check');
+  // Off: nothing more is played.
+  await page.uncheck('[data-setting="sound"]');
+  const [, count] = await heard();
+  await click('f8');
+  await click('e8');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 6);
+  assert.equal((await heard())[1], count, 'silent');
+  await page.check('[data-setting="sound"]');
+  // The end: a set-up mate in one.
+  await page.fill('#fen', '3k5/9/3P5/9/9/9/9/9/9/R3K4 w - - 0 1');
+  await page.click('[data-action="load-fen"]');
+  await page.waitForFunction(() => document.getElementById('fen').value.startsWith('3k5/9/3P5/'));
+  await click('a0');
+  await click('a9');
+  await page.waitForFunction(() => document.body.dataset.lastSound === 'end');
+  await choose('mode', 'engine');
+  await newGame();
+});

@@ -21,6 +21,7 @@ import { keepProgress } from './progress.js';
 import { read } from './settings.js';
 import { learnTabs } from './learn-tabs.js';
 import { pieceLook } from './pieces.js';
+import { moveSound } from './sounds.js';
 
 const PROGRESS_KEY = 'xiangqi.course.endgames';
 
@@ -195,6 +196,7 @@ export class Endgames extends Exercise {
     this.describe(attempt);
     const step = attempt.steps.at(-1);
     if (played && step?.reply) {
+      moveSound(this.fen, step.mv.fen);
       this.fen = step.mv.fen;
       this.lastMove = step.mv;
       this.render();
@@ -202,6 +204,7 @@ export class Endgames extends Exercise {
     }
     this.attempt = attempt;
     this.moves = moves;
+    if (played) moveSound(this.fen, attempt.fen, { check: attempt.check, ended: Boolean(attempt.ending) });
     this.fen = attempt.fen;
     this.lastMove = step ? (step.reply ?? step.mv) : null;
     this.ended = attempt.ending?.general ?? null;

@@ -24,6 +24,7 @@ import { loadSettings, notationFor, saveSettings } from './settings.js';
 import { SavingBanner } from './saving.js';
 import { Trainer } from './trainer.js';
 import { LEARNING_ORDER, pieceLook } from './pieces.js';
+import { soundsFollow } from './sounds.js';
 
 const settings = loadSettings();
 const $ = (id) => document.getElementById(id);
@@ -51,6 +52,7 @@ const noteShown = (panel, name, id, push) => {
 };
 new SavingBanner($('not-saving'));
 const legend = new Legend($('legend'));
+soundsFollow(() => settings.sound !== false);
 const play = new Play($('game'), settings, {
   engineName: () => t('engineName', { level: levelNumbered(settings.level) }),
   onShown: (game) => {

@@ -23,6 +23,7 @@ import { Review } from './review.js';
 import { scoreText } from './score.js';
 import { loadGame, saveGame, saveSettings } from './settings.js';
 import { pieceLook } from './pieces.js';
+import { moveSound } from './sounds.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -469,6 +470,11 @@ export class Play {
 
   /** Shows the game `view` as the server answered it, keeps it, and lets the engine and the analysis go on from it. */
   async show(view) {
+    const before = this.game;
+    // A move added to the game on the board is heard: not a new game, an undo or a reload.
+    if (before && before.id === view.id && view.moves.length === before.moves.length + 1) {
+      moveSound(before.fen, view.fen, { check: Boolean(view.check), ended: Boolean(view.outcome) });
+    }
     this.game = view;
     this.viewPly = null;
     api.remember(view);

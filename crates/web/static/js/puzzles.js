@@ -16,6 +16,7 @@ import { explainError } from './reasons.js';
 import { keepProgress } from './progress.js';
 import { read } from './settings.js';
 import { pieceLook } from './pieces.js';
+import { moveSound, playSound } from './sounds.js';
 
 const STORE_KEY = 'xiangqi.puzzles';
 /** Puzzles remembered as seen, so that the next one is another. */
@@ -260,6 +261,7 @@ export class Puzzles extends Exercise {
       return;
     }
     if (answer.solved) {
+      if (answer.ending) playSound('end');
       this.ended = answer.ending?.general ?? null;
       await this.finish(true, turn, answer.ending);
       return;
@@ -280,6 +282,7 @@ export class Puzzles extends Exercise {
 
   /** Shows the position after `move` (a move as the server writes it) with its marks. */
   showMove(move) {
+    moveSound(this.fen, move.fen, { check: false });
     this.fen = move.fen;
     this.lastMove = { from: move.from, to: move.to };
   }

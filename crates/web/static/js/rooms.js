@@ -13,6 +13,7 @@ import { t } from './i18n.js';
 import { guestName, whoAmI } from './me.js';
 import { explainError, explainOutcome } from './reasons.js';
 import { pieceLook } from './pieces.js';
+import { moveSound } from './sounds.js';
 
 const TOKENS = 'xiangqi.roomTokens';
 const NAME = 'xiangqi.roomName';
@@ -198,7 +199,12 @@ export class Rooms {
       if (this.room && message.version <= this.version) return;
       this.version = message.version;
       const before = this.room?.game.fen;
+      const plies = this.room?.game.moves.length;
       this.room = message.room;
+      // A move played in the room (by either side) is heard, once.
+      if (plies !== undefined && this.room.game.moves.length === plies + 1) {
+        moveSound(before, this.room.game.fen, { check: Boolean(this.room.game.check), ended: Boolean(this.room.game.outcome) });
+      }
       this.receivedAt = Date.now();
       if (this.role === null) return;
       // A state that leaves the position as it was (someone came or went) keeps the piece

@@ -11,6 +11,8 @@ export const DEFAULTS = {
   // The characters drawn (simplified or traditional), and in the mixed style how many kinds of
   // piece are drawn as characters (see pieces.js).
   characterSet: 'simplified', knownPieces: 0,
+  // The board's sounds (a move, a capture, a check, the end).
+  sound: true,
   mode: 'engine', humanColor: 'red', level: 0, markers: true, analysis: false, flipped: false, clock: 'off',
   // Ask before a move that leaves a piece hanging: null follows the level.
   safetyNet: null,
