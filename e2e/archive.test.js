@@ -287,6 +287,29 @@ test('a game reviewed in a fresh browser, and reloaded there, adds no row and ke
   }
 });
 
+test('names the app gave are said in the language of now, whatever language they were kept in', async () => {
+  const post = async (path, data) => {
+    const response = await page.request.post(`${url()}${path}`, { data });
+    assert.ok(response.ok(), await response.text());
+    return response.json();
+  };
+  // Kept by a Russian page: «Игрок» against the engine at the first level.
+  const game = await post('api/games', {});
+  await post(`api/archive/sessions/${game.id}`, { red: 'Игрок', black: 'Сянци · Новичок (~800)', level: 0 });
+  await post(`api/games/${game.id}/move`, { from: 'h2', to: 'e2' });
+  await waitArchive((g) => g.some((x) => x.red === 'Игрок'), 'the game is saved');
+  await page.selectOption('[data-setting="language"]', 'en');
+  await openMyGames();
+  const row = page.locator('.archive-list tbody tr', { hasText: 'Central Cannon' }).first();
+  const text = await page.textContent('.archive-list tbody');
+  assert.doesNotMatch(text, /Игрок|Сянци/, text);
+  assert.match(text, /Player – Xiangqi · Beginner/, text);
+  await page.selectOption('[data-setting="language"]', 'zh');
+  await page.waitForFunction(() => /棋手 – 象棋引擎·/.test(document.querySelector('.archive-list tbody')?.textContent));
+  await page.selectOption('[data-setting="language"]', 'en');
+  assert.ok(row);
+});
+
 test('My games shows a long list a page at a time', async () => {
   const before = (await page.request.get(`${url()}api/archive/games`).then((r) => r.json())).total;
   const one = (i) => `[Game "Chinese Chess"]\n[Round "${i}"]\n[Format "ICCS"]\n\n1. h2e2 *\n\n`;

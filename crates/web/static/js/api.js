@@ -288,7 +288,8 @@ export async function refuseIllegal(fen, move, legal) {
 /** The FEN `fen` as the rules core writes it; or throws why it cannot be read (an `ApiError` of status 422, learnt from an answer). */
 export async function checkedFen(fen) {
   const check = await checkFen(fen);
-  if (!check.valid) throw new ApiError(422, { code: check.code, message: check.message, params: check.params });
+  // The refusal a game made of it would answer: `bad-fen`, its reason among the blanks.
+  if (!check.valid) throw new ApiError(422, { code: 'bad-fen', message: check.message, params: { reason: check.code, ...check.params } });
   return check.fen;
 }
 /** Plays a drill's escapes (`{course, lesson, exercise, moves, lang}`): the verdict, or `{refused}`. */

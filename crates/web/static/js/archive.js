@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import { ask } from './dialogs.js';
-import { currentLanguage, t, sentences } from './i18n.js';
+import { currentLanguage, nameSaid, t, sentences } from './i18n.js';
 import { explainArchiveReason, explainError, explainRecordNote } from './reasons.js';
 import { read, write } from './settings.js';
 
@@ -272,7 +272,9 @@ export class MyGames {
     row.dataset.key = game.key;
     row.classList.toggle('in-progress', !game.finished);
     const level = game.level === null ? (game.source === 'imported' ? t('archive.imported') : t('twoPlayers')) : this.levelName(game.level);
-    const cells = [game.date, `${game.red || '?'} – ${game.black || '?'}`, level, resultText(game), game.opening ?? '', String(game.moves)];
+    // Names the app gave are said in the language of now, whatever the language they were kept in.
+    const named = (name) => nameSaid(name, () => (game.level === null || game.level === undefined ? null : this.levelName(game.level))) || '?';
+    const cells = [game.date, `${named(game.red)} – ${named(game.black)}`, level, resultText(game), game.opening ?? '', String(game.moves)];
     for (const text of cells) row.insertCell().textContent = text;
     const clock = row.insertCell();
     clock.className = 'archive-clock';

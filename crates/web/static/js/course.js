@@ -314,7 +314,7 @@ export class Course extends Exercise {
     this.lastMove = null;
     this.check = null;
     this.marks = [];
-    this.wrong = [];
+    this.wrongMove = [];
     this.arrows = [];
     this.state = 'playing';
     this.newTurn();
@@ -396,7 +396,7 @@ export class Course extends Exercise {
     else if (mine) {
       this.selected = square;
       this.marks = [];
-      this.wrong = [];
+      this.wrongMove = [];
     } else if (this.selected) {
       const move = `${this.selected}${square}`;
       this.selected = null;
@@ -414,7 +414,7 @@ export class Course extends Exercise {
     this.lastMove = last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
     this.check = result.check ? generalOf(result.fen) : null;
     this.marks = [];
-    this.wrong = [];
+    this.wrongMove = [];
     this.arrows = [];
   }
 
@@ -436,7 +436,7 @@ export class Course extends Exercise {
     const lines = ex.solutions.filter((s) => s.length >= line.length && line.every((m, i) => s[i] === m));
     if (!lines.length) {
       this.state = 'playing';
-      this.wrong = [move.slice(0, 2), move.slice(2)];
+      this.wrongMove = [move.slice(0, 2), move.slice(2)];
       this.arrows = [];
       this.say(this.whyNotMate(line, result) ?? (() => t('notThisOne')), 'bad');
       this.render();
@@ -492,7 +492,7 @@ export class Course extends Exercise {
     if (!ex.solutions.some((s) => s[0] === move)) {
       this.state = 'playing';
       this.say(t('notThisOne'), 'bad');
-      this.wrong = [move.slice(0, 2), move.slice(2)];
+      this.wrongMove = [move.slice(0, 2), move.slice(2)];
       this.render();
       return;
     }

@@ -40,13 +40,13 @@ export class Exercise {
 
   /**
    * The board's shapes of the exercise: its last move (`lastMove`, `{from, to}`), the points
-   * its message speaks of (`marks`, points), a wrong move's two points (`wrong`, ringed unlike
+   * its message speaks of (`marks`, points), a wrong move's two points (`wrongMove`, ringed unlike
    * a lesson's marks), its arrows (`arrows`, shapes) and the general left without a move when
    * the line ended (`ended`, a point), then `extra`.
    */
   shapes(extra = []) {
     const ended = this.ended ? [shape.ended(this.ended)] : [];
-    const wrong = (this.wrong ?? []).map((square) => shape.circle(square, 'wrong-move'));
+    const wrong = (this.wrongMove ?? []).map((square) => shape.circle(square, 'wrong-move'));
     return [...lastMoveShapes(this.lastMove), ...explainShapes(this.marks), ...wrong, ...(this.arrows ?? []), ...ended, ...extra];
   }
 
@@ -59,7 +59,7 @@ export class Exercise {
     const turn = this.turn();
     this.state = 'busy';
     this.marks = [];
-    this.wrong = [];
+    this.wrongMove = [];
     this.arrows = [];
     this.render();
     try {

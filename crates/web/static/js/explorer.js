@@ -120,7 +120,7 @@ export class Explorer {
       const name = openingName(row.opening);
       // A move on the way to deeper codes shows the most general one and how many more.
       const code = row.enters ? row.opening.code
-        : `→ ${row.opening.code}${row.toward.length > 1 ? ` +${row.toward.length - 1}` : ''}`;
+        : row.toward.length > 1 ? t('explorerToward', { code: row.opening.code, more: row.toward.length - 1 }) : `→ ${row.opening.code}`;
       const cells = [row.move[notation] ?? row.move.wxf, code, name,
         row.score_red ? this.options.score(row.score_red) : '—'];
       cells.forEach((text, i) => {
@@ -128,6 +128,7 @@ export class Explorer {
         td.textContent = text;
         // The openings it heads for, each by its code and name in the interface language.
         if (i === 1 && !row.enters) td.title = row.toward.map((o) => `${o.code} ${openingName(o)}`).join('\n');
+        if (i === 1) td.className = 'explorer-code';
         if (i === 3) td.className = 'explorer-eval';
         tr.append(td);
       });

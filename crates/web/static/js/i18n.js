@@ -43,6 +43,24 @@ export function t(key, vars = {}) {
 }
 
 /**
+ * A player's name as kept with a game, said in the current language when it is one the app
+ * gave in some language: "Player", "Red", "Black", or the engine's name at a level (then
+ * `level()` words the level now); any other name (one a player typed) stays as it is.
+ */
+export function nameSaid(name, level = () => null) {
+  if (!name) return name;
+  for (const strings of Object.values(STRINGS)) {
+    for (const key of ['you', 'red', 'black']) if (strings[key] === name) return t(key);
+    const [before, after] = (strings.engineName ?? '').split('{level}');
+    const said = level();
+    if (said && after !== undefined && name.startsWith(before) && name.endsWith(after) && name.length > before.length + after.length) {
+      return t('engineName', { level: said });
+    }
+  }
+  return name;
+}
+
+/**
  * Sentences said one after another: with a space between them, or none in Chinese, whose
  * full stop needs no space after it.
  */
