@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickPoint, useApp } from './fixture.js';
+import { clickPoint, playMove, useApp } from './fixture.js';
 
 /** Ten moves of a cannon opening (ICCS). */
 const GAME = ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0', 'b9c7', 'b0c2', 'b7b3', 'a0a1', 'g6g5'];
@@ -160,4 +160,39 @@ test('an import with a skipped part says so with no English words in the Russian
   assert.match(skipped, /^Пропущено: .*строка \d+, позиция \d+: пропущен текст вне партий: «=+»/, told);
   assert.doesNotMatch(skipped, /[A-Za-z]/, `no English words: ${skipped}`);
   await choose('language', 'en');
+});
+
+test('the Play page keeps its scroll position through 20 moves, an undo and a redo at 1280×860', async () => {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.selectOption('[data-setting="mode"]', 'two');
+  // Some of these moves leave a piece where it can be taken: no question about it here.
+  const net = await page.isChecked('#safety-net');
+  if (net) await page.uncheck('#safety-net');
+  await page.click('[data-action="new"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 0);
+  // The opening explorer open above the move list puts the list's end below the fold.
+  if (await page.isHidden('#explorer')) await page.click('[data-action="explorer"]');
+  await page.waitForSelector('#explorer table');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const moves = ['a3a4', 'a6a5', 'c3c4', 'c6c5', 'g3g4', 'g6g5', 'i3i4', 'i6i5', 'e3e4', 'e6e5',
+    'b2b3', 'b7b6', 'h2h3', 'h7h6', 'b0c2', 'b9c7', 'h0g2', 'h9g7', 'i0h0', 'i9h9'];
+  for (const m of moves) await playMove(page, m.slice(0, 2), m.slice(2));
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll itself');
+  await page.click('[data-action="undo"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 19);
+  await page.click('[data-action="redo"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 20);
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'nor on undo and redo');
+  // The move list itself follows the last move.
+  const shown = await page.evaluate(() => {
+    const list = document.getElementById('moves');
+    const last = list.lastElementChild.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    return last.bottom <= box.bottom + 1 && last.top >= box.top - 1;
+  });
+  assert.ok(shown, 'the last move is in view in the list');
+  await page.click('[data-action="explorer"]');
+  if (net) await page.check('#safety-net');
+  await page.selectOption('[data-setting="mode"]', 'engine');
+  await page.setViewportSize({ width: 1200, height: 820 });
 });

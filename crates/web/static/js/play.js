@@ -81,6 +81,19 @@ function barLean(score) {
  * each drawing of the game shown, for the address bar.
  */
 /**
+ * Scrolls the list `list` (a scrolling box) so that its item `item` shows, and nothing else:
+ * the page itself stays where the player put it (an element's own scrollIntoView would move
+ * the window too).
+ */
+function revealInList(list, item) {
+  if (!item) return;
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+}
+
+/**
  * What a hinted move `h` does, in words, the most important first and at most two things: it
  * mates (or stalemates, which wins), it forces mate, it takes a piece, it checks, it attacks
  * a piece; empty when it does none of these.
@@ -229,7 +242,7 @@ export class Play {
     this.viewPly = ply >= last ? null : Math.max(0, ply);
     this.selected = null;
     this.render();
-    $('moves').querySelector('span.current')?.scrollIntoView({ block: 'nearest' });
+    revealInList($('moves'), $('moves').querySelector('span.current'));
   }
 
   /** Plays on in variation `variation` of the game's tree, showing the position after its ply `ply`. */
@@ -303,7 +316,7 @@ export class Play {
     list.classList.toggle('browsing', this.viewPly !== null);
     $('line-actions').hidden = !(this.game.tree && this.game.line > 0);
     this.review.mark(list);
-    if (this.viewPly === null) list.lastElementChild?.scrollIntoView({ block: 'nearest' });
+    if (this.viewPly === null) revealInList(list, list.lastElementChild);
   }
 
   /** Draws the game panel: the board, the status, the move list and the panels beside them. */

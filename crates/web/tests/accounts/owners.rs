@@ -682,14 +682,20 @@ async fn progress_and_the_puzzle_rating_are_kept_for_their_owner() {
         .await;
     assert_eq!(status, StatusCode::OK, "{first}");
     let after_first = first["state"]["rating"].as_f64().unwrap();
-    // A state the page makes up is not believed: the server rates from its own.
+    // A state the page makes up is not believed: the server rates from its own (on another
+    // puzzle: each counts once).
+    let (_, other) = ann
+        .send(&app, "GET", &format!("/api/puzzles/next?recent={id}"), None)
+        .await;
+    let other = other["id"].as_str().unwrap().to_string();
+    assert_ne!(other, id);
     let made_up = json!({ "rating": 2900.0, "deviation": 50.0, "volatility": 0.06 });
     let (_, second) = elsewhere
         .send(
             &app,
             "POST",
             "/api/puzzles/result",
-            Some(json!({ "id": id, "solved": false, "state": made_up })),
+            Some(json!({ "id": other, "solved": false, "state": made_up })),
         )
         .await;
     let after_second = second["state"]["rating"].as_f64().unwrap();
