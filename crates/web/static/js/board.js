@@ -27,6 +27,9 @@ export function piecesOfFen(fen) {
   return pieces;
 }
 
+/** The position every game starts from, as FEN. */
+export const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+
 /** The point of the general of the side to move in `fen` (null when it has none). */
 export function generalToMove(fen) {
   const general = fen.split(' ')[1] === 'b' ? 'k' : 'K';

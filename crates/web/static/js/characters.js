@@ -8,7 +8,7 @@
 // the teaching crate's list); progress is kept like the courses' (`xiangqi.characters`).
 
 import * as api from './api.js';
-import { Board, shape } from './board.js';
+import { Board, START_FEN, piecesOfFen, shape } from './board.js';
 import { actionButton, element, svgElement } from './elements.js';
 import { currentLanguage, pieceName, t } from './i18n.js';
 import { CHARACTER_SETS, LEARNING_ORDER, pieceGlyph } from './pieces.js';
@@ -20,7 +20,6 @@ const PROGRESS_KEY = 'xiangqi.characters';
 /** Questions in a round, and how many must be right to pass it. */
 export const ROUND = 8;
 export const PASS = 7;
-const INITIAL = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w';
 
 const button = (action, text, extra) => actionButton('characters', action, text, extra);
 
@@ -131,7 +130,7 @@ export class Characters {
     if (q.kind === 'name' && !named) return;
     let right;
     if (q.kind === 'find') {
-      const letter = this.piecesAt()[square];
+      const letter = piecesOfFen(START_FEN)[square];
       if (!letter) return;
       right = CHARACTER_SETS[this.set][letter] === q.character;
       round.chosen = square;
@@ -170,19 +169,6 @@ export class Characters {
       this.onLearnt?.(this.progress.learnt);
     }
     keepProgress(PROGRESS_KEY, this.progress);
-  }
-
-  /** The board's pieces of the find questions, by point. */
-  piecesAt() {
-    const pieces = {};
-    INITIAL.split(' ')[0].split('/').forEach((row, i) => {
-      let file = 0;
-      for (const ch of row) {
-        if (/\d/.test(ch)) file += Number(ch);
-        else pieces[`${'abcdefghi'[file++]}${9 - i}`] = ch;
-      }
-    });
-    return pieces;
   }
 
   /** A character in the text, its pinyin on hover. */
@@ -276,7 +262,7 @@ export class Characters {
       this.board.style = `characters:${this.set}:0`;
       this.board.flipped = false;
       const marks = round.chosen ? [shape.circle(round.chosen, round.answered?.right ? 'found' : 'refutation')] : [];
-      this.board.render({ fen: INITIAL, shapes: marks });
+      this.board.render({ fen: START_FEN, shapes: marks });
       view.prepend(this.boardBox);
     }
     this.root.replaceChildren(view);

@@ -9,7 +9,7 @@
 // `xiangqi.course.patterns`.
 
 import * as api from './api.js';
-import { Board, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
+import { Board, explainShapes, generalToMove, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { actionButton, element } from './elements.js';
 import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
@@ -74,12 +74,6 @@ async function drillMoves(course, lesson, exercise, moves, lang) {
   const result = await api.drillLessonMoves({ course, lesson, exercise, moves, lang });
   if (result.refused) throw new api.ApiError(422, result.refused);
   return result;
-}
-
-/** The point of the general of the side to move in `fen`. */
-function generalOf(fen) {
-  const letter = fen.split(' ')[1] === 'b' ? 'k' : 'K';
-  return Object.entries(piecesOfFen(fen)).find(([, p]) => p === letter)?.[0] ?? null;
 }
 
 /** A text answer as the hint compares it with the answer it spells: full-width forms folded, spaces dropped, case ignored. */
@@ -336,7 +330,7 @@ export class Course extends Exercise {
       if (drill.moves.length) this.show(drill, drill.moves.map((m) => m.iccs));
       else {
         this.lastMove = { from: drill.first_check.from, to: drill.first_check.to };
-        this.check = drill.check ? generalOf(drill.fen) : null;
+        this.check = drill.check ? generalToMove(drill.fen) : null;
       }
       if (drill.verdict) this.say(() => this.drill?.verdict?.text ?? '', 'good');
     } catch (e) {
@@ -412,7 +406,7 @@ export class Course extends Exercise {
     this.played = line;
     const last = line[line.length - 1];
     this.lastMove = last ? { from: last.slice(0, 2), to: last.slice(2, 4) } : null;
-    this.check = result.check ? generalOf(result.fen) : null;
+    this.check = result.check ? generalToMove(result.fen) : null;
     this.marks = [];
     this.wrongMove = [];
     this.arrows = [];

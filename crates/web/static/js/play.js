@@ -7,7 +7,7 @@
 import * as api from './api.js';
 import { renderAnalysis } from './analysis.js';
 import { follow as followInArchive, resume as resumeFromArchive } from './archive.js';
-import { Board, drawUnprotectedBadge, endedShapes, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
+import { Board, START_FEN, drawUnprotectedBadge, endedShapes, explainShapes, lastMoveShapes, piecesOfFen, shape } from './board.js';
 import { Clock, formatTime } from './clock.js';
 import { ask } from './dialogs.js';
 import { Editor } from './editor.js';
@@ -28,7 +28,7 @@ import { moveSound } from './sounds.js';
 const $ = (id) => document.getElementById(id);
 
 /** The board part of the initial position's FEN. */
-const INITIAL_BOARD = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR';
+const INITIAL_BOARD = START_FEN.split(' ')[0];
 /** Levels below this one (Club) ask before a move that leaves a piece hanging, unless the user chose. */
 const SAFETY_NET_BELOW = 8;
 

@@ -7,7 +7,7 @@
 // side is kept in localStorage under `xiangqi.trainer`.
 
 import * as api from './api.js';
-import { Board, pickMove } from './board.js';
+import { Board, START_FEN, pickMove } from './board.js';
 import { actionButton, element, labelledSelect } from './elements.js';
 import { currentLanguage, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
@@ -19,7 +19,6 @@ import { read, write } from './settings.js';
 import { pieceLook } from './pieces.js';
 
 const STORE_KEY = 'xiangqi.trainer';
-const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
 
 
 /** A button for one of this view's actions. */
