@@ -56,3 +56,42 @@ for (const language of ['en', 'ru', 'zh']) {
     await page.screenshot({ path: join(SHOTS, `41-phone-puzzle-${language}.png`) });
   });
 }
+
+test('the sections bar says that it scrolls, and keeps the section open in sight (ru)', async () => {
+  await open('#/play', 'ru');
+  const bar = () => page.evaluate(() => {
+    const nav = document.querySelector('.app-nav');
+    const current = nav.querySelector('[aria-current="page"]').getBoundingClientRect();
+    const box = nav.getBoundingClientRect();
+    return {
+      more: nav.dataset.more, wider: nav.scrollWidth > nav.clientWidth,
+      mask: getComputedStyle(nav).maskImage ?? getComputedStyle(nav).webkitMaskImage,
+      inSight: current.left >= box.left - 1 && current.right <= box.right + 1,
+    };
+  });
+  const start = await bar();
+  assert.ok(start.wider, 'the Russian bar is wider than a phone');
+  assert.equal(start.more, 'end', 'more links lie beyond the end');
+  assert.match(start.mask, /gradient/, 'the end fades out');
+  await page.click('[data-nav="games"]');
+  await page.waitForSelector('#archive:not([hidden])');
+  const later = await bar();
+  assert.ok(later.inSight, 'My games, at the far end, is scrolled into sight');
+  assert.match(later.more, /start/, 'now links lie before the start');
+  await page.screenshot({ path: join(SHOTS, '42-phone-sections-ru.png') });
+});
+
+test("the trainer's chosen line reads whole on a phone (ru)", async () => {
+  await open('#/trainer', 'ru');
+  await page.waitForSelector('[data-trainer-choice="line"]');
+  const longest = await page.$$eval('[data-trainer-choice="line"] option', (options) => options
+    .reduce((a, b) => (b.textContent.length > a.textContent.length ? b : a)).value);
+  await page.selectOption('[data-trainer-choice="line"]', longest);
+  const chosen = await page.$eval('[data-trainer-choice="line"]', (s) => s.selectedOptions[0].textContent);
+  assert.equal(await page.textContent('[data-line-chosen]'), chosen, 'the whole name and codes');
+  const box = await page.locator('[data-line-chosen]').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, 'within the width');
+  assert.ok(box.height > 20, 'wrapped onto more lines');
+  const cut = await page.$eval('[data-line-chosen]', (p) => p.scrollWidth > p.clientWidth);
+  assert.equal(cut, false, 'nothing of it is cut');
+});

@@ -23,6 +23,9 @@
 //! - **The learner's rating** ([`learner_rating`]): Glicko-2 over the puzzles tried, with
 //!   streaks.
 //!
+//! - **Today's training** ([`today`]): the day's dose (the next lesson, puzzles near the
+//!   rating, an ending to practise) and the streak of days trained.
+//!
 //! - **The pieces' characters** ([`characters`]): each character in the simplified and the
 //!   traditional sets, with pinyin and a memory aid in each language, for the characters drill.
 //!
@@ -39,6 +42,7 @@ pub mod lesson;
 pub mod openings;
 pub mod puzzles;
 pub mod review;
+pub mod today;
 pub mod words;
 
 pub use catalog::{

@@ -5,8 +5,8 @@
 //! [`learn`] (the courses), [`endgames`] (the endgame course on the tables), [`puzzles`],
 //! [`trainer`] (the opening trainer), [`review`], [`explorer`] (the opening explorer),
 //! [`rooms`] (play a friend, the lobby, rated games), [`account`] (accounts on a hosted
-//! server), [`progress`] (a learner's progress, kept for its owner) and [`players`] (the
-//! players' profiles). Who asks, and so whose things a request may read or change, is the
+//! server), [`progress`] (a learner's progress, kept for its owner), [`today`] (the day's dose of
+//! training and the streak) and [`players`] (the players' profiles). Who asks, and so whose things a request may read or change, is the
 //! kit's [`Viewer`](kit::viewer::Viewer). They share the [`kit`] (the one error type, the request
 //! readers, the games being played, the search pool and streamed searches, the endgame
 //! tables, the archive's writer, the limits and the views) and the [`state`] handlers get,
@@ -29,6 +29,7 @@ mod review;
 mod rooms;
 mod server;
 mod state;
+mod today;
 mod trainer;
 
 pub use kit::archive_store::{ARCHIVE_FILE, archive_reasons};
@@ -57,6 +58,7 @@ fn routes() -> axum::Router<state::AppState> {
         .merge(progress::routes())
         .merge(players::routes())
         .merge(trainer::routes())
+        .merge(today::routes())
         .merge(review::routes())
         .merge(explorer::routes())
         .merge(rooms::routes())

@@ -13,6 +13,7 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod host_guard;
+pub mod learner;
 pub mod limits;
 pub mod rate_limit;
 pub mod reasons;

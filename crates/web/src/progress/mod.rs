@@ -15,6 +15,7 @@
 
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::Body;
+use crate::kit::learner::PAGE_VALUE_KEY;
 use crate::kit::viewer::{Viewer, now_ms};
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -29,7 +30,7 @@ use crate::kit::archive_store::ArchiveService;
 /// The topics the page keeps.
 pub const TOPICS: &[&str] = &["course", "patterns", "endgames", "puzzles", "characters"];
 /// The key of a topic's one value.
-const KEY: &str = "state";
+const KEY: &str = PAGE_VALUE_KEY;
 /// The longest value kept, in bytes of JSON.
 pub const MAX_VALUE: usize = 64 * 1024;
 

@@ -24,6 +24,7 @@ use axum::routing::{get, post};
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
+use crate::kit::learner::{PUZZLE_RATING_KEY, PUZZLE_RATING_TOPIC, rated_key};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::view::{EndingView, MoveView, Threat, legal_targets, side_code};
@@ -592,11 +593,7 @@ pub struct ResultView {
 }
 
 /// Where the server keeps a learner's puzzle rating: the progress topic and its key.
-const RATING: (&str, &str) = ("puzzle-rating", "state");
-/// The key, under the rating's topic, that marks a puzzle as rated for the learner.
-fn rated_key(id: &str) -> String {
-    format!("rated:{id}")
-}
+const RATING: (&str, &str) = (PUZZLE_RATING_TOPIC, PUZZLE_RATING_KEY);
 
 /// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle. The
 /// rating is the server's: it rates from the state it keeps for the learner, and keeps the

@@ -374,6 +374,21 @@ export const progress = () => request('GET', '/api/progress');
 
 export const keepProgress = (topic, value) => request('PUT', `/api/progress/${encodeURIComponent(topic)}`, { value });
 
+/** The browser's calendar day, `YYYY-MM-DD`: the day the learner's streak counts by. */
+export function localDay(date = new Date()) {
+  const two = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
+
+/** Today's training (`{day, streak, trained, rating, lesson, puzzles, ending}`), titles in `lang`. */
+export const today = (lang) => request('GET', `/api/today?day=${localDay()}&lang=${encodeURIComponent(lang)}`);
+
+/**
+ * Counts a piece of today's training finished (`lesson`, `puzzle`, `card` or `ending`) for the
+ * streak; the answer is the day's dose, or null where nothing is kept (no data folder, a visitor).
+ */
+export const trained = (kind) => request('POST', '/api/today/trained', { day: localDay(), kind }).catch(() => null);
+
 // Accounts (a club's server).
 export const me = () => request('GET', '/api/me');
 

@@ -15,7 +15,7 @@ import { currentLanguage, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
-import { keepProgress } from './progress.js';
+import { keepProgress, trainedToday } from './progress.js';
 import { read, write } from './settings.js';
 import { learnTab } from './learn-tabs.js';
 import { pieceLook } from './pieces.js';
@@ -376,6 +376,7 @@ export class Course extends Exercise {
     const next = this.lessons[this.lessonIndex + 1];
     this.progress.current = next ? { lesson: next.id, exercise: 0 } : null;
     this.save();
+    trainedToday('lesson');
     this.state = 'finished';
     this.render();
   }

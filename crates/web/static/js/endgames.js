@@ -17,7 +17,7 @@ import { currentLanguage, sentences, t } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { moveText } from './notation.js';
 import { explainError } from './reasons.js';
-import { keepProgress } from './progress.js';
+import { keepProgress, trainedToday } from './progress.js';
 import { read } from './settings.js';
 import { learnTabs } from './learn-tabs.js';
 import { pieceLook } from './pieces.js';
@@ -210,6 +210,7 @@ export class Endgames extends Exercise {
     this.ended = attempt.ending?.general ?? null;
     this.state = attempt.status === 'playing' ? 'playing' : 'over';
     if (attempt.status === 'won' || attempt.status === 'held') {
+      if (played) trainedToday('ending');
       const key = `${this.ending.id}#${this.positionIndex}`;
       if (!this.done.includes(key)) {
         this.done.push(key);

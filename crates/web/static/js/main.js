@@ -22,6 +22,7 @@ import { Rooms } from './rooms.js';
 import { Router, panel } from './router.js';
 import { loadSettings, notationFor, saveSettings } from './settings.js';
 import { SavingBanner } from './saving.js';
+import { Today } from './today.js';
 import { Trainer } from './trainer.js';
 import { LEARNING_ORDER, pieceLook } from './pieces.js';
 import { soundsFollow } from './sounds.js';
@@ -83,6 +84,7 @@ const puzzles = new Puzzles(panel('puzzles'), settings, { onShown: (id) => noteS
 const trainer = new Trainer(panel('trainer', 'trainer-view'), settings, {
   onShown: (run) => noteShown('trainer', 'trainer', run ? `${run.line}/${run.side}` : null, true),
 });
+const today = new Today(panel('today', 'today'));
 const myGames = new MyGames(panel('archive'), {
   open: (id) => router.go('games', String(id)),
   levels: () => levels,
@@ -129,6 +131,7 @@ function followOpenedRow(game) {
  */
 const router = new Router({
   play: { panel: 'game', nav: 'play', label: 'play', show: () => play.render() },
+  today: { panel: 'today', nav: 'today', label: 'today.nav', show: () => today.open() },
   learn: { panel: 'course', nav: 'learn', label: 'learn', show: (lesson) => course.open('rules', lesson) },
   patterns: { panel: 'course', nav: 'learn', show: (lesson) => course.open('patterns', lesson) },
   endgames: { panel: 'endgames', nav: 'learn', show: (id) => endgames.open(id) },
@@ -261,6 +264,7 @@ function followSettings(key) {
   puzzles.relabel();
   trainer.relabel();
   myGames.relabel();
+  today.relabel();
   if (router.current?.name === 'account') accountView.show();
 }
 

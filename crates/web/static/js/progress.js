@@ -33,6 +33,13 @@ function setPending(key, on) {
 
 /** The sends of each key under way. */
 const sending = new Map();
+/** The sends under way, as promises. */
+const inFlight = new Set();
+
+/** Settles once every change sent so far (progress, and training counted) has been answered. */
+export async function progressSent() {
+  await Promise.allSettled([...inFlight]);
+}
 
 /**
  * Sends the browser's value of `key` to the server, pending until the server has it (and every
@@ -46,7 +53,10 @@ function send(key, value) {
     sending.set(key, left);
     if (left === 0 && kept) setPending(key, false);
   };
-  return api.keepProgress(PROGRESS_TOPICS[key], value).then(() => done(true), () => done(false));
+  const sent = api.keepProgress(PROGRESS_TOPICS[key], value).then(() => done(true), () => done(false));
+  inFlight.add(sent);
+  sent.finally(() => inFlight.delete(sent));
+  return sent;
 }
 
 /** Brings the browser's copies and the server's values together (see the module's words). */
@@ -70,6 +80,16 @@ export async function syncProgress() {
     }
   }
   await Promise.all(sends);
+}
+
+/**
+ * Counts a piece of today's training finished (`lesson`, `puzzle`, `card` or `ending`) for the
+ * streak; Today's training waits for it (see `progressSent`).
+ */
+export function trainedToday(kind) {
+  const sent = api.trained(kind);
+  inFlight.add(sent);
+  sent.finally(() => inFlight.delete(sent));
 }
 
 /** Keeps `value` as the progress under the browser's `key`, here and on the server. */

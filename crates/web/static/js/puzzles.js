@@ -13,7 +13,7 @@ import { currentLanguage, pieceName, t, sentences } from './i18n.js';
 import { keepNames, nameOnLongPress } from './legend.js';
 import { Exercise } from './exercise.js';
 import { explainError } from './reasons.js';
-import { keepProgress } from './progress.js';
+import { keepProgress, trainedToday } from './progress.js';
 import { read } from './settings.js';
 import { pieceLook } from './pieces.js';
 import { moveSound, playSound } from './sounds.js';
@@ -355,6 +355,7 @@ export class Puzzles extends Exercise {
         return send();
       });
       Object.assign(this.learner, result.state);
+      trainedToday('puzzle');
       if (result.rated === false) {
         // Tried before: a puzzle counts once.
         if (turn.live()) {

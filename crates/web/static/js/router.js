@@ -58,7 +58,11 @@ export class Router {
     this.onPanel = onPanel;
   }
 
-  /** The navigation's links inside `nav`: one for each view with a label, in the table's order. */
+  /**
+   * The navigation's links inside `nav`: one for each view with a label, in the table's order.
+   * Where they do not fit (a phone), the bar scrolls and says so: `data-more` names the ends
+   * (`start`, `end`) with links beyond them, which the style fades out.
+   */
   buildNav(nav) {
     nav.replaceChildren(...Object.entries(this.views).filter(([, v]) => v.label).map(([name, v]) => {
       const link = document.createElement('a');
@@ -67,6 +71,17 @@ export class Router {
       link.dataset.i18n = v.label;
       return link;
     }));
+    this.nav = nav;
+    const more = () => {
+      const ends = [];
+      if (nav.scrollLeft > 1) ends.push('start');
+      if (nav.scrollLeft + nav.clientWidth < nav.scrollWidth - 1) ends.push('end');
+      nav.dataset.more = ends.join(' ');
+    };
+    nav.addEventListener('scroll', more, { passive: true });
+    new ResizeObserver(more).observe(nav);
+    new MutationObserver(more).observe(nav, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['hidden'] });
+    more();
   }
 
   /** Shows panel `id` alone. */
@@ -80,8 +95,17 @@ export class Router {
   markNav(name) {
     const section = this.views[name]?.nav ?? name;
     for (const link of document.querySelectorAll('[data-nav]')) {
-      if (link.dataset.nav === section) link.setAttribute('aria-current', 'page');
-      else link.removeAttribute('aria-current');
+      if (link.dataset.nav === section) {
+        link.setAttribute('aria-current', 'page');
+        // The current section's link is in sight on a bar that scrolls.
+        const nav = this.nav;
+        if (nav && nav.scrollWidth > nav.clientWidth) {
+          const left = link.offsetLeft - nav.offsetLeft;
+          if (left < nav.scrollLeft || left + link.offsetWidth > nav.scrollLeft + nav.clientWidth) {
+            nav.scrollLeft = Math.max(0, left - (nav.clientWidth - link.offsetWidth) / 2);
+          }
+        }
+      } else link.removeAttribute('aria-current');
     }
   }
 

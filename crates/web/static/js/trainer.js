@@ -17,6 +17,7 @@ import { explainError } from './reasons.js';
 import { scoreText } from './score.js';
 import { read, write } from './settings.js';
 import { pieceLook } from './pieces.js';
+import { trainedToday } from './progress.js';
 
 const STORE_KEY = 'xiangqi.trainer';
 
@@ -54,6 +55,7 @@ export class Trainer extends Exercise {
       if (!field) return;
       this.choice[field] = e.target.value;
       write(STORE_KEY, this.choice);
+      if (field === 'line') this.showLineChosen();
       if (field === 'side') this.refresh();
     });
   }
@@ -183,6 +185,7 @@ export class Trainer extends Exercise {
   /** The card's new place after a recorded run, and whether it was saved. */
   noteRecord(record) {
     this.run.card = record.card;
+    trainedToday('card');
     this.progress = record.progress;
     this.refreshLater();
   }
@@ -280,6 +283,8 @@ export class Trainer extends Exercise {
       row.append(labelledSelect(label, { 'data-trainer-choice': field }, options, this.choice[field]));
     };
     select('line', t('trainer.line'), this.catalogue.lines.map((l) => [l.id, `${this.lineName(l.id)} (${l.codes.join('–')})`]));
+    // A phone's select shows the start of a long name only: the whole name, wrapped, under it.
+    row.append(element('p', { class: 'trainer-line-chosen', 'data-line-chosen': '' }, this.lineChosenText()));
     select('side', t('trainer.side'), [['red', t('red')], ['black', t('black')]]);
     row.append(button('start', t('trainer.start'), { class: 'primary' }));
     const next = this.catalogue.next;
@@ -288,6 +293,17 @@ export class Trainer extends Exercise {
       row.append(button('next', label, { 'data-next-line': next.line, 'data-next-branch': next.branch }));
     }
     return row;
+  }
+
+  /** The line chosen in the picker, by its whole name and codes. */
+  lineChosenText() {
+    const line = this.lineOf(this.choice.line);
+    return line ? `${this.lineName(line.id)} (${line.codes.join('–')})` : '';
+  }
+
+  showLineChosen() {
+    const shown = this.root.querySelector('[data-line-chosen]');
+    if (shown) shown.textContent = this.lineChosenText();
   }
 
   runInfo() {

@@ -704,4 +704,33 @@ async fn progress_and_the_puzzle_rating_are_kept_for_their_owner() {
     let (_, data) = ann.send(&app, "GET", "/api/account/data", None).await;
     assert_eq!(data["progress"]["course"]["state"], course);
     assert!(data["progress"]["puzzle-rating"]["state"]["rating"].is_number());
+    // Today's training is each one's own: Ann's day counts for her streak, not Bob's.
+    let day = json!({ "day": "2026-12-07", "kind": "lesson" });
+    let (status, mine) = elsewhere
+        .send(&app, "POST", "/api/today/trained", Some(day.clone()))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{mine}");
+    assert_eq!(mine["streak"], 1);
+    assert_eq!(
+        mine["rating"], second["state"]["rating"],
+        "the rating is hers"
+    );
+    let (_, mine) = ann
+        .send(&app, "GET", "/api/today?day=2026-12-07", None)
+        .await;
+    assert_eq!(mine["trained"], json!(["lesson"]));
+    let (_, theirs) = bob
+        .send(&app, "GET", "/api/today?day=2026-12-07", None)
+        .await;
+    assert_eq!(theirs["streak"], 0, "{theirs}");
+    assert_eq!(theirs["trained"], json!([]));
+    let (status, _) = Browser::default()
+        .send(&app, "POST", "/api/today/trained", Some(day))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (_, data) = ann.send(&app, "GET", "/api/account/data", None).await;
+    assert_eq!(
+        data["progress"]["today"]["2026-12-07"]["trained"],
+        json!(["lesson"])
+    );
 }
