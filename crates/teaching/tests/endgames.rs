@@ -319,6 +319,54 @@ fn illegal_moves_and_moves_after_the_end_are_refused() {
     assert_eq!(attempt.status, Status::OutOfMoves);
 }
 
+/// The kind of a result, without its distance: a plan's move may be slower than the best,
+/// never worse.
+fn kind(value: Value) -> u8 {
+    match value {
+        Value::Win(_) => 2,
+        Value::Draw => 1,
+        Value::Loss(_) => 0,
+    }
+}
+
+#[test]
+fn every_plan_is_in_steps_whose_arrows_keep_the_result_by_the_tables() {
+    let t = tables();
+    let mut arrows = 0;
+    for e in endgames().unwrap() {
+        // An overview, then at least two steps, each shown by an arrow.
+        assert!(e.pages.len() >= 3, "{}: a plan in steps", e.id);
+        for (i, page) in e.pages.iter().enumerate().skip(1) {
+            assert!(!page.arrows.is_empty(), "{} page {}: an arrow", e.id, i + 1);
+        }
+        for (i, page) in e.pages.iter().enumerate() {
+            let position = pos(&page.fen);
+            if page.arrows.is_empty() {
+                continue;
+            }
+            assert!(t.covers(&position), "{} page {}: {}", e.id, i + 1, page.fen);
+            let probe = t.probe(&position).unwrap();
+            for [from, to] in &page.arrows {
+                let m = mv(&format!("{from}{to}"));
+                let played = probe.moves.iter().find(|v| v.mv == m);
+                let played = played.unwrap_or_else(|| panic!("{} page {}: {m}", e.id, i + 1));
+                assert_eq!(
+                    kind(played.value),
+                    kind(probe.value),
+                    "{} page {} ({}): {m} gives {} where the position is {}",
+                    e.id,
+                    i + 1,
+                    page.fen,
+                    played.value,
+                    probe.value
+                );
+                arrows += 1;
+            }
+        }
+    }
+    assert!(arrows >= 48, "{arrows}");
+}
+
 #[test]
 fn every_plan_page_reads_and_its_arrows_are_legal_moves_there() {
     for e in load_endgames().unwrap() {
