@@ -27,7 +27,11 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   assert.equal(await explorer().locator('h2').textContent(), 'Opening explorer');
   const cannon = row('h2e2');
   const cells = await cannon.locator('td').allTextContents();
-  assert.equal(cells[0], 'C2=5');
+  // 炮八平五 leads to the same opening: it is in the same row, never a row of the same name.
+  assert.equal(cells[0], 'C2=5 C8=5');
+  assert.equal(await cannon.locator('button.explorer-also').getAttribute('data-move'), 'b2e2');
+  const names = await page.locator('#explorer tbody tr td:nth-child(3)').allTextContents();
+  assert.equal(new Set(names).size, names.length, `no name stands twice: ${names}`);
   assert.equal(cells[1], 'B00');
   assert.equal(cells[2], 'Central Cannon Opening');
   assert.match(cells[3], /^[+−]?\d+\.\d\d$|^[+−]M\d+$/, `an evaluation: ${cells[3]}`);
@@ -40,7 +44,7 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   await page.selectOption('[data-setting="notation"]', 'chinese');
   assert.equal(await explorer().locator('h2').textContent(), '开局浏览');
   const zh = await cannon.locator('td').allTextContents();
-  assert.equal(zh[0], '炮二平五');
+  assert.equal(zh[0], '炮二平五 炮八平五');
   assert.match(zh[2], /中炮/);
   assert.equal(zh[2], '中炮局');
   await page.selectOption('[data-setting="language"]', 'ru');
@@ -96,4 +100,14 @@ test('the explorer lists the central cannon and a click plays it', async () => {
   await page.waitForFunction(() => document.querySelector('#explorer .explorer-note')?.textContent === 'No move from here changes the opening.');
   await page.click('[data-action="explorer"]');
   assert.equal(await explorer().isHidden(), true, 'the button closes the explorer');
+});
+
+test("the second move of a row that leads to the same opening is played by its own button", async () => {
+  await page.click('[data-action="new"]');
+  if (await explorer().isHidden()) await page.click('[data-action="explorer"]');
+  await page.waitForSelector('#explorer button.explorer-also[data-move="b2e2"]');
+  await page.click('#explorer button.explorer-also[data-move="b2e2"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves span[data-ply]').length === 1);
+  assert.equal(await page.textContent('#moves span[data-ply="1"]'), 'C8=5');
+  assert.equal(await page.locator('#opening').textContent(), 'Opening: B00 Central Cannon Opening');
 });

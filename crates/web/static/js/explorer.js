@@ -17,6 +17,24 @@ export function openingName(o, lang = currentLanguage()) {
   return o.title[lang] ?? o.title.en;
 }
 
+/**
+ * The rows in groups that lead to the same opening (the same code, entered or headed for the
+ * same codes): one row each, so that no name stands twice — at the start, 炮二平五 and 炮八平五
+ * are one Central Cannon. The group's first move is the one from the mover's right-hand side
+ * (files f–i for Red, a–d for Black, `red` telling whose move it is), as books write it;
+ * groups keep the server's order of their best-ranked move.
+ */
+export function sameOpening(rows, red) {
+  const groups = new Map();
+  for (const row of rows) {
+    const key = `${row.enters}|${row.opening.code}|${row.toward.map((o) => o.code).join(',')}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(row);
+  }
+  const rightHand = (row) => (red ? row.move.from[0] > 'e' : row.move.from[0] < 'e');
+  return [...groups.values()].map((group) => [...group.filter(rightHand), ...group.filter((r) => !rightHand(r))]);
+}
+
 export class Explorer {
   /**
    * `root`: the panel. `options`: `game()` the game view, `ply()` the ply shown, `notation()`
@@ -112,17 +130,19 @@ export class Explorer {
     thead.append(head);
     const body = document.createElement('tbody');
     const notation = this.options.notation();
-    for (const row of rows) {
+    const said = (row) => row.move[notation] ?? row.move.wxf;
+    for (const group of sameOpening(rows, this.answer.ply % 2 === 0)) {
+      const [row, ...also] = group;
       const tr = document.createElement('tr');
       tr.dataset.move = row.move.iccs;
       tr.dataset.code = row.opening.code;
+      if (also.length) tr.dataset.also = also.map((r) => r.move.iccs).join(' ');
       tr.tabIndex = 0;
       const name = openingName(row.opening);
       // A move on the way to deeper codes shows the most general one and how many more.
       const code = row.enters ? row.opening.code
         : row.toward.length > 1 ? t('explorerToward', { code: row.opening.code, more: row.toward.length - 1 }) : `→ ${row.opening.code}`;
-      const cells = [row.move[notation] ?? row.move.wxf, code, name,
-        row.score_red ? this.options.score(row.score_red) : '—'];
+      const cells = [said(row), code, name, row.score_red ? this.options.score(row.score_red) : '—'];
       cells.forEach((text, i) => {
         const td = document.createElement('td');
         td.textContent = text;
@@ -130,12 +150,29 @@ export class Explorer {
         if (i === 1 && !row.enters) td.title = row.toward.map((o) => `${o.code} ${openingName(o)}`).join('\n');
         if (i === 1) td.className = 'explorer-code';
         if (i === 3) td.className = 'explorer-eval';
+        // The other moves to the same opening (the mirror image of the first), each playable.
+        if (i === 0) {
+          for (const other of also) {
+            const button = document.createElement('button');
+            button.type = 'button';
+            button.className = 'explorer-also';
+            button.dataset.move = other.move.iccs;
+            button.textContent = said(other);
+            button.title = t('explorerPlay', { move: said(other), name });
+            button.addEventListener('click', (e) => {
+              e.stopPropagation();
+              this.options.play(other.move.from, other.move.to);
+            });
+            td.append(' ', button);
+          }
+        }
         tr.append(td);
       });
-      tr.title = t('explorerPlay', { move: row.move[notation] ?? row.move.wxf, name });
+      tr.title = t('explorerPlay', { move: said(row), name });
       const play = () => this.options.play(row.move.from, row.move.to);
       tr.addEventListener('click', play);
       tr.addEventListener('keydown', (e) => {
+        if (e.target !== tr) return;
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
           play();
