@@ -38,6 +38,11 @@ export class Lobby {
   }
 
   /** Stops listening (another view is shown); one's challenges close with it. */
+  /** The words again in the language chosen now, while the lobby is shown. */
+  relabel() {
+    if (!this.root.hidden) this.render();
+  }
+
   close() {
     this.source?.close();
     this.source = null;

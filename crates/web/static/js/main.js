@@ -265,6 +265,9 @@ function followSettings(key) {
   trainer.relabel();
   myGames.relabel();
   today.relabel();
+  rooms.relabel();
+  lobby.relabel();
+  profile.relabel();
   if (router.current?.name === 'account') accountView.show();
 }
 

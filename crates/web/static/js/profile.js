@@ -40,7 +40,13 @@ export class Profile {
     this.root = root;
   }
 
+  /** The words again in the language chosen now, while a profile is shown. */
+  relabel() {
+    if (!this.root.hidden && this.name !== undefined) this.open(this.name);
+  }
+
   async open(name) {
+    this.name = name;
     this.root.replaceChildren(element('p', {}, t('profile.loading')));
     let p;
     try {

@@ -105,6 +105,11 @@ export class Rooms {
     this.render();
   }
 
+  /** The words again in the language chosen now, while the room is shown. */
+  relabel() {
+    if (!this.root.hidden) this.render();
+  }
+
   close() {
     if (this.socket) {
       this.socket.onclose = null;
