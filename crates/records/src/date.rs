@@ -18,6 +18,20 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
+/// The days from 1970-01-01 to the proleptic Gregorian date `year-month-day` (negative:
+/// before it); the inverse of [`civil_from_days`] for a real date (month 1–12, day within
+/// the month).
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    // Years counted from March, so that the leap day ends a year.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// Today's date (UTC): year, month, day.
 pub fn today() -> (i64, u32, u32) {
     let secs = SystemTime::now()
@@ -44,6 +58,10 @@ mod tests {
         assert_eq!(civil_from_days(19_723), (2024, 1, 1));
         assert_eq!(civil_from_days(20_000), (2024, 10, 4));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        for days in [-800_000, -1, 0, 59, 11_016, 20_000, 400_000] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::catalog::CourseId;
 use crate::endgames::Endgame;
 use crate::puzzles::Puzzle;
 use std::fmt;
+use xiangqi_records::date::{civil_from_days, days_from_civil};
 use xiangqi_rules::random::SplitMix64;
 
 /// The puzzles of a day's dose.
@@ -46,14 +47,7 @@ impl Day {
         if day == 0 || day > length {
             return None;
         }
-        // Days from civil, counting years from March so that the leap day ends a year.
-        let y = if month <= 2 { year - 1 } else { year };
-        let era = y.div_euclid(400);
-        let yoe = y - era * 400;
-        let m = i64::from(month);
-        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        Some(Day(era * 146_097 + doe - 719_468))
+        Some(Day(days_from_civil(year, month, day)))
     }
 
     /// The day `days` after this one (before it when negative).
@@ -68,16 +62,7 @@ impl Day {
 
     /// The day's year, month and day.
     pub fn ymd(self) -> (i64, u32, u32) {
-        let z = self.0 + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-        let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let y = yoe + era * 400 + i64::from(m <= 2);
-        (y, m, d)
+        civil_from_days(self.0)
     }
 }
 
@@ -204,10 +189,7 @@ pub fn daily_puzzles<'a>(
     rating: f64,
     day: Day,
 ) -> Vec<&'a Puzzle> {
-    let mut near: Vec<&Puzzle> = catalog
-        .iter()
-        .filter(|p| !tried.contains(&p.id))
-        .collect();
+    let mut near: Vec<&Puzzle> = catalog.iter().filter(|p| !tried.contains(&p.id)).collect();
     near.sort_by(|a, b| {
         let da = (f64::from(a.rating) - rating).abs();
         let db = (f64::from(b.rating) - rating).abs();
