@@ -68,6 +68,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
     for warning in &read.warnings {
         eprintln!("warning: {input}: {warning}");
     }
+    let read_encoding = read.encoding;
     // Every game that reads is converted; each one that does not is named on stderr.
     let mut games = Vec::with_capacity(read.len());
     let mut bad = 0;
@@ -103,6 +104,11 @@ pub fn run(args: &ConvertArgs) -> Result<(), String> {
         0 => String::new(),
         1 => " (1 game could not be read)".to_string(),
         n => format!(" ({n} games could not be read)"),
+    };
+    // A text file says the encoding it was read in.
+    let from = match read_encoding {
+        Some(encoding) => format!("{from} ({encoding})"),
+        None => from.to_string(),
     };
     println!(
         "{} game{s} from {from} written to {output} as {to}{skipped}",

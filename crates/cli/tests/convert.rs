@@ -263,3 +263,30 @@ fn a_file_is_never_converted_onto_itself() {
         .collect();
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+#[test]
+fn a_big5_file_from_a_taiwan_site_converts_and_says_its_encoding() {
+    let dir = scratch("big5");
+    let out_file = path(&dir, "game.pgn");
+    let out = convert(&[
+        &real_world("ccpd-big5-game.pgn"),
+        &out_file,
+        "--to",
+        "pgn-wxf",
+    ]);
+    assert_ok(&out);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("1 game from PGN (Big5) written"), "{said}");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(text.contains("[Red \"東北韓福德\"]"), "{text}");
+    assert!(text.contains("1. C8=5 C2=5"), "{text}");
+    // A GBK file says GBK.
+    let out = convert(&[
+        &real_world("xqbase-gbk-crlf.pgn"),
+        &out_file,
+        "--to",
+        "pgn-wxf",
+    ]);
+    assert_ok(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("from PGN (GBK)"));
+}

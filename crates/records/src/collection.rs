@@ -3,6 +3,7 @@
 
 use crate::error::RecordError;
 use crate::game::Game;
+use crate::text::TextEncoding;
 use crate::warning::Warning;
 
 /// The games of a file in file order, each read or the error that stopped it, and warnings
@@ -15,6 +16,9 @@ pub struct Collection {
     pub games: Vec<Result<Game, RecordError>>,
     /// What was skipped, such as text outside any game.
     pub warnings: Vec<Warning>,
+    /// The encoding a text file was read in; none for a binary file (XQF) or text given as
+    /// text.
+    pub encoding: Option<TextEncoding>,
 }
 
 impl Collection {

@@ -56,7 +56,7 @@ pub enum ErrorKind {
     /// The start position of the record is not a position of the game.
     BadPosition(PositionError),
     /// The bytes are not text in an encoding the reader knows (UTF-8, UTF-16 with a byte
-    /// order mark, GBK).
+    /// order mark, GBK, Big5).
     Encoding,
     /// Variations nest deeper than [`crate::MAX_VARIATION_DEPTH`].
     TooDeep,
@@ -80,7 +80,7 @@ impl fmt::Display for ErrorKind {
                 reason,
             } => write!(f, "move {number} {text} cannot be played: {reason}"),
             ErrorKind::BadPosition(reason) => write!(f, "bad start position: {reason}"),
-            ErrorKind::Encoding => write!(f, "the text is neither UTF-8 nor GBK"),
+            ErrorKind::Encoding => write!(f, "the text is neither UTF-8, GBK nor Big5"),
             ErrorKind::TooDeep => write!(
                 f,
                 "variations nest deeper than {} levels",

@@ -58,6 +58,7 @@ impl RecordFormat {
             RecordFormat::Xqf => Ok(Collection {
                 games: vec![xqf::read(bytes)],
                 warnings: Vec::new(),
+                encoding: None,
             }),
             RecordFormat::DhtmlXq => dhtmlxq::read_all(bytes),
         }

@@ -4,7 +4,8 @@
 //! - [`pgn`]: PGN in the xqbase convention (`[Game "Chinese Chess"]`, moves in ICCS, WXF or
 //!   Chinese as the `[Format]` tag says, Chinese when it is absent) and the `[Variant
 //!   "xiangqi"]` dialect of Fairy-Stockfish, pychess and WinBoard (algebraic moves, ranks 1–10
-//!   or 0–9); many games a file, UTF-8 or GBK, text outside games skipped with a warning.
+//!   or 0–9); many games a file, UTF-8, GBK or Big5 (told apart by what the text reads
+//!   as), text outside games skipped with a warning.
 //! - [`xqf`]: the binary format of XQStudio; every version is read (1.1 and later are
 //!   encrypted), version 1.0 is written.
 //! - [`dhtmlxq`]: the DhtmlXQ/UBB text of dpxq.com and the web viewers that copy it.
@@ -49,5 +50,6 @@ pub use played::end_comment;
 pub use played_game::{Branch, LineAction, PlayError, PlayedGame, TreeMove};
 pub use result::ResultForms;
 pub use tags::Tags;
+pub use text::TextEncoding;
 pub use warning::{Warning, WarningKind};
 pub use xiangqi_rules::GameResult;

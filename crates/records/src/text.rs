@@ -1,27 +1,111 @@
-//! Text records as bytes: telling UTF-8 from GBK, GBK for XQF strings, and turning byte
-//! offsets into lines and columns.
+//! Text records as bytes: telling UTF-8 from GBK (mainland sites) and Big5 (Taiwan and Hong
+//! Kong sites), GBK for XQF strings, and turning byte offsets into lines and columns.
 
 use crate::error::{ErrorKind, Place, RecordError};
-use encoding_rs::{DecoderResult, GBK, UTF_8};
+use encoding_rs::{BIG5, DecoderResult, GBK, UTF_8, UTF_16BE, UTF_16LE};
 use std::borrow::Cow;
+use std::fmt;
+
+/// The character encoding a text record was read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextEncoding {
+    /// UTF-8 (with or without a byte order mark).
+    Utf8,
+    /// UTF-16, little-endian, after its byte order mark.
+    Utf16Le,
+    /// UTF-16, big-endian, after its byte order mark.
+    Utf16Be,
+    /// GBK, read as GB18030 (its superset): simplified Chinese, as mainland sites write.
+    Gbk,
+    /// Big5 (with the HKSCS extensions): traditional Chinese, as Taiwan and Hong Kong sites
+    /// write.
+    Big5,
+}
+
+impl TextEncoding {
+    /// The encoding's usual name: `UTF-8`, `UTF-16LE`, `UTF-16BE`, `GBK` or `Big5`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TextEncoding::Utf8 => "UTF-8",
+            TextEncoding::Utf16Le => "UTF-16LE",
+            TextEncoding::Utf16Be => "UTF-16BE",
+            TextEncoding::Gbk => "GBK",
+            TextEncoding::Big5 => "Big5",
+        }
+    }
+}
+
+impl fmt::Display for TextEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Decodes a text file: UTF-8 or UTF-16 after a byte order mark, else UTF-8 when the bytes
-/// are valid UTF-8, else GBK (read as GB18030, its superset).
-pub(crate) fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, RecordError> {
+/// are valid UTF-8, else GBK or Big5. Most Big5 bytes also read as GBK (and the other way
+/// round), as different characters: where both read, the one whose text looks more like a
+/// record wins ([`record_likeness`]), GBK on a tie. Answers the text and the encoding it was
+/// read in.
+pub(crate) fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, TextEncoding), RecordError> {
     if let Some((encoding, bom)) = encoding_rs::Encoding::for_bom(bytes) {
         let body = &bytes[bom..];
         if encoding == UTF_8 {
-            return std::str::from_utf8(body).map(Cow::Borrowed).map_err(|e| {
-                RecordError::new(Place::Byte(bom + e.valid_up_to()), ErrorKind::Encoding)
-            });
+            return std::str::from_utf8(body)
+                .map(|text| (Cow::Borrowed(text), TextEncoding::Utf8))
+                .map_err(|e| {
+                    RecordError::new(Place::Byte(bom + e.valid_up_to()), ErrorKind::Encoding)
+                });
         }
+        let named = if encoding == UTF_16BE {
+            TextEncoding::Utf16Be
+        } else {
+            debug_assert_eq!(encoding, UTF_16LE);
+            TextEncoding::Utf16Le
+        };
         return strict(encoding, body)
+            .map(|text| (text, named))
             .map_err(|at| RecordError::new(Place::Byte(bom + at), ErrorKind::Encoding));
     }
     if let Ok(text) = std::str::from_utf8(bytes) {
-        return Ok(Cow::Borrowed(text));
+        return Ok((Cow::Borrowed(text), TextEncoding::Utf8));
     }
-    strict(GBK, bytes).map_err(|at| RecordError::new(Place::Byte(at), ErrorKind::Encoding))
+    match (strict(GBK, bytes), strict(BIG5, bytes)) {
+        (Ok(gbk), Ok(big5)) => Ok(if record_likeness(&big5) > record_likeness(&gbk) {
+            (big5, TextEncoding::Big5)
+        } else {
+            (gbk, TextEncoding::Gbk)
+        }),
+        (Ok(gbk), Err(_)) => Ok((gbk, TextEncoding::Gbk)),
+        (Err(_), Ok(big5)) => Ok((big5, TextEncoding::Big5)),
+        // The place is where the encoding that read further stopped.
+        (Err(a), Err(b)) => Err(RecordError::new(Place::Byte(a.max(b)), ErrorKind::Encoding)),
+    }
+}
+
+/// The characters of a record in Chinese notation, in either script: the pieces, the moves'
+/// words, the numbers (Chinese and full-width) and the words of results and tags.
+const RECORD_CHARACTERS: &str = "帅帥将將仕士相象马馬傌车車俥炮砲包兵卒\
+                                 进進退平前后後中一二三四五六七八九１２３４５６７８９\
+                                 红紅黑胜勝负負和局先对對开開";
+
+/// How much `text` looks like a game record: two points for each character of Chinese
+/// notation ([`RECORD_CHARACTERS`]), less three for each character a record never holds
+/// (private-use code points, kana, half-width katakana, symbols of the compatibility blocks),
+/// which a Big5 file read as GBK, or a GBK file read as Big5, is full of.
+fn record_likeness(text: &str) -> i64 {
+    text.chars()
+        .map(|c| match c {
+            _ if RECORD_CHARACTERS.contains(c) => 2,
+            '\u{e000}'..='\u{f8ff}'
+            | '\u{3040}'..='\u{30ff}'
+            | '\u{ff61}'..='\u{ff9f}'
+            | '\u{f900}'..='\u{faff}'
+            | '\u{fe30}'..='\u{fe4f}'
+            | '\u{2460}'..='\u{24ff}'
+            | '\u{2500}'..='\u{257f}' => -3,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Decodes `bytes` without replacement; on a malformed sequence, its offset.
@@ -107,19 +191,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn utf8_gbk_and_boms_are_told_apart() {
-        assert_eq!(decode("炮二平五".as_bytes()).unwrap(), "炮二平五");
-        assert_eq!(decode(&string_to_gbk("炮二平五")).unwrap(), "炮二平五");
+    fn utf8_gbk_big5_and_boms_are_told_apart() {
+        let read = |bytes: &[u8]| {
+            let (text, encoding) = decode(bytes).unwrap();
+            (text.into_owned(), encoding)
+        };
+        assert_eq!(
+            read("炮二平五".as_bytes()),
+            ("炮二平五".into(), TextEncoding::Utf8)
+        );
+        assert_eq!(
+            read(&string_to_gbk("炮二平五 马8进7")),
+            ("炮二平五 马8进7".into(), TextEncoding::Gbk)
+        );
         let mut bom = vec![0xEF, 0xBB, 0xBF];
         bom.extend_from_slice("马8进7".as_bytes());
-        assert_eq!(decode(&bom).unwrap(), "马8进7");
+        assert_eq!(read(&bom), ("马8进7".into(), TextEncoding::Utf8));
         let utf16: Vec<u8> = [0xFF, 0xFE, b'a', 0, b'b', 0].to_vec();
-        assert_eq!(decode(&utf16).unwrap(), "ab");
+        assert_eq!(read(&utf16), ("ab".into(), TextEncoding::Utf16Le));
+        let utf16: Vec<u8> = [0xFE, 0xFF, 0, b'a', 0, b'b'].to_vec();
+        assert_eq!(read(&utf16), ("ab".into(), TextEncoding::Utf16Be));
+        // Traditional characters and full-width digits in Big5, which also read as GBK (as
+        // other characters): the record's own words tell them apart.
+        for text in [
+            "1. 炮二平五 馬８進７",
+            "[Red \"胡榮華\"]\n1. 炮八平五 炮２平５ 2. 車九進一 馬２進３",
+            "兵七進一 卒７進１",
+            "1-0 紅勝",
+        ] {
+            let big5 = BIG5.encode(text).0.into_owned();
+            assert!(
+                strict(GBK, &big5).is_ok(),
+                "{text}: the bytes read as GBK too"
+            );
+            assert_eq!(
+                read(&big5),
+                (text.to_string(), TextEncoding::Big5),
+                "{text}"
+            );
+        }
+        // And simplified GBK that also reads as Big5 stays GBK.
+        for text in ["1. 炮二平五 马8进7", "车九进一 马２进３ 红胜", "兵七进一"]
+        {
+            let gbk = string_to_gbk(text);
+            assert_eq!(read(&gbk), (text.to_string(), TextEncoding::Gbk), "{text}");
+        }
     }
 
     #[test]
     fn bytes_that_are_no_text_name_their_offset() {
         let err = decode(b"abc\xFF\xFFdef").unwrap_err();
+        assert!(err.to_string().contains("Big5"), "{err}");
         assert_eq!(err.kind, ErrorKind::Encoding);
         assert_eq!(err.place, Place::Byte(3));
     }

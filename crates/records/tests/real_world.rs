@@ -6,8 +6,8 @@ mod support;
 
 use support::real_world as file;
 use xiangqi_records::{
-    ErrorKind, Game, GameResult, MoveError, OutputFormat, Place, RecordFormat, WarningKind,
-    dhtmlxq, pgn, xqf,
+    ErrorKind, Game, GameResult, MoveError, OutputFormat, Place, RecordFormat, TextEncoding,
+    WarningKind, dhtmlxq, pgn, xqf,
 };
 use xiangqi_rules::notation::Notation;
 
@@ -244,4 +244,85 @@ fn a_comment_left_open_ends_at_the_next_game() {
     game.moves.moves[0].comment = Some("见下局\n[Event \"x\"] 之注".to_string());
     let text = pgn::write_game(&game, Notation::Wxf).unwrap();
     assert_eq!(pgn::read_str(&text).unwrap(), [game]);
+}
+
+/// The moves of `game` in WXF, the notation whose digits are easy to check by hand.
+fn wxf(game: &Game) -> Vec<String> {
+    let mut position = game.start.clone();
+    game.mainline()
+        .map(|m| {
+            let said = xiangqi_rules::notation::format_move(&position, m, Notation::Wxf);
+            position = position.after(m);
+            said
+        })
+        .collect()
+}
+
+#[test]
+fn a_taiwan_site_game_in_big5_with_traditional_characters_opens() {
+    let bytes = file("ccpd-big5-game.pgn");
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "the file is not UTF-8"
+    );
+    let read = pgn::read_all(&bytes).unwrap();
+    assert_eq!(read.encoding, Some(TextEncoding::Big5));
+    assert_eq!(read.len(), 1);
+    let game = read.games[0].as_ref().expect("the game opens");
+    assert_eq!(game.tags.get("Red"), Some("東北韓福德"));
+    assert_eq!(game.tags.get("Black"), Some("上海胡榮華"));
+    assert_eq!(game.tags.get("Site"), Some("哈爾濱"));
+    assert_eq!(game.tags.get("ECCO"), Some("D03"));
+    assert_eq!(game.result, Some(GameResult::RedWins));
+    assert_eq!(game.start, xiangqi_rules::Position::startpos());
+    // 炮八平五 炮２平５ 車九進一 馬２進３ 馬八進七 馬８進９: traditional characters, Black's
+    // files in full-width digits.
+    assert_eq!(
+        wxf(game)[..6],
+        ["C8=5", "C2=5", "R9+1", "H2+3", "H8+7", "H8+9"]
+    );
+    assert_eq!(iccs(game)[..4], ["b2e2", "b7e7", "a0a1", "b9c7"]);
+    assert!(game.mainline().count() > 60, "the whole game");
+    // The same file, as UTF-8, reads as the same game.
+    let (text, _, _) = encoding_rs::BIG5.decode(&bytes);
+    let again = pgn::read_all(text.as_bytes()).unwrap();
+    assert_eq!(again.encoding, Some(TextEncoding::Utf8));
+    assert_eq!(again.games[0].as_ref().unwrap(), game);
+}
+
+#[test]
+fn a_big5_position_with_black_to_move_opens() {
+    let bytes = file("ccpd-big5-position.pgn");
+    let read = RecordFormat::detect(&bytes, Some("pgn"))
+        .read(&bytes)
+        .unwrap();
+    assert_eq!(read.encoding, Some(TextEncoding::Big5));
+    let game = read.games[0].as_ref().expect("the position opens");
+    assert_eq!(game.start.side_to_move(), xiangqi_rules::Color::Black);
+    assert_eq!(game.tags.get("Black"), Some("河北劉殿中"));
+    // 車１進３ 帥六進一 車１平７ 車三退三 馬７進６ 帥六進一 馬６進７.
+    assert_eq!(
+        wxf(game),
+        ["R1+3", "K6+1", "R1=7", "R3-3", "H7+6", "K6+1", "H6+7"]
+    );
+    assert_eq!(game.result, Some(GameResult::BlackWins));
+}
+
+#[test]
+fn a_big5_file_with_an_illegal_move_names_it_in_its_own_characters() {
+    let bytes = file("ccpd-big5-illegal-move.pgn");
+    let read = pgn::read_all(&bytes).unwrap();
+    assert_eq!(read.encoding, Some(TextEncoding::Big5));
+    let e = read.games[0].as_ref().unwrap_err();
+    let message = e.to_string();
+    assert!(message.contains("10... 馬６退７"), "{message}");
+    assert!(message.contains("in check"), "{message}");
+    assert_eq!(
+        e.place,
+        Place::Text {
+            line: 23,
+            column: 10
+        }
+    );
+    assert_eq!(e.partial.as_ref().map(|p| p.mainline().count()), Some(18));
 }

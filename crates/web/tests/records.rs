@@ -540,3 +540,26 @@ async fn a_file_over_4_mib_is_refused() {
     assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(answer.json()["error"]["code"], "too-large");
 }
+
+#[tokio::test]
+async fn a_big5_record_opens_and_says_the_encoding_it_was_read_in() {
+    let app = app();
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../records/tests/real-world/ccpd-big5-game.pgn"),
+    )
+    .unwrap();
+    let loaded = import(&app, "name=00000042.pgn", bytes).await;
+    assert_eq!(loaded.status, StatusCode::CREATED, "{}", loaded.json());
+    let answer = loaded.json();
+    assert_eq!(answer["encoding"], "Big5");
+    assert_eq!(answer["tags"]["Red"], "東北韓福德");
+    assert_eq!(iccs_moves(&answer["game"])[..2], ["b2e2", "b7e7"]);
+    let utf8 = import(
+        &app,
+        "name=a.pgn",
+        pgn_game("Plain", "1. C3-C4").into_bytes(),
+    )
+    .await;
+    assert_eq!(utf8.json()["encoding"], "UTF-8");
+}

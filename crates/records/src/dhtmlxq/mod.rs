@@ -24,7 +24,7 @@ use crate::collection::Collection;
 use crate::error::RecordError;
 use crate::game::Game;
 
-/// Reads every record of a DhtmlXQ file (UTF-8, UTF-16 with a byte order mark, or GBK).
+/// Reads every record of a DhtmlXQ file (UTF-8, UTF-16 with a byte order mark, GBK or Big5).
 /// The first record that cannot be read is the error.
 pub fn read(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
     read_all(bytes)?.into_games()
@@ -32,6 +32,8 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Game>, RecordError> {
 
 /// Reads every record of a DhtmlXQ file: each game or the error that stopped it.
 pub fn read_all(bytes: &[u8]) -> Result<Collection, RecordError> {
-    let text = crate::text::decode(bytes)?;
-    read_all_str(&text)
+    let (text, encoding) = crate::text::decode(bytes)?;
+    let mut read = read_all_str(&text)?;
+    read.encoding = Some(encoding);
+    Ok(read)
 }

@@ -189,6 +189,7 @@ pub fn read_all_str(text: &str) -> Result<Collection, RecordError> {
     Ok(Collection {
         games,
         warnings: Vec::new(),
+        encoding: None,
     })
 }
 

@@ -39,12 +39,14 @@ use crate::error::{Place, RecordError};
 use crate::game::Game;
 use crate::warning::WarningKind;
 
-/// Reads every game of a PGN file (UTF-8, UTF-16 with a byte order mark, or GBK): each game
+/// Reads every game of a PGN file (UTF-8, UTF-16 with a byte order mark, GBK or Big5): each game
 /// or the error that stopped it, reading going on after a bad game, and a warning for each
 /// stretch of text outside any game that was skipped (see [`read_all_str`]).
 pub fn read_all(bytes: &[u8]) -> Result<Collection, RecordError> {
-    let text = crate::text::decode(bytes)?;
-    read_all_str(&text)
+    let (text, encoding) = crate::text::decode(bytes)?;
+    let mut read = read_all_str(&text)?;
+    read.encoding = Some(encoding);
+    Ok(read)
 }
 
 /// Reads every game of a PGN text, as [`read_all`] does. Text outside games (a site's
@@ -67,7 +69,11 @@ pub fn read_all_str(text: &str) -> Result<Collection, RecordError> {
             found,
         ));
     }
-    Ok(Collection { games, warnings })
+    Ok(Collection {
+        games,
+        warnings,
+        encoding: None,
+    })
 }
 
 /// Reads every game of a PGN file (UTF-8, UTF-16 with a byte order mark, or GBK). The first

@@ -201,6 +201,8 @@ pub struct Imported {
     /// blanks with the game and the place, English message); the rest of the file's games
     /// open by their index.
     pub unreadable: Vec<Said>,
+    /// The encoding a text file was read in (`UTF-8`, `GBK`, `Big5` …); none for XQF.
+    pub encoding: Option<&'static str>,
 }
 
 /// Game `index` of a record file as read, and what else the file said.
@@ -215,6 +217,8 @@ struct Loaded {
     warnings: Vec<Said>,
     /// Why the file's other games that cannot be read cannot be.
     unreadable: Vec<Said>,
+    /// The encoding a text file was read in.
+    encoding: Option<&'static str>,
 }
 
 /// Reads game `index` of a record file. A bad game elsewhere in the file does not stop it.
@@ -226,6 +230,7 @@ fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded,
     let Collection {
         mut games,
         warnings,
+        encoding,
     } = format.read(bytes).map_err(|e| record_error(format, &e))?;
     let count = games.len();
     if count == 0 {
@@ -266,6 +271,7 @@ fn read_record(bytes: &[u8], name: Option<&str>, index: usize) -> Result<Loaded,
         warning,
         warnings,
         unreadable,
+        encoding: encoding.map(|e| e.name()),
     })
 }
 
@@ -340,6 +346,7 @@ pub async fn import(
         warning,
         warnings,
         unreadable,
+        encoding,
     } = loaded;
     let view = start_session(&sessions, PlayedGame::new(game))?;
     Ok((
@@ -353,6 +360,7 @@ pub async fn import(
             warning,
             warnings,
             unreadable,
+            encoding,
         }),
     ))
 }
