@@ -277,3 +277,19 @@ test('a win by stalemate is set, solved and said as a stalemate, never as a mate
   await page.waitForFunction(() => /counts once/.test(document.querySelector('[data-puzzle-message]').textContent));
   assert.equal(await ratingShown(), before);
 });
+
+test('a theme chosen is explained, and its puzzles are served: double check, in English and Russian', async () => {
+  await page.click('[data-nav="puzzles"]');
+  await waitState(['playing', 'solved', 'wrong', 'solution']);
+  await choose('theme', 'doubleCheck');
+  const { id } = await waitState(['playing']);
+  const puzzle = await api(`/api/puzzles/${id}`);
+  assert.ok(puzzle.themes.includes('doubleCheck'), `${id}: ${puzzle.themes}`);
+  assert.match(await page.textContent('[data-theme-about="doubleCheck"]'), /Check with two pieces at once/);
+  assert.match(await page.textContent('[data-puzzle-filter="theme"] option[value="doubleCheck"]'), /^Double check \(\d+\)$/);
+  await page.selectOption('[data-setting="language"]', 'ru');
+  await page.waitForFunction(() => /Шах сразу двумя фигурами/.test(document.querySelector('[data-theme-about]')?.textContent ?? ''));
+  await page.selectOption('[data-setting="language"]', 'en');
+  await choose('theme', '');
+  assert.equal(await page.locator('[data-theme-about]').count(), 0, 'all themes: nothing to explain');
+});

@@ -36,6 +36,12 @@ enum PuzzlesCommand {
     },
     /// Print every shipped puzzle, one a line: `id<TAB>fen<TAB>moves<TAB>themes<TAB>rating`.
     Export,
+    /// Read the motif themes of every puzzle of FILE again by today's rules and write FILE
+    /// back (comments and order kept); print how many puzzles each theme gained or lost.
+    Retheme {
+        /// A puzzle file in the export format.
+        file: PathBuf,
+    },
 }
 
 /// The arguments of `xiangqi puzzles generate`.
@@ -68,7 +74,42 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
         PuzzlesCommand::Generate(generate_args) => generate(generate_args),
         PuzzlesCommand::Verify { file } => verify(file.as_deref()),
         PuzzlesCommand::Export => export(),
+        PuzzlesCommand::Retheme { file } => retheme(file),
     }
+}
+
+fn retheme(path: &Path) -> Result<(), String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut out = String::with_capacity(text.len());
+    let mut gained: BTreeMap<String, usize> = BTreeMap::new();
+    let mut lost: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            out.push_str(line);
+        } else {
+            let puzzle = xiangqi_teaching::puzzles::parse_line(line, i + 1)
+                .map_err(|e| format!("{name}: {e}"))?;
+            let again = puzzle.rethemed();
+            for t in again.themes.iter().filter(|t| !puzzle.themes.contains(t)) {
+                *gained.entry(t.to_string()).or_default() += 1;
+            }
+            for t in puzzle.themes.iter().filter(|t| !again.themes.contains(t)) {
+                *lost.entry(t.to_string()).or_default() += 1;
+            }
+            out.push_str(&again.to_line());
+        }
+        out.push('\n');
+    }
+    crate::files::write_whole(path, out.as_bytes())
+        .map_err(|e| format!("cannot write {name}: {e}"))?;
+    for (theme, n) in &gained {
+        println!("{theme}: +{n}");
+    }
+    for (theme, n) in &lost {
+        println!("{theme}: -{n}");
+    }
+    Ok(())
 }
 
 fn export() -> Result<(), String> {

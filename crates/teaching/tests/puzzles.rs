@@ -25,6 +25,36 @@ fn every_theme_is_present() {
 }
 
 #[test]
+fn every_puzzle_claims_exactly_the_motifs_its_line_shows() {
+    // `xiangqi puzzles retheme` keeps the file so when a motif rule is added or changed.
+    let mut differ = Vec::new();
+    for puzzle in shipped().unwrap() {
+        let again = puzzle.rethemed();
+        if again.themes != puzzle.themes {
+            differ.push(format!(
+                "{}: {:?} → {:?}",
+                puzzle.id, puzzle.themes, again.themes
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // The new motifs are found in the shipped set.
+    for theme in [
+        Theme::DoubleCheck,
+        Theme::Sacrifice,
+        Theme::QuietMove,
+        Theme::FacingGenerals,
+    ] {
+        let n = shipped()
+            .unwrap()
+            .iter()
+            .filter(|p| p.has_theme(&theme))
+            .count();
+        assert!(n >= 10, "{theme}: {n}");
+    }
+}
+
+#[test]
 fn twelve_named_patterns_have_three_puzzles_each() {
     let mut per_pattern: std::collections::BTreeMap<&str, usize> = Default::default();
     for puzzle in shipped().unwrap() {

@@ -1,6 +1,6 @@
-//! Tactical motifs read from a solution: fork, pin, discovered attack and capturing the
-//! defender. Each rule looks only at the position and the line, so the tags can be
-//! recomputed at will.
+//! Tactical motifs read from a solution: fork, pin, discovered attack, capturing the
+//! defender, double check, sacrifice, a quiet first move and the facing generals. Each rule
+//! looks only at the position and the line, so the tags can be recomputed at will.
 //!
 //! "Valuable" below means the general or a piece worth at least a horse (horse, cannon,
 //! chariot). The solver's moves are the line's even-numbered plies (the first, third …).
@@ -18,10 +18,21 @@
 //! - **capturingDefender**: the solver's first capture takes a piece that defended another
 //!   enemy piece (at least an advisor's worth), and the solver captures that piece with
 //!   its next move.
+//! - **doubleCheck** (双将): a solver move leaves the enemy general attacked by two solver
+//!   pieces at once (a cannon's check through its screen counts), so that no block or
+//!   capture answers both: the general must move.
+//! - **sacrifice** (弃子): the defender's reply takes a valuable piece (a horse's worth or
+//!   more) that the solver's move before had just put there, and that move took at least an
+//!   advisor's worth less than it gave (a cannon for a horse is a trade, not a sacrifice).
+//! - **quietMove** (闲着, «тихий ход»): the first move neither takes nor checks, and the
+//!   line goes on: the win comes from a threat, not from force.
+//! - **facingGenerals** (对脸将, 白脸将): the line ends the game (mate or stalemate) with the
+//!   enemy general denied a point only by the rule that the generals may not face each other
+//!   on an open file: the solver's general takes part in the mate.
 
 use super::theme::Theme;
 use xiangqi_engine::SEE_VALUE;
-use xiangqi_rules::{Bitboard, Color, Move, PieceKind, Position, Square};
+use xiangqi_rules::{Bitboard, Color, GameStatus, Move, PieceKind, Position, Square};
 
 /// A horse's exchange value: the least a "valuable" piece is worth.
 const VALUABLE: i32 = SEE_VALUE[PieceKind::Horse as usize];
@@ -65,7 +76,98 @@ pub fn detect_motifs(start: &Position, line: &[Move]) -> Vec<Theme> {
     if is_capturing_defender(start, line) {
         found.push(Theme::CapturingDefender);
     }
+    if is_double_check(start, line) {
+        found.push(Theme::DoubleCheck);
+    }
+    if is_sacrifice(start, line) {
+        found.push(Theme::Sacrifice);
+    }
+    if is_quiet_move(start, line) {
+        found.push(Theme::QuietMove);
+    }
+    if is_facing_generals(start, line) {
+        found.push(Theme::FacingGenerals);
+    }
     found
+}
+
+/// See the module docs.
+pub fn is_double_check(start: &Position, line: &[Move]) -> bool {
+    let all = positions(start, line);
+    let defender = start.side_to_move().opponent();
+    (0..line.len()).step_by(2).any(|i| {
+        let after = &all[i + 1];
+        let checkers = after.attackers_to(
+            after.general(defender),
+            defender.opponent(),
+            after.occupied(),
+        );
+        checkers.into_iter().count() >= 2
+    })
+}
+
+/// See the module docs.
+pub fn is_sacrifice(start: &Position, line: &[Move]) -> bool {
+    let all = positions(start, line);
+    (0..line.len()).step_by(2).any(|i| {
+        let (m, before, after) = (line[i], &all[i], &all[i + 1]);
+        let Some(reply) = line.get(i + 1) else {
+            return false;
+        };
+        let given = value(after, m.to());
+        reply.to() == m.to()
+            && is_valuable(after, m.to())
+            && after
+                .piece_at(m.to())
+                .is_some_and(|p| p.kind != PieceKind::General)
+            && given - value(before, m.to()) >= SEE_VALUE[PieceKind::Advisor as usize]
+    })
+}
+
+/// See the module docs.
+pub fn is_quiet_move(start: &Position, line: &[Move]) -> bool {
+    let Some(&first) = line.first() else {
+        return false;
+    };
+    line.len() >= 3 && start.piece_at(first.to()).is_none() && !start.after(first).in_check()
+}
+
+/// See the module docs.
+pub fn is_facing_generals(start: &Position, line: &[Move]) -> bool {
+    let end = positions(start, line)
+        .pop()
+        .unwrap_or_else(|| start.clone());
+    if end.status() == GameStatus::Ongoing {
+        return false;
+    }
+    let defender = end.side_to_move();
+    let solver = defender.opponent();
+    let (from, guard) = (end.general(defender), end.general(solver));
+    [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(df, dr)| {
+        let Some(to) = from.offset(df, dr) else {
+            return false;
+        };
+        let in_palace = (3..=5).contains(&to.file())
+            && match defender {
+                Color::Red => to.rank() <= 2,
+                Color::Black => to.rank() >= 7,
+            };
+        if !in_palace || end.piece_at(to).is_some_and(|p| p.color == defender) {
+            return false;
+        }
+        let occupied = Bitboard(
+            (end.occupied().0 & !Bitboard::from_square(from).0) | Bitboard::from_square(to).0,
+        );
+        // Denied by nothing but the facing rule: no solver piece attacks the point, and the
+        // solver's general looks at it along an open file.
+        let attacked = !end.attackers_to(to, solver, occupied).is_empty();
+        let open_file = to.file() == guard.file() && {
+            let (low, high) = (to.rank().min(guard.rank()), to.rank().max(guard.rank()));
+            (low + 1..high)
+                .all(|r| Square::new(to.file(), r).is_some_and(|sq| !occupied.contains(sq)))
+        };
+        open_file && !attacked
+    })
 }
 
 /// See the module docs.
@@ -267,5 +369,52 @@ mod tests {
         // Taking the chariot at once removes no defender.
         let (pos, line) = case(fen, "c0c7");
         assert!(!is_capturing_defender(&pos, &line));
+    }
+
+    #[test]
+    fn a_horse_that_checks_and_uncovers_the_chariot_gives_double_check() {
+        // The horse leaves the e-file to c8, from where it checks e9 over d8, and the chariot
+        // on e1 checks along the opened file.
+        let (pos, line) = case("4k4/9/4N4/9/9/9/9/9/4R4/3K5 w", "e7c8");
+        assert!(is_double_check(&pos, &line));
+        assert!(detect_motifs(&pos, &line).contains(&Theme::DoubleCheck));
+        // Without the chariot the horse checks alone.
+        let (pos, line) = case("4k4/9/4N4/9/9/9/9/9/9/3K5 w", "e7c8");
+        assert!(!is_double_check(&pos, &line));
+    }
+
+    #[test]
+    fn a_chariot_given_to_the_general_is_a_sacrifice_a_trade_is_not() {
+        // The chariot checks on d8 and the general takes it.
+        let (pos, line) = case("3k5/R3a4/9/9/9/9/9/9/9/4K4 w", "a8d8 d9d8");
+        assert!(is_sacrifice(&pos, &line));
+        // Taking a chariot on d8 and being taken back is a trade.
+        let (pos, line) = case("3k5/R2ra4/9/9/9/9/9/9/9/4K4 w", "a8d8 d9d8");
+        assert!(!is_sacrifice(&pos, &line));
+    }
+
+    #[test]
+    fn a_first_move_that_neither_takes_nor_checks_is_quiet() {
+        // The chariot takes rank 7 away; the mate comes later.
+        let (pos, line) = case("9/4k4/9/9/9/9/9/9/9/R2K5 w", "a0a7 e8e9 a7a9");
+        assert!(is_quiet_move(&pos, &line));
+        // A check is not quiet, and neither is a line of one move.
+        let (pos, line) = case("9/4k4/9/9/9/9/9/9/9/R2K5 w", "a0a8 e8e9 a8a9");
+        assert!(!is_quiet_move(&pos, &line));
+        let (pos, line) = case("9/4k4/9/9/9/9/9/9/9/R2K5 w", "a0a7");
+        assert!(!is_quiet_move(&pos, &line));
+    }
+
+    #[test]
+    fn a_mate_where_e9_is_denied_only_by_the_facing_generals() {
+        // The chariot checks along the d-file and covers d8; e9 would face the general on e0.
+        let (pos, line) = case("3k5/9/9/9/9/9/9/9/R8/4K4 w", "a1d1");
+        assert!(is_facing_generals(&pos, &line));
+        // With the general off the e-file, e9 is free: no mate, no facing generals.
+        let (pos, line) = case("3k5/9/9/9/9/9/9/9/R8/5K3 w", "a1d1");
+        assert!(!is_facing_generals(&pos, &line));
+        // A line that does not end the game shows no facing generals.
+        let (pos, line) = case("3k5/9/9/9/9/9/9/9/R8/4K4 w", "a1a2");
+        assert!(!is_facing_generals(&pos, &line));
     }
 }

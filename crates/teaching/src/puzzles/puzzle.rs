@@ -61,6 +61,25 @@ impl Puzzle {
         steps
     }
 
+    /// The puzzle with its motif themes read again from its line by today's rules
+    /// ([`super::motifs::detect_motifs`]): the other themes kept in their order, then the
+    /// motifs the line shows (none for a `defence` puzzle, whose line is one move).
+    pub fn rethemed(&self) -> Puzzle {
+        let mut themes: Vec<Theme> = self
+            .themes
+            .iter()
+            .filter(|t| !t.is_motif())
+            .cloned()
+            .collect();
+        if !themes.contains(&Theme::Defence) {
+            themes.extend(super::motifs::detect_motifs(&self.position, &self.moves));
+        }
+        Puzzle {
+            themes,
+            ..self.clone()
+        }
+    }
+
     /// The puzzle as one line of the export format (no line break).
     pub fn to_line(&self) -> String {
         self.to_string()

@@ -27,12 +27,20 @@ pub enum Theme {
     CapturingDefender,
     /// The only move that holds: every other move loses at least two pawns or is mated.
     Defence,
+    /// A move checks with two pieces at once.
+    DoubleCheck,
+    /// A valuable piece is given up on purpose: the defender takes it.
+    Sacrifice,
+    /// The first move neither takes nor checks.
+    QuietMove,
+    /// The mate or stalemate needs the rule that the generals may not face each other.
+    FacingGenerals,
     /// The mate is one of the named mating patterns (the pattern's id).
     Pattern(String),
 }
 
 /// The themes that do not name a pattern, in the order a summary lists them.
-pub const BASIC_THEMES: [Theme; 16] = [
+pub const BASIC_THEMES: [Theme; 20] = [
     Theme::MateIn(1),
     Theme::MateIn(2),
     Theme::MateIn(3),
@@ -48,6 +56,10 @@ pub const BASIC_THEMES: [Theme; 16] = [
     Theme::Pin,
     Theme::DiscoveredAttack,
     Theme::CapturingDefender,
+    Theme::DoubleCheck,
+    Theme::Sacrifice,
+    Theme::QuietMove,
+    Theme::FacingGenerals,
     Theme::Defence,
 ];
 
@@ -58,6 +70,22 @@ impl Theme {
     /// The themes a summary lists, without the pattern themes.
     pub fn basic() -> &'static [Theme] {
         &BASIC_THEMES
+    }
+
+    /// Whether this theme is read from the line by a motif rule (`puzzles::motifs`), and so
+    /// claimed only where the line shows it.
+    pub fn is_motif(&self) -> bool {
+        matches!(
+            self,
+            Theme::Fork
+                | Theme::Pin
+                | Theme::DiscoveredAttack
+                | Theme::CapturingDefender
+                | Theme::DoubleCheck
+                | Theme::Sacrifice
+                | Theme::QuietMove
+                | Theme::FacingGenerals
+        )
     }
 
     /// The mate length when this is a `mateInN` theme.
@@ -100,6 +128,10 @@ impl fmt::Display for Theme {
             Theme::DiscoveredAttack => f.write_str("discoveredAttack"),
             Theme::CapturingDefender => f.write_str("capturingDefender"),
             Theme::Defence => f.write_str("defence"),
+            Theme::DoubleCheck => f.write_str("doubleCheck"),
+            Theme::Sacrifice => f.write_str("sacrifice"),
+            Theme::QuietMove => f.write_str("quietMove"),
+            Theme::FacingGenerals => f.write_str("facingGenerals"),
             Theme::Pattern(id) => write!(f, "pattern:{id}"),
         }
     }
@@ -115,7 +147,8 @@ impl fmt::Display for UnknownTheme {
             f,
             "unknown theme `{}` (known: mateIn1…mateIn{LONGEST_MATE}, \
              stalemateIn1…stalemateIn{LONGEST_MATE}, material, fork, pin, \
-             discoveredAttack, capturingDefender, defence, pattern:<id>)",
+             discoveredAttack, capturingDefender, doubleCheck, sacrifice, quietMove, \
+             facingGenerals, defence, pattern:<id>)",
             self.0
         )
     }
@@ -158,6 +191,10 @@ impl FromStr for Theme {
             "discoveredAttack" => Ok(Theme::DiscoveredAttack),
             "capturingDefender" => Ok(Theme::CapturingDefender),
             "defence" => Ok(Theme::Defence),
+            "doubleCheck" => Ok(Theme::DoubleCheck),
+            "sacrifice" => Ok(Theme::Sacrifice),
+            "quietMove" => Ok(Theme::QuietMove),
+            "facingGenerals" => Ok(Theme::FacingGenerals),
             _ => Err(unknown()),
         }
     }

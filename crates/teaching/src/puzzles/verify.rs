@@ -138,10 +138,7 @@ impl Verifier {
         }
         let shown = detect_motifs(&puzzle.position, &puzzle.moves);
         for theme in &puzzle.themes {
-            let motif = matches!(
-                theme,
-                Theme::Fork | Theme::Pin | Theme::DiscoveredAttack | Theme::CapturingDefender
-            );
+            let motif = theme.is_motif();
             if motif && !shown.contains(theme) {
                 return Err(VerifyError::MotifNotShown(theme.clone()));
             }

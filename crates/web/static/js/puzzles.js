@@ -55,6 +55,14 @@ export function themeName(theme) {
   return name === key ? theme : name;
 }
 
+/** What a theme is about, in a sentence or two (`mateIn3` as every `mateInN`); '' for none. */
+export function themeAbout(theme) {
+  if (!theme || theme.startsWith('pattern:')) return '';
+  const key = `themeAbout.${theme.replace(/\d+$/, '')}`;
+  const about = t(key);
+  return about === key ? '' : about;
+}
+
 /** Each pattern's names by id, from its lesson, as the server lists them. */
 const patternNames = new Map();
 
@@ -532,6 +540,9 @@ export class Puzzles extends Exercise {
       select('pattern', t('puzzlePattern'), [['', t('anyPattern')], ...this.catalog.patterns.map((p) => [p.id, `${patternName(p.id)} (${p.count})`])]);
     }
     select('difficulty', t('difficulty'), Object.keys(DIFFICULTIES).map((d) => [d, t(`difficulty.${d}`)]));
+    // The theme chosen, explained.
+    const about = themeAbout(this.learner.filters.theme ?? '');
+    if (about) row.append(element('p', { class: 'theme-about', 'data-theme-about': this.learner.filters.theme }, about));
     return row;
   }
 
