@@ -1,4 +1,4 @@
-//! `xiangqi puzzles export` and `xiangqi puzzles verify` as a user runs them.
+//! `xiangqi puzzles export`, `verify` and `retheme` as a user runs them.
 
 mod support;
 
@@ -121,5 +121,38 @@ fn generate_writes_proven_puzzles_and_a_second_run_resumes() {
     let second = xiangqi(&args);
     assert!(second.status.success());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), mined);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn retheme_rewrites_the_motifs_by_todays_rules_and_keeps_the_rest() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-puzzles-{}-retheme", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("puzzles.tsv");
+    // The general's first step to e0 neither takes nor checks (a quiet move), the advisor
+    // taken on f7 was pinned, and the mate needs the general on e0 (facing generals); a fork
+    // claimed wrongly is dropped.
+    let quiet_fork = GOOD.replace("mateIn3", "mateIn3,fork");
+    std::fs::write(&path, format!("# a comment\n{quiet_fork}\n")).unwrap();
+    let out = xiangqi(&["puzzles", "retheme", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("fork: -1"), "{said}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# a comment\n"), "{text}");
+    let themes = text.lines().nth(1).unwrap().split('\t').nth(3).unwrap();
+    assert_eq!(themes, "mateIn3,pin,quietMove,facingGenerals");
+    for gained in ["pin: +1", "quietMove: +1", "facingGenerals: +1"] {
+        assert!(said.contains(gained), "{said}");
+    }
+    // A file that is not there is an error that names it.
+    let out = xiangqi(&["puzzles", "retheme", "/nowhere/puzzles.tsv"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nowhere/puzzles.tsv"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
