@@ -44,6 +44,7 @@ fn every_puzzle_claims_exactly_the_motifs_its_line_shows() {
         Theme::Sacrifice,
         Theme::QuietMove,
         Theme::FacingGenerals,
+        Theme::CannonScreen,
     ] {
         let n = shipped()
             .unwrap()

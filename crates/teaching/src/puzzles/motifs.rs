@@ -26,6 +26,9 @@
 //!   advisor's worth less than it gave (a cannon for a horse is a trade, not a sacrifice).
 //! - **quietMove** (闲着, «тихий ход»): the first move neither takes nor checks, and the
 //!   line goes on: the win comes from a threat, not from force.
+//! - **cannonScreen** (炮架): a solver cannon strikes — takes, or checks — over a screen that
+//!   a move of the line put there: a screen made (often the solver's own piece, moved in
+//!   with tempo) or a screen moved (a defender's piece forced onto the cannon's line).
 //! - **facingGenerals** (对脸将, 白脸将): the line ends the game (mate or stalemate) with the
 //!   enemy general denied a point only by the rule that the generals may not face each other
 //!   on an open file: the solver's general takes part in the mate.
@@ -85,10 +88,68 @@ pub fn detect_motifs(start: &Position, line: &[Move]) -> Vec<Theme> {
     if is_quiet_move(start, line) {
         found.push(Theme::QuietMove);
     }
+    if is_cannon_screen(start, line) {
+        found.push(Theme::CannonScreen);
+    }
     if is_facing_generals(start, line) {
         found.push(Theme::FacingGenerals);
     }
     found
+}
+
+/// The one piece between `a` and `b` on a shared file or rank in `position`, if there is
+/// exactly one.
+fn screen_between(position: &Position, a: Square, b: Square) -> Option<Square> {
+    let (df, dr) = (
+        i8::try_from(b.file()).ok()? - i8::try_from(a.file()).ok()?,
+        i8::try_from(b.rank()).ok()? - i8::try_from(a.rank()).ok()?,
+    );
+    if df != 0 && dr != 0 {
+        return None;
+    }
+    let step = (df.signum(), dr.signum());
+    let mut found = None;
+    let mut at = a.offset(step.0, step.1)?;
+    while at != b {
+        if position.piece_at(at).is_some() {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(at);
+        }
+        at = at.offset(step.0, step.1)?;
+    }
+    found
+}
+
+/// See the module docs.
+pub fn is_cannon_screen(start: &Position, line: &[Move]) -> bool {
+    let all = positions(start, line);
+    let solver = start.side_to_move();
+    let placed = |sq: Square, before: usize| line[..before].iter().any(|m| m.to() == sq);
+    let is_cannon = |p: &Position, sq: Square| {
+        p.piece_at(sq)
+            .is_some_and(|piece| piece.color == solver && piece.kind == PieceKind::Cannon)
+    };
+    (0..line.len()).step_by(2).any(|i| {
+        let (m, before, after) = (line[i], &all[i], &all[i + 1]);
+        // A capture by a cannon over a screen the line put there.
+        let takes = is_cannon(before, m.from())
+            && before.piece_at(m.to()).is_some()
+            && screen_between(before, m.from(), m.to()).is_some_and(|s| placed(s, i));
+        // A cannon's check over a screen the line put there (this move's included).
+        let general = after.general(solver.opponent());
+        let checks = (after.pieces_of(solver) & after.occupied())
+            .into_iter()
+            .filter(|&c| is_cannon(after, c))
+            .any(|c| {
+                after
+                    .attackers_to(general, solver, after.occupied())
+                    .contains(c)
+                    && screen_between(after, c, general).is_some_and(|s| placed(s, i + 1))
+            });
+        takes || checks
+    })
 }
 
 /// See the module docs.
@@ -403,6 +464,19 @@ mod tests {
         assert!(!is_quiet_move(&pos, &line));
         let (pos, line) = case("9/4k4/9/9/9/9/9/9/9/R2K5 w", "a0a7");
         assert!(!is_quiet_move(&pos, &line));
+    }
+
+    #[test]
+    fn a_horse_jumping_onto_the_cannons_file_makes_its_screen() {
+        // The horse lands on e6, between the cannon on e2 and the general on e9: check.
+        let (pos, line) = case("4k4/9/9/9/2N6/9/9/4C4/9/3K5 w", "c5e6");
+        assert!(is_cannon_screen(&pos, &line));
+        // Elsewhere it makes no screen.
+        let (pos, line) = case("4k4/9/9/9/2N6/9/9/4C4/9/3K5 w", "c5b7");
+        assert!(!is_cannon_screen(&pos, &line));
+        // A cannon taking over a screen that was always there is an ordinary capture.
+        let (pos, line) = case("4k4/9/4n4/9/4p4/9/9/4C4/9/3K5 w", "e2e7");
+        assert!(!is_cannon_screen(&pos, &line));
     }
 
     #[test]

@@ -35,12 +35,14 @@ pub enum Theme {
     QuietMove,
     /// The mate or stalemate needs the rule that the generals may not face each other.
     FacingGenerals,
+    /// A cannon strikes over a screen that a move of the line put there.
+    CannonScreen,
     /// The mate is one of the named mating patterns (the pattern's id).
     Pattern(String),
 }
 
 /// The themes that do not name a pattern, in the order a summary lists them.
-pub const BASIC_THEMES: [Theme; 20] = [
+pub const BASIC_THEMES: [Theme; 21] = [
     Theme::MateIn(1),
     Theme::MateIn(2),
     Theme::MateIn(3),
@@ -59,6 +61,7 @@ pub const BASIC_THEMES: [Theme; 20] = [
     Theme::DoubleCheck,
     Theme::Sacrifice,
     Theme::QuietMove,
+    Theme::CannonScreen,
     Theme::FacingGenerals,
     Theme::Defence,
 ];
@@ -85,6 +88,7 @@ impl Theme {
                 | Theme::Sacrifice
                 | Theme::QuietMove
                 | Theme::FacingGenerals
+                | Theme::CannonScreen
         )
     }
 
@@ -132,6 +136,7 @@ impl fmt::Display for Theme {
             Theme::Sacrifice => f.write_str("sacrifice"),
             Theme::QuietMove => f.write_str("quietMove"),
             Theme::FacingGenerals => f.write_str("facingGenerals"),
+            Theme::CannonScreen => f.write_str("cannonScreen"),
             Theme::Pattern(id) => write!(f, "pattern:{id}"),
         }
     }
@@ -148,7 +153,7 @@ impl fmt::Display for UnknownTheme {
             "unknown theme `{}` (known: mateIn1…mateIn{LONGEST_MATE}, \
              stalemateIn1…stalemateIn{LONGEST_MATE}, material, fork, pin, \
              discoveredAttack, capturingDefender, doubleCheck, sacrifice, quietMove, \
-             facingGenerals, defence, pattern:<id>)",
+             cannonScreen, facingGenerals, defence, pattern:<id>)",
             self.0
         )
     }
@@ -195,6 +200,7 @@ impl FromStr for Theme {
             "sacrifice" => Ok(Theme::Sacrifice),
             "quietMove" => Ok(Theme::QuietMove),
             "facingGenerals" => Ok(Theme::FacingGenerals),
+            "cannonScreen" => Ok(Theme::CannonScreen),
             _ => Err(unknown()),
         }
     }
