@@ -1453,3 +1453,33 @@ async fn a_file_overwritten_in_place_while_the_server_runs_is_noticed() {
         "{state}"
     );
 }
+
+#[tokio::test]
+async fn a_rooms_key_is_read_whatever_characters_its_room_id_holds() {
+    let data = data_folder("room-key-characters");
+    let app = archived_app(&data);
+    // A room's id is URL-safe base64: `-` and `_` among the letters and digits. Such a key
+    // is read as a key (a room's game not kept here is not found, not refused as a key).
+    for key in ["room-PL_1xWouZhc4Pe7pDDY0Qg-1", "room-a-b_c-2-red"] {
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/archive/resume",
+            Some(json!({"key": key, "fen": null, "moves": ["h2e2"]})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{key}: {answer}");
+        assert_eq!(answer["error"]["code"], "archive-no-game", "{answer}");
+    }
+    for bad in ["room-a b-1", "room-ä-1", ""] {
+        let (status, refused) = send(
+            &app,
+            "POST",
+            "/api/archive/resume",
+            Some(json!({"key": bad, "fen": null, "moves": []})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {refused}");
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -627,8 +627,9 @@ pub async fn resume(
     let owner = sessions.viewer.require_owner()?;
     let archive = sessions.archive().clone();
     let key = req.key.trim().to_string();
-    // The app's keys are letters and digits; a room's game is `room-<room>-<number>`.
-    let key_char = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    // The app's keys are letters and digits; a room's game is `room-<room>-<number>`, where
+    // a room's id is URL-safe base64 (letters, digits, `-` and `_`).
+    let key_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
     if key.is_empty() || key.len() > 64 || !key.chars().all(key_char) {
         return Err(ApiError::bad_request(format!(
             "`{}` is not an archive key",
