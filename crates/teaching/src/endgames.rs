@@ -72,6 +72,19 @@ pub struct Endgame {
 }
 
 impl Endgame {
+    /// The key the learner's progress keeps position `index` of this ending under, once
+    /// won or held: `<id>#<index>`.
+    pub fn position_key(&self, index: usize) -> String {
+        format!("{}#{index}", self.id)
+    }
+
+    /// How many of this ending's positions `finished` (position keys) holds.
+    pub fn finished_positions(&self, finished: &[String]) -> usize {
+        (0..self.positions.len())
+            .filter(|&i| finished.contains(&self.position_key(i)))
+            .count()
+    }
+
     /// The ending's material, read from [`Endgame::ending`].
     pub fn material(&self) -> Result<Ending, xiangqi_egtb::EndingError> {
         Ending::parse(&self.ending)

@@ -171,9 +171,7 @@ pub fn ending_to_practise<'a>(
     finished: &[String],
     day: Day,
 ) -> Option<&'a Endgame> {
-    let open = |e: &Endgame| {
-        (0..e.positions.len()).any(|i| !finished.iter().any(|f| *f == format!("{}#{i}", e.id)))
-    };
+    let open = |e: &Endgame| e.finished_positions(finished) < e.positions.len();
     course.iter().find(|e| open(e)).or_else(|| {
         let n = i64::try_from(course.len()).ok().filter(|&n| n > 0)?;
         course.get(usize::try_from(day.number().rem_euclid(n)).ok()?)
@@ -306,7 +304,7 @@ mod tests {
             course[0].id
         );
         let first_done: Vec<String> = (0..course[0].positions.len())
-            .map(|i| format!("{}#{i}", course[0].id))
+            .map(|i| course[0].position_key(i))
             .collect();
         assert_eq!(
             ending_to_practise(course, &first_done, today).unwrap().id,
@@ -314,7 +312,7 @@ mod tests {
         );
         let all: Vec<String> = course
             .iter()
-            .flat_map(|e| (0..e.positions.len()).map(move |i| format!("{}#{i}", e.id)))
+            .flat_map(|e| (0..e.positions.len()).map(move |i| e.position_key(i)))
             .collect();
         let a = ending_to_practise(course, &all, today).unwrap();
         let b = ending_to_practise(course, &all, today.plus(1)).unwrap();

@@ -139,7 +139,8 @@ pub fn is_cannon_screen(start: &Position, line: &[Move]) -> bool {
             && screen_between(before, m.from(), m.to()).is_some_and(|s| placed(s, i));
         // A cannon's check over a screen the line put there (this move's included).
         let general = after.general(solver.opponent());
-        let checks = (after.pieces_of(solver) & after.occupied())
+        let checks = after
+            .pieces_of(solver)
             .into_iter()
             .filter(|&c| is_cannon(after, c))
             .any(|c| {

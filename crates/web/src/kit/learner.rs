@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use xiangqi_store::{Progress, Store, StoreError};
+use xiangqi_teaching::learner_rating::LearnerState;
 
 /// The key of a page-kept topic's one value (`course`, `patterns`, `endgames` …).
 pub const PAGE_VALUE_KEY: &str = "state";
@@ -17,6 +18,16 @@ const RATED: &str = "rated:";
 /// The key, under [`PUZZLE_RATING_TOPIC`], that marks puzzle `id` as rated for the learner.
 pub fn rated_key(id: &str) -> String {
     format!("{RATED}{id}")
+}
+
+/// The puzzle rating kept among `values` (the progress of [`PUZZLE_RATING_TOPIC`]), when one
+/// is kept and is a rating.
+pub fn kept_rating(values: &[Progress]) -> Option<LearnerState> {
+    values
+        .iter()
+        .find(|p| p.key == PUZZLE_RATING_KEY)
+        .and_then(|p| serde_json::from_str::<LearnerState>(&p.value).ok())
+        .and_then(|state| state.validate().ok())
 }
 
 /// The puzzle a rated mark names, if `key` is one.

@@ -29,8 +29,6 @@ use crate::kit::archive_store::ArchiveService;
 
 /// The topics the page keeps.
 pub const TOPICS: &[&str] = &["course", "patterns", "endgames", "puzzles", "characters"];
-/// The key of a topic's one value.
-const KEY: &str = PAGE_VALUE_KEY;
 /// The longest value kept, in bytes of JSON.
 pub const MAX_VALUE: usize = 64 * 1024;
 
@@ -55,7 +53,7 @@ pub async fn all(
             let mut all = serde_json::Map::new();
             for topic in TOPICS {
                 for p in s.progress(&owner, topic)? {
-                    if p.key == KEY {
+                    if p.key == PAGE_VALUE_KEY {
                         let value = serde_json::from_str(&p.value).unwrap_or(Value::Null);
                         all.insert(
                             (*topic).to_string(),
@@ -97,7 +95,7 @@ pub async fn keep(
     let value = Progress {
         owner: owner.clone(),
         topic: topic.clone(),
-        key: KEY.to_string(),
+        key: PAGE_VALUE_KEY.to_string(),
         value: text,
         updated_ms: req.updated_ms.unwrap_or_else(now_ms),
     };
@@ -106,7 +104,7 @@ pub async fn keep(
             s.save_progress(&value)?;
             Ok(s.progress(&owner, &topic)?
                 .into_iter()
-                .find(|p| p.key == KEY))
+                .find(|p| p.key == PAGE_VALUE_KEY))
         })
         .await?;
     let kept = kept.ok_or_else(|| ApiError::new(ErrorCode::Internal, "the value was not kept"))?;

@@ -24,7 +24,7 @@ use axum::routing::{get, post};
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
-use crate::kit::learner::{PUZZLE_RATING_KEY, PUZZLE_RATING_TOPIC, rated_key};
+use crate::kit::learner::{PUZZLE_RATING_KEY, PUZZLE_RATING_TOPIC, kept_rating, rated_key};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::view::{EndingView, MoveView, Threat, legal_targets, side_code};
@@ -592,9 +592,6 @@ pub struct ResultView {
     pub rated: bool,
 }
 
-/// Where the server keeps a learner's puzzle rating: the progress topic and its key.
-const RATING: (&str, &str) = (PUZZLE_RATING_TOPIC, PUZZLE_RATING_KEY);
-
 /// `POST /api/puzzles/result`: the learner's rating after solving or failing a puzzle. The
 /// rating is the server's: it rates from the state it keeps for the learner, and keeps the
 /// new one; the state the page sends is taken only while the server keeps none (a rating
@@ -616,16 +613,11 @@ pub async fn result(
         Some(owner) => {
             let owner = owner.clone();
             let values = archive
-                .run(move |s| s.progress(&owner, RATING.0))
+                .run(move |s| s.progress(&owner, PUZZLE_RATING_TOPIC))
                 .await
                 .unwrap_or_default();
             let before = values.iter().any(|p| p.key == rated_key(&e.id));
-            let state = values
-                .into_iter()
-                .find(|p| p.key == RATING.1)
-                .and_then(|p| serde_json::from_str::<LearnerState>(&p.value).ok())
-                .and_then(|state| state.validate().ok());
-            (state, before)
+            (kept_rating(&values), before)
         }
         None => (None, false),
     };
@@ -649,15 +641,15 @@ pub async fn result(
     if let Some(owner) = owner {
         let mark = xiangqi_store::Progress {
             owner: owner.clone(),
-            topic: RATING.0.to_string(),
+            topic: PUZZLE_RATING_TOPIC.to_string(),
             key: rated_key(&e.id),
             value: serde_json::json!({ "solved": req.solved }).to_string(),
             updated_ms: crate::kit::viewer::now_ms(),
         };
         let value = xiangqi_store::Progress {
             owner,
-            topic: RATING.0.to_string(),
-            key: RATING.1.to_string(),
+            topic: PUZZLE_RATING_TOPIC.to_string(),
+            key: PUZZLE_RATING_KEY.to_string(),
             value: serde_json::to_string(&rated.state)
                 .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?,
             updated_ms: crate::kit::viewer::now_ms(),

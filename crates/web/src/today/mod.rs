@@ -15,9 +15,7 @@
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params};
-use crate::kit::learner::{
-    PUZZLE_RATING_KEY, PUZZLE_RATING_TOPIC, page_value, rated_puzzle, strings,
-};
+use crate::kit::learner::{PUZZLE_RATING_TOPIC, kept_rating, page_value, rated_puzzle, strings};
 use crate::kit::viewer::{Viewer, now_ms};
 use crate::kit::wire::Language;
 use crate::state::AppState;
@@ -26,13 +24,13 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use xiangqi_store::{Progress, Store, StoreError};
-use xiangqi_teaching::endgames::endgames;
-use xiangqi_teaching::learner_rating::{LearnerState, START_RATING};
-use xiangqi_teaching::puzzles::shipped;
+use xiangqi_teaching::endgames::{Endgame, endgames};
+use xiangqi_teaching::learner_rating::START_RATING;
+use xiangqi_teaching::puzzles::{Puzzle, shipped};
 use xiangqi_teaching::today::{
     Day, Training, daily_puzzles, ending_to_practise, next_lesson, streak,
 };
-use xiangqi_teaching::{CourseId, Lang, lessons};
+use xiangqi_teaching::{CourseId, Lang, Lesson, lessons};
 
 /// The progress topic of the days trained.
 const TOPIC: &str = "today";
@@ -176,6 +174,40 @@ fn keep_day(
     })
 }
 
+/// What the dose is chosen from: the shipped puzzles, the two courses' lessons and the
+/// endgame course, read once for the whole run (500 when one does not read).
+struct Catalogues {
+    puzzles: &'static [Puzzle],
+    rules: &'static [Lesson],
+    patterns: &'static [Lesson],
+    endings: &'static [Endgame],
+}
+
+impl Catalogues {
+    fn read() -> Result<Catalogues, ApiError> {
+        let unreadable =
+            |e: &dyn std::fmt::Display| ApiError::new(ErrorCode::LessonsUnreadable, e.to_string());
+        Ok(Catalogues {
+            puzzles: shipped().map_err(|e| {
+                ApiError::new(
+                    ErrorCode::PuzzlesUnreadable,
+                    format!("the shipped puzzles cannot be read: {e}"),
+                )
+            })?,
+            rules: lessons(CourseId::Rules).map_err(|e| unreadable(e))?,
+            patterns: lessons(CourseId::Patterns).map_err(|e| unreadable(e))?,
+            endings: endgames().map_err(|e| unreadable(e))?,
+        })
+    }
+
+    fn lessons(&self, course: CourseId) -> &'static [Lesson] {
+        match course {
+            CourseId::Rules => self.rules,
+            CourseId::Patterns => self.patterns,
+        }
+    }
+}
+
 /// The day's dose for `owner` on `day`, choosing (and keeping) the day's puzzles at the day's
 /// first ask; `trained` is recorded first when given.
 fn dose(
@@ -184,7 +216,8 @@ fn dose(
     day: Day,
     lang: Lang,
     trained: Option<Training>,
-) -> Result<Result<TodayView, ApiError>, StoreError> {
+    catalogues: &Catalogues,
+) -> Result<TodayView, StoreError> {
     let days = kept_days(store, owner)?;
     let mut kept = days
         .iter()
@@ -200,11 +233,7 @@ fn dose(
     }
     // The rating and the puzzles rated.
     let rating_values = store.progress(owner, PUZZLE_RATING_TOPIC)?;
-    let rating = rating_values
-        .iter()
-        .find(|p| p.key == PUZZLE_RATING_KEY)
-        .and_then(|p| serde_json::from_str::<LearnerState>(&p.value).ok())
-        .map_or(START_RATING, |s| s.rating);
+    let rating = kept_rating(&rating_values).map_or(START_RATING, |s| s.rating);
     let rated: Vec<(String, bool)> = rating_values
         .iter()
         .filter_map(|p| {
@@ -216,15 +245,7 @@ fn dose(
             Some((id.to_string(), solved))
         })
         .collect();
-    let catalog = match shipped() {
-        Ok(c) => c,
-        Err(e) => {
-            return Ok(Err(ApiError::new(
-                ErrorCode::PuzzlesUnreadable,
-                format!("the shipped puzzles cannot be read: {e}"),
-            )));
-        }
-    };
+    let catalog = catalogues.puzzles;
     if kept.puzzles.is_empty() {
         let tried: Vec<String> = rated.iter().map(|(id, _)| id.clone()).collect();
         kept.puzzles = daily_puzzles(catalog, &tried, rating, day)
@@ -260,59 +281,34 @@ fn dose(
         })
         .collect();
     // The courses as the page keeps them.
-    let mut passed = Vec::new();
-    for course in CourseId::ALL {
-        let topic = match course {
-            CourseId::Rules => "course",
-            CourseId::Patterns => "patterns",
-        };
-        passed.push((course, strings(&page_value(store, owner, topic)?, "done")));
-    }
-    let lesson = match next_lesson(|c| {
-        passed
-            .iter()
-            .find(|(course, _)| *course == c)
-            .map(|(_, done)| done.clone())
-            .unwrap_or_default()
-    }) {
-        None => None,
-        Some((course, id)) => match lessons(course) {
-            Err(e) => {
-                return Ok(Err(ApiError::new(
-                    ErrorCode::LessonsUnreadable,
-                    e.to_string(),
-                )));
-            }
-            Ok(all) => all.iter().position(|l| l.id == id).map(|i| LessonView {
-                course: course.code(),
-                id,
-                title: all[i].title.get(lang).to_string(),
-                chinese: all[i].chinese.clone(),
-                pinyin: all[i].pinyin.clone(),
-                number: i + 1,
-                of: all.len(),
-            }),
-        },
-    };
+    let rules_passed = strings(&page_value(store, owner, "course")?, "done");
+    let patterns_passed = strings(&page_value(store, owner, "patterns")?, "done");
+    let lesson = next_lesson(|course| match course {
+        CourseId::Rules => rules_passed.clone(),
+        CourseId::Patterns => patterns_passed.clone(),
+    })
+    .and_then(|(course, id)| {
+        let all = catalogues.lessons(course);
+        let i = all.iter().position(|l| l.id == id)?;
+        Some(LessonView {
+            course: course.code(),
+            id,
+            title: all[i].title.get(lang).to_string(),
+            chinese: all[i].chinese.clone(),
+            pinyin: all[i].pinyin.clone(),
+            number: i + 1,
+            of: all.len(),
+        })
+    });
     let finished = strings(&page_value(store, owner, "endgames")?, "done");
-    let ending = match endgames() {
-        Err(e) => {
-            return Ok(Err(ApiError::new(
-                ErrorCode::LessonsUnreadable,
-                e.to_string(),
-            )));
-        }
-        Ok(course) => ending_to_practise(course, &finished, day).map(|e| EndingToPractise {
-            id: e.id.clone(),
-            chinese: e.chinese.clone(),
-            title: e.title.get(lang).to_string(),
-            finished: (0..e.positions.len())
-                .filter(|i| finished.contains(&format!("{}#{i}", e.id)))
-                .count(),
-            positions: e.positions.len(),
-        }),
-    };
-    Ok(Ok(TodayView {
+    let ending = ending_to_practise(catalogues.endings, &finished, day).map(|e| EndingToPractise {
+        id: e.id.clone(),
+        chinese: e.chinese.clone(),
+        title: e.title.get(lang).to_string(),
+        finished: e.finished_positions(&finished),
+        positions: e.positions.len(),
+    });
+    Ok(TodayView {
         day: day.to_string(),
         streak: streak(&trained_days, day),
         trained: Training::ALL
@@ -324,7 +320,7 @@ fn dose(
         lesson,
         puzzles,
         ending,
-    }))
+    })
 }
 
 /// `GET /api/today`: the day's dose and the streak.
@@ -335,11 +331,11 @@ pub async fn today(
 ) -> Result<Json<TodayView>, ApiError> {
     let owner = viewer.require_owner()?;
     let day = read_day(&q.day)?;
-    let lang = q.lang.0;
-    archive
-        .run(move |s| dose(s, &owner, day, lang, None))
-        .await?
-        .map(Json)
+    let (lang, catalogues) = (q.lang.0, Catalogues::read()?);
+    let view = archive
+        .run(move |s| dose(s, &owner, day, lang, None, &catalogues))
+        .await?;
+    Ok(Json(view))
 }
 
 /// `POST /api/today/trained`: a piece of the day's training finished.
@@ -358,11 +354,11 @@ pub async fn trained(
         err.params = serde_json::json!({ "kind": req.kind });
         err
     })?;
-    let lang = req.lang.0;
-    archive
-        .run(move |s| dose(s, &owner, day, lang, Some(kind)))
-        .await?
-        .map(Json)
+    let (lang, catalogues) = (req.lang.0, Catalogues::read()?);
+    let view = archive
+        .run(move |s| dose(s, &owner, day, lang, Some(kind), &catalogues))
+        .await?;
+    Ok(Json(view))
 }
 
 /// The routes of today's training.

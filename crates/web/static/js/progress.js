@@ -41,6 +41,13 @@ export async function progressSent() {
   await Promise.allSettled([...inFlight]);
 }
 
+/** Keeps `sent` among the sends under way until it is answered; answers it. */
+function track(sent) {
+  inFlight.add(sent);
+  sent.finally(() => inFlight.delete(sent));
+  return sent;
+}
+
 /**
  * Sends the browser's value of `key` to the server, pending until the server has it (and every
  * later send of it): one that fails stays pending.
@@ -53,10 +60,7 @@ function send(key, value) {
     sending.set(key, left);
     if (left === 0 && kept) setPending(key, false);
   };
-  const sent = api.keepProgress(PROGRESS_TOPICS[key], value).then(() => done(true), () => done(false));
-  inFlight.add(sent);
-  sent.finally(() => inFlight.delete(sent));
-  return sent;
+  return track(api.keepProgress(PROGRESS_TOPICS[key], value).then(() => done(true), () => done(false)));
 }
 
 /** Brings the browser's copies and the server's values together (see the module's words). */
@@ -87,9 +91,7 @@ export async function syncProgress() {
  * streak; Today's training waits for it (see `progressSent`).
  */
 export function trainedToday(kind) {
-  const sent = api.trained(kind);
-  inFlight.add(sent);
-  sent.finally(() => inFlight.delete(sent));
+  track(api.trained(kind));
 }
 
 /** Keeps `value` as the progress under the browser's `key`, here and on the server. */
