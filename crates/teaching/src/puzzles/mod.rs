@@ -5,7 +5,10 @@
 //! - [`theme`]: the themes (`mateIn1`…`mateIn5`, `material`, `fork` …, `pattern:<id>`);
 //! - [`proof`]: the exact mate prover;
 //! - [`tactic`]: the engine's proofs of `material` and `defence` puzzles;
-//! - [`motifs`]: fork, pin, discovered attack and capturing the defender, read from a line;
+//! - [`motifs`]: fork, pin, discovered attack, capturing the defender and the other motifs,
+//!   read from a line;
+//! - [`combinations`]: horse leg, elephant eye, interference, deflection, decoy, clearance,
+//!   zwischenzug and the trapped piece, read from a line;
 //! - [`rating`]: difficulty from how deep the engine must look and how many tries fail;
 //! - [`verify`]: re-running a puzzle's proofs;
 //! - [`solving`]: a trainer's steps: judging a solver's move, why a wrong one fails, the next
@@ -15,6 +18,7 @@
 //! The shipped set is `crates/teaching/puzzles/puzzles.tsv`, embedded in the binary and made
 //! by `scripts/make-puzzles`.
 
+pub mod combinations;
 pub mod line;
 pub mod mine;
 pub mod motifs;

@@ -33,6 +33,7 @@
 //!   enemy general denied a point only by the rule that the generals may not face each other
 //!   on an open file: the solver's general takes part in the mate.
 
+use super::combinations::detect_combinations;
 use super::theme::Theme;
 use xiangqi_engine::SEE_VALUE;
 use xiangqi_rules::{Bitboard, Color, GameStatus, Move, PieceKind, Position, Square};
@@ -40,20 +41,20 @@ use xiangqi_rules::{Bitboard, Color, GameStatus, Move, PieceKind, Position, Squa
 /// A horse's exchange value: the least a "valuable" piece is worth.
 const VALUABLE: i32 = SEE_VALUE[PieceKind::Horse as usize];
 
-fn value(position: &Position, sq: Square) -> i32 {
+pub(super) fn value(position: &Position, sq: Square) -> i32 {
     position
         .piece_at(sq)
         .map_or(0, |p| SEE_VALUE[p.kind.index()])
 }
 
-fn is_valuable(position: &Position, sq: Square) -> bool {
+pub(super) fn is_valuable(position: &Position, sq: Square) -> bool {
     position
         .piece_at(sq)
         .is_some_and(|p| p.kind == PieceKind::General || SEE_VALUE[p.kind.index()] >= VALUABLE)
 }
 
 /// The positions before each ply of `line`, and the one after the last.
-fn positions(start: &Position, line: &[Move]) -> Vec<Position> {
+pub(super) fn positions(start: &Position, line: &[Move]) -> Vec<Position> {
     let mut all = vec![start.clone()];
     let mut pos = start.clone();
     for &m in line {
@@ -63,8 +64,8 @@ fn positions(start: &Position, line: &[Move]) -> Vec<Position> {
     all
 }
 
-/// The motifs `line` shows from `start`, in the order fork, pin, discovered attack,
-/// capturing the defender.
+/// The motifs `line` shows from `start`, in the order of the module docs, then the
+/// combinations of [`super::combinations`].
 pub fn detect_motifs(start: &Position, line: &[Move]) -> Vec<Theme> {
     let mut found = Vec::new();
     if is_fork(start, line) {
@@ -94,6 +95,7 @@ pub fn detect_motifs(start: &Position, line: &[Move]) -> Vec<Theme> {
     if is_facing_generals(start, line) {
         found.push(Theme::FacingGenerals);
     }
+    found.extend(detect_combinations(start, line));
     found
 }
 
@@ -171,19 +173,25 @@ pub fn is_double_check(start: &Position, line: &[Move]) -> bool {
 /// See the module docs.
 pub fn is_sacrifice(start: &Position, line: &[Move]) -> bool {
     let all = positions(start, line);
-    (0..line.len()).step_by(2).any(|i| {
-        let (m, before, after) = (line[i], &all[i], &all[i + 1]);
-        let Some(reply) = line.get(i + 1) else {
-            return false;
-        };
-        let given = value(after, m.to());
-        reply.to() == m.to()
-            && is_valuable(after, m.to())
-            && after
-                .piece_at(m.to())
-                .is_some_and(|p| p.kind != PieceKind::General)
-            && given - value(before, m.to()) >= SEE_VALUE[PieceKind::Advisor as usize]
-    })
+    (0..line.len())
+        .step_by(2)
+        .any(|i| is_sacrifice_at(&all, line, i))
+}
+
+/// Whether the solver move at ply `i` of `line` is a sacrifice, with `all` the positions of
+/// the line ([`positions`]).
+pub(super) fn is_sacrifice_at(all: &[Position], line: &[Move], i: usize) -> bool {
+    let (m, before, after) = (line[i], &all[i], &all[i + 1]);
+    let Some(reply) = line.get(i + 1) else {
+        return false;
+    };
+    let given = value(after, m.to());
+    reply.to() == m.to()
+        && is_valuable(after, m.to())
+        && after
+            .piece_at(m.to())
+            .is_some_and(|p| p.kind != PieceKind::General)
+        && given - value(before, m.to()) >= SEE_VALUE[PieceKind::Advisor as usize]
 }
 
 /// See the module docs.
@@ -314,7 +322,13 @@ pub fn is_pin(start: &Position, line: &[Move]) -> bool {
 }
 
 /// Whether a solver move captures on `sq` in `line` from ply `from` on.
-fn captured_later(all: &[Position], line: &[Move], from: usize, sq: Square, solver: Color) -> bool {
+pub(super) fn captured_later(
+    all: &[Position],
+    line: &[Move],
+    from: usize,
+    sq: Square,
+    solver: Color,
+) -> bool {
     (from..line.len())
         .step_by(2)
         .any(|j| line[j].to() == sq && all[j].piece_at(sq).is_some_and(|p| p.color != solver))

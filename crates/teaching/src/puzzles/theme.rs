@@ -37,12 +37,28 @@ pub enum Theme {
     FacingGenerals,
     /// A cannon strikes over a screen that a move of the line put there.
     CannonScreen,
+    /// A solver piece lands on an enemy horse's leg and takes away a point the horse held (蹩马腿). See `puzzles::combinations`.
+    HorseLeg,
+    /// A solver piece lands on an enemy elephant's eye and takes away a point the elephant held (塞象眼). See `puzzles::combinations`.
+    ElephantEye,
+    /// A solver piece lands between an enemy chariot or cannon and a point it held. See `puzzles::combinations`.
+    Interference,
+    /// A check or an offered piece draws a defender away from a point the solver then strikes. See `puzzles::combinations`.
+    Deflection,
+    /// A sacrifice lures a piece (often the general) onto a point where it is then hit. See `puzzles::combinations`.
+    Decoy,
+    /// A solver piece leaves a point so that another one can land on it or pass over it. See `puzzles::combinations`.
+    Clearance,
+    /// A check first, and only then the capture that was there to be made. See `puzzles::combinations`.
+    Zwischenzug,
+    /// An enemy chariot, horse or cannon is attacked with no safe point to go, and falls. See `puzzles::combinations`.
+    TrappedPiece,
     /// The mate is one of the named mating patterns (the pattern's id).
     Pattern(String),
 }
 
 /// The themes that do not name a pattern, in the order a summary lists them.
-pub const BASIC_THEMES: [Theme; 21] = [
+pub const BASIC_THEMES: [Theme; 29] = [
     Theme::MateIn(1),
     Theme::MateIn(2),
     Theme::MateIn(3),
@@ -63,6 +79,14 @@ pub const BASIC_THEMES: [Theme; 21] = [
     Theme::QuietMove,
     Theme::CannonScreen,
     Theme::FacingGenerals,
+    Theme::HorseLeg,
+    Theme::ElephantEye,
+    Theme::Interference,
+    Theme::Deflection,
+    Theme::Decoy,
+    Theme::Clearance,
+    Theme::Zwischenzug,
+    Theme::TrappedPiece,
     Theme::Defence,
 ];
 
@@ -89,6 +113,14 @@ impl Theme {
                 | Theme::QuietMove
                 | Theme::FacingGenerals
                 | Theme::CannonScreen
+                | Theme::HorseLeg
+                | Theme::ElephantEye
+                | Theme::Interference
+                | Theme::Deflection
+                | Theme::Decoy
+                | Theme::Clearance
+                | Theme::Zwischenzug
+                | Theme::TrappedPiece
         )
     }
 
@@ -137,6 +169,14 @@ impl fmt::Display for Theme {
             Theme::QuietMove => f.write_str("quietMove"),
             Theme::FacingGenerals => f.write_str("facingGenerals"),
             Theme::CannonScreen => f.write_str("cannonScreen"),
+            Theme::HorseLeg => f.write_str("horseLeg"),
+            Theme::ElephantEye => f.write_str("elephantEye"),
+            Theme::Interference => f.write_str("interference"),
+            Theme::Deflection => f.write_str("deflection"),
+            Theme::Decoy => f.write_str("decoy"),
+            Theme::Clearance => f.write_str("clearance"),
+            Theme::Zwischenzug => f.write_str("zwischenzug"),
+            Theme::TrappedPiece => f.write_str("trappedPiece"),
             Theme::Pattern(id) => write!(f, "pattern:{id}"),
         }
     }
@@ -153,7 +193,8 @@ impl fmt::Display for UnknownTheme {
             "unknown theme `{}` (known: mateIn1…mateIn{LONGEST_MATE}, \
              stalemateIn1…stalemateIn{LONGEST_MATE}, material, fork, pin, \
              discoveredAttack, capturingDefender, doubleCheck, sacrifice, quietMove, \
-             cannonScreen, facingGenerals, defence, pattern:<id>)",
+             cannonScreen, facingGenerals, horseLeg, elephantEye, interference, deflection, \
+             decoy, clearance, zwischenzug, trappedPiece, defence, pattern:<id>)",
             self.0
         )
     }
@@ -201,6 +242,14 @@ impl FromStr for Theme {
             "quietMove" => Ok(Theme::QuietMove),
             "facingGenerals" => Ok(Theme::FacingGenerals),
             "cannonScreen" => Ok(Theme::CannonScreen),
+            "horseLeg" => Ok(Theme::HorseLeg),
+            "elephantEye" => Ok(Theme::ElephantEye),
+            "interference" => Ok(Theme::Interference),
+            "deflection" => Ok(Theme::Deflection),
+            "decoy" => Ok(Theme::Decoy),
+            "clearance" => Ok(Theme::Clearance),
+            "zwischenzug" => Ok(Theme::Zwischenzug),
+            "trappedPiece" => Ok(Theme::TrappedPiece),
             _ => Err(unknown()),
         }
     }
