@@ -10,7 +10,9 @@ use std::time::Instant;
 use xiangqi_records::RecordFormat;
 use xiangqi_rules::Position;
 use xiangqi_rules::random::SplitMix64;
+use xiangqi_teaching::puzzles::dedupe::dedupe;
 use xiangqi_teaching::puzzles::mine::Miner;
+use xiangqi_teaching::puzzles::rating::{RatingFit, difficulty_score};
 use xiangqi_teaching::puzzles::{
     Puzzle, SHIPPED_TSV, Theme, Verifier, parse_puzzles, parse_puzzles_lenient,
 };
@@ -42,6 +44,34 @@ enum PuzzlesCommand {
         /// A puzzle file in the export format.
         file: PathBuf,
     },
+    /// Make a puzzle set from mined files: read each (its rating column the search score),
+    /// theme each puzzle by today's rules, keep one puzzle of each position and idea (the
+    /// first, in the order given), fit the ratings so that the set spreads over 600–2400,
+    /// and write the set and its fit; print what was kept and left out, the themes and the
+    /// rating histogram.
+    Assemble(AssembleArgs),
+}
+
+/// The arguments of `xiangqi puzzles assemble`.
+#[derive(Args)]
+struct AssembleArgs {
+    /// The mined puzzle files, the first kept first.
+    #[arg(required = true, value_name = "FILE")]
+    sources: Vec<PathBuf>,
+    /// The set to write.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "crates/teaching/puzzles/puzzles.tsv"
+    )]
+    out: PathBuf,
+    /// The rating fit to write beside it.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "crates/teaching/puzzles/rating-fit.tsv"
+    )]
+    fit: PathBuf,
 }
 
 /// The arguments of `xiangqi puzzles generate`.
@@ -75,6 +105,94 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
         PuzzlesCommand::Verify { file } => verify(file.as_deref()),
         PuzzlesCommand::Export => export(),
         PuzzlesCommand::Retheme { file } => retheme(file),
+        PuzzlesCommand::Assemble(assemble_args) => assemble(assemble_args),
+    }
+}
+
+fn assemble(args: &AssembleArgs) -> Result<(), String> {
+    let mut all = Vec::new();
+    let mut scores = std::collections::HashMap::new();
+    for path in &args.sources {
+        let name = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let puzzles = parse_puzzles(&text).map_err(|e| format!("{name}: {e}"))?;
+        println!("{name}: {} puzzles", puzzles.len());
+        for puzzle in puzzles {
+            let score = difficulty_score(puzzle.rating, &puzzle.position, &puzzle.moves);
+            if scores.insert(puzzle.id.clone(), score).is_some() {
+                return Err(format!("{name}: the id {} is used twice", puzzle.id));
+            }
+            all.push(puzzle.rethemed());
+        }
+    }
+    let read = all.len();
+    let deduped = dedupe(all);
+    let mut kept = deduped.kept;
+    let fit = RatingFit::fit(kept.iter().map(|p| scores[&p.id]))
+        .ok_or_else(|| "no puzzles to make a set of".to_string())?;
+    for puzzle in &mut kept {
+        puzzle.rating = fit.rate(scores[&puzzle.id]);
+    }
+    let sources: Vec<String> = args
+        .sources
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut out = format!(
+        "# Xiangqi puzzles, made by `xiangqi puzzles assemble {}`\n\
+         # id\tfen\tmoves (ICCS, ranks 0-9)\tthemes\trating\n",
+        sources.join(" ")
+    );
+    for puzzle in &kept {
+        out.push_str(&puzzle.to_line());
+        out.push('\n');
+    }
+    crate::files::write_whole(&args.out, out.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    crate::files::write_whole(&args.fit, fit.to_text().as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", args.fit.display()))?;
+    println!(
+        "{read} read; {} left out for a position already kept (or its mirror), {} for an \
+         idea already kept; {} kept in {}",
+        deduped.same_position.len(),
+        deduped.same_idea.len(),
+        kept.len(),
+        args.out.display()
+    );
+    print_summary(&kept);
+    Ok(())
+}
+
+/// Prints the themes of `puzzles` and their ratings in 200-point bands, with shares.
+fn print_summary(puzzles: &[Puzzle]) {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for puzzle in puzzles {
+        for theme in &puzzle.themes {
+            let name = match theme {
+                Theme::Pattern(_) => "pattern:*".to_string(),
+                other => other.to_string(),
+            };
+            *counts.entry(name).or_default() += 1;
+        }
+    }
+    println!("themes:");
+    for (theme, n) in &counts {
+        println!("  {theme}: {n}");
+    }
+    println!("ratings:");
+    let mut bands: BTreeMap<u32, usize> = BTreeMap::new();
+    for puzzle in puzzles {
+        // 2400, the top of the scale, is counted in the top band.
+        *bands
+            .entry(puzzle.rating.min(2399) / 200 * 200)
+            .or_default() += 1;
+    }
+    for (band, n) in &bands {
+        println!(
+            "  {band}-{}: {n} ({:.1}%)",
+            band + 199,
+            100.0 * *n as f64 / puzzles.len() as f64
+        );
     }
 }
 

@@ -156,3 +156,79 @@ fn retheme_rewrites_the_motifs_by_todays_rules_and_keeps_the_rest() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nowhere/puzzles.tsv"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn assemble_keeps_one_of_a_position_and_its_mirror_and_fits_the_ratings() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-assemble-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("first.tsv");
+    let second = dir.join("second.tsv");
+    // The mirror of GOOD (files a–i read as i–a) in the second file, and another mate.
+    let mirror = "mirror-m3\t4ka3/4a4/9/9/9/9/9/9/9/2R2K3 w - - 0 1\tf0e0 e9d9 c0d0 e8d7 d0d7\tmateIn3\t1100";
+    let other = "other-m1\t3k5/9/9/9/9/9/9/9/9/4K2R1 w - - 0 1\th0h9\tmateIn1\t600";
+    std::fs::write(&first, format!("{GOOD}\n")).unwrap();
+    std::fs::write(&second, format!("{mirror}\n{other}\n")).unwrap();
+    let (out, fit) = (dir.join("set.tsv"), dir.join("fit.tsv"));
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let run = xiangqi(&[
+        "puzzles",
+        "assemble",
+        &path(&first),
+        &path(&second),
+        "--out",
+        &path(&out),
+        "--fit",
+        &path(&fit),
+    ]);
+    let text = String::from_utf8_lossy(&run.stdout).to_string();
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        text.contains("3 read; 1 left out for a position already kept"),
+        "{text}"
+    );
+    let set = std::fs::read_to_string(&out).unwrap();
+    let ids: Vec<&str> = set
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(ids, ["good-m3", "other-m1"]);
+    // Two puzzles spread over the scale: the easier low, the harder high.
+    let rating = |id: &str| -> u32 {
+        let line = set.lines().find(|l| l.starts_with(id)).unwrap();
+        line.rsplit('\t').next().unwrap().parse().unwrap()
+    };
+    assert!(
+        rating("other-m1") < 1200 && rating("good-m3") > 1800,
+        "{set}"
+    );
+    // The fit: a knot for each score, the quiet first move (d0e0) adding to GOOD's.
+    let fit_text = std::fs::read_to_string(&fit).unwrap();
+    let knots: Vec<&str> = fit_text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(knots.len(), 2, "{fit_text}");
+    assert!(knots[0].starts_with("600\t") && knots[1].starts_with("1200\t"), "{fit_text}");
+    // A source with a broken line is refused, naming the file and the line.
+    std::fs::write(&second, "x\tnot a fen\td0e0\tmateIn1\t600\n").unwrap();
+    let run = xiangqi(&[
+        "puzzles",
+        "assemble",
+        &path(&first),
+        &path(&second),
+        "--out",
+        &path(&out),
+        "--fit",
+        &path(&fit),
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr).to_string();
+    assert!(!run.status.success());
+    assert!(
+        err.contains("second.tsv") && err.contains("line 1"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

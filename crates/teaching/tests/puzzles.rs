@@ -179,3 +179,58 @@ fn a_stalemate_themed_as_a_mate_is_refused_and_the_other_way_round() {
         })
     );
 }
+
+#[test]
+fn every_mate_of_a_fixed_sample_of_five_hundred_is_proven_exactly() {
+    // The forced wins (mates and stalemates) drawn with a fixed seed; the whole set is
+    // re-proven by `xiangqi puzzles verify` (figure in docs/results.md).
+    let mut wins: Vec<_> = shipped()
+        .unwrap()
+        .iter()
+        .filter(|p| p.forced_win_length().is_some())
+        .collect();
+    xiangqi_rules::random::SplitMix64::new(63).shuffle(&mut wins);
+    wins.truncate(500);
+    assert_eq!(wins.len(), 500, "fewer than 500 forced wins are shipped");
+    let mut verifier = Verifier::new();
+    let mut failed = Vec::new();
+    for puzzle in wins {
+        // The exact proof: one first move wins in N, no other does, the line the longest
+        // defence; and the theme says mate or stalemate as the line ends.
+        if let Err(why) = verifier.verify(puzzle) {
+            failed.push(format!("{}: {why}", puzzle.id));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn the_set_keeps_one_puzzle_of_each_position_and_idea_and_spreads_its_ratings() {
+    use xiangqi_teaching::puzzles::dedupe::dedupe;
+    use xiangqi_teaching::puzzles::rating::RatingFit;
+    let puzzles = shipped().unwrap();
+    let deduped = dedupe(puzzles.iter().cloned());
+    assert!(
+        deduped.same_position.is_empty(),
+        "{:?}",
+        deduped.same_position
+    );
+    assert!(deduped.same_idea.is_empty(), "{:?}", deduped.same_idea);
+    // No 200-point band from 600 to 2400 holds more than a fifth of the set.
+    let mut bands = [0usize; 9];
+    for p in puzzles {
+        bands[((p.rating.min(2399) - 600) / 200) as usize] += 1;
+    }
+    for (i, &n) in bands.iter().enumerate() {
+        assert!(
+            n * 5 <= puzzles.len(),
+            "{}-{}: {n} of {}",
+            600 + 200 * i,
+            799 + 200 * i,
+            puzzles.len()
+        );
+    }
+    // The fit the set was rated by is shipped with it and reads.
+    let fit = RatingFit::shipped().expect("the rating fit reads");
+    assert!(fit.rate(600) < fit.rate(1400));
+}

@@ -146,7 +146,8 @@ impl Miner {
         if !themes.contains(&Theme::Defence) {
             themes.extend(detect_motifs(position, &line));
         }
-        let rating = measure(&self.proofs, position, &line).rating();
+        // The search score: the shipped set's ratings are fitted from it when it is made.
+        let rating = measure(&self.proofs, position, &line).score();
         self.stats.puzzles += 1;
         Some(Puzzle {
             id: puzzle_id(&prefix, position),
@@ -177,7 +178,7 @@ impl Miner {
             Theme::Pattern(pattern.to_string()),
         ];
         themes.extend(detect_motifs(position, &proof.line));
-        let rating = measure(&self.proofs, position, &proof.line).rating();
+        let rating = measure(&self.proofs, position, &proof.line).score();
         self.stats.puzzles += 1;
         Ok(Some(Puzzle {
             id: format!("pattern-{pattern}-{number}"),

@@ -9,6 +9,7 @@
 //!   read from a line;
 //! - [`combinations`]: horse leg, elephant eye, interference, deflection, decoy, clearance,
 //!   zwischenzug and the trapped piece, read from a line;
+//! - [`dedupe`]: one puzzle of each position (mirrors too) and of each idea;
 //! - [`rating`]: difficulty from how deep the engine must look and how many tries fail;
 //! - [`verify`]: re-running a puzzle's proofs;
 //! - [`solving`]: a trainer's steps: judging a solver's move, why a wrong one fails, the next
@@ -19,6 +20,7 @@
 //! by `scripts/make-puzzles`.
 
 pub mod combinations;
+pub mod dedupe;
 pub mod line;
 pub mod mine;
 pub mod motifs;
