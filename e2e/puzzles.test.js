@@ -293,3 +293,41 @@ test('a theme chosen is explained, and its puzzles are served: double check, in 
   await choose('theme', '');
   assert.equal(await page.locator('[data-theme-about]').count(), 0, 'all themes: nothing to explain');
 });
+
+test('a theme and a rating band chosen: a puzzle of both is solved, and the next is of both too', async () => {
+  await page.click('[data-nav="puzzles"]');
+  await waitState(['playing', 'solved', 'wrong', 'solution', 'none']);
+  await choose('theme', 'fork');
+  await choose('band', '1400');
+  // A band says the ratings itself: the difficulty offset is not offered beside it.
+  assert.equal(await page.locator('[data-puzzle-filter="difficulty"]').count(), 0);
+  assert.equal(await page.textContent('[data-puzzle-filter="band"] option[value="2200"]'), '2200–2400');
+  const inChoice = async (id) => {
+    const puzzle = await api(`/api/puzzles/${id}`);
+    assert.ok(puzzle.themes.includes('fork'), `${id}: ${puzzle.themes}`);
+    assert.ok(puzzle.rating >= 1400 && puzzle.rating <= 1599, `${id} is rated ${puzzle.rating}`);
+  };
+  const { id } = await waitState(['playing']);
+  await inChoice(id);
+  const { moves } = await api(`/api/puzzles/${id}/solution`);
+  for (let ply = 0; ply < moves.length; ply += 2) {
+    await click(moves[ply].iccs);
+    await waitState(ply + 2 >= moves.length ? ['solved'] : ['playing', 'solved'], Math.min(ply + 2, moves.length - 1));
+  }
+  await waitState(['solved']);
+  await page.click('[data-puzzle="next"]');
+  await page.waitForFunction((old) => {
+    const v = document.querySelector('#puzzles .puzzle');
+    return v?.dataset.state === 'playing' && v.dataset.puzzleId !== old;
+  }, id);
+  const next = await waitState(['playing']);
+  await inChoice(next.id);
+  // The choice is kept across a reload.
+  await page.reload();
+  await page.click('[data-nav="puzzles"]');
+  await waitState(['playing']);
+  assert.equal(await page.inputValue('[data-puzzle-filter="band"]'), '1400');
+  await choose('band', '');
+  await choose('theme', '');
+  assert.equal(await page.locator('[data-puzzle-filter="difficulty"]').count(), 1);
+});

@@ -25,6 +25,13 @@ const RECENT_KEPT = 60;
 const HISTORY_KEPT = 20;
 /** The difficulty choices: how far from the learner's rating the next puzzle is sought. */
 const DIFFICULTIES = { easiest: -600, easier: -300, normal: 0, harder: 300, hardest: 600 };
+/** The rating bands a learner can choose instead of "near my rating": 600–799 … 2200–2400. */
+const BANDS = [600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200];
+
+/** The lowest and the highest rating of the band starting at `low` (the last one ends at 2400). */
+function bandRange(low) {
+  return [low, low === 2200 ? 2400 : low + 199];
+}
 
 
 /**
@@ -43,7 +50,7 @@ function loadLearner(newcomer) {
     history: Array.isArray(saved.history) ? saved.history.slice(0, HISTORY_KEPT) : [],
     recent: Array.isArray(saved.recent) ? saved.recent.filter((id) => typeof id === 'string').slice(-RECENT_KEPT) : [],
     current: typeof saved.current === 'string' ? saved.current : null,
-    filters: { theme: '', pattern: '', difficulty: 'normal', ...(saved.filters ?? {}) },
+    filters: { theme: '', pattern: '', difficulty: 'normal', band: '', ...(saved.filters ?? {}) },
   };
 }
 
@@ -174,14 +181,22 @@ export class Puzzles extends Exercise {
     const query = new URLSearchParams({ rating: String(Math.round(this.learner.rating + offset)) });
     if (f.theme) query.set('theme', f.theme);
     if (f.pattern) query.set('pattern', f.pattern);
+    // A band chosen replaces "near my rating": the puzzles of that band, from its middle out.
+    const band = BANDS.includes(Number(f.band)) ? Number(f.band) : null;
+    if (band !== null) {
+      const [min, max] = bandRange(band);
+      query.set('rating', String(Math.round((min + max) / 2)));
+      query.set('min', String(min));
+      query.set('max', String(max));
+    }
     if (this.learner.recent.length) query.set('recent', this.learner.recent.join(','));
     const turn = this.newTurn();
     try {
       // Filters that match nothing are told from the count, not from a refused request.
-      if ((f.theme || f.pattern) && (await api.countPuzzles(query)).count === 0) {
+      if ((f.theme || f.pattern || band !== null) && (await api.countPuzzles(query)).count === 0) {
         throw new api.ApiError(404, {
           code: 'no-puzzles', message: 'no puzzle matches the chosen theme, pattern and difficulty',
-          params: { theme: f.theme ?? null, pattern: f.pattern ?? null },
+          params: { theme: f.theme ?? null, pattern: f.pattern ?? null, band: band === null ? null : bandRange(band).join('–') },
         });
       }
       const puzzle = await api.nextPuzzle(query);
@@ -539,7 +554,12 @@ export class Puzzles extends Exercise {
     if (this.catalog.patterns.length) {
       select('pattern', t('puzzlePattern'), [['', t('anyPattern')], ...this.catalog.patterns.map((p) => [p.id, `${patternName(p.id)} (${p.count})`])]);
     }
-    select('difficulty', t('difficulty'), Object.keys(DIFFICULTIES).map((d) => [d, t(`difficulty.${d}`)]));
+    const bands = BANDS.map((low) => [String(low), bandRange(low).join('–')]);
+    select('band', t('puzzleBand'), [['', t('nearMyRating')], ...bands]);
+    // The difficulty moves "near my rating"; a band chosen says the ratings itself.
+    if (!this.learner.filters.band) {
+      select('difficulty', t('difficulty'), Object.keys(DIFFICULTIES).map((d) => [d, t(`difficulty.${d}`)]));
+    }
     // The theme chosen, explained.
     const about = themeAbout(this.learner.filters.theme ?? '');
     if (about) row.append(element('p', { class: 'theme-about', 'data-theme-about': this.learner.filters.theme }, about));
