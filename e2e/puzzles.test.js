@@ -331,3 +331,25 @@ test('a theme and a rating band chosen: a puzzle of both is solved, and the next
   await choose('theme', '');
   assert.equal(await page.locator('[data-puzzle-filter="difficulty"]').count(), 1);
 });
+
+test('puzzles from my own games: a game played to mate is looked at, and its puzzle is served', async () => {
+  // A game from a set-up position, played to mate: its start holds a mate in three.
+  const game = await api('/api/games', { fen: '3ak4/4a4/9/9/9/9/9/9/9/3K2R2 w - - 0 1' });
+  for (const m of ['d0e0', 'e9f9', 'g0f0', 'e8f7', 'f0f7']) {
+    await api(`/api/games/${game.id}/move`, { from: m.slice(0, 2), to: m.slice(2) });
+  }
+  await page.click('[data-nav="puzzles"]');
+  await waitState(['playing', 'solved', 'wrong', 'solution', 'none']);
+  await page.selectOption('[data-puzzle-filter="source"]', 'own');
+  await page.waitForSelector('[data-own-puzzles]');
+  const found = Number(await page.getAttribute('[data-own-puzzles]', 'data-own-puzzles'));
+  assert.ok(found >= 1, `puzzles found in my games: ${found}`);
+  assert.match(await page.textContent('[data-own-puzzles]'), /puzzles found in \d+ of your games/);
+  const { id } = await waitState(['playing']);
+  assert.match(id, /^own-/);
+  const puzzle = await api(`/api/puzzles/${id}`);
+  assert.ok(puzzle.themes.some((th) => /^mateIn/.test(th)), `${id}: ${puzzle.themes}`);
+  await page.selectOption('[data-puzzle-filter="source"]', '');
+  await waitState(['playing']);
+  assert.equal(await page.locator('[data-own-puzzles]').count(), 0);
+});

@@ -211,7 +211,10 @@ fn assemble_keeps_one_of_a_position_and_its_mirror_and_fits_the_ratings() {
     let fit_text = std::fs::read_to_string(&fit).unwrap();
     let knots: Vec<&str> = fit_text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(knots.len(), 2, "{fit_text}");
-    assert!(knots[0].starts_with("600\t") && knots[1].starts_with("1200\t"), "{fit_text}");
+    assert!(
+        knots[0].starts_with("600\t") && knots[1].starts_with("1200\t"),
+        "{fit_text}"
+    );
     // A source with a broken line is refused, naming the file and the line.
     std::fs::write(&second, "x\tnot a fen\td0e0\tmateIn1\t600\n").unwrap();
     let run = xiangqi(&[

@@ -116,6 +116,13 @@ pub fn difficulty_score(search_score: u32, position: &Position, line: &[Move]) -
     search_score + offered + quiet
 }
 
+/// The rating, on the shipped set's scale, of a puzzle just mined: `puzzle.rating` holds its
+/// search score (as the miner writes it).
+pub fn rate_mined(puzzle: &super::Puzzle) -> Result<u32, &'static BadFit> {
+    let score = difficulty_score(puzzle.rating, &puzzle.position, &puzzle.moves);
+    Ok(RatingFit::shipped()?.rate(score))
+}
+
 /// A map of difficulty scores onto ratings (see the module docs): knots of a score and its
 /// rating, the scores rising, linear between knots and flat beyond the ends.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,8 +14,13 @@
 //!   puzzle ([`xiangqi_teaching::learner_rating`]), rated from and kept on the server for its
 //!   owner; the page keeps a copy.
 //!
+//! - `GET /api/puzzles/own`, `POST /api/puzzles/own/mine`: puzzles from the learner's own
+//!   games ([`own`]), served by the routes above with `source=own`.
+//!
 //! The solution of a mate puzzle is proven unique for its first move, so any other first move
 //! is wrong; a move that ends the game at once in the solver's favour is always right.
+
+mod own;
 
 use crate::state::AppState;
 use axum::Router;
@@ -33,6 +38,7 @@ use crate::kit::wire::Iccs;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::time::Duration;
 use xiangqi_engine::score::Reported;
@@ -60,10 +66,22 @@ fn catalog() -> Result<&'static [Puzzle], ApiError> {
     shipped().map_err(unreadable)
 }
 
-/// The shipped puzzle `id`; 404 `no-puzzle` when there is none.
-fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
+/// The puzzle `id`: a shipped one, or one of the viewer's own; 404 `no-puzzle` when there is
+/// none (another learner's own puzzle included).
+async fn find(
+    archive: &ArchiveService,
+    viewer: &Viewer,
+    id: &str,
+) -> Result<Cow<'static, Puzzle>, ApiError> {
+    if id.starts_with(own::OWN_PREFIX) {
+        return own::find_own(archive, viewer, id)
+            .await?
+            .map(Cow::Owned)
+            .ok_or_else(|| no_puzzle(id));
+    }
     shipped_puzzle(id)
         .map_err(unreadable)?
+        .map(Cow::Borrowed)
         .ok_or_else(|| no_puzzle(id))
 }
 
@@ -238,6 +256,34 @@ pub struct NextQuery {
     pub recent: Option<String>,
     /// Chooses among the nearest puzzles (a number; random when absent).
     pub seed: Option<u64>,
+    /// `own`: the puzzles found in the viewer's own games; the shipped set when absent or
+    /// `all`.
+    pub source: Option<String>,
+}
+
+/// The puzzles `q.source` names: the shipped set, or the viewer's own; 400 for another
+/// source, 401 `signed-out` for a visitor's own.
+async fn source<'a>(
+    archive: &ArchiveService,
+    viewer: &Viewer,
+    q: &NextQuery,
+    own: &'a mut Vec<Puzzle>,
+) -> Result<&'a [Puzzle], ApiError> {
+    match q.source.as_deref().unwrap_or("all") {
+        "all" | "" => catalog(),
+        "own" => {
+            *own = own::own_puzzles(archive, viewer.require_owner()?).await?;
+            Ok(own.as_slice())
+        }
+        other => {
+            let mut err = ApiError::bad_request(format!(
+                "`{}` is not a source of puzzles: all or own",
+                other.chars().take(40).collect::<String>()
+            ));
+            err.params = serde_json::json!({ "source": other });
+            Err(err)
+        }
+    }
 }
 
 /// The puzzles that match `q`'s filters (all but `recent`), or why the filters are wrong.
@@ -274,14 +320,19 @@ fn fresh_seed() -> u64 {
 
 /// `GET /api/puzzles/next`: a puzzle near `rating` that matches the filters; one of the
 /// `recent` ids only when no other matches. 404 `no-puzzles` when none matches at all.
-pub async fn next(Params(q): Params<NextQuery>) -> Result<Json<PuzzleView>, ApiError> {
+pub async fn next(
+    viewer: Viewer,
+    State(archive): State<ArchiveService>,
+    Params(q): Params<NextQuery>,
+) -> Result<Json<PuzzleView>, ApiError> {
     let rating = q
         .rating
         .unwrap_or(xiangqi_teaching::learner_rating::START_RATING);
     if !rating.is_finite() {
         return Err(ApiError::bad_request("the rating is not a number"));
     }
-    let all = matching(catalog()?, &q)?;
+    let mut own = Vec::new();
+    let all = matching(source(&archive, &viewer, &q, &mut own).await?, &q)?;
     let recent: Vec<&str> = q
         .recent
         .as_deref()
@@ -299,6 +350,7 @@ pub async fn next(Params(q): Params<NextQuery>) -> Result<Json<PuzzleView>, ApiE
         );
         err.params = serde_json::json!({
             "theme": q.theme, "pattern": q.pattern, "min": q.min, "max": q.max,
+            "source": q.source,
         });
         err
     })?;
@@ -314,15 +366,24 @@ pub struct CountView {
 
 /// `GET /api/puzzles/count`: how many puzzles match the filters of `next` (theme, pattern,
 /// `min`, `max`), so that a page can tell "none" without asking for one.
-pub async fn count(Params(q): Params<NextQuery>) -> Result<Json<CountView>, ApiError> {
+pub async fn count(
+    viewer: Viewer,
+    State(archive): State<ArchiveService>,
+    Params(q): Params<NextQuery>,
+) -> Result<Json<CountView>, ApiError> {
+    let mut own = Vec::new();
     Ok(Json(CountView {
-        count: matching(catalog()?, &q)?.len(),
+        count: matching(source(&archive, &viewer, &q, &mut own).await?, &q)?.len(),
     }))
 }
 
 /// `GET /api/puzzles/{id}`: the puzzle, without its solution.
-pub async fn puzzle(Path(id): Path<String>) -> Result<Json<PuzzleView>, ApiError> {
-    Ok(Json(puzzle_view(find(&id)?)))
+pub async fn puzzle(
+    viewer: Viewer,
+    State(archive): State<ArchiveService>,
+    Path(id): Path<String>,
+) -> Result<Json<PuzzleView>, ApiError> {
+    Ok(Json(puzzle_view(&*find(&archive, &viewer, &id).await?)))
 }
 
 /// The step a request names: `ply` moves of the solution played, the solver to move.
@@ -399,11 +460,14 @@ pub struct MoveAnswer {
 
 /// `POST /api/puzzles/{id}/move`: checks the learner's move after `ply` moves.
 pub async fn play(
+    viewer: Viewer,
+    State(archive): State<ArchiveService>,
     State(pool): State<SearchPool>,
     Path(id): Path<String>,
     Body(req): Body<PuzzleMove>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
-    let e = find(&id)?;
+    let found = find(&archive, &viewer, &id).await?;
+    let e = &*found;
     let step = solver_step(e, req.ply)?;
     let pos = &step.position;
     let m = legal(pos, req.r#move.0)?;
@@ -538,10 +602,13 @@ pub struct HintView {
 
 /// `GET /api/puzzles/{id}/hint?ply=K`: the solution's move at step `K`.
 pub async fn hint(
+    viewer: Viewer,
+    State(archive): State<ArchiveService>,
     Path(id): Path<String>,
     Params(q): Params<HintQuery>,
 ) -> Result<Json<HintView>, ApiError> {
-    let e = find(&id)?;
+    let found = find(&archive, &viewer, &id).await?;
+    let e = &*found;
     let step = solver_step(e, q.ply)?;
     let m = e.moves[q.ply];
     Ok(Json(HintView {
@@ -558,8 +625,13 @@ pub struct SolutionView {
 }
 
 /// `GET /api/puzzles/{id}/solution`: the solution line.
-pub async fn solution(Path(id): Path<String>) -> Result<Json<SolutionView>, ApiError> {
-    let e = find(&id)?;
+pub async fn solution(
+    viewer: Viewer,
+    State(archive): State<ArchiveService>,
+    Path(id): Path<String>,
+) -> Result<Json<SolutionView>, ApiError> {
+    let found = find(&archive, &viewer, &id).await?;
+    let e = &*found;
     Ok(Json(SolutionView {
         moves: MoveView::line(&e.position, &e.moves),
     }))
@@ -604,7 +676,8 @@ pub async fn result(
     State(archive): State<ArchiveService>,
     Body(req): Body<ResultRequest>,
 ) -> Result<Json<ResultView>, ApiError> {
-    let e = find(&req.id)?;
+    let found = find(&archive, &viewer, &req.id).await?;
+    let e = &*found;
     // A server that keeps nothing (no data folder) rates from what the page sends.
     let owner = viewer
         .owner()
@@ -676,6 +749,8 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/puzzles/next", get(next))
         .route("/api/puzzles/count", get(count))
         .route("/api/puzzles/result", post(result))
+        .route("/api/puzzles/own", get(own::own))
+        .route("/api/puzzles/own/mine", post(own::mine))
         .route("/api/puzzles/{id}", get(puzzle))
         .route("/api/puzzles/{id}/move", post(play))
         .route("/api/puzzles/{id}/hint", get(hint))

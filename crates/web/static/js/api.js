@@ -317,6 +317,10 @@ export const puzzle = (id) => request('GET', puzzlePath(id));
 export const nextPuzzle = (query) => request('GET', `/api/puzzles/next?${query}`);
 /** How many puzzles match the filters of `query` (as `nextPuzzle` takes them): `{count}`. */
 export const countPuzzles = (query) => request('GET', `/api/puzzles/count?${query}`);
+/** What was found in the learner's own games: `{puzzles, games, games_left, found}`. */
+export const ownPuzzles = () => request('GET', '/api/puzzles/own');
+/** Looks at the learner's next games for puzzles; the same answer as `ownPuzzles`. */
+export const mineOwnPuzzles = () => request('POST', '/api/puzzles/own/mine');
 /** Plays `move` at `ply` of puzzle `id`: whether it is right, and the reply. */
 export const puzzleMove = (id, ply, move) => request('POST', `${puzzlePath(id)}/move`, { ply, move });
 /** Rates the learner's result (`{id, solved, state}`): the new rating state. */

@@ -50,7 +50,7 @@ function loadLearner(newcomer) {
     history: Array.isArray(saved.history) ? saved.history.slice(0, HISTORY_KEPT) : [],
     recent: Array.isArray(saved.recent) ? saved.recent.filter((id) => typeof id === 'string').slice(-RECENT_KEPT) : [],
     current: typeof saved.current === 'string' ? saved.current : null,
-    filters: { theme: '', pattern: '', difficulty: 'normal', band: '', ...(saved.filters ?? {}) },
+    filters: { theme: '', pattern: '', difficulty: 'normal', band: '', source: '', ...(saved.filters ?? {}) },
   };
 }
 
@@ -109,13 +109,17 @@ export class Puzzles extends Exercise {
       const target = e.target.closest('[data-puzzle]');
       if (target && root.contains(target) && target.tagName === 'BUTTON') this.act(target.dataset.puzzle);
     });
-    root.addEventListener('change', (e) => {
+    root.addEventListener('change', async (e) => {
       const filter = e.target.dataset?.puzzleFilter;
       if (!filter) return;
       this.learner.filters[filter] = e.target.value;
       this.save();
+      // Puzzles from my games: the games played since the last look are looked at first.
+      if (filter === 'source' && e.target.value === 'own') await this.lookInMyGames();
       this.next();
     });
+    /** What was found in the learner's own games, once looked: `{puzzles, games, games_left}`. */
+    this.own = null;
   }
 
   /**
@@ -181,6 +185,7 @@ export class Puzzles extends Exercise {
     const query = new URLSearchParams({ rating: String(Math.round(this.learner.rating + offset)) });
     if (f.theme) query.set('theme', f.theme);
     if (f.pattern) query.set('pattern', f.pattern);
+    if (f.source === 'own') query.set('source', 'own');
     // A band chosen replaces "near my rating": the puzzles of that band, from its middle out.
     const band = BANDS.includes(Number(f.band)) ? Number(f.band) : null;
     if (band !== null) {
@@ -193,7 +198,7 @@ export class Puzzles extends Exercise {
     const turn = this.newTurn();
     try {
       // Filters that match nothing are told from the count, not from a refused request.
-      if ((f.theme || f.pattern || band !== null) && (await api.countPuzzles(query)).count === 0) {
+      if ((f.theme || f.pattern || band !== null || f.source === 'own') && (await api.countPuzzles(query)).count === 0) {
         throw new api.ApiError(404, {
           code: 'no-puzzles', message: 'no puzzle matches the chosen theme, pattern and difficulty',
           params: { theme: f.theme ?? null, pattern: f.pattern ?? null, band: band === null ? null : bandRange(band).join('–') },
@@ -259,7 +264,19 @@ export class Puzzles extends Exercise {
       case 'step-back': this.step(-1); break;
       case 'step-on': this.step(1); break;
       case 'next': this.next(); break;
+      case 'look-more': this.lookInMyGames().then(() => this.next()); break;
       default: break;
+    }
+  }
+
+  /** Looks at the learner's games not looked at yet for puzzles, saying so while it runs. */
+  async lookInMyGames() {
+    this.say(() => t('lookingInMyGames'));
+    try {
+      this.own = await api.mineOwnPuzzles();
+    } catch (e) {
+      this.own = null;
+      this.say(() => explainError(e), 'bad');
     }
   }
 
@@ -554,11 +571,21 @@ export class Puzzles extends Exercise {
     if (this.catalog.patterns.length) {
       select('pattern', t('puzzlePattern'), [['', t('anyPattern')], ...this.catalog.patterns.map((p) => [p.id, `${patternName(p.id)} (${p.count})`])]);
     }
+    select('source', t('puzzleSource'), [['', t('allPuzzles')], ['own', t('fromMyGames')]]);
     const bands = BANDS.map((low) => [String(low), bandRange(low).join('–')]);
     select('band', t('puzzleBand'), [['', t('nearMyRating')], ...bands]);
     // The difficulty moves "near my rating"; a band chosen says the ratings itself.
     if (!this.learner.filters.band) {
       select('difficulty', t('difficulty'), Object.keys(DIFFICULTIES).map((d) => [d, t(`difficulty.${d}`)]));
+    }
+    // What the looks at the learner's own games found, and a look at more when games are left.
+    if (this.learner.filters.source === 'own' && this.own) {
+      const note = element('p', { class: 'theme-about', 'data-own-puzzles': String(this.own.puzzles) },
+        t('ownPuzzlesFound', { puzzles: this.own.puzzles, games: this.own.games }));
+      if (this.own.games_left > 0) {
+        note.append(' ', element('button', { type: 'button', 'data-puzzle': 'look-more' }, t('lookAtMoreGames', { games: this.own.games_left })));
+      }
+      row.append(note);
     }
     // The theme chosen, explained.
     const about = themeAbout(this.learner.filters.theme ?? '');

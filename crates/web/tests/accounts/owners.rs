@@ -734,3 +734,130 @@ async fn progress_and_the_puzzle_rating_are_kept_for_their_owner() {
         json!(["lesson"])
     );
 }
+
+#[tokio::test]
+async fn puzzles_are_found_in_an_accounts_own_games_and_served_to_it_alone() {
+    let app = hosted("own-puzzles", "https://club.test", "open");
+    let mut ann = Browser::default();
+    assert_eq!(
+        ann.sign_up(&app, "Ann", "correct horse").await.0,
+        StatusCode::CREATED
+    );
+    // A finished game with a mate in three on the board at its start (the general steps
+    // aside, the chariot sweeps the back rank), played out, and a game going on.
+    let start = "3ak4/4a4/9/9/9/9/9/9/9/3K2R2 w - - 0 1";
+    let (status, game) = ann
+        .send(&app, "POST", "/api/games", Some(json!({ "fen": start })))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    let gid = game["id"].as_str().unwrap().to_string();
+    for m in ["d0e0", "e9f9", "g0f0", "e8f7", "f0f7"] {
+        let (status, answer) = ann
+            .send(
+                &app,
+                "POST",
+                &format!("/api/games/{gid}/move"),
+                Some(json!({ "from": &m[..2], "to": &m[2..] })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    played(&app, &mut ann, &["h2e2"]).await;
+    let (status, own) = ann.send(&app, "GET", "/api/puzzles/own", None).await;
+    assert_eq!(status, StatusCode::OK, "{own}");
+    assert_eq!(
+        own,
+        json!({ "puzzles": 0, "games": 0, "games_left": 1, "found": 0 })
+    );
+
+    let (status, own) = ann.send(&app, "POST", "/api/puzzles/own/mine", None).await;
+    assert_eq!(status, StatusCode::OK, "{own}");
+    assert_eq!(own["games"], 1);
+    assert_eq!(own["games_left"], 0);
+    assert!(own["found"].as_u64().unwrap() >= 1, "{own}");
+    let (status, count) = ann
+        .send(
+            &app,
+            "GET",
+            "/api/puzzles/count?source=own&theme=mateIn3",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{count}");
+    assert_eq!(count["count"], 1);
+    let (status, puzzle) = ann
+        .send(
+            &app,
+            "GET",
+            "/api/puzzles/next?source=own&theme=mateIn3",
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{puzzle}");
+    let id = puzzle["id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("own-"), "{id}");
+    assert_eq!(puzzle["fen"], start, "{puzzle}");
+    let rating = puzzle["rating"].as_u64().unwrap();
+    assert!((600..=2400).contains(&rating), "{rating}");
+    // Solved and rated like a shipped puzzle.
+    for (ply, m) in [(0, "d0e0"), (2, "g0f0"), (4, "f0f7")] {
+        let (status, answer) = ann
+            .send(
+                &app,
+                "POST",
+                &format!("/api/puzzles/{id}/move"),
+                Some(json!({ "ply": ply, "move": m })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["correct"], true, "{answer}");
+        assert_eq!(answer["solved"], ply == 4, "{answer}");
+    }
+    let (status, rated) = ann
+        .send(
+            &app,
+            "POST",
+            "/api/puzzles/result",
+            Some(json!({ "id": id, "solved": true })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{rated}");
+    assert_eq!(rated["puzzle_rating"], rating);
+    // A second look finds nothing new: the game was looked at.
+    let (_, again) = ann.send(&app, "POST", "/api/puzzles/own/mine", None).await;
+    assert_eq!(again["found"], 0, "{again}");
+    assert_eq!(again["puzzles"], own["puzzles"], "{again}");
+
+    // Another account has none of them, and cannot open Ann's.
+    let mut bob = Browser::default();
+    assert_eq!(
+        bob.sign_up(&app, "Bob", "battery staple").await.0,
+        StatusCode::CREATED
+    );
+    let (status, theirs) = bob
+        .send(&app, "GET", &format!("/api/puzzles/{id}"), None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{theirs}");
+    assert_eq!(theirs["error"]["code"], "no-puzzle");
+    let (_, count) = bob
+        .send(&app, "GET", "/api/puzzles/count?source=own", None)
+        .await;
+    assert_eq!(count["count"], 0);
+    // A visitor has no games to look at; a source that is none is refused, saying why.
+    let mut visitor = Browser::default();
+    let (status, refused) = visitor
+        .send(&app, "POST", "/api/puzzles/own/mine", None)
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{refused}");
+    let (status, refused) = ann
+        .send(&app, "GET", "/api/puzzles/next?source=friends", None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("friends"),
+        "{refused}"
+    );
+}
