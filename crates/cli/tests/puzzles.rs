@@ -235,3 +235,19 @@ fn assemble_keeps_one_of_a_position_and_its_mirror_and_fits_the_ratings() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn stats_print_the_size_the_read_time_the_themes_and_the_bands() {
+    let out = xiangqi(&["puzzles", "stats"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{text}");
+    let first = text.lines().next().unwrap();
+    let count: usize = first.split(' ').next().unwrap().parse().unwrap();
+    assert!(count >= 1000, "{first}");
+    // Carried deflated: smaller than the text.
+    let sizes: Vec<usize> = first.split(' ').filter_map(|w| w.parse().ok()).collect();
+    assert!(sizes[2] < sizes[1], "{first}");
+    assert!(text.contains("read (inflate and parse) in "), "{text}");
+    assert!(text.contains("  mateIn1: "), "{text}");
+    assert!(text.contains("  600-799: "), "{text}");
+}

@@ -16,8 +16,8 @@
 //!   puzzle for a learner;
 //! - [`mine`]: finding puzzles in self-play and recorded games.
 //!
-//! The shipped set is `crates/teaching/puzzles/puzzles.tsv`, embedded in the binary and made
-//! by `scripts/make-puzzles`.
+//! The shipped set is `crates/teaching/puzzles/puzzles.tsv`, embedded in the binary deflated
+//! (by the crate's build script) and made by `scripts/make-puzzles`.
 
 pub mod combinations;
 pub mod dedupe;
@@ -44,15 +44,34 @@ pub use verify::{Verifier, VerifyError};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// The shipped puzzle set as text (the export format).
-pub const SHIPPED_TSV: &str = include_str!("../../puzzles/puzzles.tsv");
+/// The shipped puzzle set deflated (made from `puzzles/puzzles.tsv` by the build script).
+pub const SHIPPED_DEFLATED: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/puzzles.tsv.deflate"));
+
+/// The shipped puzzle set as text (the export format), inflated.
+pub fn shipped_tsv() -> Result<String, LineError> {
+    let bad = |message: String| LineError {
+        line: 0,
+        field: None,
+        message,
+    };
+    let bytes = miniz_oxide::inflate::decompress_to_vec(SHIPPED_DEFLATED)
+        .map_err(|e| bad(format!("the shipped set does not inflate: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| bad(format!("the shipped set is not UTF-8: {e}")))
+}
+
+/// The shipped puzzles read afresh from the binary: inflated and parsed (what [`shipped`]
+/// does once).
+pub fn read_shipped() -> Result<Vec<Puzzle>, LineError> {
+    parse_puzzles(&shipped_tsv()?)
+}
 
 /// The shipped puzzles, read once. The set is checked by the crate's tests, so a line that
 /// cannot be read is a build defect; it is reported here rather than skipped.
 pub fn shipped() -> Result<&'static [Puzzle], &'static LineError> {
     static SHIPPED: OnceLock<Result<Vec<Puzzle>, LineError>> = OnceLock::new();
     SHIPPED
-        .get_or_init(|| parse_puzzles(SHIPPED_TSV))
+        .get_or_init(read_shipped)
         .as_ref()
         .map(Vec::as_slice)
 }
