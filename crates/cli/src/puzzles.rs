@@ -6,11 +6,14 @@ use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
+use xiangqi_egtb::{Ending, Tablebases};
 use xiangqi_records::RecordFormat;
 use xiangqi_rules::Position;
 use xiangqi_rules::random::SplitMix64;
 use xiangqi_teaching::puzzles::dedupe::dedupe;
+use xiangqi_teaching::puzzles::endgame::mine_ending;
 use xiangqi_teaching::puzzles::mine::Miner;
 use xiangqi_teaching::puzzles::rating::{RatingFit, difficulty_score};
 use xiangqi_teaching::puzzles::{
@@ -36,6 +39,10 @@ enum PuzzlesCommand {
     Verify {
         /// A puzzle file in the export format.
         file: Option<PathBuf>,
+        /// The endgame tables' folder, for the endgame puzzles (the course's tables are made
+        /// there when missing; `egtb` in the data folder unless given).
+        #[arg(long, value_name = "DIR")]
+        tables: Option<PathBuf>,
     },
     /// Print every shipped puzzle, one a line: `id<TAB>fen<TAB>moves<TAB>themes<TAB>rating`.
     Export,
@@ -97,6 +104,14 @@ struct GenerateArgs {
     /// Nodes of the engine's quick look at each position (and of each self-play move).
     #[arg(long, value_name = "K", default_value_t = 20_000)]
     nodes: u64,
+    /// Endgame technique puzzles: this many random positions of each ending of the endgame
+    /// course looked at by the exact tables (theme `endgame`).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    endgames: usize,
+    /// The endgame tables' folder (the course's tables are made there when missing; `egtb`
+    /// in the data folder unless given).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
     /// Add the exercises of the mating-patterns course, each proven, with the theme
     /// `pattern:<id>`.
     #[arg(long)]
@@ -107,7 +122,7 @@ struct GenerateArgs {
 pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
     match &args.command {
         PuzzlesCommand::Generate(generate_args) => generate(generate_args),
-        PuzzlesCommand::Verify { file } => verify(file.as_deref()),
+        PuzzlesCommand::Verify { file, tables } => verify(file.as_deref(), tables.as_deref()),
         PuzzlesCommand::Export => export(),
         PuzzlesCommand::Retheme { file } => retheme(file),
         PuzzlesCommand::Assemble(assemble_args) => assemble(assemble_args),
@@ -270,7 +285,44 @@ fn export() -> Result<(), String> {
     Ok(())
 }
 
-fn verify(file: Option<&Path>) -> Result<(), String> {
+/// The materials of the endgame course, each once.
+fn course_endings() -> Result<Vec<Ending>, String> {
+    let mut endings: Vec<Ending> = Vec::new();
+    for e in
+        xiangqi_teaching::endgames::endgames().map_err(|e| format!("the endgame course: {e}"))?
+    {
+        let m = e
+            .material()
+            .map_err(|e| format!("the endgame course: {e}"))?;
+        if !endings.contains(&m) {
+            endings.push(m);
+        }
+    }
+    Ok(endings)
+}
+
+/// The tables of the endgame course's endings in `dir` (the data folder's `egtb` unless
+/// given), made there when missing.
+fn course_tables(dir: Option<&Path>) -> Result<Arc<Tablebases>, String> {
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => xiangqi_egtb::default_dir()
+            .ok_or("no folder for the endgame tables: give --tables DIR")?,
+    };
+    let endings = course_endings()?;
+    xiangqi_egtb::generate(
+        &endings,
+        &dir,
+        &xiangqi_egtb::Options::default(),
+        &mut |_| {},
+    )
+    .map_err(|e| format!("the endgame tables in {}: {e}", dir.display()))?;
+    Tablebases::open(&dir)
+        .map(Arc::new)
+        .map_err(|e| format!("the endgame tables in {}: {e}", dir.display()))
+}
+
+fn verify(file: Option<&Path>, tables: Option<&Path>) -> Result<(), String> {
     let started = Instant::now();
     let (name, text) = match file {
         Some(path) => (
@@ -288,7 +340,11 @@ fn verify(file: Option<&Path>) -> Result<(), String> {
     for error in &line_errors {
         println!("FAIL {name}: {error}");
     }
-    let mut verifier = Verifier::new();
+    let mut verifier = if puzzles.iter().any(|p| p.has_theme(&Theme::Endgame)) {
+        Verifier::with_tables(course_tables(tables)?)
+    } else {
+        Verifier::new()
+    };
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for puzzle in &puzzles {
         match verifier.verify(puzzle) {
@@ -366,6 +422,34 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot open {}: {e}", progress_file.display()))?;
     let mut total = known.len();
     eprintln!("{} puzzles already in {}", total, args.out.display());
+
+    if args.endgames > 0 {
+        let tables = course_tables(args.tables.as_deref())?;
+        let mut seen: std::collections::HashSet<String> = known
+            .iter()
+            .map(|p| xiangqi_teaching::puzzles::mine::position_key(&p.position))
+            .collect();
+        let mut random = SplitMix64::new(args.seed);
+        for ending in course_endings()? {
+            let mark = format!(
+                "endgames {} seed {} tries {}",
+                ending.name(),
+                args.seed,
+                args.endgames
+            );
+            if done.contains(&mark) {
+                continue;
+            }
+            let found = mine_ending(&tables, &ending, args.endgames, &mut random, &mut seen)
+                .map_err(|e| format!("{}: {e}", ending.name()))?;
+            for puzzle in &found {
+                write_puzzle(puzzle, &mut out)?;
+                total += 1;
+            }
+            writeln!(progress, "{mark}").map_err(|e| e.to_string())?;
+            eprintln!("{mark}: {} puzzles, {} in all", found.len(), total);
+        }
+    }
 
     if args.patterns {
         let exercises = xiangqi_teaching::pattern_exercises()

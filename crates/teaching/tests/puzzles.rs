@@ -125,7 +125,26 @@ fn the_proofs_of_a_sample_across_the_themes_stand() {
     sample.sort_by(|a, b| a.id.cmp(&b.id));
     sample.dedup_by(|a, b| a.id == b.id);
     assert!(sample.len() >= 20, "a sample of {} only", sample.len());
-    let mut verifier = Verifier::new();
+    // The endgame puzzles are proven by the tables of the endgame course's endings.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("puzzle-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut endings = Vec::new();
+    for e in xiangqi_teaching::endgames::endgames().unwrap() {
+        let m = e.material().unwrap();
+        if !endings.contains(&m) {
+            endings.push(m);
+        }
+    }
+    xiangqi_egtb::generate(
+        &endings,
+        &dir,
+        &xiangqi_egtb::Options::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let tables = std::sync::Arc::new(xiangqi_egtb::Tablebases::open(&dir).unwrap());
+    let mut verifier = Verifier::with_tables(tables);
     for puzzle in sample {
         if let Err(why) = verifier.verify(puzzle) {
             panic!("{}: {why}", puzzle.id);

@@ -9,6 +9,7 @@
 //!   read from a line;
 //! - [`combinations`]: horse leg, elephant eye, interference, deflection, decoy, clearance,
 //!   zwischenzug and the trapped piece, read from a line;
+//! - [`endgame`]: endgame technique from the exact tables;
 //! - [`dedupe`]: one puzzle of each position (mirrors too) and of each idea;
 //! - [`rating`]: difficulty from how deep the engine must look and how many tries fail;
 //! - [`verify`]: re-running a puzzle's proofs;
@@ -21,6 +22,7 @@
 
 pub mod combinations;
 pub mod dedupe;
+pub mod endgame;
 pub mod line;
 pub mod mine;
 pub mod motifs;

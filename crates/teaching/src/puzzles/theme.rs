@@ -27,6 +27,9 @@ pub enum Theme {
     CapturingDefender,
     /// The only move that holds: every other move loses at least two pawns or is mated.
     Defence,
+    /// Endgame technique: by the exact tables, the only move that keeps the win (mate further
+    /// than a mate in 5) or holds the draw. See `puzzles::endgame`.
+    Endgame,
     /// A move checks with two pieces at once.
     DoubleCheck,
     /// A valuable piece is given up on purpose: the defender takes it.
@@ -58,7 +61,7 @@ pub enum Theme {
 }
 
 /// The themes that do not name a pattern, in the order a summary lists them.
-pub const BASIC_THEMES: [Theme; 29] = [
+pub const BASIC_THEMES: [Theme; 30] = [
     Theme::MateIn(1),
     Theme::MateIn(2),
     Theme::MateIn(3),
@@ -88,6 +91,7 @@ pub const BASIC_THEMES: [Theme; 29] = [
     Theme::Zwischenzug,
     Theme::TrappedPiece,
     Theme::Defence,
+    Theme::Endgame,
 ];
 
 /// The longest mate a puzzle may ask for.
@@ -164,6 +168,7 @@ impl fmt::Display for Theme {
             Theme::DiscoveredAttack => f.write_str("discoveredAttack"),
             Theme::CapturingDefender => f.write_str("capturingDefender"),
             Theme::Defence => f.write_str("defence"),
+            Theme::Endgame => f.write_str("endgame"),
             Theme::DoubleCheck => f.write_str("doubleCheck"),
             Theme::Sacrifice => f.write_str("sacrifice"),
             Theme::QuietMove => f.write_str("quietMove"),
@@ -194,7 +199,7 @@ impl fmt::Display for UnknownTheme {
              stalemateIn1…stalemateIn{LONGEST_MATE}, material, fork, pin, \
              discoveredAttack, capturingDefender, doubleCheck, sacrifice, quietMove, \
              cannonScreen, facingGenerals, horseLeg, elephantEye, interference, deflection, \
-             decoy, clearance, zwischenzug, trappedPiece, defence, pattern:<id>)",
+             decoy, clearance, zwischenzug, trappedPiece, defence, endgame, pattern:<id>)",
             self.0
         )
     }
@@ -237,6 +242,7 @@ impl FromStr for Theme {
             "discoveredAttack" => Ok(Theme::DiscoveredAttack),
             "capturingDefender" => Ok(Theme::CapturingDefender),
             "defence" => Ok(Theme::Defence),
+            "endgame" => Ok(Theme::Endgame),
             "doubleCheck" => Ok(Theme::DoubleCheck),
             "sacrifice" => Ok(Theme::Sacrifice),
             "quietMove" => Ok(Theme::QuietMove),

@@ -1,12 +1,16 @@
 //! Re-running a puzzle's proof: the mate prover for `mateInN` puzzles, the engine's
-//! fixed-depth search for `material` and `defence`, and the motif rules for the motif themes.
+//! fixed-depth search for `material` and `defence`, the endgame tables for `endgame`, and the
+//! motif rules for the motif themes.
 
+use super::endgame::{EndgameError, prove_endgame};
 use super::motifs::detect_motifs;
 use super::proof::{DEFAULT_NODE_BUDGET, MateProofError, MateProver, line_text};
 use super::puzzle::Puzzle;
 use super::tactic::{ProofEngine, TacticError, prove_defence, prove_material};
 use super::theme::Theme;
 use std::fmt;
+use std::sync::Arc;
+use xiangqi_egtb::Tablebases;
 use xiangqi_rules::Move;
 
 /// Why a puzzle failed its proof.
@@ -35,6 +39,10 @@ pub enum VerifyError {
     },
     /// A motif theme the line does not show.
     MotifNotShown(Theme),
+    /// An endgame puzzle, and the verifier has no tables (see [`Verifier::with_tables`]).
+    NoTables,
+    /// The endgame proof failed.
+    Endgame(EndgameError),
 }
 
 impl fmt::Display for VerifyError {
@@ -43,7 +51,7 @@ impl fmt::Display for VerifyError {
             VerifyError::NoKind => write!(
                 f,
                 "a puzzle needs exactly one of mateIn1…mateIn5, stalemateIn1…stalemateIn5, \
-                 material or defence"
+                 material, defence or endgame"
             ),
             VerifyError::Mate(e) => write!(f, "mate proof: {e}"),
             VerifyError::NotPrincipal { expected } => write!(
@@ -65,6 +73,11 @@ impl fmt::Display for VerifyError {
             VerifyError::MotifNotShown(theme) => {
                 write!(f, "the line does not show the theme {theme}")
             }
+            VerifyError::NoTables => write!(
+                f,
+                "an endgame puzzle is proven by the endgame tables, and none were given"
+            ),
+            VerifyError::Endgame(e) => write!(f, "endgame proof: {e}"),
         }
     }
 }
@@ -75,6 +88,7 @@ impl std::error::Error for VerifyError {}
 pub struct Verifier {
     prover: MateProver,
     engine: ProofEngine,
+    tables: Option<Arc<Tablebases>>,
 }
 
 impl Default for Verifier {
@@ -89,6 +103,16 @@ impl Verifier {
         Verifier {
             prover: MateProver::new(DEFAULT_NODE_BUDGET),
             engine: ProofEngine::new(),
+            tables: None,
+        }
+    }
+
+    /// A verifier that also proves endgame puzzles, by `tables` (which must cover the endgame
+    /// course's endings).
+    pub fn with_tables(tables: Arc<Tablebases>) -> Verifier {
+        Verifier {
+            tables: Some(tables),
+            ..Verifier::new()
         }
     }
 
@@ -103,7 +127,9 @@ impl Verifier {
             .collect();
         let material = puzzle.has_theme(&Theme::Material);
         let defence = puzzle.has_theme(&Theme::Defence);
-        let kinds = mates.len() + usize::from(material) + usize::from(defence);
+        let endgame = puzzle.has_theme(&Theme::Endgame);
+        let kinds =
+            mates.len() + usize::from(material) + usize::from(defence) + usize::from(endgame);
         if kinds != 1 {
             return Err(VerifyError::NoKind);
         }
@@ -126,6 +152,9 @@ impl Verifier {
             if !puzzle.has_theme(&expected) {
                 return Err(VerifyError::WrongEnding { expected });
             }
+        } else if endgame {
+            let tables = self.tables.as_ref().ok_or(VerifyError::NoTables)?;
+            prove_endgame(tables, puzzle).map_err(VerifyError::Endgame)?;
         } else if material {
             prove_material(&self.engine, &puzzle.position, &puzzle.moves)
                 .map_err(VerifyError::Tactic)?;
