@@ -132,27 +132,32 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
 
 fn assemble(args: &AssembleArgs) -> Result<(), String> {
     let mut all = Vec::new();
-    let mut scores = std::collections::HashMap::new();
     for path in &args.sources {
         let name = path.display();
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
         let puzzles = parse_puzzles(&text).map_err(|e| format!("{name}: {e}"))?;
         println!("{name}: {} puzzles", puzzles.len());
-        for puzzle in puzzles {
-            let score = difficulty_score(puzzle.rating, &puzzle.position, &puzzle.moves);
-            if scores.insert(puzzle.id.clone(), score).is_some() {
-                return Err(format!("{name}: the id {} is used twice", puzzle.id));
-            }
-            all.push(puzzle.rethemed());
-        }
+        all.extend(puzzles.iter().map(Puzzle::rethemed));
     }
     let read = all.len();
     let deduped = dedupe(all);
     let mut kept = deduped.kept;
-    let fit = RatingFit::fit(kept.iter().map(|p| scores[&p.id]))
+    // The rating column of a mined file holds the search score.
+    let scores: Vec<u32> = kept
+        .iter()
+        .map(|p| difficulty_score(p.rating, &p.position, &p.moves))
+        .collect();
+    let fit = RatingFit::fit(scores.iter().copied())
         .ok_or_else(|| "no puzzles to make a set of".to_string())?;
-    for puzzle in &mut kept {
-        puzzle.rating = fit.rate(scores[&puzzle.id]);
+    let mut ids = std::collections::HashSet::new();
+    for (puzzle, &score) in kept.iter_mut().zip(&scores) {
+        puzzle.rating = fit.rate(score);
+        if !ids.insert(puzzle.id.clone()) {
+            return Err(format!(
+                "the id {} names two different positions; rename one in its file",
+                puzzle.id
+            ));
+        }
     }
     let sources: Vec<String> = args
         .sources

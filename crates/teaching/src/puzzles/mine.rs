@@ -11,6 +11,7 @@
 //! looked at (they mostly hold the same tactic a move on).
 
 use super::motifs::detect_motifs;
+use super::patterns::detect_patterns;
 use super::proof::MateProver;
 use super::puzzle::Puzzle;
 use super::rating::measure;
@@ -146,6 +147,7 @@ impl Miner {
         if !themes.contains(&Theme::Defence) {
             themes.extend(detect_motifs(position, &line));
         }
+        themes.extend(detect_patterns(position, &line));
         // The search score: the shipped set's ratings are fitted from it when it is made.
         let rating = measure(&self.proofs, position, &line).score();
         self.stats.puzzles += 1;
@@ -178,6 +180,11 @@ impl Miner {
             Theme::Pattern(pattern.to_string()),
         ];
         themes.extend(detect_motifs(position, &proof.line));
+        for found in detect_patterns(position, &proof.line) {
+            if !themes.contains(&found) {
+                themes.push(found);
+            }
+        }
         let rating = measure(&self.proofs, position, &proof.line).score();
         self.stats.puzzles += 1;
         Ok(Some(Puzzle {

@@ -7,6 +7,7 @@
 //! - [`tactic`]: the engine's proofs of `material` and `defence` puzzles;
 //! - [`motifs`]: fork, pin, discovered attack, capturing the defender and the other motifs,
 //!   read from a line;
+//! - [`patterns`]: the named mates of the patterns course, recognised in a mate's end;
 //! - [`combinations`]: horse leg, elephant eye, interference, deflection, decoy, clearance,
 //!   zwischenzug and the trapped piece, read from a line;
 //! - [`endgame`]: endgame technique from the exact tables;
@@ -26,6 +27,7 @@ pub mod endgame;
 pub mod line;
 pub mod mine;
 pub mod motifs;
+pub mod patterns;
 pub mod proof;
 pub mod puzzle;
 pub mod rating;

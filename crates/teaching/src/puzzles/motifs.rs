@@ -101,7 +101,7 @@ pub fn detect_motifs(start: &Position, line: &[Move]) -> Vec<Theme> {
 
 /// The one piece between `a` and `b` on a shared file or rank in `position`, if there is
 /// exactly one.
-fn screen_between(position: &Position, a: Square, b: Square) -> Option<Square> {
+pub(super) fn screen_between(position: &Position, a: Square, b: Square) -> Option<Square> {
     let (df, dr) = (
         i8::try_from(b.file()).ok()? - i8::try_from(a.file()).ok()?,
         i8::try_from(b.rank()).ok()? - i8::try_from(a.rank()).ok()?,

@@ -74,6 +74,11 @@ impl Puzzle {
         if !themes.contains(&Theme::Defence) {
             themes.extend(super::motifs::detect_motifs(&self.position, &self.moves));
         }
+        for pattern in super::patterns::detect_patterns(&self.position, &self.moves) {
+            if !themes.contains(&pattern) {
+                themes.push(pattern);
+            }
+        }
         Puzzle {
             themes,
             ..self.clone()
