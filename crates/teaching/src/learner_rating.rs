@@ -10,6 +10,13 @@
 //!
 //! The state lives with the learner (the page keeps it); whoever computes an update first
 //! checks it with [`LearnerState::validate`], since it comes from outside.
+//!
+//! **The puzzle's rating moves too** where a server keeps solvers' results: the same game
+//! rates the puzzle against the learner ([`LearnerState::after_puzzle_rated`]), a solve a
+//! loss for the puzzle and a failure a win, as the big puzzle sites do. Only a settled
+//! learner moves a puzzle (a provisional rating says little yet); the puzzle's deviation
+//! starts at [`PUZZLE_DEVIATION`] and never falls below [`MIN_PUZZLE_DEVIATION`], so a
+//! puzzle keeps following its solvers.
 
 use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
@@ -29,6 +36,8 @@ pub const PROVISIONAL_DEVIATION: f64 = 150.0;
 pub const PROVISIONAL_CHANGE_MAX: f64 = 60.0;
 /// The deviation every puzzle is rated with: puzzle ratings are estimates, not certainties.
 pub const PUZZLE_DEVIATION: f64 = 80.0;
+/// A puzzle's deviation never drops below this: its rating keeps following its solvers.
+pub const MIN_PUZZLE_DEVIATION: f64 = 40.0;
 /// The learner's deviation never drops below this, so that the rating keeps following the
 /// learner's progress after hundreds of puzzles.
 pub const MIN_DEVIATION: f64 = 45.0;
@@ -99,6 +108,38 @@ impl fmt::Display for BadLearnerState {
 
 impl std::error::Error for BadLearnerState {}
 
+/// A puzzle's own rating, moved by its solvers' results (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleRatingState {
+    /// The rating.
+    pub rating: f64,
+    /// How uncertain it is.
+    pub deviation: f64,
+    /// Glicko-2's σ.
+    pub volatility: f64,
+    /// The settled learners' results it was rated by.
+    pub results: u32,
+}
+
+impl PuzzleRatingState {
+    /// A puzzle no solver has rated yet: its shipped rating, [`PUZZLE_DEVIATION`].
+    pub fn shipped(rating: u32) -> PuzzleRatingState {
+        PuzzleRatingState {
+            rating: f64::from(rating),
+            deviation: PUZZLE_DEVIATION,
+            volatility: START_VOLATILITY,
+            results: 0,
+        }
+    }
+
+    /// The rating as a puzzle shows it: whole points within 100–4000.
+    pub fn shown(&self) -> u32 {
+        let (lo, hi) = RATING_RANGE;
+        self.rating.clamp(lo, hi).round() as u32
+    }
+}
+
 /// The rating's result of one puzzle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatedResult {
@@ -147,15 +188,36 @@ impl LearnerState {
     /// [`PROVISIONAL_CHANGE_MAX`]. The rating stays within [`RATING_RANGE`] and the deviation
     /// at or above [`MIN_DEVIATION`].
     pub fn after_puzzle(self, puzzle_rating: f64, solved: bool) -> RatedResult {
+        self.after_puzzle_rated(
+            PuzzleRatingState {
+                rating: puzzle_rating,
+                ..PuzzleRatingState::shipped(0)
+            },
+            solved,
+        )
+        .0
+    }
+
+    /// Both ratings after trying a puzzle whose own rating is `puzzle`: the learner's as
+    /// [`LearnerState::after_puzzle`] says (against the puzzle's rating and deviation), and
+    /// the puzzle's against the learner (a solve is the puzzle's loss), moved only by a
+    /// settled learner; its deviation kept within [`MIN_PUZZLE_DEVIATION`]`..=`
+    /// [`PUZZLE_DEVIATION`].
+    pub fn after_puzzle_rated(
+        self,
+        puzzle: PuzzleRatingState,
+        solved: bool,
+    ) -> (RatedResult, PuzzleRatingState) {
         let learner = Glicko2Rating {
             rating: self.rating,
             deviation: self.deviation,
             volatility: self.volatility,
         };
+        let puzzle_before = puzzle;
         let puzzle = Glicko2Rating {
-            rating: puzzle_rating,
-            deviation: PUZZLE_DEVIATION,
-            volatility: START_VOLATILITY,
+            rating: puzzle.rating,
+            deviation: puzzle.deviation,
+            volatility: puzzle.volatility,
         };
         let outcome = if solved {
             Outcomes::WIN
@@ -166,8 +228,22 @@ impl LearnerState {
             tau: TAU,
             ..Glicko2Config::new()
         };
-        let (rated, _) = glicko2(&learner, &puzzle, &outcome, &config);
+        let (rated, puzzle_rated) = glicko2(&learner, &puzzle, &outcome, &config);
         let (lo, hi) = RATING_RANGE;
+        let puzzle_after = if self.is_provisional() {
+            puzzle_before
+        } else {
+            PuzzleRatingState {
+                rating: puzzle_rated.rating.clamp(lo, hi),
+                deviation: puzzle_rated
+                    .deviation
+                    .clamp(MIN_PUZZLE_DEVIATION, PUZZLE_DEVIATION),
+                volatility: puzzle_rated
+                    .volatility
+                    .clamp(f64::MIN_POSITIVE, MAX_VOLATILITY),
+                results: puzzle_before.results + 1,
+            }
+        };
         let rating = if self.is_provisional() {
             rated.rating.clamp(
                 self.rating - PROVISIONAL_CHANGE_MAX,
@@ -184,16 +260,41 @@ impl LearnerState {
             streak,
             best_streak: self.best_streak.max(streak),
         };
-        RatedResult {
-            state,
-            change: (state.rating.round() - self.rating.round()) as i32,
-        }
+        (
+            RatedResult {
+                state,
+                change: (state.rating.round() - self.rating.round()) as i32,
+            },
+            puzzle_after,
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_puzzle_solved_by_a_stronger_learner_falls_and_failed_by_one_rises() {
+        let puzzle = PuzzleRatingState::shipped(1500);
+        let (_, solved) = settled(1500.0).after_puzzle_rated(puzzle, true);
+        let (_, failed) = settled(1500.0).after_puzzle_rated(puzzle, false);
+        assert!(solved.rating < 1500.0 && failed.rating > 1500.0);
+        assert_eq!((solved.results, failed.results), (1, 1));
+        // Both ways: the learner's side is what after_puzzle gives.
+        let (learner, _) = settled(1500.0).after_puzzle_rated(puzzle, true);
+        assert_eq!(learner, settled(1500.0).after_puzzle(1500.0, true));
+        // A provisional learner leaves the puzzle as it was.
+        let (_, untouched) = LearnerState::default().after_puzzle_rated(puzzle, true);
+        assert_eq!(untouched, puzzle);
+        // Many solvers settle its deviation, never below the floor.
+        let mut p = puzzle;
+        for i in 0..200 {
+            p = settled(1500.0).after_puzzle_rated(p, i % 2 == 0).1;
+        }
+        assert!(p.deviation >= MIN_PUZZLE_DEVIATION && p.deviation < PUZZLE_DEVIATION);
+        assert_eq!(p.results, 200);
+    }
 
     fn settled(rating: f64) -> LearnerState {
         LearnerState {

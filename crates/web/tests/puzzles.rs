@@ -538,3 +538,58 @@ async fn the_count_says_how_many_puzzles_match_the_filters() {
     let (status, err) = send(&app, "GET", "/api/puzzles/count?theme=mateIn9", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{err}");
 }
+
+#[tokio::test]
+async fn a_settled_learners_results_move_the_puzzles_own_rating_and_a_newcomers_do_not() {
+    let data = common::data_folder("puzzles", "puzzle-rating-moves");
+    let app = common::app_with_data(Some(&data));
+    let [first, second] = [&puzzles()[10], &puzzles()[20]];
+    let shown = |id: String| {
+        let app = app.clone();
+        async move {
+            let (status, view) = send(&app, "GET", &format!("/api/puzzles/{id}"), None).await;
+            assert_eq!(status, StatusCode::OK, "{view}");
+            view["rating"].as_u64().unwrap() as u32
+        }
+    };
+    // A newcomer (provisional) failing the first puzzle leaves its rating alone.
+    let (status, answer) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": first.id, "solved": false })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["new_puzzle_rating"], first.rating);
+    assert_eq!(shown(first.id.clone()).await, first.rating);
+    // Once settled (the server keeps the state it rated), a failure raises the puzzle's
+    // rating, and the next learner is rated against the moved one.
+    let settled = json!({ "rating": 1500.0, "deviation": 60.0, "volatility": 0.06 });
+    let other = common::data_folder("puzzles", "puzzle-rating-moves-settled");
+    let app = common::app_with_data(Some(&other));
+    let (_, answer) = send(
+        &app,
+        "POST",
+        "/api/puzzles/result",
+        Some(json!({ "id": second.id, "solved": false, "state": settled })),
+    )
+    .await;
+    let moved = answer["new_puzzle_rating"].as_u64().unwrap() as u32;
+    assert!(moved > second.rating, "{answer}");
+    let (status, view) = send(&app, "GET", &format!("/api/puzzles/{}", second.id), None).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["rating"], moved);
+    // The band filter sees the moved rating too.
+    let (_, count) = send(
+        &app,
+        "GET",
+        &format!("/api/puzzles/count?min={moved}&max={moved}"),
+        None,
+    )
+    .await;
+    assert!(count["count"].as_u64().unwrap() >= 1, "{count}");
+    for dir in [data, other] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

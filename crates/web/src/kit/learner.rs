@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use xiangqi_store::{Progress, Store, StoreError};
-use xiangqi_teaching::learner_rating::LearnerState;
+use xiangqi_teaching::learner_rating::{LearnerState, PuzzleRatingState};
 
 /// The key of a page-kept topic's one value (`course`, `patterns`, `endgames` …).
 pub const PAGE_VALUE_KEY: &str = "state";
@@ -12,6 +12,11 @@ pub const PAGE_VALUE_KEY: &str = "state";
 pub const PUZZLE_RATING_TOPIC: &str = "puzzle-rating";
 /// The key, under [`PUZZLE_RATING_TOPIC`], of the rating's state.
 pub const PUZZLE_RATING_KEY: &str = "state";
+/// The owner the puzzles' own ratings are kept under, moved by their solvers' results: no
+/// learner's (a learner's owner is empty, `account:…` or `guest:…`).
+pub const PUZZLE_RATINGS_OWNER: &str = "@puzzles";
+/// The topic of the puzzles' own ratings, a value a puzzle (keyed by its id).
+pub const PUZZLE_RATINGS_TOPIC: &str = "puzzle-ratings";
 /// The prefix of the keys, under [`PUZZLE_RATING_TOPIC`], that mark a puzzle as rated.
 const RATED: &str = "rated:";
 
@@ -28,6 +33,17 @@ pub fn kept_rating(values: &[Progress]) -> Option<LearnerState> {
         .find(|p| p.key == PUZZLE_RATING_KEY)
         .and_then(|p| serde_json::from_str::<LearnerState>(&p.value).ok())
         .and_then(|state| state.validate().ok())
+}
+
+/// The puzzles' own ratings as kept, by id (those no solver moved are absent).
+pub fn moved_puzzle_ratings(
+    store: &dyn Store,
+) -> Result<std::collections::HashMap<String, PuzzleRatingState>, StoreError> {
+    Ok(store
+        .progress(PUZZLE_RATINGS_OWNER, PUZZLE_RATINGS_TOPIC)?
+        .into_iter()
+        .filter_map(|p| Some((p.key, serde_json::from_str(&p.value).ok()?)))
+        .collect())
 }
 
 /// The puzzle a rated mark names, if `key` is one.

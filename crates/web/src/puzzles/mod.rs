@@ -29,7 +29,10 @@ use axum::routing::{get, post};
 use crate::kit::archive_store::ArchiveService;
 use crate::kit::error::{ApiError, ErrorCode};
 use crate::kit::extract::{Body, Params, legal};
-use crate::kit::learner::{PUZZLE_RATING_KEY, PUZZLE_RATING_TOPIC, kept_rating, rated_key};
+use crate::kit::learner::{
+    PUZZLE_RATING_KEY, PUZZLE_RATING_TOPIC, PUZZLE_RATINGS_OWNER, PUZZLE_RATINGS_TOPIC,
+    kept_rating, moved_puzzle_ratings, rated_key,
+};
 use crate::kit::search::{run_search, set_judging};
 use crate::kit::search_pool::{SearchKind, SearchPool, SearchStop};
 use crate::kit::view::{EndingView, MoveView, Threat, legal_targets, side_code};
@@ -45,7 +48,7 @@ use xiangqi_engine::score::Reported;
 use xiangqi_engine::{SearchLimits, SearchRequest};
 use xiangqi_rules::notation::Notation;
 use xiangqi_rules::{Move, Position};
-use xiangqi_teaching::learner_rating::LearnerState;
+use xiangqi_teaching::learner_rating::{LearnerState, PuzzleRatingState};
 use xiangqi_teaching::puzzles::{
     Failure, Filter, Judgement, LineError, NotSolversTurn, Puzzle, SolverStep, Theme, choose_next,
     shipped, shipped_puzzle,
@@ -79,10 +82,27 @@ async fn find(
             .map(Cow::Owned)
             .ok_or_else(|| no_puzzle(id));
     }
-    shipped_puzzle(id)
+    let shipped = shipped_puzzle(id)
         .map_err(unreadable)?
-        .map(Cow::Borrowed)
-        .ok_or_else(|| no_puzzle(id))
+        .ok_or_else(|| no_puzzle(id))?;
+    Ok(match moved_ratings(archive).await?.get(id) {
+        Some(moved) => Cow::Owned(Puzzle {
+            rating: moved.shown(),
+            ..shipped.clone()
+        }),
+        None => Cow::Borrowed(shipped),
+    })
+}
+
+/// The shipped puzzles' own ratings as their solvers moved them, by id; none where the
+/// server keeps nothing.
+async fn moved_ratings(
+    archive: &ArchiveService,
+) -> Result<std::collections::HashMap<String, PuzzleRatingState>, ApiError> {
+    if archive.unavailable_reason().is_some() {
+        return Ok(Default::default());
+    }
+    archive.run(|s| moved_puzzle_ratings(s)).await
 }
 
 fn unreadable(e: &LineError) -> ApiError {
@@ -261,8 +281,9 @@ pub struct NextQuery {
     pub source: Option<String>,
 }
 
-/// The puzzles `q.source` names: the shipped set, or the viewer's own; 400 for another
-/// source, 401 `signed-out` for a visitor's own.
+/// The puzzles `q.source` names: the shipped set (with the ratings its solvers moved), or
+/// the viewer's own; 400 for another source, 401 `signed-out` for a visitor's own. `own` is
+/// the buffer a set made for the request is kept in.
 async fn source<'a>(
     archive: &ArchiveService,
     viewer: &Viewer,
@@ -270,7 +291,23 @@ async fn source<'a>(
     own: &'a mut Vec<Puzzle>,
 ) -> Result<&'a [Puzzle], ApiError> {
     match q.source.as_deref().unwrap_or("all") {
-        "all" | "" => catalog(),
+        "all" | "" => {
+            let moved = moved_ratings(archive).await?;
+            if moved.is_empty() {
+                return catalog();
+            }
+            *own = catalog()?
+                .iter()
+                .map(|p| match moved.get(&p.id) {
+                    Some(m) => Puzzle {
+                        rating: m.shown(),
+                        ..p.clone()
+                    },
+                    None => p.clone(),
+                })
+                .collect();
+            Ok(own.as_slice())
+        }
         "own" => {
             *own = own::own_puzzles(archive, viewer.require_owner()?).await?;
             Ok(own.as_slice())
@@ -657,8 +694,11 @@ pub struct ResultView {
     pub state: LearnerState,
     /// The rating's change, in whole points.
     pub change: i32,
-    /// The puzzle's rating.
+    /// The puzzle's rating the learner was rated against.
     pub puzzle_rating: u32,
+    /// The puzzle's rating after this result (moved by settled learners' results where the
+    /// server keeps them).
+    pub new_puzzle_rating: u32,
     /// Whether this result moved the rating: a puzzle counts once for a learner whose rating
     /// the server keeps; trying it again (by its address) leaves the rating as it is.
     pub rated: bool,
@@ -707,37 +747,70 @@ pub async fn result(
             state,
             change: 0,
             puzzle_rating: e.rating,
+            new_puzzle_rating: e.rating,
             rated: false,
         }));
     }
-    let rated = state.after_puzzle(f64::from(e.rating), req.solved);
-    if let Some(owner) = owner {
-        let mark = xiangqi_store::Progress {
-            owner: owner.clone(),
-            topic: PUZZLE_RATING_TOPIC.to_string(),
-            key: rated_key(&e.id),
-            value: serde_json::json!({ "solved": req.solved }).to_string(),
-            updated_ms: crate::kit::viewer::now_ms(),
-        };
-        let value = xiangqi_store::Progress {
-            owner,
-            topic: PUZZLE_RATING_TOPIC.to_string(),
-            key: PUZZLE_RATING_KEY.to_string(),
-            value: serde_json::to_string(&rated.state)
-                .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))?,
-            updated_ms: crate::kit::viewer::now_ms(),
-        };
-        archive
-            .run(move |s| {
-                s.save_progress(&value)?;
-                s.save_progress(&mark)
-            })
-            .await?;
-    }
+    // A shipped puzzle's own rating moves with its solvers' results where the server keeps
+    // them; one of the learner's own puzzles is the learner's alone. Both ratings are read,
+    // rated and kept in one step of the store, so two results at once both count.
+    let moves_puzzle = !e.id.starts_with(own::OWN_PREFIX);
+    let (id, shipped_rating, solved) = (e.id.clone(), e.rating, req.solved);
+    let (rated, puzzle_after) = match owner {
+        None => state.after_puzzle_rated(PuzzleRatingState::shipped(shipped_rating), solved),
+        Some(owner) => {
+            archive
+                .run(move |s| {
+                    let before = if moves_puzzle {
+                        moved_puzzle_ratings(s)?.remove(&id)
+                    } else {
+                        None
+                    }
+                    .unwrap_or_else(|| PuzzleRatingState::shipped(shipped_rating));
+                    let (rated, after) = state.after_puzzle_rated(before, solved);
+                    let now = crate::kit::viewer::now_ms();
+                    let progress = |owner: &str, topic: &str, key: &str, value: String| {
+                        xiangqi_store::Progress {
+                            owner: owner.to_string(),
+                            topic: topic.to_string(),
+                            key: key.to_string(),
+                            value,
+                            updated_ms: now,
+                        }
+                    };
+                    let learner = serde_json::to_string(&rated.state).unwrap_or_default();
+                    s.save_progress(&progress(
+                        &owner,
+                        PUZZLE_RATING_TOPIC,
+                        PUZZLE_RATING_KEY,
+                        learner,
+                    ))?;
+                    if moves_puzzle && after != before {
+                        let puzzle = serde_json::to_string(&after).unwrap_or_default();
+                        s.save_progress(&progress(
+                            PUZZLE_RATINGS_OWNER,
+                            PUZZLE_RATINGS_TOPIC,
+                            &id,
+                            puzzle,
+                        ))?;
+                    }
+                    let mark = serde_json::json!({ "solved": solved }).to_string();
+                    s.save_progress(&progress(
+                        &owner,
+                        PUZZLE_RATING_TOPIC,
+                        &rated_key(&id),
+                        mark,
+                    ))?;
+                    Ok((rated, after))
+                })
+                .await?
+        }
+    };
     Ok(Json(ResultView {
         state: rated.state,
         change: rated.change,
         puzzle_rating: e.rating,
+        new_puzzle_rating: puzzle_after.shown(),
         rated: true,
     }))
 }
