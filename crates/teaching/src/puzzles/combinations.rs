@@ -28,10 +28,11 @@
 //! - **zwischenzug** (中间着, «промежуточный ход»): a capture of a valuable piece is there to
 //!   be made at once, but the solver checks first and makes it later, on the same piece.
 //! - **trappedPiece** (困子, «пойманная фигура»): after a solver move, an enemy chariot,
-//!   horse or cannon is attacked and has no safe point to go (every point it can reach is
-//!   attacked by a cheaper piece, or attacked and not defended), and the solver takes it.
+//!   horse or cannon, not pinned, is attacked and has no safe point to go (every point it can
+//!   reach is attacked by a cheaper piece, or attacked and not defended), and the solver
+//!   takes it.
 
-use super::motifs::{captured_later, is_sacrifice_at, is_valuable, positions, value};
+use super::motifs::{captured_later, is_pinned, is_sacrifice_at, is_valuable, positions, value};
 use super::theme::Theme;
 use xiangqi_engine::SEE_VALUE;
 use xiangqi_rules::{Color, GameStatus, Move, PieceKind, Position, Square};
@@ -377,7 +378,8 @@ fn is_trapped_piece(all: &[Position], line: &[Move], solver: Color) -> bool {
                 return false;
             }
             let worth = SEE_VALUE[piece.kind.index()];
-            if !unsafe_point(after, sq, worth, solver) {
+            // A pinned piece that falls is the pin's theme, not a trapped piece.
+            if !unsafe_point(after, sq, worth, solver) || is_pinned(after, sq) {
                 return false;
             }
             let no_escape = moves.iter().filter(|m| m.from() == sq).all(|&m| {

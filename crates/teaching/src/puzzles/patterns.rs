@@ -4,7 +4,7 @@
 //! - **double-cannon** (重炮): a cannon mates over a screen that is the solver's other cannon;
 //! - **horse-cannon** (马后炮): a cannon mates over a screen that is the solver's horse;
 //! - **smothered-palace** (闷宫): a cannon mates alone, and every point the general could
-//!   step to is held by its own pieces or lies on the cannon's line;
+//!   step to is held by its own pieces (two of them at least) or lies on the cannon's line;
 //! - **heart-piercing** (大胆穿心): a chariot of the solver's lands on the palace's centre
 //!   point, taking the piece there, on the way to the mate;
 //! - **chariot-cannon** (夹车炮): a chariot mates from right beside the general, guarded by
@@ -45,10 +45,12 @@ pub fn detect_patterns(start: &Position, line: &[Move]) -> Vec<Theme> {
             if screen == Some((solver, PieceKind::Horse)) {
                 found.push(pattern("horse-cannon"));
             }
-            let smothered = palace_steps(general, defender).into_iter().all(|step| {
-                end.piece_at(step).is_some_and(|p| p.color == defender)
-                    || on_line(checker, general, step)
-            });
+            let steps = palace_steps(general, defender);
+            let own = |step: &Square| end.piece_at(*step).is_some_and(|p| p.color == defender);
+            let smothered = steps.iter().filter(|s| own(s)).count() >= 2
+                && steps
+                    .iter()
+                    .all(|step| own(step) || on_line(checker, general, *step));
             if smothered {
                 found.push(pattern("smothered-palace"));
             }

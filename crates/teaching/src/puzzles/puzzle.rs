@@ -63,22 +63,21 @@ impl Puzzle {
 
     /// The puzzle with its motif themes read again from its line by today's rules
     /// ([`super::motifs::detect_motifs`]): the other themes kept in their order, then the
-    /// motifs the line shows (none for a `defence` puzzle, whose line is one move).
+    /// motifs the line shows (none for a `defence` puzzle, whose line is one move), then the
+    /// named patterns its mate shows ([`super::patterns::detect_patterns`]).
     pub fn rethemed(&self) -> Puzzle {
+        let patterns = super::patterns::detect_patterns(&self.position, &self.moves);
+        // The themes kept: not the motifs, nor the patterns the rules find (both come after).
         let mut themes: Vec<Theme> = self
             .themes
             .iter()
-            .filter(|t| !t.is_motif())
+            .filter(|t| !t.is_motif() && !patterns.contains(t))
             .cloned()
             .collect();
         if !themes.contains(&Theme::Defence) {
             themes.extend(super::motifs::detect_motifs(&self.position, &self.moves));
         }
-        for pattern in super::patterns::detect_patterns(&self.position, &self.moves) {
-            if !themes.contains(&pattern) {
-                themes.push(pattern);
-            }
-        }
+        themes.extend(patterns);
         Puzzle {
             themes,
             ..self.clone()
