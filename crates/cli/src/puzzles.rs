@@ -140,6 +140,8 @@ fn assemble(args: &AssembleArgs) -> Result<(), String> {
         all.extend(puzzles.iter().map(Puzzle::rethemed));
     }
     let read = all.len();
+    // A position with one legal move is no puzzle.
+    let (all, forced): (Vec<Puzzle>, Vec<Puzzle>) = all.into_iter().partition(Puzzle::has_choice);
     let deduped = dedupe(all);
     let mut kept = deduped.kept;
     // The rating column of a mined file holds the search score.
@@ -178,8 +180,9 @@ fn assemble(args: &AssembleArgs) -> Result<(), String> {
     crate::files::write_whole(&args.fit, fit.to_text().as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.fit.display()))?;
     println!(
-        "{read} read; {} left out for a position already kept (or its mirror), {} for an \
-         idea already kept; {} kept in {}",
+        "{read} read; {} left out for one legal move, {} for a position already kept (or its \
+         mirror), {} for an idea already kept; {} kept in {}",
+        forced.len(),
         deduped.same_position.len(),
         deduped.same_idea.len(),
         kept.len(),

@@ -13,6 +13,13 @@ fn the_shipped_set_holds_a_thousand_puzzles_with_unique_ids() {
     assert_eq!(ids.len(), puzzles.len());
     let positions: HashSet<String> = puzzles.iter().map(|p| p.position.to_fen()).collect();
     assert_eq!(positions.len(), puzzles.len(), "a position appears twice");
+    // Each a choice: two legal first moves at least.
+    let forced: Vec<&str> = puzzles
+        .iter()
+        .filter(|p| !p.has_choice())
+        .map(|p| p.id.as_str())
+        .collect();
+    assert!(forced.is_empty(), "one legal move: {forced:?}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Endgame technique (残局技巧): puzzles from the exact tables of the endgame course's
 //! endings, proven by the tables.
 //!
-//! A position makes a puzzle when it is **quiet** — no piece of either side hangs (attacked and
+//! A position makes a puzzle when its side to move has two legal moves or more, it is **quiet** — no piece of either side hangs (attacked and
 //! not defended, or attacked by a cheaper piece), so that the answer is technique, not a
 //! capture — and its side to move
 //! - **wins**, mate being further than [`SHORTEST_WIN`] plies away (a nearer mate is a mate
@@ -134,9 +134,12 @@ pub fn endgame_line(
         return Ok(None);
     }
     let probe = tables.probe(position).map_err(tables_error)?;
+    if probe.moves.len() < 2 {
+        return Ok(None);
+    }
     let win = match probe.value {
         Value::Win(d) if d >= SHORTEST_WIN => true,
-        Value::Draw if probe.asian == Asian::Same && probe.moves.len() >= 2 => false,
+        Value::Draw if probe.asian == Asian::Same => false,
         _ => return Ok(None),
     };
     let Some(first) = only_move(tables, position, win)? else {

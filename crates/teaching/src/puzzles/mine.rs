@@ -198,7 +198,10 @@ impl Miner {
 
     /// Looks at one position: the quick look, then the proof if it is a candidate.
     pub fn look(&mut self, position: &Position) -> Option<Puzzle> {
-        if position.status() != GameStatus::Ongoing || self.seen.contains(&position_key(position)) {
+        if position.status() != GameStatus::Ongoing
+            || position.legal_moves().len() < 2
+            || self.seen.contains(&position_key(position))
+        {
             return None;
         }
         self.stats.positions += 1;

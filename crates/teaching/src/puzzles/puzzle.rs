@@ -40,6 +40,12 @@ impl Puzzle {
         self.position_at(self.moves.len()).status()
     }
 
+    /// Whether the solver has a choice at the start: two legal moves or more (a position with
+    /// one legal move is no puzzle).
+    pub fn has_choice(&self) -> bool {
+        self.position.legal_moves().len() >= 2
+    }
+
     /// Whether the puzzle carries `theme`.
     pub fn has_theme(&self, theme: &Theme) -> bool {
         self.themes.contains(theme)
