@@ -52,6 +52,13 @@ enum PuzzlesCommand {
         /// A puzzle file in the export format.
         file: PathBuf,
     },
+    /// Measure the search score of every puzzle of a mined FILE again (the rating column of
+    /// a mined file, see `puzzles::rating`) and write FILE back (comments and order kept);
+    /// not while a miner appends to it.
+    Rescore {
+        /// A mined puzzle file.
+        file: PathBuf,
+    },
     /// Make a puzzle set from mined files: read each (its rating column the search score),
     /// theme each puzzle by today's rules, keep one puzzle of each position and idea (the
     /// first, in the order given), fit the ratings so that the set spreads over 600–2400,
@@ -127,6 +134,7 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
         PuzzlesCommand::Retheme { file } => retheme(file),
         PuzzlesCommand::Assemble(assemble_args) => assemble(assemble_args),
         PuzzlesCommand::Stats => stats(),
+        PuzzlesCommand::Rescore { file } => rescore(file),
     }
 }
 
@@ -280,6 +288,43 @@ fn retheme(path: &Path) -> Result<(), String> {
     for (theme, n) in &lost {
         println!("{theme}: -{n}");
     }
+    Ok(())
+}
+
+fn rescore(path: &Path) -> Result<(), String> {
+    let started = Instant::now();
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let engine = xiangqi_teaching::puzzles::tactic::ProofEngine::new();
+    let mut out = String::with_capacity(text.len());
+    let (mut changed, mut total) = (0, 0);
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            out.push_str(line);
+        } else {
+            let mut puzzle = xiangqi_teaching::puzzles::parse_line(line, i + 1)
+                .map_err(|e| format!("{name}: {e}"))?;
+            let score = xiangqi_teaching::puzzles::rating::measure(
+                &engine,
+                &puzzle.position,
+                &puzzle.moves,
+            )
+            .score();
+            total += 1;
+            if score != puzzle.rating {
+                changed += 1;
+                puzzle.rating = score;
+            }
+            out.push_str(&puzzle.to_line());
+        }
+        out.push('\n');
+    }
+    crate::files::write_whole(path, out.as_bytes())
+        .map_err(|e| format!("cannot write {name}: {e}"))?;
+    println!(
+        "{total} puzzles measured again, {changed} scores changed, in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -6,11 +6,13 @@
 //!   solution's and stays so up to [`RATING_DEPTH`] (one more than that when it never does);
 //! - **failing tries** `t`: the other first moves that look good — every check and capture,
 //!   and every move the engine preferred at some depth before it settled — counted up to
-//!   [`MAX_TRIES`].
+//!   [`MAX_TRIES`];
+//! - **nodes** `n`: what the search looked at until the end of the settle depth.
 //!
 //! With `s` the solver's moves in the solution, the search score is
-//! `600 + 110·(d − 1) + 40·t + 60·(s − 1)`, clamped to 600–2400: it never falls when the
-//! engine needs to look deeper, when more tempting moves fail, or when the line is longer.
+//! `600 + 110·(d − 1) + 40·t + 60·(s − 1) + 20·log2(n / 1000)` (the last term only above
+//! 1,000 nodes), clamped to 600–2400: it never falls when the engine needs to look deeper or
+//! wider, when more tempting moves fail, or when the line is longer.
 //! The mined files keep this score in their rating column.
 //!
 //! **The difficulty score** adds what a human finds hard and a searcher does not: the
@@ -47,15 +49,22 @@ pub struct Difficulty {
     pub failing_tries: u32,
     /// The solver's moves in the solution.
     pub solver_moves: u32,
+    /// The nodes searched until the end of the settle depth.
+    pub nodes: u64,
 }
+
+/// Points of the search score for each doubling of the nodes above 1,000.
+pub const NODES_WEIGHT: f64 = 20.0;
 
 impl Difficulty {
     /// The search score on the 600–2400 scale (see the module docs).
     pub fn score(self) -> u32 {
+        let wide = (NODES_WEIGHT * (self.nodes.max(1000) as f64 / 1000.0).log2()).round() as u32;
         let raw = 600
             + 110 * self.settle_depth.saturating_sub(1)
             + 40 * self.failing_tries.min(MAX_TRIES)
-            + 60 * self.solver_moves.saturating_sub(1);
+            + 60 * self.solver_moves.saturating_sub(1)
+            + wide;
         raw.clamp(MIN_RATING, MAX_RATING)
     }
 }
@@ -64,12 +73,21 @@ impl Difficulty {
 pub fn measure(engine: &ProofEngine, position: &Position, line: &[Move]) -> Difficulty {
     let key = line[0];
     let by_depth = engine.best_by_depth(position, RATING_DEPTH);
-    let settle = match by_depth.iter().rposition(|&m| m != key) {
+    let settle = match by_depth.iter().rposition(|&(m, _)| m != key) {
         None if by_depth.is_empty() => RATING_DEPTH as u32 + 1,
         None => 1,
         Some(last_wrong) => last_wrong as u32 + 2,
     };
-    let mut tries: BTreeSet<Move> = by_depth.iter().copied().filter(|&m| m != key).collect();
+    // The nodes until the settle depth ends (all of them when it never settles).
+    let nodes = by_depth
+        .get(settle as usize - 1)
+        .or(by_depth.last())
+        .map_or(0, |&(_, n)| n);
+    let mut tries: BTreeSet<Move> = by_depth
+        .iter()
+        .map(|&(m, _)| m)
+        .filter(|&m| m != key)
+        .collect();
     let mut pos = position.clone();
     for &m in position.legal_moves().iter() {
         if m == key {
@@ -87,6 +105,7 @@ pub fn measure(engine: &ProofEngine, position: &Position, line: &[Move]) -> Diff
         settle_depth: settle,
         failing_tries: (tries.len() as u32).min(MAX_TRIES),
         solver_moves: line.len().div_ceil(2) as u32,
+        nodes,
     }
 }
 
@@ -319,6 +338,7 @@ mod tests {
             settle_depth: 3,
             failing_tries: 2,
             solver_moves: 2,
+            nodes: 4_000,
         };
         let deeper = Difficulty {
             settle_depth: 5,
@@ -332,19 +352,30 @@ mod tests {
             solver_moves: 3,
             ..base
         };
-        for harder in [deeper, tempting, longer] {
+        let wider = Difficulty {
+            nodes: 64_000,
+            ..base
+        };
+        assert_eq!(
+            wider.score() - base.score(),
+            80,
+            "four doublings of the nodes"
+        );
+        for harder in [deeper, tempting, longer, wider] {
             assert!(harder.score() > base.score());
         }
         let easiest = Difficulty {
             settle_depth: 1,
             failing_tries: 0,
             solver_moves: 1,
+            nodes: 30,
         };
         assert_eq!(easiest.score(), MIN_RATING);
         let hardest = Difficulty {
             settle_depth: 40,
             failing_tries: 40,
             solver_moves: 5,
+            nodes: u64::MAX,
         };
         assert_eq!(hardest.score(), MAX_RATING);
     }

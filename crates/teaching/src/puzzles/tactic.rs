@@ -136,8 +136,9 @@ impl ProofEngine {
         })
     }
 
-    /// The best move at each depth from 1 to `max_depth`, one line, table cleared first.
-    pub fn best_by_depth(&self, position: &Position, max_depth: i32) -> Vec<Move> {
+    /// The best move at each depth from 1 to `max_depth`, with the nodes searched up to the
+    /// end of that depth; one line, table cleared first.
+    pub fn best_by_depth(&self, position: &Position, max_depth: i32) -> Vec<(Move, u64)> {
         self.engine.new_game();
         let mut single = self.engine.clone();
         single.set_options(EngineOptions {
@@ -151,15 +152,15 @@ impl ProofEngine {
                 ..SearchLimits::default()
             },
         );
-        let mut by_depth: Vec<Move> = Vec::new();
+        let mut by_depth: Vec<(Move, u64)> = Vec::new();
         single.think(&request, &mut |info| {
             if info.multipv == 1
                 && info.bound.is_none()
                 && let Some(&first) = info.pv.first()
             {
                 let depth = info.depth.max(1) as usize;
-                by_depth.resize(depth, first);
-                by_depth[depth - 1] = first;
+                by_depth.resize(depth, (first, info.nodes));
+                by_depth[depth - 1] = (first, info.nodes);
             }
         });
         by_depth
