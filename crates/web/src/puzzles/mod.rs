@@ -69,12 +69,22 @@ fn catalog() -> Result<&'static [Puzzle], ApiError> {
     shipped().map_err(unreadable)
 }
 
+/// How a shipped puzzle's rating is wanted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rating {
+    /// As its solvers moved it (read from the store).
+    Moved,
+    /// Not needed: the line alone (no store read).
+    Unused,
+}
+
 /// The puzzle `id`: a shipped one, or one of the viewer's own; 404 `no-puzzle` when there is
 /// none (another learner's own puzzle included).
 async fn find(
     archive: &ArchiveService,
     viewer: &Viewer,
     id: &str,
+    rating: Rating,
 ) -> Result<Cow<'static, Puzzle>, ApiError> {
     if id.starts_with(own::OWN_PREFIX) {
         return own::find_own(archive, viewer, id)
@@ -85,6 +95,9 @@ async fn find(
     let shipped = shipped_puzzle(id)
         .map_err(unreadable)?
         .ok_or_else(|| no_puzzle(id))?;
+    if rating == Rating::Unused {
+        return Ok(Cow::Borrowed(shipped));
+    }
     Ok(match moved_ratings(archive).await?.get(id) {
         Some(moved) => Cow::Owned(Puzzle {
             rating: moved.shown(),
@@ -420,7 +433,9 @@ pub async fn puzzle(
     State(archive): State<ArchiveService>,
     Path(id): Path<String>,
 ) -> Result<Json<PuzzleView>, ApiError> {
-    Ok(Json(puzzle_view(&*find(&archive, &viewer, &id).await?)))
+    Ok(Json(puzzle_view(
+        &*find(&archive, &viewer, &id, Rating::Moved).await?,
+    )))
 }
 
 /// The step a request names: `ply` moves of the solution played, the solver to move.
@@ -503,7 +518,7 @@ pub async fn play(
     Path(id): Path<String>,
     Body(req): Body<PuzzleMove>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
-    let found = find(&archive, &viewer, &id).await?;
+    let found = find(&archive, &viewer, &id, Rating::Unused).await?;
     let e = &*found;
     let step = solver_step(e, req.ply)?;
     let pos = &step.position;
@@ -644,7 +659,7 @@ pub async fn hint(
     Path(id): Path<String>,
     Params(q): Params<HintQuery>,
 ) -> Result<Json<HintView>, ApiError> {
-    let found = find(&archive, &viewer, &id).await?;
+    let found = find(&archive, &viewer, &id, Rating::Unused).await?;
     let e = &*found;
     let step = solver_step(e, q.ply)?;
     let m = e.moves[q.ply];
@@ -667,7 +682,7 @@ pub async fn solution(
     State(archive): State<ArchiveService>,
     Path(id): Path<String>,
 ) -> Result<Json<SolutionView>, ApiError> {
-    let found = find(&archive, &viewer, &id).await?;
+    let found = find(&archive, &viewer, &id, Rating::Unused).await?;
     let e = &*found;
     Ok(Json(SolutionView {
         moves: MoveView::line(&e.position, &e.moves),
@@ -716,7 +731,7 @@ pub async fn result(
     State(archive): State<ArchiveService>,
     Body(req): Body<ResultRequest>,
 ) -> Result<Json<ResultView>, ApiError> {
-    let found = find(&archive, &viewer, &req.id).await?;
+    let found = find(&archive, &viewer, &req.id, Rating::Moved).await?;
     let e = &*found;
     // A server that keeps nothing (no data folder) rates from what the page sends.
     let owner = viewer
