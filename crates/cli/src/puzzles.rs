@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 use xiangqi_egtb::{Ending, Tablebases};
+use xiangqi_engine::datagen::DataReader;
 use xiangqi_records::RecordFormat;
 use xiangqi_rules::Position;
 use xiangqi_rules::random::SplitMix64;
@@ -99,6 +100,13 @@ struct GenerateArgs {
     /// Game files to mine (PGN, XQF or DhtmlXQ, told from their content).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     games: Vec<PathBuf>,
+    /// Self-play data files to mine (`xiangqi datagen`'s format; `-` reads standard input,
+    /// e.g. `xz -dc FILE.xqdg.xz | xiangqi puzzles generate --datagen - --name FILE …`).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    datagen: Vec<PathBuf>,
+    /// The name a data file read from standard input is marked done under.
+    #[arg(long, value_name = "NAME", default_value = "stdin")]
+    name: String,
     /// Self-play games to play and mine.
     #[arg(long, value_name = "N", default_value_t = 0)]
     selfplay: u64,
@@ -540,6 +548,45 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
                 continue;
             }
             let moves: Vec<_> = game.mainline().collect();
+            let mut found = Vec::new();
+            miner.mine_line(&game.start, &moves, &mut |p| found.push(p));
+            for puzzle in found {
+                write_puzzle(&puzzle, &mut out)?;
+                total += 1;
+            }
+            writeln!(progress, "{mark}").map_err(|e| e.to_string())?;
+            eprintln!(
+                "{mark}: {} plies, {} puzzles in all, {:.0} s",
+                moves.len(),
+                miner.stats.puzzles,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    for path in &args.datagen {
+        let label = if path.as_os_str() == "-" {
+            args.name.clone()
+        } else {
+            path.display().to_string()
+        };
+        let reader: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            Box::new(
+                std::fs::File::open(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            )
+        };
+        let games = DataReader::new(std::io::BufReader::new(reader))
+            .map_err(|e| format!("{label}: {e}"))?;
+        for (index, game) in games.enumerate() {
+            let game = game.map_err(|e| format!("{label}: {e}"))?;
+            let mark = format!("datagen {label} game {}", index + 1);
+            if done.contains(&mark) {
+                continue;
+            }
+            let moves: Vec<_> = game.plies.iter().map(|&(m, _)| m).collect();
             let mut found = Vec::new();
             miner.mine_line(&game.start, &moves, &mut |p| found.push(p));
             for puzzle in found {

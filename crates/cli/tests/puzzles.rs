@@ -251,3 +251,62 @@ fn stats_print_the_size_the_read_time_the_themes_and_the_bands() {
     assert!(text.contains("  mateIn1: "), "{text}");
     assert!(text.contains("  600-799: "), "{text}");
 }
+
+#[test]
+fn generate_mines_self_play_data_and_names_a_broken_file() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("xiangqi-mine-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("games.xqdg");
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let made = xiangqi(&[
+        "datagen",
+        "--out",
+        &path(&data),
+        "--games",
+        "1",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let out = dir.join("mined.tsv");
+    let args = |data: &std::path::Path| {
+        vec![
+            "puzzles".to_string(),
+            "generate".to_string(),
+            "--datagen".to_string(),
+            path(data),
+            "--nodes".to_string(),
+            "2000".to_string(),
+            "--out".to_string(),
+            path(&out),
+        ]
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        xiangqi(&args)
+    };
+    let mined = run(args(&data));
+    let err = String::from_utf8_lossy(&mined.stderr).to_string();
+    assert!(mined.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("datagen {} game 1:", path(&data))),
+        "{err}"
+    );
+    let progress = std::fs::read_to_string(dir.join("mined.tsv.progress")).unwrap();
+    assert!(progress.contains("game 1"), "{progress}");
+    // A file that is no data file is refused, named.
+    let broken = dir.join("broken.xqdg");
+    std::fs::write(&broken, "not a data file").unwrap();
+    let refused = run(args(&broken));
+    let err = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(!refused.status.success());
+    assert!(err.contains("broken.xqdg"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
