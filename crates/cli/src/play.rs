@@ -60,6 +60,11 @@ pub struct ServeArgs {
     /// add` (`closed`).
     #[arg(long, value_name = "POLICY", default_value = "open", value_parser = parse_sign_up)]
     pub sign_up: xiangqi_accounts::SignUp,
+    /// Keep everything in a PostgreSQL database (`postgres://user:password@host/name`) in
+    /// place of the data folder's SQLite file, so that several servers share it; its tables
+    /// are made on the first start.
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
     #[command(flatten)]
     pub size: SizeArgs,
 }
@@ -128,7 +133,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
     let sign_up = args.sign_up;
     run_server(
         &args.size,
-        Some((site, sign_up)),
+        Some((site, sign_up, args.database.clone())),
         false,
         move || async move {
             // A hosted server listens where it is told, or not at all.
@@ -154,7 +159,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
 /// address to open), sized by `size`, hosted as `site`, until a stop.
 fn run_server<F, Fut>(
     size: &SizeArgs,
-    site: Option<(xiangqi_web::Site, xiangqi_accounts::SignUp)>,
+    site: Option<(xiangqi_web::Site, xiangqi_accounts::SignUp, Option<String>)>,
     open: bool,
     listen: F,
 ) -> Result<(), String>
@@ -170,14 +175,19 @@ where
         let stops = stop_requests().map_err(|e| format!("cannot listen for Ctrl+C: {e}"))?;
         let (listener, host, url) = listen().await?;
         let data = data_folder(size);
-        report_archive(data.as_deref());
+        let database = site.as_ref().and_then(|(_, _, database)| database.clone());
+        match &database {
+            Some(url) => report_database(url)?,
+            None => report_archive(data.as_deref()),
+        }
         if open {
             open_browser(&url);
         }
         let defaults = server_options(size);
         let options = match site {
-            Some((site, sign_up)) => ServerOptions {
+            Some((site, sign_up, database)) => ServerOptions {
                 data,
+                database,
                 site: Some(site),
                 sign_up,
                 ..defaults
@@ -299,6 +309,24 @@ fn report_archive(data: Option<&std::path::Path>) {
             xiangqi_web::say!("Games are not kept: {e}. The app plays without its games archive.")
         }
     }
+}
+
+/// Says which PostgreSQL database everything is kept in; a server told to keep everything
+/// there does not start without it (its process manager starts it again).
+fn report_database(url: &str) -> Result<(), String> {
+    let shown = xiangqi_store::shown_url(url);
+    let owned = url.to_string();
+    // The client runs its own runtime, outside this one.
+    let reached = std::thread::spawn(move || {
+        xiangqi_store::PostgresStore::connect(&owned)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
+    .join()
+    .unwrap_or_else(|_| Err("the connection failed unexpectedly".into()));
+    reached.map_err(|e| format!("the server needs its store: {e}"))?;
+    xiangqi_web::say!("Everything is kept in the PostgreSQL database {shown}");
+    Ok(())
 }
 
 /// Asks the desktop to open `url`; failing quietly, as the address is printed anyway.

@@ -1,7 +1,8 @@
 //! `xiangqi users`: the host's hand on the accounts of a server hosted for many people — list
 //! them, add one (an administrator, say), remove one with all it keeps, reset a password,
 //! change a role, disable or enable one, and make invitation codes for `serve --sign-up
-//! invite`. It works on the data folder's store, also while the server runs (the server sees
+//! invite`. It works on the data folder's store (or the PostgreSQL store of `--database`), also while
+//! the server runs (the server sees
 //! a change within seconds: a closed session at its next look-up).
 
 use crate::play::{SizeArgs, data_folder};
@@ -9,7 +10,9 @@ use clap::{Args, Subcommand};
 use std::io::BufRead;
 use std::path::PathBuf;
 use xiangqi_accounts::{AccountName, Role, Secret, hash_password, key_of};
-use xiangqi_store::{AccountChange, Created, NewAccount, SqliteStore, Store};
+use xiangqi_store::{
+    AccountChange, Created, NewAccount, PostgresStore, SqliteStore, Store, shown_url,
+};
 use xiangqi_web::kit::viewer::now_ms;
 
 /// `xiangqi users`.
@@ -18,6 +21,9 @@ pub struct UsersArgs {
     /// The server's data folder (as `serve --data`; the same default).
     #[arg(long, value_name = "DIR", global = true)]
     pub data: Option<PathBuf>,
+    /// The server's PostgreSQL store (as `serve --database`), in place of the data folder's.
+    #[arg(long, value_name = "URL", global = true, conflicts_with = "data")]
+    pub database: Option<String>,
     #[command(subcommand)]
     pub command: UsersCommand,
 }
@@ -78,17 +84,26 @@ pub fn run(args: &UsersArgs) -> Result<(), String> {
         data: args.data.clone(),
         ..SizeArgs::default()
     };
-    let folder = data_folder(&size)
-        .ok_or("no data folder: give --data DIR (or set XDG_DATA_HOME or HOME)")?;
-    let path = folder.join(xiangqi_web::ARCHIVE_FILE);
-    let mut store = SqliteStore::open(&path).map_err(|e| e.to_string())?;
-    store.beside_the_writer().map_err(|e| e.to_string())?;
+    let (mut store, place): (Box<dyn Store>, String) = match &args.database {
+        Some(url) => (
+            Box::new(PostgresStore::connect(url).map_err(|e| e.to_string())?),
+            shown_url(url),
+        ),
+        None => {
+            let folder = data_folder(&size)
+                .ok_or("no data folder: give --data DIR (or set XDG_DATA_HOME or HOME)")?;
+            let path = folder.join(xiangqi_web::ARCHIVE_FILE);
+            let mut store = SqliteStore::open(&path).map_err(|e| e.to_string())?;
+            store.beside_the_writer().map_err(|e| e.to_string())?;
+            (Box::new(store), path.display().to_string())
+        }
+    };
     let now = now_ms();
     match &args.command {
         UsersCommand::List => {
             let accounts = store.accounts().map_err(|e| e.to_string())?;
             if accounts.is_empty() {
-                println!("no accounts in {}", path.display());
+                println!("no accounts in {place}");
             }
             for a in accounts {
                 println!(
@@ -119,12 +134,12 @@ pub fn run(args: &UsersArgs) -> Result<(), String> {
             }
         }
         UsersCommand::Remove { name } => {
-            let id = account_id(&store, name)?;
+            let id = account_id(&*store, name)?;
             store.delete_account(id).map_err(|e| e.to_string())?;
             println!("removed {name} and everything it kept");
         }
         UsersCommand::ResetPassword { name } => {
-            let id = account_id(&store, name)?;
+            let id = account_id(&*store, name)?;
             let password = hash_password(&read_password()?).map_err(|e| e.to_string())?;
             store
                 .change_account(id, &AccountChange::Password(password))
@@ -134,7 +149,7 @@ pub fn run(args: &UsersArgs) -> Result<(), String> {
         }
         UsersCommand::Role { name, role } => {
             let role: Role = role.parse()?;
-            let id = account_id(&store, name)?;
+            let id = account_id(&*store, name)?;
             store
                 .change_account(id, &AccountChange::Role(role.as_str().to_string()))
                 .map_err(|e| e.to_string())?;
@@ -142,7 +157,7 @@ pub fn run(args: &UsersArgs) -> Result<(), String> {
         }
         UsersCommand::Disable { name } | UsersCommand::Enable { name } => {
             let disabled = matches!(args.command, UsersCommand::Disable { .. });
-            let id = account_id(&store, name)?;
+            let id = account_id(&*store, name)?;
             store
                 .change_account(id, &AccountChange::Disabled(disabled))
                 .map_err(|e| e.to_string())?;
@@ -167,7 +182,7 @@ pub fn run(args: &UsersArgs) -> Result<(), String> {
 }
 
 /// The row of the account named `name`.
-fn account_id(store: &SqliteStore, name: &str) -> Result<xiangqi_store::AccountId, String> {
+fn account_id(store: &dyn Store, name: &str) -> Result<xiangqi_store::AccountId, String> {
     store
         .account_named(&key_of(name))
         .map_err(|e| e.to_string())?

@@ -202,7 +202,7 @@ pub(crate) fn delete_account(store: &mut SqliteStore, id: AccountId) -> Result<b
     tx.execute(
         "INSERT OR REPLACE INTO deleted_games (key, deleted_ms) \
          SELECT key, ?2 FROM games WHERE owner = ?1",
-        params![owner, crate::sqlite::now_ms()],
+        params![owner, crate::game_row::now_ms()],
     )?;
     tx.execute("DELETE FROM games WHERE owner = ?1", [&owner])?;
     tx.execute("DELETE FROM trainer_cards WHERE owner = ?1", [&owner])?;

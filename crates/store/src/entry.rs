@@ -139,7 +139,7 @@ pub struct StoredGame {
 impl StoredGame {
     /// The record read back from its PGN.
     pub fn record(&self) -> Result<xiangqi_records::Game, crate::StoreError> {
-        crate::sqlite::read_pgn(&self.pgn)
+        crate::game_row::read_pgn(&self.pgn)
     }
 }
 

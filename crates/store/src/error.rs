@@ -47,6 +47,8 @@ pub enum StoreError {
     },
     /// Any other database failure (a full disk, a lock held too long …).
     Database(rusqlite::Error),
+    /// A request on the PostgreSQL server failed (the connection lost, the server refusing).
+    Postgres(postgres::Error),
     /// The database file was deleted, moved, replaced or overwritten by another program
     /// while the store had it open: writing on would lose what is written.
     Gone {
@@ -123,7 +125,7 @@ impl StoreError {
             StoreError::NewerSchema { .. } => Reason::Newer,
             StoreError::Record(_) => Reason::Record,
             StoreError::Deleted { .. } => Reason::Deleted,
-            StoreError::Database(_) => Reason::Database,
+            StoreError::Database(_) | StoreError::Postgres(_) => Reason::Database,
             StoreError::Gone { .. } => Reason::Gone,
         }
     }
@@ -156,7 +158,10 @@ impl StoreError {
             | StoreError::Corrupt { path, .. }
             | StoreError::NewerSchema { path, .. }
             | StoreError::Gone { path, .. } => Some(path),
-            StoreError::Record(_) | StoreError::Deleted { .. } | StoreError::Database(_) => None,
+            StoreError::Record(_)
+            | StoreError::Deleted { .. }
+            | StoreError::Database(_)
+            | StoreError::Postgres(_) => None,
         }
     }
 
@@ -212,6 +217,10 @@ impl fmt::Display for StoreError {
                 "the game {key} was deleted from the archive; it is not saved again"
             ),
             StoreError::Database(e) => write!(f, "the games archive failed: {e}"),
+            StoreError::Postgres(e) => match e.as_db_error() {
+                Some(db) => write!(f, "the PostgreSQL store failed: {}", db.message()),
+                None => write!(f, "the PostgreSQL store failed: {e}"),
+            },
             StoreError::Gone { path, what } => write!(
                 f,
                 "the games archive {} was {what} while the server ran; games are no longer \
@@ -227,6 +236,7 @@ impl std::error::Error for StoreError {
         match self {
             StoreError::CannotCreateFolder { source, .. } => Some(source),
             StoreError::Database(e) => Some(e),
+            StoreError::Postgres(e) => Some(e),
             _ => None,
         }
     }
@@ -235,5 +245,11 @@ impl std::error::Error for StoreError {
 impl From<rusqlite::Error> for StoreError {
     fn from(error: rusqlite::Error) -> StoreError {
         StoreError::Database(error)
+    }
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(error: postgres::Error) -> StoreError {
+        StoreError::Postgres(error)
     }
 }

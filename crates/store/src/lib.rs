@@ -21,8 +21,11 @@
 //! - Typed failures: [`StoreError`] (what went wrong and where) with its [`Reason`];
 //!   [`Unavailable`], [`Refusal`], [`SaveFailure`], [`Failure`] and the [`Event`]s the
 //!   writer reports.
+//! - [`PostgresStore`]: the same on a PostgreSQL server, for several servers sharing one
+//!   database (`xiangqi serve --database postgres://…`); its own schema versions
+//!   ([`POSTGRES_SCHEMA_VERSION`]).
 //! - [`conformance`] (feature `conformance`): the checks every implementation of [`Store`]
-//!   passes.
+//!   passes, and [`temp_postgres`], a real PostgreSQL server of a test's own.
 
 mod accounts;
 #[cfg(feature = "conformance")]
@@ -30,6 +33,9 @@ pub mod conformance;
 mod entry;
 mod error;
 mod fault;
+mod game_row;
+mod postgres;
+mod postgres_schema;
 mod progress;
 mod ratings;
 mod rooms;
@@ -37,6 +43,8 @@ mod rows;
 mod schema;
 mod sqlite;
 mod store;
+#[cfg(feature = "conformance")]
+pub mod temp_postgres;
 mod trainer;
 mod watch;
 mod writer;
@@ -45,12 +53,15 @@ pub use accounts::{Account, AccountChange, AccountId, Created, NewAccount, accou
 pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Source, StoredGame};
 pub use error::{Reason, StoreError};
 pub use fault::{Event, Failure, Refusal, SaveFailure, Unavailable};
+pub use game_row::{PreparedImport, new_key};
+pub use postgres::{PostgresStore, shown_url};
+pub use postgres_schema::POSTGRES_SCHEMA_VERSION;
 pub use progress::Progress;
 pub use ratings::{RateFn, RatedGame, RatedResult, StoredRating};
 pub use rooms::{ADOPTED_SUFFIX, OLD_ROOMS_FILE, StoredRoom};
 pub use rows::RowState;
 pub use schema::SCHEMA_VERSION;
-pub use sqlite::{BUSY_TIMEOUT, PreparedImport, SqliteStore, new_key};
+pub use sqlite::{BUSY_TIMEOUT, SqliteStore};
 pub use store::Store;
 pub use trainer::TrainerCard;
 pub use writer::{EntryOf, IMPORT_SLICE, Report, STORE_FILE, WRITE_WAIT, Writer};

@@ -1,14 +1,14 @@
 //! The one interface to everything the app keeps. [`SqliteStore`](crate::SqliteStore) is the
-//! embedded implementation; another database implements the same trait and passes the same
-//! [conformance checks](crate::conformance).
+//! embedded implementation, [`PostgresStore`](crate::PostgresStore) the one for several
+//! servers; both pass the same [conformance checks](crate::conformance).
 
 use crate::accounts::{Account, AccountChange, AccountId, Created, NewAccount};
 use crate::entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, StoredGame};
 use crate::error::StoreError;
+use crate::game_row::PreparedImport;
 use crate::progress::Progress;
 use crate::ratings::{RateFn, RatedGame, RatedResult, StoredRating};
 use crate::rooms::StoredRoom;
-use crate::sqlite::PreparedImport;
 use crate::trainer::TrainerCard;
 use std::time::Duration;
 use xiangqi_records::Collection;

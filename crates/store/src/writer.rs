@@ -25,9 +25,10 @@
 use crate::entry::{GameEntry, ImportReport};
 use crate::error::{Reason, StoreError};
 use crate::fault::{Event, Failure, Refusal, SaveFailure, Unavailable};
+use crate::game_row::PreparedImport;
 use crate::rooms::{OLD_ROOMS_FILE, StoredRoom};
 use crate::rows::{RowRevisions, RowState};
-use crate::sqlite::{PreparedImport, SqliteStore};
+use crate::sqlite::SqliteStore;
 use crate::store::Store;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path;
@@ -175,6 +176,29 @@ impl Writer {
         }
         let _ = store.checkpoint();
         Writer::start(Box::new(store), report)
+    }
+
+    /// Connects to the PostgreSQL store at `url` (its tables made or brought to the newest
+    /// schema) and starts the writer; when it cannot be reached, the writer says why and
+    /// keeps nothing.
+    pub fn open_postgres(url: &str, report: Report) -> Writer {
+        // The connection is made and used outside any async runtime (the client runs its
+        // own): here on a thread of its own, then on the writer's.
+        let url = url.to_string();
+        std::thread::spawn(
+            move || match crate::postgres::PostgresStore::connect(&url) {
+                Ok(store) => Writer::start(Box::new(store), report),
+                Err(e) => Writer::unavailable(Unavailable::of(&e)),
+            },
+        )
+        .join()
+        .unwrap_or_else(|_| {
+            Writer::unavailable(Unavailable {
+                reason: Reason::Database,
+                message: "the PostgreSQL store's connection failed unexpectedly".into(),
+                path: None,
+            })
+        })
     }
 
     /// Starts the writer thread on `store`. A store that cannot be written now (a read-only

@@ -27,6 +27,9 @@ pub struct ServerOptions {
     /// The data folder, where the games archive (`games.sqlite3`) is kept; none: the server
     /// keeps no games.
     pub data: Option<PathBuf>,
+    /// A PostgreSQL store (`postgres://…`) in place of the data folder's SQLite file, for
+    /// several servers sharing one database; the data folder still holds the endgame tables.
+    pub database: Option<String>,
     /// How long a connection may take to send a whole request head (from when it opened or
     /// got its last answer) before it is closed.
     pub header_read_time: std::time::Duration,
@@ -50,6 +53,7 @@ impl Default for ServerOptions {
             pool: PoolOptions::default(),
             max_games: MAX_GAMES,
             data: None,
+            database: None,
             header_read_time: limits::HEADER_READ_TIME,
             max_connections: limits::MAX_CONNECTIONS,
             rooms_burst: crate::rooms::hub::ROOMS_BURST,
@@ -84,9 +88,10 @@ impl AppState {
     /// A state sized by `options`, with the archive of its data folder opened (or the reason
     /// it could not be).
     pub fn new(options: &ServerOptions) -> AppState {
-        let archive = match &options.data {
-            Some(folder) => ArchiveService::open(folder),
-            None => ArchiveService::off(),
+        let archive = match (&options.database, &options.data) {
+            (Some(url), _) => ArchiveService::open_postgres(url),
+            (None, Some(folder)) => ArchiveService::open(folder),
+            (None, None) => ArchiveService::off(),
         };
         let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
         let gate = SocketGate::new(connections.clone(), options.sockets);

@@ -46,7 +46,7 @@ pub fn request_with(
     stream.read_to_end(&mut answer).ok()?;
     let text = String::from_utf8_lossy(&answer).into_owned();
     let (head, rest) = text.split_once("\r\n\r\n")?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
+    let status: u16 = head.split(' ').nth(1)?.parse().ok()?;
     let chunked = head
         .to_ascii_lowercase()
         .contains("transfer-encoding: chunked");
@@ -60,7 +60,9 @@ pub fn request_with(
                     .strip_prefix("content-length:")
                     .map(|v| v.trim().to_string())
             })
-            .and_then(|v| v.parse().ok())?;
+            .and_then(|v| v.parse().ok())
+            // A 204 answer has no body and need not say so.
+            .or((status == 204).then_some(0))?;
         // A body cut short is no answer.
         (rest.len() >= length).then(|| rest[..length].to_string())?
     };

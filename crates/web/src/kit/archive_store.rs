@@ -262,6 +262,14 @@ impl ArchiveService {
         }
     }
 
+    /// Connects to the PostgreSQL store at `url` and starts its writer; when it cannot be
+    /// reached, the service says why and keeps nothing.
+    pub fn open_postgres(url: &str) -> ArchiveService {
+        ArchiveService {
+            writer: Writer::open_postgres(url, std::sync::Arc::new(say_event)),
+        }
+    }
+
     /// The database file, when the archive is open.
     pub fn path(&self) -> Option<&Path> {
         self.writer.place().map(Path::new)
