@@ -1,8 +1,8 @@
 //! Two `xiangqi serve` processes on one PostgreSQL store (a real server of the test's own,
 //! Debian's `postgresql` package, which `scripts/test` installs): an account the host adds
 //! with `xiangqi users --database` signs in on one server and is signed in on the other; a
-//! game saved on one is listed by the other; a sign-out on one ends the session on both; a
-//! server told to keep everything in a database it cannot reach does not start, saying why.
+//! game saved on one is listed by the other; a sign-out on one ends the session on both; the
+//! limit on making rooms counts a client's rooms on both servers together; a server told to keep everything in a database it cannot reach does not start, saying why.
 
 #[path = "support/server.rs"]
 mod server;
@@ -36,7 +36,14 @@ fn start_serve(database: &str, port: u16) -> Running {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
         .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
         .args(["--public-url", &format!("http://127.0.0.1:{port}")])
-        .args(["--searchers", "1", "--database", database])
+        .args([
+            "--searchers",
+            "1",
+            "--rooms-burst",
+            "2",
+            "--database",
+            database,
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -171,6 +178,19 @@ fn two_servers_on_one_postgres_store_share_accounts_sessions_and_games() {
     let (status, _, refused) = ask(b, "GET", "/api/archive/games", None, None);
     assert_eq!(status, 401, "{refused}");
     assert_eq!(refused["error"]["code"], "signed-out");
+
+    // A client makes rooms two at once (then one every 30 s), on both servers together.
+    let room = r#"{"side": "red", "name": "Ann"}"#;
+    assert_eq!(ask(a, "POST", "/api/rooms", Some(room), None).0, 201);
+    assert_eq!(ask(b, "POST", "/api/rooms", Some(room), None).0, 201);
+    let (status, _, refused) = ask(a, "POST", "/api/rooms", Some(room), None);
+    assert_eq!(status, 429, "{refused}");
+    assert_eq!(refused["error"]["code"], "too-many-rooms");
+    let (status, _, refused) = ask(b, "POST", "/api/rooms", Some(room), None);
+    assert_eq!(
+        status, 429,
+        "the other server counts the same rooms: {refused}"
+    );
 
     // Signed out on B, the session opens nothing on A either.
     let (status, _, out) = ask(

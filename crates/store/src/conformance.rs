@@ -28,6 +28,41 @@ pub fn check_all(empty: &mut dyn FnMut() -> Box<dyn Store>) {
     sessions_open_and_close_and_an_account_goes_with_all_it_owns(&mut *empty());
     a_guest_s_things_go_to_the_account_they_make(&mut *empty());
     a_rated_game_counts_once_and_moves_both_ratings(&mut *empty());
+    token_buckets_spend_refill_and_keep_apart(&mut *empty());
+}
+
+/// Buckets of 2 tokens, one more every second: two takes pass, the third waits the second
+/// out; half a second later half a token is there; each kind and key has its own bucket,
+/// and a bucket never holds more than its burst.
+fn token_buckets_spend_refill_and_keep_apart(store: &mut dyn Store) {
+    let mut take = |kind: &str, key: &str, at: i64| {
+        store
+            .take_token(kind, key, 2, 1000, at)
+            .expect("take a token")
+    };
+    assert_eq!(take("rooms", "192.0.2.1", 10_000), None);
+    assert_eq!(take("rooms", "192.0.2.1", 10_000), None);
+    assert_eq!(
+        take("rooms", "192.0.2.1", 10_000),
+        Some(1000),
+        "the bucket is empty"
+    );
+    assert_eq!(
+        take("rooms", "192.0.2.1", 10_500),
+        Some(500),
+        "half a token came"
+    );
+    assert_eq!(take("rooms", "192.0.2.2", 10_500), None, "another key");
+    assert_eq!(take("sign-in", "192.0.2.1", 10_500), None, "another kind");
+    assert_eq!(
+        take("rooms", "192.0.2.1", 11_000),
+        None,
+        "a whole token came"
+    );
+    // A long wait fills the bucket to its burst, no more.
+    assert_eq!(take("rooms", "192.0.2.1", 100_000), None);
+    assert_eq!(take("rooms", "192.0.2.1", 100_000), None);
+    assert_eq!(take("rooms", "192.0.2.1", 100_000), Some(1000));
 }
 
 /// A game from the start after `moves` (ICCS).

@@ -735,6 +735,40 @@ impl Store for PostgresStore {
         Ok(())
     }
 
+    fn take_token(
+        &mut self,
+        kind: &str,
+        key: &str,
+        burst: u32,
+        every_ms: u64,
+        now_ms: i64,
+    ) -> Result<Option<u64>, StoreError> {
+        let mut tx = self.client.get_mut().transaction()?;
+        // The bucket's row, made full when new, is locked until the take is written: two
+        // servers take from one bucket one after the other.
+        tx.execute(
+            "INSERT INTO rate_buckets (kind, key, tokens, at_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (kind, key) DO NOTHING",
+            &[&kind, &key, &f64::from(burst), &now_ms],
+        )?;
+        let row = tx.query_one(
+            "SELECT tokens, at_ms FROM rate_buckets WHERE kind = $1 AND key = $2 FOR UPDATE",
+            &[&kind, &key],
+        )?;
+        let (tokens, at_ms): (f64, i64) = (row.try_get(0)?, row.try_get(1)?);
+        let (left, wait) = crate::store::bucket_take(tokens, at_ms, burst, every_ms, now_ms);
+        tx.execute(
+            "UPDATE rate_buckets SET tokens = $3, at_ms = $4 WHERE kind = $1 AND key = $2",
+            &[&kind, &key, &left, &now_ms.max(at_ms)],
+        )?;
+        tx.commit()?;
+        Ok(wait)
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         self.shown.clone()
     }

@@ -112,6 +112,14 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX rated_games_by_red ON rated_games (red, ended_ms DESC);
     CREATE INDEX rated_games_by_black ON rated_games (black, ended_ms DESC);",
+    // 2: the token buckets of the limits every server shares.
+    "CREATE TABLE rate_buckets (
+        kind        TEXT    NOT NULL,
+        key         TEXT    NOT NULL,
+        tokens      DOUBLE PRECISION NOT NULL,
+        at_ms       BIGINT  NOT NULL,
+        PRIMARY KEY (kind, key)
+    );",
 ];
 
 /// The newest schema version of the PostgreSQL store.

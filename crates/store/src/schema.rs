@@ -141,6 +141,15 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX rated_games_by_red ON rated_games (red, ended_ms DESC);
     CREATE INDEX rated_games_by_black ON rated_games (black, ended_ms DESC);",
+    // 9: the token buckets of the limits on how often a client may do something costly,
+    // for servers that share their limits through the store.
+    "CREATE TABLE rate_buckets (
+        kind        TEXT    NOT NULL,
+        key         TEXT    NOT NULL,
+        tokens      REAL    NOT NULL,
+        at_ms       INTEGER NOT NULL,
+        PRIMARY KEY (kind, key)
+    );",
 ];
 
 /// The newest schema version this program knows.
@@ -247,6 +256,7 @@ mod tests {
                 "sessions",
                 "games",
                 "progress",
+                "rate_buckets",
                 "rated_games",
                 "ratings",
                 "rooms",

@@ -472,6 +472,35 @@ impl Store for SqliteStore {
         crate::ratings::rated_games(self, id, most)
     }
 
+    fn take_token(
+        &mut self,
+        kind: &str,
+        key: &str,
+        burst: u32,
+        every_ms: u64,
+        now_ms: i64,
+    ) -> Result<Option<u64>, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (tokens, at_ms) = tx
+            .query_row(
+                "SELECT tokens, at_ms FROM rate_buckets WHERE kind = ?1 AND key = ?2",
+                params![kind, key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .unwrap_or((f64::from(burst), now_ms));
+        let (left, wait) = crate::store::bucket_take(tokens, at_ms, burst, every_ms, now_ms);
+        tx.execute(
+            "INSERT INTO rate_buckets (kind, key, tokens, at_ms) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (kind, key) DO UPDATE SET tokens = ?3, at_ms = ?4",
+            params![kind, key, left, now_ms.max(at_ms)],
+        )?;
+        tx.commit()?;
+        Ok(wait)
+    }
+
     fn intact(&self) -> Result<(), StoreError> {
         self.watch.as_ref().map_or(Ok(()), FileWatch::check)
     }

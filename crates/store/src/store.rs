@@ -168,6 +168,43 @@ pub trait Store: Send {
     /// [`StoreError::Corrupt`] when it was emptied.
     fn intact(&self) -> Result<(), StoreError>;
 
+    /// Spends one token of the bucket `kind`/`key` at `now_ms`: a bucket holds `burst`
+    /// tokens and gains one every `every_ms` (fractions count). `None` when one was spent,
+    /// else the milliseconds until the next comes. Servers sharing a store share their
+    /// limits through it.
+    fn take_token(
+        &mut self,
+        kind: &str,
+        key: &str,
+        burst: u32,
+        every_ms: u64,
+        now_ms: i64,
+    ) -> Result<Option<u64>, StoreError>;
+
+    /// Whether several servers may share the store (each then keeps its limits in it).
+    fn shared(&self) -> bool {
+        false
+    }
+
     /// Where the store is, for messages: the file, or the server.
     fn describe(&self) -> String;
+}
+
+/// A token bucket's count at `now_ms`, holding `tokens` at `at_ms`, as
+/// [`Store::take_token`] counts it: the tokens now (at most `burst`), and after a take, the
+/// tokens left or the milliseconds until the next.
+pub(crate) fn bucket_take(
+    tokens: f64,
+    at_ms: i64,
+    burst: u32,
+    every_ms: u64,
+    now_ms: i64,
+) -> (f64, Option<u64>) {
+    let every = every_ms.max(1) as f64;
+    let now = (tokens + (now_ms - at_ms).max(0) as f64 / every).min(f64::from(burst.max(1)));
+    if now >= 1.0 {
+        (now - 1.0, None)
+    } else {
+        (now, Some(((1.0 - now) * every).ceil() as u64))
+    }
 }

@@ -112,6 +112,8 @@ struct Open {
     rows: RowRevisions,
     /// Where the store is, for messages.
     place: String,
+    /// Whether several servers may share the store.
+    shared_store: bool,
     report: Report,
 }
 
@@ -206,6 +208,7 @@ impl Writer {
     /// write passes.
     pub fn start(mut store: Box<dyn Store>, report: Report) -> Writer {
         let place = store.describe();
+        let shared_store = store.shared();
         let shared = Arc::new(Shared::default());
         match store.probe_write() {
             Ok(()) => {}
@@ -245,6 +248,7 @@ impl Writer {
                 shared,
                 rows: RowRevisions::default(),
                 place,
+                shared_store,
                 report,
             })),
         }
@@ -268,6 +272,12 @@ impl Writer {
             Inner::Unavailable(why) => Some(why.clone()),
             Inner::Open(w) => lock(&w.shared.broken).clone(),
         }
+    }
+
+    /// Whether the store is one several servers may share (PostgreSQL), so that each keeps
+    /// in it what they must agree on, such as the limits on costly requests.
+    pub fn is_shared(&self) -> bool {
+        self.open().is_some_and(|w| w.shared_store)
     }
 
     /// Where the store is (its file), when it opened.

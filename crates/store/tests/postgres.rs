@@ -176,7 +176,7 @@ fn a_connection_the_server_dropped_is_made_again() {
     let mut admin = postgres::Client::connect(&server.url("postgres"), postgres::NoTls).unwrap();
     admin
         .execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity \
              WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'",
             &[],
         )

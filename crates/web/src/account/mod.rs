@@ -174,7 +174,7 @@ pub async fn sign_up(
     Body(req): Body<Credentials>,
 ) -> Result<Response, ApiError> {
     let policy = hosted(&accounts)?;
-    accounts.spend_try(client, None)?;
+    accounts.spend_try(client, None).await?;
     let invite = match policy {
         SignUp::Closed => {
             return Err(ApiError::new(
@@ -243,7 +243,7 @@ pub async fn sign_in(
 ) -> Result<Response, ApiError> {
     hosted(&accounts)?;
     let key = xiangqi_accounts::key_of(&req.name);
-    accounts.spend_try(client, Some(&key))?;
+    accounts.spend_try(client, Some(&key)).await?;
     let found = accounts
         .archive()
         .run(move |s| s.account_named(&key))
@@ -338,7 +338,7 @@ pub async fn change_password(
     Body(req): Body<PasswordChange>,
 ) -> Result<Response, ApiError> {
     hosted(&accounts)?;
-    accounts.spend_try(client, None)?;
+    accounts.spend_try(client, None).await?;
     let account = confirmed(&accounts, &viewer, req.current).await?;
     let hash = hashed(req.new).await?;
     let id = account.id;
@@ -369,7 +369,7 @@ pub async fn delete_account(
     Body(req): Body<Confirmation>,
 ) -> Result<Response, ApiError> {
     hosted(&accounts)?;
-    accounts.spend_try(client, None)?;
+    accounts.spend_try(client, None).await?;
     let account = confirmed(&accounts, &viewer, req.password).await?;
     let id = account.id;
     accounts

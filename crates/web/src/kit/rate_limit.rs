@@ -1,8 +1,11 @@
 //! Limits on how often one client may do something costly (make a room, sign in, …): a token
 //! bucket per client address (or per any other key, such as an account's name), which holds
 //! `burst` tokens, gains one every `every`, and spends one per act. A client past its bucket
-//! is told when the next token comes (429 with `Retry-After`).
+//! is told when the next token comes (429 with `Retry-After`). Servers that share a store
+//! (PostgreSQL) keep the buckets there, so that a client has one bucket on all of them and
+//! cannot dodge a limit by asking another server.
 
+use crate::kit::archive_store::ArchiveService;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -18,6 +21,8 @@ pub struct RateLimit<K = IpAddr> {
     burst: u32,
     every: Duration,
     buckets: Arc<Mutex<HashMap<K, Bucket>>>,
+    /// The limit's name and the shared store its buckets are kept in, when there is one.
+    shared: Option<(&'static str, ArchiveService)>,
 }
 
 #[derive(Clone, Copy)]
@@ -35,6 +40,39 @@ impl<K: std::hash::Hash + Eq + Clone> RateLimit<K> {
             burst: burst.max(1),
             every: every.max(Duration::from_millis(1)),
             buckets: Arc::default(),
+            shared: None,
+        }
+    }
+
+    /// The same limit, named `kind`, with its buckets kept in `archive`'s store when several
+    /// servers share it (else in this server alone).
+    pub fn shared_through(mut self, kind: &'static str, archive: &ArchiveService) -> Self {
+        if archive.is_shared() {
+            self.shared = Some((kind, archive.clone()));
+        }
+        self
+    }
+
+    /// Spends one of `client`'s tokens now, as [`RateLimit::take`] does: in the shared store
+    /// when there is one (in this server's own buckets while the store fails), else here.
+    pub async fn spend(&self, client: K) -> Result<(), u32>
+    where
+        K: ToString,
+    {
+        let Some((kind, archive)) = &self.shared else {
+            return self.take(client, Instant::now());
+        };
+        let (key, burst) = (client.to_string(), self.burst);
+        let every_ms = u64::try_from(self.every.as_millis()).unwrap_or(u64::MAX);
+        let now_ms = crate::kit::viewer::now_ms();
+        let kind = *kind;
+        match archive
+            .run(move |s| s.take_token(kind, &key, burst, every_ms, now_ms))
+            .await
+        {
+            Ok(None) => Ok(()),
+            Ok(Some(wait_ms)) => Err(wait_ms.div_ceil(1000).max(1) as u32),
+            Err(_) => self.take(client, Instant::now()),
         }
     }
 

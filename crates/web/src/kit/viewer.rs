@@ -162,24 +162,22 @@ impl Accounts {
     pub fn new(hosting: Hosting, archive: ArchiveService) -> Accounts {
         Accounts {
             hosting,
-            archive,
             remembered: Arc::default(),
-            address_tries: RateLimit::new(TRIES_BURST, TRY_EVERY),
-            name_tries: RateLimit::new(NAME_TRIES_BURST, TRY_EVERY),
+            address_tries: RateLimit::new(TRIES_BURST, TRY_EVERY)
+                .shared_through("sign-in-address", &archive),
+            name_tries: RateLimit::new(NAME_TRIES_BURST, TRY_EVERY)
+                .shared_through("sign-in-name", &archive),
+            archive,
         }
     }
 
     /// Spends one try of `client` at signing in or up (and one of the account name
     /// `name_key`, for a sign-in): 429 `too-many-tries` when none is left.
-    pub fn spend_try(&self, client: IpAddr, name_key: Option<&str>) -> Result<(), ApiError> {
-        let now = Instant::now();
-        let spent = self
-            .address_tries
-            .take(client, now)
-            .and_then(|()| match name_key {
-                Some(key) => self.name_tries.take(key.to_string(), now),
-                None => Ok(()),
-            });
+    pub async fn spend_try(&self, client: IpAddr, name_key: Option<&str>) -> Result<(), ApiError> {
+        let mut spent = self.address_tries.spend(client).await;
+        if let (Ok(()), Some(key)) = (&spent, name_key) {
+            spent = self.name_tries.spend(key.to_string()).await;
+        }
         spent.map_err(|wait| {
             ApiError::new(
                 ErrorCode::TooManyTries,

@@ -333,8 +333,8 @@ impl RoomHub {
             inner: Arc::new(Inner {
                 rooms: Mutex::new(HashMap::new()),
                 codes: Mutex::new(HashMap::new()),
+                makers: RateLimit::new(rooms_burst, ROOM_EVERY).shared_through("rooms", &archive),
                 archive,
-                makers: RateLimit::new(rooms_burst, ROOM_EVERY),
                 sockets,
             }),
         };
@@ -466,9 +466,9 @@ impl RoomHub {
 
     /// Whether `client` may make a room now: 429 `too-many-rooms` past its rate, 503
     /// `rooms-full` when the server holds [`MAX_ROOMS`] games in progress.
-    pub fn may_create(&self, client: ClientAddr) -> Result<(), ApiError> {
+    pub async fn may_create(&self, client: ClientAddr) -> Result<(), ApiError> {
         let (burst, every) = self.inner.makers.rate();
-        if let Err(wait) = self.inner.makers.take(client.0, std::time::Instant::now()) {
+        if let Err(wait) = self.inner.makers.spend(client.0).await {
             return Err(ApiError::new(
                 ErrorCode::TooManyRooms,
                 format!(
@@ -495,7 +495,7 @@ impl RoomHub {
     /// Holds the new `room`, made by `client` (see [`RoomHub::may_create`]), once it is
     /// kept.
     pub async fn create(&self, client: ClientAddr, room: Room) -> Result<Arc<RoomCell>, ApiError> {
-        self.may_create(client)?;
+        self.may_create(client).await?;
         if let Some((n, _)) = self.save(&room)? {
             self.inner.archive.room_saved(n).await?;
         }
