@@ -29,6 +29,55 @@ pub fn check_all(empty: &mut dyn FnMut() -> Box<dyn Store>) {
     a_guest_s_things_go_to_the_account_they_make(&mut *empty());
     a_rated_game_counts_once_and_moves_both_ratings(&mut *empty());
     token_buckets_spend_refill_and_keep_apart(&mut *empty());
+    a_room_is_written_only_over_the_version_it_was_read_at(&mut *empty());
+}
+
+/// A room written over a version: the first write of a room is over version 0 (none kept);
+/// a write over the version kept passes and moves it on; a write over an older version (the
+/// room changed on another server meanwhile) is refused without writing; in one batch, a
+/// refused room leaves the others written. A room is found by its code.
+fn a_room_is_written_only_over_the_version_it_was_read_at(store: &mut dyn Store) {
+    let room = |id: &str, version: u64, json: &str| StoredRoom {
+        id: id.to_string(),
+        code: format!("{id}-code"),
+        updated_ms: 1000 + version,
+        json: json.to_string(),
+        version,
+    };
+    let none: Vec<String> = Vec::new();
+    assert_eq!(
+        store.put_rooms_checked(&[(room("a", 1, "a1"), 0)]).unwrap(),
+        none
+    );
+    assert_eq!(
+        store.put_rooms_checked(&[(room("a", 2, "a2"), 1)]).unwrap(),
+        none
+    );
+    // Another server, still at version 1, is refused; nothing is written.
+    assert_eq!(
+        store
+            .put_rooms_checked(&[(room("a", 2, "other"), 1)])
+            .unwrap(),
+        ["a"]
+    );
+    assert_eq!(store.room("a").unwrap(), Some(room("a", 2, "a2")));
+    // A batch: the refused room is not written, the others are.
+    let conflicts = store
+        .put_rooms_checked(&[
+            (room("b", 1, "b1"), 0),
+            (room("a", 3, "late"), 1),
+            (room("c", 1, "c1"), 0),
+        ])
+        .unwrap();
+    assert_eq!(conflicts, ["a"]);
+    assert_eq!(store.room("b").unwrap(), Some(room("b", 1, "b1")));
+    assert_eq!(store.room("c").unwrap(), Some(room("c", 1, "c1")));
+    assert_eq!(store.room("a").unwrap().unwrap().json, "a2");
+    assert_eq!(
+        store.room_with_code("b-code").unwrap(),
+        Some(room("b", 1, "b1"))
+    );
+    assert_eq!(store.room_with_code("nope").unwrap(), None);
 }
 
 /// Buckets of 2 tokens, one more every second: two takes pass, the third waits the second
@@ -200,6 +249,7 @@ fn rooms_are_kept_whole_and_a_later_state_wins(store: &mut dyn Store) {
         code: format!("{id}-code"),
         updated_ms: at,
         json: json.to_string(),
+        version: 0,
     };
     store
         .put_rooms(&[room("a", 100, "{\"v\":1}"), room("b", 200, "{}")])

@@ -27,6 +27,10 @@ use xiangqi_rules::notation::Notation;
 /// two servers read and write the ratings one after the other.
 const RATINGS_LOCK: i64 = 0x7869_616e_6771_6902;
 
+/// The channel on which every room written is told to the servers that listen
+/// ([`listen_for_rooms`]): its id and version.
+pub const ROOMS_CHANNEL: &str = "xiangqi_rooms";
+
 /// How long a connection waits to be made.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -283,22 +287,84 @@ impl Store for PostgresStore {
         }
         let mut tx = self.client.get_mut().transaction()?;
         let put = tx.prepare(
-            "INSERT INTO rooms (id, code, updated_ms, room) VALUES ($1, $2, $3, $4) \
+            "INSERT INTO rooms (id, code, updated_ms, room, version) VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (id) DO UPDATE SET code = excluded.code, \
-             updated_ms = excluded.updated_ms, room = excluded.room \
+             updated_ms = excluded.updated_ms, room = excluded.room, version = excluded.version \
              WHERE excluded.updated_ms >= rooms.updated_ms",
         )?;
         for r in rooms {
-            tx.execute(&put, &[&r.id, &r.code, &stamp(r.updated_ms), &r.json])?;
+            tx.execute(
+                &put,
+                &[
+                    &r.id,
+                    &r.code,
+                    &stamp(r.updated_ms),
+                    &r.json,
+                    &stamp(r.version),
+                ],
+            )?;
         }
         tx.commit()?;
         Ok(())
     }
 
+    fn put_rooms_checked(
+        &mut self,
+        rooms: &[(StoredRoom, u64)],
+    ) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.client.get_mut().transaction()?;
+        // The row's version decides between two servers writing one room: the second finds
+        // it moved on (its update waits for the first's transaction, then matches nothing).
+        let put = tx.prepare(
+            "INSERT INTO rooms (id, code, updated_ms, room, version) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (id) DO UPDATE SET code = excluded.code, \
+             updated_ms = excluded.updated_ms, room = excluded.room, version = excluded.version \
+             WHERE rooms.version = $6",
+        )?;
+        let mut conflicts = Vec::new();
+        for (r, expected) in rooms {
+            let written = tx.execute(
+                &put,
+                &[
+                    &r.id,
+                    &r.code,
+                    &stamp(r.updated_ms),
+                    &r.json,
+                    &stamp(r.version),
+                    &stamp(*expected),
+                ],
+            )?;
+            if written == 0 {
+                conflicts.push(r.id.clone());
+            } else {
+                // Told to every listening server once the transaction commits.
+                tx.execute(
+                    "SELECT pg_notify($1, $2)",
+                    &[&ROOMS_CHANNEL, &format!("{} {}", r.id, r.version)],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(conflicts)
+    }
+
+    fn room_with_code(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        read(self, |c| {
+            c.query_opt(
+                "SELECT id, code, updated_ms, room, version FROM rooms WHERE code = $1 \
+                 ORDER BY updated_ms DESC LIMIT 1",
+                &[&code],
+            )?
+            .as_ref()
+            .map(room_of)
+            .transpose()
+        })
+    }
+
     fn rooms_since(&self, since_ms: u64) -> Result<Vec<StoredRoom>, StoreError> {
         read(self, |c| {
             c.query(
-                "SELECT id, code, updated_ms, room FROM rooms WHERE updated_ms >= $1",
+                "SELECT id, code, updated_ms, room, version FROM rooms WHERE updated_ms >= $1",
                 &[&stamp(since_ms)],
             )?
             .iter()
@@ -310,7 +376,7 @@ impl Store for PostgresStore {
     fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         read(self, |c| {
             c.query_opt(
-                "SELECT id, code, updated_ms, room FROM rooms WHERE id = $1",
+                "SELECT id, code, updated_ms, room, version FROM rooms WHERE id = $1",
                 &[&id],
             )?
             .as_ref()
@@ -931,6 +997,7 @@ fn room_of(r: &Row) -> Result<StoredRoom, StoreError> {
         code: r.try_get(1)?,
         updated_ms: r.try_get::<_, i64>(2)?.max(0) as u64,
         json: r.try_get(3)?,
+        version: r.try_get::<_, i64>(4)?.max(0) as u64,
     })
 }
 
@@ -969,4 +1036,87 @@ fn stamp(ms: u64) -> i64 {
 fn narrow<T: TryFrom<i64>>(value: i64) -> Result<T, StoreError> {
     T::try_from(value)
         .map_err(|_| StoreError::Record(format!("a stored number ({value}) is out of its range")))
+}
+
+/// What a listening server hears on [`ROOMS_CHANNEL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomNews {
+    /// The room with this id was written at this version.
+    Written(String, u64),
+    /// The listener connected again after a loss: any room may have changed meanwhile.
+    Resync,
+}
+
+/// Listens on the database at `url` for every room written by any server and tells `heard`
+/// of each, on a thread of its own, for as long as `heard` returns true; a lost connection is
+/// made again (every second until it is), then told as [`RoomNews::Resync`]. Returns once
+/// the listener listens (or could not connect within [`CONNECT_TIMEOUT`]: it goes on trying).
+pub fn listen_for_rooms(
+    url: &str,
+    heard: impl Fn(RoomNews) -> bool + Send + 'static,
+) -> Result<(), StoreError> {
+    let config: postgres::Config =
+        url.parse()
+            .map_err(|e: postgres::Error| StoreError::CannotOpen {
+                path: PathBuf::from(shown_url(url)),
+                reason: format!("the address is not one: {e}"),
+            })?;
+    let (ready, listening) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("rooms-listener".into())
+        .spawn(move || {
+            let mut first = true;
+            loop {
+                let connected = config.connect(NoTls).and_then(|mut client| {
+                    client.batch_execute(&format!("LISTEN {ROOMS_CHANNEL}"))?;
+                    Ok(client)
+                });
+                let Ok(mut client) = connected else {
+                    std::thread::sleep(Duration::from_secs(1));
+                    continue;
+                };
+                if first {
+                    let _ = ready.send(());
+                } else if !heard(RoomNews::Resync) {
+                    return;
+                }
+                first = false;
+                loop {
+                    // Notifications as they come, for five seconds at a time; then the
+                    // connection is looked at.
+                    let mut lost = false;
+                    {
+                        let mut notifications = client.notifications();
+                        let mut news = notifications.timeout_iter(Duration::from_secs(5));
+                        loop {
+                            match fallible_iterator::FallibleIterator::next(&mut news) {
+                                Ok(Some(n)) => {
+                                    let Some((id, version)) = n.payload().split_once(' ') else {
+                                        continue;
+                                    };
+                                    let version = version.parse().unwrap_or(0);
+                                    if !heard(RoomNews::Written(id.to_string(), version)) {
+                                        return;
+                                    }
+                                }
+                                Ok(None) => break,
+                                Err(_) => {
+                                    lost = true;
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    if lost || client.is_closed() || client.simple_query("").is_err() {
+                        break;
+                    }
+                }
+            }
+        })
+        .map_err(|e| StoreError::CannotOpen {
+            path: PathBuf::from("rooms-listener"),
+            reason: e.to_string(),
+        })?;
+    let _ = listening.recv_timeout(CONNECT_TIMEOUT);
+    Ok(())
 }

@@ -120,6 +120,9 @@ const MIGRATIONS: &[&str] = &[
         at_ms       BIGINT  NOT NULL,
         PRIMARY KEY (kind, key)
     );",
+    // 3: each room's version (one more for each change kept): a room is written only over
+    // the version its server last read.
+    "ALTER TABLE rooms ADD COLUMN version BIGINT NOT NULL DEFAULT 0;",
 ];
 
 /// The newest schema version of the PostgreSQL store.

@@ -25,6 +25,10 @@ pub struct StoredRoom {
     pub updated_ms: u64,
     /// The room itself, as its own JSON.
     pub json: String,
+    /// How many changes of the room were kept before this one and with it: each save is one
+    /// more (0 for a room kept before rooms had versions). Servers sharing a store write a
+    /// room only over the version they last read ([`crate::Store::put_rooms_checked`]).
+    pub version: u64,
 }
 
 fn room_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRoom> {
@@ -33,6 +37,7 @@ fn room_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRoom> {
         code: r.get(1)?,
         updated_ms: r.get::<_, i64>(2)?.max(0) as u64,
         json: r.get(3)?,
+        version: r.get::<_, i64>(4)?.max(0) as u64,
     })
 }
 
@@ -42,12 +47,18 @@ fn put_all(conn: &mut rusqlite::Connection, rooms: &[StoredRoom]) -> rusqlite::R
     let tx = conn.transaction()?;
     {
         let mut put = tx.prepare(
-            "INSERT INTO rooms (id, code, updated_ms, room) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (id) DO UPDATE SET code = ?2, updated_ms = ?3, room = ?4
+            "INSERT INTO rooms (id, code, updated_ms, room, version) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (id) DO UPDATE SET code = ?2, updated_ms = ?3, room = ?4, version = ?5
              WHERE excluded.updated_ms >= rooms.updated_ms",
         )?;
         for r in rooms {
-            put.execute(params![r.id, r.code, r.updated_ms as i64, r.json])?;
+            put.execute(params![
+                r.id,
+                r.code,
+                r.updated_ms as i64,
+                r.json,
+                r.version as i64
+            ])?;
         }
     }
     tx.commit()
@@ -63,6 +74,63 @@ pub(crate) fn put_rooms(store: &mut SqliteStore, rooms: &[StoredRoom]) -> Result
     put_all(store.connection_mut(), rooms).map_err(|e| StoreError::at(&path, e))
 }
 
+/// Keeps each room of `rooms` over the version it names, in one transaction; the ids of
+/// those kept at another version meanwhile, which are not written.
+pub(crate) fn put_rooms_checked(
+    store: &mut SqliteStore,
+    rooms: &[(StoredRoom, u64)],
+) -> Result<Vec<String>, StoreError> {
+    let path = store.path().to_path_buf();
+    let at = |e| StoreError::at(&path, e);
+    let tx = store
+        .connection_mut()
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(at)?;
+    let mut conflicts = Vec::new();
+    {
+        let mut put = tx
+            .prepare(
+                "INSERT INTO rooms (id, code, updated_ms, room, version) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (id) DO UPDATE SET code = ?2, updated_ms = ?3, room = ?4, version = ?5
+                 WHERE rooms.version = ?6",
+            )
+            .map_err(at)?;
+        for (r, expected) in rooms {
+            let written = put
+                .execute(params![
+                    r.id,
+                    r.code,
+                    r.updated_ms as i64,
+                    r.json,
+                    r.version as i64,
+                    *expected as i64
+                ])
+                .map_err(at)?;
+            if written == 0 {
+                conflicts.push(r.id.clone());
+            }
+        }
+    }
+    tx.commit().map_err(at)?;
+    Ok(conflicts)
+}
+
+/// The room with short code `code`.
+pub(crate) fn room_with_code(
+    store: &SqliteStore,
+    code: &str,
+) -> Result<Option<StoredRoom>, StoreError> {
+    Ok(store
+        .connection()
+        .query_row(
+            "SELECT id, code, updated_ms, room, version FROM rooms WHERE code = ?1 \
+             ORDER BY updated_ms DESC LIMIT 1",
+            [code],
+            room_of,
+        )
+        .optional()?)
+}
+
 /// Every room that changed at or after `since_ms`.
 pub(crate) fn rooms_since(
     store: &SqliteStore,
@@ -70,7 +138,7 @@ pub(crate) fn rooms_since(
 ) -> Result<Vec<StoredRoom>, StoreError> {
     let mut q = store
         .connection()
-        .prepare("SELECT id, code, updated_ms, room FROM rooms WHERE updated_ms >= ?1")?;
+        .prepare("SELECT id, code, updated_ms, room, version FROM rooms WHERE updated_ms >= ?1")?;
     let rows = q.query_map([since_ms as i64], room_of)?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
@@ -80,7 +148,7 @@ pub(crate) fn room(store: &SqliteStore, id: &str) -> Result<Option<StoredRoom>, 
     Ok(store
         .connection()
         .query_row(
-            "SELECT id, code, updated_ms, room FROM rooms WHERE id = ?1",
+            "SELECT id, code, updated_ms, room, version FROM rooms WHERE id = ?1",
             [id],
             room_of,
         )
@@ -101,7 +169,7 @@ impl SqliteStore {
                 rusqlite::Connection::open_with_flags(old, OpenFlags::SQLITE_OPEN_READ_WRITE)
                     .map_err(at)?;
             let mut q = conn
-                .prepare("SELECT id, code, updated_ms, room FROM rooms")
+                .prepare("SELECT id, code, updated_ms, room, 0 FROM rooms")
                 .map_err(at)?;
             let rows = q.query_map([], room_of).map_err(at)?;
             rows.collect::<rusqlite::Result<Vec<_>>>().map_err(at)?

@@ -150,6 +150,9 @@ const MIGRATIONS: &[&str] = &[
         at_ms       INTEGER NOT NULL,
         PRIMARY KEY (kind, key)
     );",
+    // 10: each room's version (one more for each change kept), so that servers sharing a
+    // store write a room only over the version they last read.
+    "ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The newest schema version this program knows.

@@ -371,6 +371,17 @@ impl Store for SqliteStore {
         crate::rooms::put_rooms(self, rooms)
     }
 
+    fn put_rooms_checked(
+        &mut self,
+        rooms: &[(StoredRoom, u64)],
+    ) -> Result<Vec<String>, StoreError> {
+        crate::rooms::put_rooms_checked(self, rooms)
+    }
+
+    fn room_with_code(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        crate::rooms::room_with_code(self, code)
+    }
+
     fn rooms_since(&self, since_ms: u64) -> Result<Vec<StoredRoom>, StoreError> {
         crate::rooms::rooms_since(self, since_ms)
     }

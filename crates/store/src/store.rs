@@ -72,6 +72,17 @@ pub trait Store: Send {
     /// than the one kept does not replace it).
     fn put_rooms(&mut self, rooms: &[StoredRoom]) -> Result<(), StoreError>;
 
+    /// Keeps each room of `rooms` (with the version it must be kept over) in one
+    /// transaction: a room replaces the one kept under its id only when that one is at the
+    /// version named (or there is none); the ids of the rooms kept at another version (another
+    /// server changed them meanwhile), which are not written. Servers sharing the store are
+    /// told of each room written.
+    fn put_rooms_checked(&mut self, rooms: &[(StoredRoom, u64)])
+    -> Result<Vec<String>, StoreError>;
+
+    /// The room with short code `code` (the latest, should two rooms have had it).
+    fn room_with_code(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
+
     /// Every room that changed at or after `since_ms`.
     fn rooms_since(&self, since_ms: u64) -> Result<Vec<StoredRoom>, StoreError>;
 

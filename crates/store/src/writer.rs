@@ -70,9 +70,16 @@ pub type EntryOf = Box<dyn FnOnce() -> GameEntry + Send>;
 type Task = Box<dyn FnOnce(&mut dyn Store) + Send>;
 
 enum Job {
-    Save { key: String, entry: EntryOf },
-    Review { key: String, json: String },
-    Room(StoredRoom),
+    Save {
+        key: String,
+        entry: EntryOf,
+    },
+    Review {
+        key: String,
+        json: String,
+    },
+    /// A room, to be kept over the version it was read at.
+    Room(StoredRoom, u64),
     Run(Task),
     Import(Box<Importing>),
 }
@@ -130,6 +137,8 @@ struct Shared {
     stalled: Mutex<Option<SaveFailure>>,
     /// The numbers of the saves that failed (their changes are refused).
     failed: Mutex<BTreeSet<u64>>,
+    /// Of those, the room saves refused because another server changed the room meanwhile.
+    conflicted: Mutex<BTreeSet<u64>>,
 }
 
 struct Queue {
@@ -315,19 +324,20 @@ impl Writer {
         Ok(())
     }
 
-    /// Queues `room` to be kept: the number of its save, to wait for with
+    /// Queues `room` to be kept over the version `over` (the one it was changed from; see
+    /// [`Store::put_rooms_checked`]): the number of its save, to wait for with
     /// [`Writer::saved_through`]; `Ok(None)` when the program keeps nothing by choice (no
     /// data folder: rooms then live in memory). Refused while changes cannot be kept, and
     /// when the store could not be opened: two people's game is not played on a promise
     /// the program cannot keep.
-    pub fn queue_room(&self, room: StoredRoom) -> Result<Option<u64>, Refusal> {
+    pub fn queue_room(&self, room: StoredRoom, over: u64) -> Result<Option<u64>, Refusal> {
         let w = match &*self.inner {
             Inner::Open(w) => w,
             Inner::Unavailable(why) if why.reason == Reason::Off => return Ok(None),
             Inner::Unavailable(why) => return Err(Refusal::new(why.message.clone())),
         };
         self.refuses_changes()?;
-        match self.send(Job::Room(room)) {
+        match self.send(Job::Room(room, over)) {
             Some(n) => Ok(Some(n)),
             None => Err(Refusal::new(format!(
                 "the store's writer at {} has stopped",
@@ -354,6 +364,13 @@ impl Writer {
     pub fn save_failed(&self, number: u64) -> bool {
         self.open()
             .is_some_and(|w| lock(&w.shared.failed).contains(&number))
+    }
+
+    /// Whether the room save numbered `number` was refused because another server had
+    /// changed the room since it was read (the room is to be read again).
+    pub fn save_conflicted(&self, number: u64) -> bool {
+        self.open()
+            .is_some_and(|w| lock(&w.shared.conflicted).contains(&number))
     }
 
     /// The refusal of the change whose save numbered `number` failed (once it is taken up):
@@ -674,8 +691,10 @@ impl WriterThread {
     /// marks the numbers of the saves that failed.
     fn write_saves(&mut self, saves: Vec<Job>, usable: bool) {
         let first = self.done + 1;
-        let mut rooms: HashMap<String, StoredRoom> = HashMap::new();
-        let mut room_saves = Vec::new();
+        // Each room's last state, over the version its first change in the batch was read
+        // at, and the numbers of its saves.
+        let mut rooms: HashMap<String, (StoredRoom, u64)> = HashMap::new();
+        let mut room_saves: HashMap<String, Vec<u64>> = HashMap::new();
         // The numbers of each game's saves in the batch: its last snapshot stands for them.
         let mut game_saves: HashMap<String, Vec<u64>> = HashMap::new();
         for (i, job) in saves.iter().enumerate() {
@@ -689,9 +708,13 @@ impl WriterThread {
         let mut failed_saves = Vec::new();
         for (i, job) in saves.into_iter().enumerate() {
             match job {
-                Job::Room(room) => {
-                    room_saves.push(first + i as u64);
-                    rooms.insert(room.id.clone(), room);
+                Job::Room(room, over) => {
+                    room_saves
+                        .entry(room.id.clone())
+                        .or_default()
+                        .push(first + i as u64);
+                    let over = rooms.get(&room.id).map_or(over, |(_, first)| *first);
+                    rooms.insert(room.id.clone(), (room, over));
                 }
                 Job::Save { key, entry }
                     if game_saves.get(&key).and_then(|n| n.last()) == Some(&(first + i as u64)) =>
@@ -720,9 +743,23 @@ impl WriterThread {
                 }
             }
         }
-        let kept = rooms.is_empty() || (usable && self.put_rooms(rooms));
-        if !kept {
-            failed_saves.extend(room_saves);
+        if !rooms.is_empty() {
+            match usable.then(|| self.put_rooms(rooms)).flatten() {
+                Some(conflicts) => {
+                    let mut conflicted = lock(&self.shared.conflicted);
+                    for id in conflicts {
+                        let numbers = room_saves.remove(&id).unwrap_or_default();
+                        conflicted.extend(numbers.iter().copied());
+                        failed_saves.extend(numbers);
+                    }
+                    if conflicted.len() > MAX_FAILED_KEPT {
+                        let keep = conflicted
+                            .split_off(&(self.done + 1).saturating_sub(MAX_FAILED_KEPT as u64 / 2));
+                        *conflicted = keep;
+                    }
+                }
+                None => failed_saves.extend(room_saves.into_values().flatten()),
+            }
         }
         if !failed_saves.is_empty() {
             let mut failed = lock(&self.shared.failed);
@@ -765,17 +802,18 @@ impl WriterThread {
         }
     }
 
-    /// Keeps `rooms` (each room's last state) in one transaction; whether they were kept.
-    /// While writes fail they are not tried (their changes are refused, so they must never be
-    /// written later); a failure stalls the writer until a write passes again, and damage
-    /// breaks the store.
-    fn put_rooms(&mut self, rooms: HashMap<String, StoredRoom>) -> bool {
+    /// Keeps `rooms` (each room's last state, over the version it was read at) in one
+    /// transaction: the ids of those another server changed meanwhile (not written), or
+    /// `None` when none was kept. While writes fail they are not tried (their changes are
+    /// refused, so they must never be written later); a failure stalls the writer until a
+    /// write passes again, and damage breaks the store.
+    fn put_rooms(&mut self, rooms: HashMap<String, (StoredRoom, u64)>) -> Option<Vec<String>> {
         if lock(&self.shared.stalled).is_some() {
-            return false;
+            return None;
         }
-        let batch: Vec<StoredRoom> = rooms.into_values().collect();
-        match self.store.put_rooms(&batch) {
-            Ok(()) => true,
+        let batch: Vec<(StoredRoom, u64)> = rooms.into_values().collect();
+        match self.store.put_rooms_checked(&batch) {
+            Ok(conflicts) => Some(conflicts),
             Err(e) => {
                 self.say(Event::RoomsNotSaved {
                     count: batch.len(),
@@ -786,7 +824,7 @@ impl WriterThread {
                 } else {
                     self.stall(&e);
                 }
-                false
+                None
             }
         }
     }

@@ -20,6 +20,7 @@ fn room(id: &str, updated_ms: u64, json: &str) -> StoredRoom {
         code: format!("C{id}"),
         updated_ms,
         json: json.into(),
+        version: 0,
     }
 }
 

@@ -96,6 +96,14 @@ impl AppState {
         let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
         let gate = SocketGate::new(connections.clone(), options.sockets);
         let rooms = RoomHub::open(archive.clone(), options.rooms_burst, gate);
+        if let Some(url) = &options.database {
+            // Servers sharing the store follow the rooms the others write.
+            let (tx, news) = tokio::sync::mpsc::unbounded_channel();
+            match xiangqi_store::listen_for_rooms(url, move |heard| tx.send(heard).is_ok()) {
+                Ok(()) => rooms.follow(news),
+                Err(e) => crate::say_err!("rooms: changes on other servers are not followed: {e}"),
+            }
+        }
         let hosting = match &options.site {
             Some(site) => Hosting::Site {
                 https: site.https(),

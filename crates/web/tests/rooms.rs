@@ -1434,3 +1434,6 @@ async fn a_player_s_other_browser_is_never_shown_the_analysis_of_their_own_game(
     assert_eq!(status, 200);
     server.stop().await;
 }
+
+#[path = "rooms/across_servers.rs"]
+mod across_servers;

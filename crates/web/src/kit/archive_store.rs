@@ -275,11 +275,14 @@ impl ArchiveService {
         self.writer.place().map(Path::new)
     }
 
-    /// Queues `room` to be kept: the number of its save, to wait for with
-    /// [`ArchiveService::room_saved`]; `Ok(None)` when the server keeps nothing. Refused
-    /// (503 `not-saved`) while writes fail or the archive has stopped.
-    pub fn queue_room(&self, room: StoredRoom) -> Result<Option<u64>, ApiError> {
-        self.writer.queue_room(room).map_err(|r| not_saved(&r))
+    /// Queues `room` to be kept over the version `over` it was changed from: the number of
+    /// its save, to wait for with [`ArchiveService::room_saved`]; `Ok(None)` when the server
+    /// keeps nothing. Refused (503 `not-saved`) while writes fail or the archive has stopped,
+    /// and when another server changed the room meanwhile.
+    pub fn queue_room(&self, room: StoredRoom, over: u64) -> Result<Option<u64>, ApiError> {
+        self.writer
+            .queue_room(room, over)
+            .map_err(|r| not_saved(&r))
     }
 
     /// 503 `not-saved` while changes cannot be kept.

@@ -63,7 +63,7 @@ pub async fn analysis_stream(
     Params(req): Params<StreamRequest>,
 ) -> Result<EventStream, ApiError> {
     let (lines, time) = lines_and_time(req.lines, req.millis)?;
-    let cell = app.rooms.get(&id)?;
+    let cell = app.rooms.find(&id).await?;
     let mut states = cell.states.subscribe();
     let (request, seen) = {
         let live = cell.lock();

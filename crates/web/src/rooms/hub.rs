@@ -29,8 +29,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{Notify, broadcast};
 use xiangqi_rooms::{Role, Room, RoomError, Status};
 use xiangqi_rules::Color;
-use xiangqi_store::StoredRoom;
 use xiangqi_store::{GameEntry, Source};
+use xiangqi_store::{RoomNews, StoredRoom};
 
 /// Rooms that changed in this many days are loaded when the server starts.
 const KEEP_DAYS: u64 = 7;
@@ -53,6 +53,13 @@ const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 const CHANNEL_DEPTH: usize = 32;
 /// How often at most a room's crowd goes out while spectators come and go.
 pub const CROWD_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How many times at most a change is judged when other servers keep changing its room.
+const JUDGED_AT_MOST: usize = 5;
+
+/// A change refused because another server changed its room since it was read.
+#[derive(Debug)]
+struct Conflict;
 
 /// Milliseconds since 1970, as rooms stamp their changes.
 pub fn now_ms() -> u64 {
@@ -173,11 +180,14 @@ pub struct RoomCell {
     crowd_due: std::sync::atomic::AtomicBool,
 }
 
+/// A room as a change queued it to be kept: its JSON and version.
+type KeptRoom = (String, u64);
+
 /// A room's states on their way to its sockets.
 struct Outbox {
     /// The states not yet sent, in the order of the changes: each with the number of the
-    /// save it waits for (0: none), and for a change the room as saved.
-    waiting: std::collections::VecDeque<(u64, Utf8Bytes, Option<String>)>,
+    /// save it waits for (0: none), and for a change the room as saved with its version.
+    waiting: std::collections::VecDeque<(u64, Utf8Bytes, Option<KeptRoom>)>,
     /// The version of the last state queued: one more for each.
     version: u64,
     /// The number of the last save queued for the room (a state waits for it).
@@ -190,6 +200,11 @@ struct Outbox {
     /// The room as last kept (its JSON), and the number of that save: what a change that
     /// could not be kept goes back to.
     kept: (u64, String),
+    /// The version of the room as last kept (or read from the store): each change kept is
+    /// one more, and a change is kept only over the version it was made from.
+    kept_version: u64,
+    /// The version of the last change queued to be kept.
+    queued_version: u64,
 }
 
 impl RoomCell {
@@ -224,13 +239,13 @@ impl RoomCell {
     /// Puts the state of `live` in the outbox, behind the save numbered `save` of the room
     /// as `json` when there is one (else behind the room's last save). Called with the room
     /// locked, so that the outbox keeps the changes' order.
-    fn post(&self, live: &Live, save: Option<(u64, String)>, now: u64) {
+    fn post(&self, live: &Live, save: Option<(u64, String, u64)>, now: u64) {
         let mut outbox = lock(&self.outbox);
         outbox.version += 1;
         let message = room_message(&room_view(live, now), outbox.version);
-        let json = save.map(|(n, json)| {
+        let json = save.map(|(n, json, version)| {
             outbox.last_save = n;
-            json
+            (json, version)
         });
         let after = outbox.last_save;
         let version = outbox.version;
@@ -248,8 +263,9 @@ impl RoomCell {
                 break;
             }
             if let Some((n, message, json)) = outbox.waiting.pop_front() {
-                if let Some(json) = json {
+                if let Some((json, version)) = json {
                     outbox.kept = (n, json);
+                    outbox.kept_version = version;
                 }
                 outbox.sent_version = outbox.versions.pop_front().unwrap_or(outbox.version);
                 outbox.sent = message.clone();
@@ -273,6 +289,12 @@ impl RoomCell {
             outbox.waiting.truncate(kept);
             outbox.versions.truncate(kept);
             outbox.last_save = outbox.kept.0;
+            outbox.queued_version = outbox
+                .waiting
+                .iter()
+                .rev()
+                .find_map(|(_, _, json)| json.as_ref().map(|(_, v)| *v))
+                .unwrap_or(outbox.kept_version);
             if let Ok(room) = Room::from_json(&outbox.kept.1) {
                 live.room = room;
             }
@@ -289,7 +311,7 @@ impl RoomCell {
                 .waiting
                 .iter()
                 .rev()
-                .find_map(|(_, _, json)| json.as_deref())
+                .find_map(|(_, _, json)| json.as_ref().map(|(j, _)| j.as_str()))
                 .unwrap_or(&outbox.kept.1);
             if let Ok(room) = Room::from_json(last) {
                 live.room = room;
@@ -339,12 +361,7 @@ impl RoomHub {
             }),
         };
         for stored in stored {
-            match Room::from_json(&stored.json) {
-                Ok(room) => {
-                    hub.insert(room);
-                }
-                Err(e) => crate::say_err!("rooms: room {} cannot be read back: {e}", stored.id),
-            }
+            hub.hold_stored(&stored);
         }
         // Rooms finished or abandoned while the server was down are not held again.
         hub.let_go_idle(now_ms());
@@ -385,23 +402,38 @@ impl RoomHub {
             .count()
     }
 
-    /// Queues `room` to be kept: the number of its save and the room as saved, when the
-    /// archive keeps rooms; refused (503 `not-saved`) when it cannot keep them now.
-    fn save(&self, room: &Room) -> Result<Option<(u64, String)>, ApiError> {
+    /// Queues `room` to be kept as its `version`, over the version `over` it was changed
+    /// from: the number of its save, the room as saved and its version, when the archive
+    /// keeps rooms; refused (503 `not-saved`) when it cannot keep them now.
+    fn save(
+        &self,
+        room: &Room,
+        version: u64,
+        over: u64,
+    ) -> Result<Option<(u64, String, u64)>, ApiError> {
         let json = room.to_json();
-        let queued = self.inner.archive.queue_room(StoredRoom {
-            id: room.id().to_string(),
-            code: room.code().to_string(),
-            updated_ms: room.updated_ms(),
-            json: json.clone(),
-        })?;
-        Ok(queued.map(|n| (n, json)))
+        let queued = self.inner.archive.queue_room(
+            StoredRoom {
+                id: room.id().to_string(),
+                code: room.code().to_string(),
+                updated_ms: room.updated_ms(),
+                json: json.clone(),
+                version,
+            },
+            over,
+        )?;
+        Ok(queued.map(|n| (n, json, version)))
     }
 
     /// Waits for the save numbered `save` (when there is one), then sends the states of
     /// `cell` that are kept. A save that failed takes the room back to how it was kept and
-    /// is refused (503 `not-saved`).
-    async fn deliver(&self, cell: &RoomCell, save: Option<u64>) -> Result<(), ApiError> {
+    /// is refused (503 `not-saved`); one refused because another server changed the room
+    /// meanwhile is a [`Conflict`].
+    async fn deliver(
+        &self,
+        cell: &RoomCell,
+        save: Option<u64>,
+    ) -> Result<Result<(), ApiError>, Conflict> {
         let archive = &self.inner.archive;
         let outcome = match save {
             Some(n) => archive.room_saved(n).await,
@@ -415,8 +447,142 @@ impl RoomHub {
             cell.roll_back(&mut live, n, now_ms());
             drop(live);
             self.send_kept(cell);
+            if archive.save_conflicted(n) {
+                return Err(Conflict);
+            }
         }
-        outcome
+        Ok(outcome)
+    }
+
+    /// Reads the room of `cell` again from the store and takes it up when another server
+    /// kept a later version (and no change of this server waits for its save); whether it
+    /// did.
+    async fn reload(&self, cell: &RoomCell) -> Result<bool, ApiError> {
+        let id = cell.lock().room.id().to_string();
+        Ok(match self.inner.archive.run(move |s| s.room(&id)).await? {
+            Some(stored) => self.take_stored(cell, &stored),
+            None => false,
+        })
+    }
+
+    /// Whether the room of `cell`, read again from the store, is later than the version
+    /// `judged_on` (taken up here by this read or by another since).
+    async fn moved_on(&self, cell: &RoomCell, judged_on: u64) -> Result<bool, ApiError> {
+        self.reload(cell).await?;
+        Ok(lock(&cell.outbox).kept_version > judged_on)
+    }
+
+    /// When servers share the store: reads the room of `cell` again and takes it up when
+    /// another server kept a later version (a failed read leaves the room as held).
+    pub async fn refresh(&self, cell: &RoomCell) {
+        if self.inner.archive.is_shared() {
+            let _ = self.reload(cell).await;
+        }
+    }
+
+    /// Takes up `stored`, the room of `cell` as another server kept it, when it is later than
+    /// the version held and no change waits for its save: its state goes to every socket.
+    /// Whether it was taken up.
+    fn take_stored(&self, cell: &RoomCell, stored: &StoredRoom) -> bool {
+        let Ok(room) = Room::from_json(&stored.json) else {
+            crate::say_err!("rooms: room {} cannot be read back", stored.id);
+            return false;
+        };
+        let mut live = cell.lock();
+        {
+            let mut outbox = lock(&cell.outbox);
+            if stored.version <= outbox.kept_version || !outbox.waiting.is_empty() {
+                return false;
+            }
+            outbox.kept.1 = stored.json.clone();
+            outbox.kept_version = stored.version;
+            outbox.queued_version = stored.version;
+        }
+        live.room = room;
+        cell.post(&live, None, now_ms());
+        drop(live);
+        cell.wake.notify_one();
+        self.send_kept(cell);
+        true
+    }
+
+    /// Follows the rooms other servers write (`news`, from the store's listener): a room
+    /// this server holds is read again when it moved on, so that its sockets here see every
+    /// change; after the listener lost its connection, every room held is read again.
+    pub fn follow(&self, mut news: tokio::sync::mpsc::UnboundedReceiver<RoomNews>) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let hub = Arc::downgrade(&self.inner);
+        runtime.spawn(async move {
+            while let Some(heard) = news.recv().await {
+                let Some(inner) = hub.upgrade() else { return };
+                let hub = RoomHub { inner };
+                let cells: Vec<Arc<RoomCell>> = match &heard {
+                    RoomNews::Written(id, version) => lock(&hub.inner.rooms)
+                        .get(id)
+                        .filter(|cell| lock(&cell.outbox).kept_version < *version)
+                        .cloned()
+                        .into_iter()
+                        .collect(),
+                    RoomNews::Resync => lock(&hub.inner.rooms).values().cloned().collect(),
+                };
+                for cell in cells {
+                    if let Err(e) = hub.reload(&cell).await {
+                        crate::say_err!(
+                            "rooms: a room changed elsewhere cannot be read: {}",
+                            e.message
+                        );
+                    }
+                }
+            }
+        });
+    }
+
+    /// The room with id `id`: held here, or (when servers share the store) taken up from
+    /// the store, where another server made it; else 404 `no-room`.
+    pub async fn find(&self, id: &str) -> Result<Arc<RoomCell>, ApiError> {
+        if let Ok(cell) = self.get(id) {
+            return Ok(cell);
+        }
+        if !self.inner.archive.is_shared() {
+            return Err(no_room(id));
+        }
+        let key = id.to_string();
+        let stored = self.inner.archive.run(move |s| s.room(&key)).await?;
+        stored
+            .and_then(|stored| self.hold_stored(&stored))
+            .ok_or_else(|| no_room(id))
+    }
+
+    /// The id of the room with short code `code`: held here, or (when servers share the
+    /// store) found there.
+    pub async fn find_code(&self, code: &str) -> Option<String> {
+        if let Some(id) = self.id_of_code(code) {
+            return Some(id);
+        }
+        if !self.inner.archive.is_shared() {
+            return None;
+        }
+        let key = code.to_string();
+        let stored = self
+            .inner
+            .archive
+            .run(move |s| s.room_with_code(&key))
+            .await;
+        stored.ok().flatten().map(|stored| stored.id)
+    }
+
+    /// Holds the room as `stored` keeps it (the cell already held, should another request
+    /// have taken it up meanwhile).
+    fn hold_stored(&self, stored: &StoredRoom) -> Option<Arc<RoomCell>> {
+        match Room::from_json(&stored.json) {
+            Ok(room) => Some(self.insert(room, stored.version)),
+            Err(e) => {
+                crate::say_err!("rooms: room {} cannot be read back: {e}", stored.id);
+                None
+            }
+        }
     }
 
     /// Sends the states of `cell` whose saves are committed.
@@ -425,8 +591,12 @@ impl RoomHub {
         cell.deliver(archive.saved_count(), |n| archive.save_failed(n));
     }
 
-    /// Holds `room`, starts its timer, and returns its cell.
-    pub fn insert(&self, room: Room) -> Arc<RoomCell> {
+    /// Holds `room`, kept at `version`, starts its timer, and returns its cell (the one held
+    /// already, when the room is).
+    pub fn insert(&self, room: Room, version: u64) -> Arc<RoomCell> {
+        if let Ok(held) = self.get(room.id()) {
+            return held;
+        }
         let (states, _) = broadcast::channel(CHANNEL_DEPTH);
         let id = room.id().to_string();
         let code = room.code().to_string();
@@ -446,6 +616,8 @@ impl RoomHub {
                 sent,
                 sent_version: 0,
                 kept,
+                kept_version: version,
+                queued_version: version,
             }),
             wake: Notify::new(),
             crowd_due: std::sync::atomic::AtomicBool::new(false),
@@ -496,10 +668,10 @@ impl RoomHub {
     /// kept.
     pub async fn create(&self, client: ClientAddr, room: Room) -> Result<Arc<RoomCell>, ApiError> {
         self.may_create(client).await?;
-        if let Some((n, _)) = self.save(&room)? {
+        if let Some((n, _, _)) = self.save(&room, 1, 0)? {
             self.inner.archive.room_saved(n).await?;
         }
-        Ok(self.insert(room))
+        Ok(self.insert(room, 1))
     }
 
     /// The room with id `id`, or 404 `no-room`.
@@ -522,7 +694,7 @@ impl RoomHub {
     pub async fn act<R>(
         &self,
         cell: &RoomCell,
-        change: impl FnOnce(&mut Live, u64) -> Result<R, RoomError>,
+        change: impl Fn(&mut Live, u64) -> Result<R, RoomError>,
     ) -> Result<R, ApiError> {
         self.act_if_changed(cell, |live, now| change(live, now).map(|r| (r, true)))
             .await
@@ -530,15 +702,50 @@ impl RoomHub {
 
     /// As [`RoomHub::act`], for a change that may leave the room as it was (a visitor who
     /// watches, or a player who comes back): `change` says whether it changed the room, and
-    /// a room left as it was is neither kept again nor sent.
+    /// a room left as it was is neither kept again nor sent. A change refused because
+    /// another server changed the room meanwhile is judged again on the room as kept now.
     pub async fn act_if_changed<R>(
         &self,
         cell: &RoomCell,
-        change: impl FnOnce(&mut Live, u64) -> Result<(R, bool), RoomError>,
+        change: impl Fn(&mut Live, u64) -> Result<(R, bool), RoomError>,
     ) -> Result<R, ApiError> {
+        for _ in 1..JUDGED_AT_MOST {
+            let judged_on = lock(&cell.outbox).kept_version;
+            match self.act_once(cell, &change).await {
+                // A refusal on a room another server may have moved on (its news not here
+                // yet) is judged again on the room as kept, when that is later.
+                Ok(Err(refused))
+                    if self.inner.archive.is_shared()
+                        && refused.kind != ErrorCode::NotSaved
+                        && self.moved_on(cell, judged_on).await? => {}
+                Ok(acted) => return acted,
+                Err(Conflict) => {
+                    self.reload(cell).await?;
+                }
+            }
+        }
+        self.act_once(cell, &change)
+            .await
+            .unwrap_or_else(|Conflict| {
+                Err(ApiError::new(
+                    ErrorCode::NotSaved,
+                    "the room was changed on another server meanwhile; try again",
+                ))
+            })
+    }
+
+    /// One judgement of `change` (see [`RoomHub::act_if_changed`]); a [`Conflict`] when
+    /// another server changed the room since it was read.
+    async fn act_once<R>(
+        &self,
+        cell: &RoomCell,
+        change: &impl Fn(&mut Live, u64) -> Result<(R, bool), RoomError>,
+    ) -> Result<Result<R, ApiError>, Conflict> {
         let now = now_ms();
         // While changes cannot be kept, none is made.
-        self.inner.archive.refuses_changes()?;
+        if let Err(refused) = self.inner.archive.refuses_changes() {
+            return Ok(Err(refused));
+        }
         let (result, save) = {
             let mut live = cell.lock();
             let before = (live.room.status(), live.room.number());
@@ -546,10 +753,10 @@ impl RoomHub {
             // A flag that fell while the change was refused is a change too.
             let ended_meanwhile = live.room.status() == Status::Over && before.0 != Status::Over;
             if result.is_err() && !ended_meanwhile {
-                return result.map(|(r, _)| r).map_err(|e| room_error(&e));
+                return Ok(result.map(|(r, _)| r).map_err(|e| room_error(&e)));
             }
             if matches!(result, Ok((_, false))) && !ended_meanwhile {
-                return result.map(|(r, _)| r).map_err(|e| room_error(&e));
+                return Ok(result.map(|(r, _)| r).map_err(|e| room_error(&e)));
             }
             let result = result.map(|(r, _)| r);
             match self.changed(cell, &live, before, now) {
@@ -558,12 +765,14 @@ impl RoomHub {
                     cell.undo_unqueued(&mut live, now);
                     drop(live);
                     self.send_kept(cell);
-                    return Err(refused);
+                    return Ok(Err(refused));
                 }
             }
         };
-        self.deliver(cell, save).await?;
-        result.map_err(|e| room_error(&e))
+        if let Err(refused) = self.deliver(cell, save).await? {
+            return Ok(Err(refused));
+        }
+        Ok(result.map_err(|e| room_error(&e)))
     }
 
     /// A change of who is here (no change of the room itself, nothing kept): a player's goes
@@ -588,8 +797,13 @@ impl RoomHub {
         before: (Status, u32),
         now: u64,
     ) -> Result<Option<u64>, ApiError> {
-        let save = self.save(&live.room)?;
-        let number = save.as_ref().map(|(n, _)| *n);
+        let (version, over) = {
+            let outbox = lock(&cell.outbox);
+            (outbox.queued_version + 1, outbox.queued_version)
+        };
+        let save = self.save(&live.room, version, over)?;
+        lock(&cell.outbox).queued_version = version;
+        let number = save.as_ref().map(|(n, _, _)| *n);
         cell.post(live, save, now);
         cell.wake.notify_one();
         let ended = live.room.status() == Status::Over

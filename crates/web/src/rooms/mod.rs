@@ -182,7 +182,7 @@ async fn close_room(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     viewer.require_admin()?;
-    let cell = hub.get(&id)?;
+    let cell = hub.find(&id).await?;
     hub.act(&cell, |live, now| {
         live.room.close(now);
         Ok(())
@@ -196,7 +196,7 @@ async fn show(
     State(hub): State<RoomHub>,
     Path(id): Path<String>,
 ) -> Result<Json<RoomView>, ApiError> {
-    let cell = hub.get(&id)?;
+    let cell = hub.find(&id).await?;
     let live = cell.lock();
     Ok(Json(room_view(&live, now_ms())))
 }
@@ -216,9 +216,11 @@ async fn find_code(
     State(hub): State<RoomHub>,
     Path(code): Path<String>,
 ) -> Result<Json<Found>, ApiError> {
-    let id = token::normal_code(&code)
-        .and_then(|c| hub.id_of_code(&c))
-        .ok_or_else(|| no_room(&code))?;
+    let id = match token::normal_code(&code) {
+        Some(c) => hub.find_code(&c).await,
+        None => None,
+    }
+    .ok_or_else(|| no_room(&code))?;
     Ok(Json(Found {
         link: format!("/#/room/{id}"),
         id,
@@ -234,7 +236,7 @@ async fn open_socket(
     client: ClientAddr,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let cell = hub.get(&id)?;
+    let cell = hub.find(&id).await?;
     // The socket holds its places (a connection's, its address's, its room's) while open.
     let pass = hub.admit(client, &cell)?;
     Ok(upgrade

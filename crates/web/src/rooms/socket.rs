@@ -192,6 +192,8 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
     };
     let mut states = cell.states.subscribe();
     let new_token = token::seat_token();
+    // A seat may have been taken on another server a moment ago.
+    hub.refresh(cell).await;
     let joined = hub
         .act_if_changed(cell, |live, now| {
             let (role, took) = live.room.join(
@@ -207,7 +209,6 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
                 Role::Player(_) => token_sent.clone(),
                 Role::Spectator => None,
             };
-            live.arrive(seat_token.as_deref());
             // Only a seat taken changes the room; a visitor who watches, or a player who
             // comes back, is told the room as it is.
             Ok(((role, took, seat_token), took))
@@ -221,6 +222,8 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
         }
     };
     let token = seat_token.as_deref();
+    // Here from now on (once, however many times the join was judged).
+    cell.lock().arrive(token);
     let welcome = text(&ServerMessage::Welcome {
         role: role_name(role),
         token: took.then_some(new_token.as_str()),
