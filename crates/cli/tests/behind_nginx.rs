@@ -6,87 +6,20 @@
 //! nginx must be installed (`scripts/test` installs it); the test fails, saying so, when it
 //! is not.
 
+#[path = "support/proxy.rs"]
+mod proxy;
 #[path = "support/server.rs"]
 mod server;
 
+use proxy::{Running, free_port, start_nginx, wait_listening};
 use serde_json::{Value, json};
 use server::{json, request_with};
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tungstenite::Message;
 use tungstenite::client::IntoClientRequest;
-
-/// A free loopback port.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-/// Kills a process when dropped.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Waits until something listens on `port`.
-fn wait_listening(port: u16, what: &str) {
-    let began = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            began.elapsed() < Duration::from_secs(10),
-            "{what} did not listen on {port}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn nginx_binary() -> PathBuf {
-    ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
-        .into_iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-        .expect("nginx is needed for this test (Debian's package nginx; scripts/test installs it)")
-}
-
-/// nginx on `public_port` in front of the server on `server_port`, with the deploy folder's
-/// proxy settings, its files under `prefix`.
-fn start_nginx(prefix: &Path, public_port: u16, server_port: u16) -> Running {
-    let proxy = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/xiangqi-proxy.conf");
-    let p = prefix.display();
-    let config = format!(
-        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {p}/nginx.pid;\n\
-         error_log {p}/error.log;\nevents {{ worker_connections 64; }}\n\
-         http {{\n  access_log off;\n  client_body_temp_path {p}/body;\n  proxy_temp_path {p}/proxy;\n\
-           fastcgi_temp_path {p}/fastcgi;\n  uwsgi_temp_path {p}/uwsgi;\n  scgi_temp_path {p}/scgi;\n\
-           map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}\n\
-           upstream xiangqi_server {{ server 127.0.0.1:{server_port}; }}\n\
-           server {{\n    listen 127.0.0.1:{public_port};\n    server_name club.test;\n\
-             include {};\n  }}\n}}\n",
-        proxy.display()
-    );
-    let file = prefix.join("nginx.conf");
-    std::fs::write(&file, config).unwrap();
-    let child = Command::new(nginx_binary())
-        .arg("-p")
-        .arg(prefix)
-        .arg("-c")
-        .arg(&file)
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start nginx");
-    let running = Running(child);
-    wait_listening(public_port, "nginx");
-    running
-}
 
 /// `xiangqi serve` on `port`, public at `http://club.test:{public_port}`, trusting loopback.
 fn start_serve(data: &Path, port: u16, public_port: u16) -> Running {
@@ -127,7 +60,7 @@ fn the_app_is_served_through_nginx_on_its_public_name() {
     std::fs::create_dir_all(base.join("nginx")).unwrap();
     let (server_port, public_port) = (free_port(), free_port());
     let _server = start_serve(&base.join("data"), server_port, public_port);
-    let _nginx = start_nginx(&base.join("nginx"), public_port, server_port);
+    let _nginx = start_nginx(&base.join("nginx"), public_port, &[server_port]);
     let public = format!("club.test:{public_port}");
 
     // The page, on the public name, with its security headers.
