@@ -30,6 +30,36 @@ pub fn check_all(empty: &mut dyn FnMut() -> Box<dyn Store>) {
     a_rated_game_counts_once_and_moves_both_ratings(&mut *empty());
     token_buckets_spend_refill_and_keep_apart(&mut *empty());
     a_room_is_written_only_over_the_version_it_was_read_at(&mut *empty());
+    a_player_s_sockets_on_other_servers_count_while_those_servers_live(&mut *empty());
+}
+
+/// A player with a socket on server `b` is present to server `a` while `b` was seen lately;
+/// a count of 0 takes the presence away; `a`'s own sockets do not count as elsewhere; a
+/// server's heartbeat sees its presences again.
+fn a_player_s_sockets_on_other_servers_count_while_those_servers_live(store: &mut dyn Store) {
+    store.set_presence("room", "red", "b", 2, 1000).unwrap();
+    store.set_presence("room", "black", "a", 1, 1000).unwrap();
+    let elsewhere = |store: &dyn Store, token: &str, server: &str, since: i64| {
+        store
+            .present_elsewhere("room", token, server, since)
+            .unwrap()
+    };
+    assert!(elsewhere(store, "red", "a", 500));
+    assert!(!elsewhere(store, "red", "b", 500), "not elsewhere than b");
+    assert!(!elsewhere(store, "red", "a", 1500), "b not seen since 1500");
+    assert!(
+        !elsewhere(store, "black", "a", 0),
+        "black's socket is on a itself"
+    );
+    store.touch_presence("b", 2000).unwrap();
+    assert!(elsewhere(store, "red", "a", 1500), "b's heartbeat");
+    store.set_presence("room", "red", "b", 0, 2500).unwrap();
+    assert!(
+        !elsewhere(store, "red", "a", 0),
+        "red closed its sockets on b"
+    );
+    // Another room is another presence.
+    assert!(!store.present_elsewhere("other", "black", "b", 0).unwrap());
 }
 
 /// A room written over a version: the first write of a room is over version 0 (none kept);

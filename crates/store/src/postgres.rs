@@ -831,6 +831,61 @@ impl Store for PostgresStore {
         Ok(wait)
     }
 
+    fn set_presence(
+        &mut self,
+        room: &str,
+        token: &str,
+        server: &str,
+        sockets: u32,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let client = self.client.get_mut();
+        if sockets == 0 {
+            client.execute(
+                "DELETE FROM presence WHERE room = $1 AND token = $2 AND server = $3",
+                &[&room, &token, &server],
+            )?;
+        } else {
+            client.execute(
+                "INSERT INTO presence (room, token, server, sockets, seen_ms) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (room, token, server) \
+                 DO UPDATE SET sockets = excluded.sockets, seen_ms = excluded.seen_ms",
+                &[&room, &token, &server, &i64::from(sockets), &now_ms],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn touch_presence(&mut self, server: &str, now_ms: i64) -> Result<(), StoreError> {
+        let client = self.client.get_mut();
+        client.execute(
+            "UPDATE presence SET seen_ms = $2 WHERE server = $1",
+            &[&server, &now_ms],
+        )?;
+        client.execute(
+            "DELETE FROM presence WHERE seen_ms < $1",
+            &[&(now_ms - crate::store::PRESENCE_FORGOTTEN_MS)],
+        )?;
+        Ok(())
+    }
+
+    fn present_elsewhere(
+        &self,
+        room: &str,
+        token: &str,
+        server: &str,
+        since_ms: i64,
+    ) -> Result<bool, StoreError> {
+        read(self, |c| {
+            Ok(c.query_opt(
+                "SELECT 1 FROM presence WHERE room = $1 AND token = $2 AND server <> $3 \
+                 AND sockets > 0 AND seen_ms >= $4 LIMIT 1",
+                &[&room, &token, &server, &since_ms],
+            )?
+            .is_some())
+        })
+    }
+
     fn shared(&self) -> bool {
         true
     }

@@ -123,6 +123,15 @@ const MIGRATIONS: &[&str] = &[
     // 3: each room's version (one more for each change kept): a room is written only over
     // the version its server last read.
     "ALTER TABLE rooms ADD COLUMN version BIGINT NOT NULL DEFAULT 0;",
+    // 4: who of a room's players has a socket open on which server.
+    "CREATE TABLE presence (
+        room        TEXT    NOT NULL,
+        token       TEXT    NOT NULL,
+        server      TEXT    NOT NULL,
+        sockets     BIGINT  NOT NULL,
+        seen_ms     BIGINT  NOT NULL,
+        PRIMARY KEY (room, token, server)
+    );",
 ];
 
 /// The newest schema version of the PostgreSQL store.

@@ -153,6 +153,16 @@ const MIGRATIONS: &[&str] = &[
     // 10: each room's version (one more for each change kept), so that servers sharing a
     // store write a room only over the version they last read.
     "ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
+    // 11: who of a room's players has a socket open on which server, for servers sharing a
+    // store (each server's rows seen again every few seconds while it lives).
+    "CREATE TABLE presence (
+        room        TEXT    NOT NULL,
+        token       TEXT    NOT NULL,
+        server      TEXT    NOT NULL,
+        sockets     INTEGER NOT NULL,
+        seen_ms     INTEGER NOT NULL,
+        PRIMARY KEY (room, token, server)
+    );",
 ];
 
 /// The newest schema version this program knows.
@@ -258,6 +268,7 @@ mod tests {
                 "invites",
                 "sessions",
                 "games",
+                "presence",
                 "progress",
                 "rate_buckets",
                 "rated_games",

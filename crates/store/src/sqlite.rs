@@ -8,7 +8,7 @@ use crate::progress::Progress;
 use crate::ratings::{RateFn, RatedGame, RatedResult, StoredRating};
 use crate::rooms::StoredRoom;
 use crate::schema::{self, Migrated, SCHEMA_VERSION};
-use crate::store::Store;
+use crate::store::{PRESENCE_FORGOTTEN_MS, Store};
 use crate::trainer::TrainerCard;
 use crate::watch::FileWatch;
 use rusqlite::types::Value;
@@ -510,6 +510,61 @@ impl Store for SqliteStore {
         )?;
         tx.commit()?;
         Ok(wait)
+    }
+
+    fn set_presence(
+        &mut self,
+        room: &str,
+        token: &str,
+        server: &str,
+        sockets: u32,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        if sockets == 0 {
+            self.conn.execute(
+                "DELETE FROM presence WHERE room = ?1 AND token = ?2 AND server = ?3",
+                params![room, token, server],
+            )?;
+        } else {
+            self.conn.execute(
+                "INSERT INTO presence (room, token, server, sockets, seen_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (room, token, server) \
+                 DO UPDATE SET sockets = ?4, seen_ms = ?5",
+                params![room, token, server, sockets, now_ms],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn touch_presence(&mut self, server: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE presence SET seen_ms = ?2 WHERE server = ?1",
+            params![server, now_ms],
+        )?;
+        self.conn.execute(
+            "DELETE FROM presence WHERE seen_ms < ?1",
+            params![now_ms - PRESENCE_FORGOTTEN_MS],
+        )?;
+        Ok(())
+    }
+
+    fn present_elsewhere(
+        &self,
+        room: &str,
+        token: &str,
+        server: &str,
+        since_ms: i64,
+    ) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM presence WHERE room = ?1 AND token = ?2 AND server <> ?3 \
+                 AND sockets > 0 AND seen_ms >= ?4 LIMIT 1",
+                params![room, token, server, since_ms],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()?
+            .is_some())
     }
 
     fn intact(&self) -> Result<(), StoreError> {

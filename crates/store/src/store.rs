@@ -192,6 +192,31 @@ pub trait Store: Send {
         now_ms: i64,
     ) -> Result<Option<u64>, StoreError>;
 
+    /// Keeps how many sockets the holder of the seat `token` in room `room` has open on the
+    /// server `server` at `now_ms` (0: none, and the row goes).
+    fn set_presence(
+        &mut self,
+        room: &str,
+        token: &str,
+        server: &str,
+        sockets: u32,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The heartbeat of server `server` at `now_ms`: its presences are seen again, and those
+    /// of servers not seen for an hour go.
+    fn touch_presence(&mut self, server: &str, now_ms: i64) -> Result<(), StoreError>;
+
+    /// Whether the holder of the seat `token` in room `room` has a socket open on a server
+    /// other than `server` that was seen at or after `since_ms`.
+    fn present_elsewhere(
+        &self,
+        room: &str,
+        token: &str,
+        server: &str,
+        since_ms: i64,
+    ) -> Result<bool, StoreError>;
+
     /// Whether several servers may share the store (each then keeps its limits in it).
     fn shared(&self) -> bool {
         false
@@ -200,6 +225,9 @@ pub trait Store: Send {
     /// Where the store is, for messages: the file, or the server.
     fn describe(&self) -> String;
 }
+
+/// How long the presences of a server not seen are kept before they go (an hour).
+pub(crate) const PRESENCE_FORGOTTEN_MS: i64 = 3_600_000;
 
 /// A token bucket's count at `now_ms`, holding `tokens` at `at_ms`, as
 /// [`Store::take_token`] counts it: the tokens now (at most `burst`), and after a take, the

@@ -54,6 +54,11 @@ const CHANNEL_DEPTH: usize = 32;
 /// How often at most a room's crowd goes out while spectators come and go.
 pub const CROWD_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How often a server sharing the store tells it that it lives (its players' presences).
+const PRESENCE_BEAT: std::time::Duration = std::time::Duration::from_secs(10);
+/// A presence on another server counts when that server was seen this recently.
+pub const PRESENCE_FRESH_MS: i64 = 30_000;
+
 /// How many times at most a change is judged when other servers keep changing its room.
 const JUDGED_AT_MOST: usize = 5;
 
@@ -338,6 +343,8 @@ struct Inner {
     makers: RateLimit,
     /// Who may open a room's socket.
     sockets: SocketGate,
+    /// This server among those sharing the store: whose sockets a presence counts.
+    server: String,
 }
 
 impl RoomHub {
@@ -356,6 +363,7 @@ impl RoomHub {
                 rooms: Mutex::new(HashMap::new()),
                 codes: Mutex::new(HashMap::new()),
                 makers: RateLimit::new(rooms_burst, ROOM_EVERY).shared_through("rooms", &archive),
+                server: xiangqi_store::new_key(),
                 archive,
                 sockets,
             }),
@@ -513,6 +521,19 @@ impl RoomHub {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
+        // This server's heartbeat: its players' presences stay fresh while it lives.
+        let beat = Arc::downgrade(&self.inner);
+        runtime.spawn(async move {
+            let mut every = tokio::time::interval(PRESENCE_BEAT);
+            loop {
+                every.tick().await;
+                let Some(inner) = beat.upgrade() else { return };
+                let (server, now) = (inner.server.clone(), crate::kit::viewer::now_ms());
+                let archive = inner.archive.clone();
+                drop(inner);
+                let _ = archive.run(move |s| s.touch_presence(&server, now)).await;
+            }
+        });
         let hub = Arc::downgrade(&self.inner);
         runtime.spawn(async move {
             while let Some(heard) = news.recv().await {
@@ -537,6 +558,59 @@ impl RoomHub {
                 }
             }
         });
+    }
+
+    /// Tells the other servers sharing the store how many sockets the holder of the seat
+    /// `token` has open here in the room of `cell` (a spectator's sockets are not told).
+    pub fn share_presence(&self, cell: &RoomCell, token: Option<&str>) {
+        let (Some(token), true) = (token, self.inner.archive.is_shared()) else {
+            return;
+        };
+        let (room, sockets) = {
+            let live = cell.lock();
+            let sockets = live.here.get(token).map_or(0, |h| h.sockets);
+            (live.room.id().to_string(), sockets)
+        };
+        let (token, server, archive) = (
+            token.to_string(),
+            self.inner.server.clone(),
+            self.inner.archive.clone(),
+        );
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let now = crate::kit::viewer::now_ms();
+                let _ = archive
+                    .run(move |s| s.set_presence(&room, &token, &server, sockets, now))
+                    .await;
+            });
+        }
+    }
+
+    /// Whether the opponent of the seat holder `token` in the room of `cell` has a socket
+    /// open on another server sharing the store (seen within [`PRESENCE_FRESH_MS`]).
+    pub async fn opponent_elsewhere(&self, cell: &RoomCell, token: Option<&str>) -> bool {
+        if !self.inner.archive.is_shared() {
+            return false;
+        }
+        let (room, opponent) = {
+            let live = cell.lock();
+            let Role::Player(side) = live.role_of(token) else {
+                return false;
+            };
+            let Some(seat) = live.room.seat(side.opponent()) else {
+                return false;
+            };
+            (live.room.id().to_string(), seat.token().to_string())
+        };
+        let server = self.inner.server.clone();
+        let since = crate::kit::viewer::now_ms() - PRESENCE_FRESH_MS;
+        self.inner
+            .archive
+            .run(move |s| s.present_elsewhere(&room, &opponent, &server, since))
+            .await
+            // When the store cannot tell, the opponent is taken to be here: no win is
+            // claimed on a doubt.
+            .unwrap_or(true)
     }
 
     /// The room with id `id`: held here, or (when servers share the store) taken up from

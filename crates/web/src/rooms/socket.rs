@@ -224,6 +224,7 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
     let token = seat_token.as_deref();
     // Here from now on (once, however many times the join was judged).
     cell.lock().arrive(token);
+    hub.share_presence(cell, token);
     let welcome = text(&ServerMessage::Welcome {
         role: role_name(role),
         token: took.then_some(new_token.as_str()),
@@ -305,6 +306,7 @@ pub async fn serve(socket: WebSocket, hub: RoomHub, cell: Arc<RoomCell>, viewer:
     };
     let _: Option<()> = ended.await;
     hub.presence(cell, token.is_some(), |live, now| live.leave(token, now));
+    hub.share_presence(cell, token);
 }
 
 /// An error answered, or the socket closed when it has sent too many that cannot be read.
@@ -370,11 +372,13 @@ async fn on_text(
                 .await
         }
         ClientMessage::Claim => {
+            // An opponent connected to another server sharing the store is not away.
+            let elsewhere = hub.opponent_elsewhere(cell, token).await;
             hub.act(cell, |live, now| {
                 let role = live.role_of(token);
                 let away = match role {
-                    Role::Player(side) => live.away_since(side.opponent()),
-                    Role::Spectator => None,
+                    Role::Player(side) if !elsewhere => live.away_since(side.opponent()),
+                    _ => None,
                 };
                 live.room.claim(role, away, now)
             })

@@ -220,3 +220,56 @@ async fn a_flag_falls_once_whichever_servers_watch_the_clock() {
     a.stop().await;
     b.stop().await;
 }
+
+/// The answer to a claim of a win by the opponent's absence: the error's wait in seconds
+/// (null: the opponent is here, nothing to wait for).
+async fn claim(ws: &mut Ws) -> Value {
+    send(ws, json!({"type": "claim"})).await;
+    loop {
+        let m = next(ws).await;
+        assert!(!m.is_null(), "the socket closed");
+        if m["type"] == "error" {
+            assert_eq!(m["error"]["code"], "cannot-claim", "{m}");
+            return m["error"]["params"]["wait_seconds"].clone();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_connected_to_the_other_server_is_not_away() {
+    let (_pg, url) = postgres();
+    let (a, b) = two_servers(&url).await;
+    let room = a.create(json!({"side": "red", "name": "Ann"})).await;
+    let id = room["id"].as_str().unwrap().to_string();
+    let (mut red, _, _) = a.join(&id, room["token"].as_str(), "").await;
+    let (black, _, _) = b.join(&id, None, "Bo").await;
+    // Black is connected to B: on A, Red's claim finds Black here (once B has told it).
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let wait = claim(&mut red).await;
+        if wait.is_null() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "Black counts as away: {wait}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Black's page closes: now Red may claim once the grace has run.
+    drop(black);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let wait = claim(&mut red).await;
+        if wait.as_u64().is_some() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "Black still counts as here"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    a.stop().await;
+    b.stop().await;
+}
