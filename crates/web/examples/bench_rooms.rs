@@ -60,6 +60,15 @@ async fn join(port: u16, id: &str, token: Option<&str>) -> Ws {
     let (mut ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
     let join = json!({"type": "join", "token": token});
     ws.send(Message::text(join.to_string())).await.unwrap();
+    // Seated (or watching) before the next socket joins: with several servers, two sockets
+    // joining at once without a token race for the free seat.
+    while let Some(Ok(message)) = ws.next().await {
+        if let Message::Text(text) = message
+            && text.contains("\"welcome\"")
+        {
+            break;
+        }
+    }
     ws
 }
 
