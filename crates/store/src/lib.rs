@@ -54,7 +54,9 @@ pub use entry::{Filter, GameEntry, GameId, GameSummary, ImportReport, Level, Sou
 pub use error::{Reason, StoreError};
 pub use fault::{Event, Failure, Refusal, SaveFailure, Unavailable};
 pub use game_row::{PreparedImport, new_key};
-pub use postgres::{PostgresStore, ROOMS_CHANNEL, RoomNews, listen_for_rooms, shown_url};
+pub use postgres::{
+    PostgresStore, ROOMS_CHANNEL, RoomNews, RoomReader, listen_for_rooms, shown_url,
+};
 pub use postgres_schema::POSTGRES_SCHEMA_VERSION;
 pub use progress::Progress;
 pub use ratings::{RateFn, RatedGame, RatedResult, StoredRating};

@@ -1175,3 +1175,91 @@ pub fn listen_for_rooms(
     let _ = listening.recv_timeout(CONNECT_TIMEOUT);
     Ok(())
 }
+
+/// Reads rooms from the database on a connection and thread of their own, beside the
+/// store's writer: a server reads again the rooms other servers changed without waiting
+/// behind its own writes. Requests that come while one is read are read together.
+#[derive(Clone)]
+pub struct RoomReader {
+    requests: std::sync::mpsc::Sender<RoomRequest>,
+}
+
+/// A room asked of the [`RoomReader`], and where its answer goes.
+type RoomRequest = (
+    String,
+    tokio::sync::oneshot::Sender<Result<Option<StoredRoom>, StoreError>>,
+);
+
+impl RoomReader {
+    /// A reader of the rooms of the database at `url` (its connection made, and made again
+    /// after a loss, on its own thread).
+    pub fn start(url: &str) -> Result<RoomReader, StoreError> {
+        let config: postgres::Config =
+            url.parse()
+                .map_err(|e: postgres::Error| StoreError::CannotOpen {
+                    path: PathBuf::from(shown_url(url)),
+                    reason: format!("the address is not one: {e}"),
+                })?;
+        let (requests, asked) = std::sync::mpsc::channel::<RoomRequest>();
+        std::thread::Builder::new()
+            .name("rooms-reader".into())
+            .spawn(move || {
+                let mut client: Option<Client> = None;
+                while let Ok(first) = asked.recv() {
+                    let mut batch = vec![first];
+                    batch.extend(asked.try_iter());
+                    if client.as_ref().is_none_or(Client::is_closed) {
+                        client = config.connect(NoTls).ok();
+                    }
+                    let Some(c) = client.as_mut() else {
+                        for (_, answer) in batch {
+                            let _ = answer.send(Err(StoreError::CannotOpen {
+                                path: PathBuf::from("rooms-reader"),
+                                reason: "the database cannot be reached".into(),
+                            }));
+                        }
+                        continue;
+                    };
+                    let ids: Vec<&str> = batch.iter().map(|(id, _)| id.as_str()).collect();
+                    let read: Result<Vec<StoredRoom>, StoreError> = c
+                        .query(
+                            "SELECT id, code, updated_ms, room, version FROM rooms \
+                             WHERE id = ANY($1)",
+                            &[&ids],
+                        )
+                        .map_err(StoreError::from)
+                        .and_then(|rows| rows.iter().map(room_of).collect());
+                    match read {
+                        Ok(rooms) => {
+                            for (id, answer) in batch {
+                                let room = rooms.iter().find(|r| r.id == id).cloned();
+                                let _ = answer.send(Ok(room));
+                            }
+                        }
+                        Err(e) => {
+                            let said = e.to_string();
+                            for (_, answer) in batch {
+                                let _ = answer.send(Err(StoreError::Record(said.clone())));
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| StoreError::CannotOpen {
+                path: PathBuf::from("rooms-reader"),
+                reason: e.to_string(),
+            })?;
+        Ok(RoomReader { requests })
+    }
+
+    /// The room with id `id` as the database keeps it now.
+    pub async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.requests
+            .send((id.to_string(), answer))
+            .map_err(|_| StoreError::Record("the rooms reader has stopped".into()))?;
+        answered
+            .await
+            .map_err(|_| StoreError::Record("the rooms reader has stopped".into()))?
+    }
+}

@@ -100,7 +100,7 @@ impl AppState {
             // Servers sharing the store follow the rooms the others write.
             let (tx, news) = tokio::sync::mpsc::unbounded_channel();
             match xiangqi_store::listen_for_rooms(url, move |heard| tx.send(heard).is_ok()) {
-                Ok(()) => rooms.follow(news),
+                Ok(()) => rooms.follow(news, xiangqi_store::RoomReader::start(url).ok()),
                 Err(e) => crate::say_err!("rooms: changes on other servers are not followed: {e}"),
             }
         }

@@ -345,6 +345,9 @@ struct Inner {
     sockets: SocketGate,
     /// This server among those sharing the store: whose sockets a presence counts.
     server: String,
+    /// Reads the rooms other servers changed beside the store's writer, when servers share
+    /// the store.
+    reader: std::sync::OnceLock<xiangqi_store::RoomReader>,
 }
 
 impl RoomHub {
@@ -364,6 +367,7 @@ impl RoomHub {
                 codes: Mutex::new(HashMap::new()),
                 makers: RateLimit::new(rooms_burst, ROOM_EVERY).shared_through("rooms", &archive),
                 server: xiangqi_store::new_key(),
+                reader: std::sync::OnceLock::new(),
                 archive,
                 sockets,
             }),
@@ -467,7 +471,15 @@ impl RoomHub {
     /// did.
     async fn reload(&self, cell: &RoomCell) -> Result<bool, ApiError> {
         let id = cell.lock().room.id().to_string();
-        Ok(match self.inner.archive.run(move |s| s.room(&id)).await? {
+        let read = match self.inner.reader.get() {
+            Some(reader) => reader.room(&id).await.ok(),
+            None => None,
+        };
+        let stored = match read {
+            Some(stored) => stored,
+            None => self.inner.archive.run(move |s| s.room(&id)).await?,
+        };
+        Ok(match stored {
             Some(stored) => self.take_stored(cell, &stored),
             None => false,
         })
@@ -516,8 +528,16 @@ impl RoomHub {
 
     /// Follows the rooms other servers write (`news`, from the store's listener): a room
     /// this server holds is read again when it moved on, so that its sockets here see every
-    /// change; after the listener lost its connection, every room held is read again.
-    pub fn follow(&self, mut news: tokio::sync::mpsc::UnboundedReceiver<RoomNews>) {
+    /// change; after the listener lost its connection, every room held is read again. The
+    /// rooms are read by `reader` (beside the store's writer) when there is one.
+    pub fn follow(
+        &self,
+        mut news: tokio::sync::mpsc::UnboundedReceiver<RoomNews>,
+        reader: Option<xiangqi_store::RoomReader>,
+    ) {
+        if let Some(reader) = reader {
+            let _ = self.inner.reader.set(reader);
+        }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
