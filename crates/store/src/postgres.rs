@@ -31,6 +31,9 @@ const RATINGS_LOCK: i64 = 0x7869_616e_6771_6902;
 /// ([`listen_for_rooms`]): its id and version.
 pub const ROOMS_CHANNEL: &str = "xiangqi_rooms";
 
+/// The longest notification PostgreSQL sends (its limit is 8,000 bytes).
+const NOTIFY_MAX: usize = 7_900;
+
 /// How long a connection waits to be made.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -337,11 +340,15 @@ impl Store for PostgresStore {
             if written == 0 {
                 conflicts.push(r.id.clone());
             } else {
-                // Told to every listening server once the transaction commits.
-                tx.execute(
-                    "SELECT pg_notify($1, $2)",
-                    &[&ROOMS_CHANNEL, &format!("{} {}", r.id, r.version)],
-                )?;
+                // Told to every listening server once the transaction commits, with the room
+                // itself when it fits in a notification.
+                let told = format!("{} {}", r.id, r.version);
+                let payload = if told.len() + 1 + r.json.len() < NOTIFY_MAX {
+                    format!("{told} {}", r.json)
+                } else {
+                    told
+                };
+                tx.execute("SELECT pg_notify($1, $2)", &[&ROOMS_CHANNEL, &payload])?;
             }
         }
         tx.commit()?;
@@ -1096,8 +1103,9 @@ fn narrow<T: TryFrom<i64>>(value: i64) -> Result<T, StoreError> {
 /// What a listening server hears on [`ROOMS_CHANNEL`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RoomNews {
-    /// The room with this id was written at this version.
-    Written(String, u64),
+    /// The room with this id was written at this version, and the room's JSON as written
+    /// when it fitted in the notification.
+    Written(String, u64, Option<String>),
     /// The listener connected again after a loss: any room may have changed meanwhile.
     Resync,
 }
@@ -1146,11 +1154,14 @@ pub fn listen_for_rooms(
                         loop {
                             match fallible_iterator::FallibleIterator::next(&mut news) {
                                 Ok(Some(n)) => {
-                                    let Some((id, version)) = n.payload().split_once(' ') else {
+                                    let mut parts = n.payload().splitn(3, ' ');
+                                    let (Some(id), Some(version)) = (parts.next(), parts.next())
+                                    else {
                                         continue;
                                     };
                                     let version = version.parse().unwrap_or(0);
-                                    if !heard(RoomNews::Written(id.to_string(), version)) {
+                                    let room = parts.next().map(str::to_string);
+                                    if !heard(RoomNews::Written(id.to_string(), version, room)) {
                                         return;
                                     }
                                 }

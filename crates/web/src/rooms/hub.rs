@@ -480,7 +480,7 @@ impl RoomHub {
             None => self.inner.archive.run(move |s| s.room(&id)).await?,
         };
         Ok(match stored {
-            Some(stored) => self.take_stored(cell, &stored),
+            Some(stored) => self.take_stored(cell, &stored.json, stored.version),
             None => false,
         })
     }
@@ -503,20 +503,20 @@ impl RoomHub {
     /// Takes up `stored`, the room of `cell` as another server kept it, when it is later than
     /// the version held and no change waits for its save: its state goes to every socket.
     /// Whether it was taken up.
-    fn take_stored(&self, cell: &RoomCell, stored: &StoredRoom) -> bool {
-        let Ok(room) = Room::from_json(&stored.json) else {
-            crate::say_err!("rooms: room {} cannot be read back", stored.id);
+    fn take_stored(&self, cell: &RoomCell, json: &str, version: u64) -> bool {
+        let Ok(room) = Room::from_json(json) else {
+            crate::say_err!("rooms: a room changed elsewhere cannot be read back");
             return false;
         };
         let mut live = cell.lock();
         {
             let mut outbox = lock(&cell.outbox);
-            if stored.version <= outbox.kept_version || !outbox.waiting.is_empty() {
+            if version <= outbox.kept_version || !outbox.waiting.is_empty() {
                 return false;
             }
-            outbox.kept.1 = stored.json.clone();
-            outbox.kept_version = stored.version;
-            outbox.queued_version = stored.version;
+            outbox.kept.1 = json.to_string();
+            outbox.kept_version = version;
+            outbox.queued_version = version;
         }
         live.room = room;
         cell.post(&live, None, now_ms());
@@ -559,13 +559,21 @@ impl RoomHub {
             while let Some(heard) = news.recv().await {
                 let Some(inner) = hub.upgrade() else { return };
                 let hub = RoomHub { inner };
-                let cells: Vec<Arc<RoomCell>> = match &heard {
-                    RoomNews::Written(id, version) => lock(&hub.inner.rooms)
-                        .get(id)
-                        .filter(|cell| lock(&cell.outbox).kept_version < *version)
-                        .cloned()
-                        .into_iter()
-                        .collect(),
+                let cells: Vec<Arc<RoomCell>> = match heard {
+                    RoomNews::Written(id, version, room) => {
+                        let held = lock(&hub.inner.rooms)
+                            .get(&id)
+                            .filter(|cell| lock(&cell.outbox).kept_version < version)
+                            .cloned();
+                        match (held, room) {
+                            // The room came with the news: taken up without a read (when no
+                            // change of this server waits; else read again below).
+                            (Some(cell), Some(json)) if hub.take_stored(&cell, &json, version) => {
+                                Vec::new()
+                            }
+                            (held, _) => held.into_iter().collect(),
+                        }
+                    }
                     RoomNews::Resync => lock(&hub.inner.rooms).values().cloned().collect(),
                 };
                 for cell in cells {
