@@ -153,7 +153,7 @@ fn assemble(args: &AssembleArgs) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
         let puzzles = parse_puzzles(&text).map_err(|e| format!("{name}: {e}"))?;
         println!("{name}: {} puzzles", puzzles.len());
-        all.extend(puzzles.iter().map(Puzzle::rethemed));
+        all.extend(puzzles.iter().map(|p| p.rethemed().without_history()));
     }
     let read = all.len();
     // A position with one legal move is no puzzle.

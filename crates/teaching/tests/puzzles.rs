@@ -260,3 +260,17 @@ fn the_set_keeps_one_puzzle_of_each_position_and_idea_and_spreads_its_ratings() 
     let fit = RatingFit::shipped().expect("the rating fit reads");
     assert!(fit.rate(600) < fit.rate(1400));
 }
+
+#[test]
+fn every_shipped_puzzle_starts_with_no_history_so_no_draw_rule_ends_it_early() {
+    let puzzles = shipped().expect("the shipped set reads");
+    let with_history: Vec<&str> = puzzles
+        .iter()
+        .filter(|p| p.position.halfmove_clock() != 0)
+        .map(|p| p.id.as_str())
+        .collect();
+    assert!(
+        with_history.is_empty(),
+        "counters carried over: {with_history:?}"
+    );
+}

@@ -46,6 +46,25 @@ impl Puzzle {
         self.position.legal_moves().len() >= 2
     }
 
+    /// The puzzle with its position's counters as a new game has them (no move without a
+    /// capture yet, move 1): the game the position came from is not the puzzle's, and a
+    /// counter near the draw rule's limit would end the puzzle as a draw where it is played.
+    pub fn without_history(&self) -> Puzzle {
+        let fen = self.position.to_fen();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let fresh = match fields.as_slice() {
+            [board, side, ..] => format!("{board} {side} - - 0 1"),
+            _ => return self.clone(),
+        };
+        match Position::from_fen(&fresh) {
+            Ok(position) => Puzzle {
+                position,
+                ..self.clone()
+            },
+            Err(_) => self.clone(),
+        }
+    }
+
     /// Whether the puzzle carries `theme`.
     pub fn has_theme(&self, theme: &Theme) -> bool {
         self.themes.contains(theme)
