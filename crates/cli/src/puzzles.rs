@@ -146,6 +146,10 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
     }
 }
 
+/// The plies without a capture from which a mined position is too near the draw rule's
+/// limit (120) to be a puzzle.
+const NEAR_DRAW_LIMIT: u32 = 100;
+
 fn assemble(args: &AssembleArgs) -> Result<(), String> {
     let mut all = Vec::new();
     for path in &args.sources {
@@ -153,9 +157,16 @@ fn assemble(args: &AssembleArgs) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
         let puzzles = parse_puzzles(&text).map_err(|e| format!("{name}: {e}"))?;
         println!("{name}: {} puzzles", puzzles.len());
-        all.extend(puzzles.iter().map(|p| p.rethemed().without_history()));
+        all.extend(puzzles.iter().map(Puzzle::rethemed));
     }
     let read = all.len();
+    // A position near the draw rule's limit may owe its solution to the limit (the search
+    // scores a game about to be drawn as one): it is left out; the others start with no
+    // history.
+    let (all, near_limit): (Vec<Puzzle>, Vec<Puzzle>) = all
+        .into_iter()
+        .partition(|p| p.position.halfmove_clock() < NEAR_DRAW_LIMIT);
+    let all: Vec<Puzzle> = all.iter().map(Puzzle::without_history).collect();
     // A position with one legal move is no puzzle.
     let (all, forced): (Vec<Puzzle>, Vec<Puzzle>) = all.into_iter().partition(Puzzle::has_choice);
     let deduped = dedupe(all);
@@ -196,8 +207,9 @@ fn assemble(args: &AssembleArgs) -> Result<(), String> {
     crate::files::write_whole(&args.fit, fit.to_text().as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.fit.display()))?;
     println!(
-        "{read} read; {} left out for one legal move, {} for a position already kept (or its \
-         mirror), {} for an idea already kept; {} kept in {}",
+        "{read} read; {} left out near the draw rule's limit, {} for one legal move, {} for a \
+         position already kept (or its mirror), {} for an idea already kept; {} kept in {}",
+        near_limit.len(),
         forced.len(),
         deduped.same_position.len(),
         deduped.same_idea.len(),

@@ -188,7 +188,10 @@ fn assemble_keeps_one_of_a_position_and_its_mirror_and_fits_the_ratings() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(
-        text.contains("3 read; 0 left out for one legal move, 1 for a position already kept"),
+        text.contains(
+            "3 read; 0 left out near the draw rule's limit, 0 for one legal move, 1 for a \
+             position already kept"
+        ),
         "{text}"
     );
     let set = std::fs::read_to_string(&out).unwrap();
