@@ -81,9 +81,7 @@ impl PostgresStore {
             path: PathBuf::from(&shown),
             reason,
         };
-        let mut config: postgres::Config = url
-            .parse()
-            .map_err(|e: postgres::Error| cannot(format!("the address is not one: {e}")))?;
+        let mut config = config_of(url)?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
@@ -123,6 +121,15 @@ impl PostgresStore {
                 })?;
         Ok(())
     }
+}
+
+/// The connection settings of the address `url`, or why it is no address.
+fn config_of(url: &str) -> Result<postgres::Config, StoreError> {
+    url.parse()
+        .map_err(|e: postgres::Error| StoreError::CannotOpen {
+            path: PathBuf::from(shown_url(url)),
+            reason: format!("the address is not one: {e}"),
+        })
 }
 
 /// What a failed connection says, with the server's own words when it answered.
@@ -1118,12 +1125,7 @@ pub fn listen_for_rooms(
     url: &str,
     heard: impl Fn(RoomNews) -> bool + Send + 'static,
 ) -> Result<(), StoreError> {
-    let config: postgres::Config =
-        url.parse()
-            .map_err(|e: postgres::Error| StoreError::CannotOpen {
-                path: PathBuf::from(shown_url(url)),
-                reason: format!("the address is not one: {e}"),
-            })?;
+    let config = config_of(url)?;
     let (ready, listening) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("rooms-listener".into())
@@ -1205,12 +1207,7 @@ impl RoomReader {
     /// A reader of the rooms of the database at `url` (its connection made, and made again
     /// after a loss, on its own thread).
     pub fn start(url: &str) -> Result<RoomReader, StoreError> {
-        let config: postgres::Config =
-            url.parse()
-                .map_err(|e: postgres::Error| StoreError::CannotOpen {
-                    path: PathBuf::from(shown_url(url)),
-                    reason: format!("the address is not one: {e}"),
-                })?;
+        let config = config_of(url)?;
         let (requests, asked) = std::sync::mpsc::channel::<RoomRequest>();
         std::thread::Builder::new()
             .name("rooms-reader".into())
